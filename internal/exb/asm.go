@@ -1,0 +1,693 @@
+package exb
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// lineParser reads one line of text. Positions are byte offsets into s;
+// errors report 1-based character columns.
+type lineParser struct {
+	s       string
+	pos     int
+	end     int // where the line's comment starts, or len(s)
+	line    int
+	compat  bool // the reference tool's syntax: raw strings, no comments
+	version uint32
+}
+
+func (p *lineParser) errAt(pos int, format string, args ...any) error {
+	pos = min(max(pos, 0), len(p.s))
+	return &SyntaxError{Line: p.line, Col: utf8.RuneCountInString(p.s[:pos]) + 1, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *lineParser) atEnd() bool { return p.pos >= p.end }
+
+func (p *lineParser) peek() byte {
+	if p.pos < p.end {
+		return p.s[p.pos]
+	}
+	return 0
+}
+
+func (p *lineParser) skipSpace() {
+	for p.pos < p.end && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
+		p.pos++
+	}
+}
+
+func (p *lineParser) word() string {
+	i := p.pos
+	for i < p.end && isWordByte(p.s[i]) {
+		i++
+	}
+	return p.s[p.pos:i]
+}
+
+func (p *lineParser) expect(c byte) error {
+	p.skipSpace()
+	if p.peek() != c {
+		return p.errAt(p.pos, "expected %q, found %s", c, p.found())
+	}
+	p.pos++
+	return nil
+}
+
+func (p *lineParser) found() string {
+	if p.atEnd() {
+		return "end of line"
+	}
+	r, _ := utf8.DecodeRuneInString(p.s[p.pos:])
+	return strconv.QuoteRune(r)
+}
+
+func (p *lineParser) finish() error {
+	p.skipSpace()
+	if !p.atEnd() {
+		return p.errAt(p.pos, "unexpected %s after the instruction", p.found())
+	}
+	return nil
+}
+
+// commentStart finds a ';' that is not inside a quoted string.
+func commentStart(s string) int {
+	in := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && c == ';':
+			return i
+		}
+	}
+	return len(s)
+}
+
+// token reads a literal's characters: up to a space, comma or closing
+// parenthesis, plus a nan(...) payload.
+func (p *lineParser) token() string {
+	i := p.pos
+	for i < p.end && !strings.ContainsRune(" \t,)]", rune(p.s[i])) {
+		i++
+	}
+	if tok := p.s[p.pos:i]; strings.HasPrefix(strings.ToLower(tok), "nan(") && i < p.end && p.s[i] == ')' {
+		i++
+	}
+	tok := p.s[p.pos:i]
+	p.pos = i
+	return tok
+}
+
+// parseUint reads 0x/0b-prefixed or decimal numbers.
+func parseUint(s string, limit uint64) (uint64, bool) {
+	base := 10
+	switch {
+	case len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X"):
+		base, s = 16, s[2:]
+	case len(s) > 2 && (s[:2] == "0b" || s[:2] == "0B"):
+		base, s = 2, s[2:]
+	}
+	if s == "" || s[0] == '+' || s[0] == '-' {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s, base, 64)
+	return v, err == nil && v <= limit
+}
+
+func (p *lineParser) number(limit uint64, what string) (uint64, error) {
+	p.skipSpace()
+	start := p.pos
+	tok := p.token()
+	v, ok := parseUint(tok, limit)
+	if !ok {
+		if tok == "" {
+			return 0, p.errAt(start, "expected %s, found %s", what, p.found())
+		}
+		return 0, p.errAt(start, "bad %s %q (want 0..%#x)", what, tok, limit)
+	}
+	return v, nil
+}
+
+func (p *lineParser) typeWord(w string, allowNone bool) (DataType, bool) {
+	if p.compat {
+		w = strings.ToLower(w)
+		if w == "imm" {
+			return 0, false
+		}
+	}
+	if allowNone && w == "none" {
+		return TypeNone, true
+	}
+	return typeByPrefix(w)
+}
+
+// operand reads "[type] memory" or "[type] literal". last says whether
+// the operand ends the line, which the compat syntax's unescaped strings
+// need to know.
+func (p *lineParser) operand(last bool) (arg, DataType, error) {
+	p.skipSpace()
+	t := TypeNone
+	if w := p.word(); w != "" {
+		after := p.pos + len(w)
+		if tt, ok := p.typeWord(w, false); ok && after < p.end && (p.s[after] == ' ' || p.s[after] == '\t') {
+			t = tt
+			p.pos = after
+			p.skipSpace()
+		}
+	}
+	start := p.pos
+	if w := p.word(); w != "" && p.pos+len(w) < p.end && p.s[p.pos+len(w)] == '[' {
+		src, ok := sourceByMemoryName(w)
+		if !ok {
+			return arg{}, t, p.errAt(start, "unknown memory %q (want GMem, In, Out, LMem32, LMem64, UserIn or UserOut)", w)
+		}
+		p.pos += len(w) + 1
+		n, err := p.number(math.MaxUint16, "memory offset")
+		if err != nil {
+			return arg{}, t, err
+		}
+		if err := p.expect(']'); err != nil {
+			return arg{}, t, err
+		}
+		if p.peek() == '.' {
+			cpos := p.pos
+			p.pos++
+			c := strings.ToLower(p.word())
+			p.pos += len(c)
+			i := strings.Index("xyz", c)
+			switch {
+			case len(c) != 1 || i < 0:
+				return arg{}, t, p.errAt(cpos, "bad vector component %q (want .x, .y or .z)", c)
+			case src != SrcUserInput && src != SrcUserOutput || t != TypeFloat:
+				return arg{}, t, p.errAt(cpos, "a vector component needs a float UserIn or UserOut operand")
+			case n > 0xff:
+				return arg{}, t, p.errAt(start, "offset %#x too large for a component operand (max 0xff)", n)
+			}
+			n |= 0x8000 | uint64(i*4)<<8
+		}
+		return arg{mem: true, src: src, off: uint16(n)}, t, nil
+	}
+	a, err := p.literal(t, last)
+	return a, t, err
+}
+
+// literal reads a value of type t.
+func (p *lineParser) literal(t DataType, last bool) (arg, error) {
+	start := p.pos
+	switch p.peek() {
+	case '"':
+		s, err := p.stringLit(last)
+		return arg{kind: litStr, str: s}, err
+	case '(':
+		if t != TypeVec3f {
+			return arg{}, p.errAt(start, "a vector literal needs type vec3f")
+		}
+		var a arg
+		a.kind = litVec
+		p.pos++
+		for i := range 3 {
+			if i > 0 {
+				if err := p.expect(','); err != nil {
+					return a, err
+				}
+			}
+			p.skipSpace()
+			b, err := p.floatLit()
+			if err != nil {
+				return a, err
+			}
+			a.bits[i] = b
+		}
+		return a, p.expect(')')
+	case 0:
+		return arg{}, p.errAt(start, "expected an operand, found end of line")
+	}
+	switch t {
+	case TypeBool:
+		tok := p.token()
+		switch strings.ToLower(tok) {
+		case "true":
+			return arg{kind: litBool, b: true}, nil
+		case "false":
+			return arg{kind: litBool}, nil
+		}
+		return arg{}, p.errAt(start, "bad bool literal %q (want True or False)", tok)
+	case TypeFloat:
+		b, err := p.floatLit()
+		return arg{kind: litFloat, bits: [3]uint32{b}}, err
+	case TypeString:
+		return arg{}, p.errAt(start, "a str literal must be quoted")
+	case TypeVec3f:
+		return arg{}, p.errAt(start, "a vec3f literal must be written (x, y, z)")
+	}
+	tok := p.token()
+	if tok == "" {
+		return arg{}, p.errAt(start, "expected an operand, found %s", p.found())
+	}
+	switch t {
+	case TypeInt:
+		neg := strings.HasPrefix(tok, "-")
+		v, ok := parseUint(strings.TrimPrefix(tok, "-"), math.MaxInt32+1)
+		if !ok || !neg && v > math.MaxInt32 {
+			return arg{}, p.errAt(start, "bad int literal %q (want a 32-bit signed integer)", tok)
+		}
+		n := int64(v)
+		if neg {
+			n = -n
+		}
+		return arg{kind: litNum, num: n}, nil
+	case TypeUInt:
+		v, ok := parseUint(tok, math.MaxUint32)
+		if !ok {
+			return arg{}, p.errAt(start, "bad uint literal %q (want a 32-bit unsigned integer)", tok)
+		}
+		return arg{kind: litNum, num: int64(v)}, nil
+	}
+	v, ok := parseUint(tok, math.MaxUint16)
+	if !ok {
+		return arg{}, p.errAt(start, "bad operand %q (an untyped operand is memory such as GMem[0x0] or a number 0..0xffff)", tok)
+	}
+	return arg{kind: litNum, num: int64(v)}, nil
+}
+
+// floatLit reads a float literal and returns its f32 bits.
+func (p *lineParser) floatLit() (uint32, error) {
+	start := p.pos
+	tok := p.token()
+	low := strings.ToLower(tok)
+	if !p.compat && strings.HasPrefix(low, "nan(") && strings.HasSuffix(low, ")") {
+		v, ok := parseUint(low[4:len(low)-1], math.MaxUint32)
+		if ok && f32(uint32(v)) != f32(uint32(v)) {
+			return uint32(v), nil
+		}
+		return 0, p.errAt(start, "bad NaN literal %q (want nan(0x7fc00000)-style bits of a NaN)", tok)
+	}
+	x, err := strconv.ParseFloat(tok, 64)
+	if err != nil {
+		if tok == "" {
+			return 0, p.errAt(start, "expected a float, found %s", p.found())
+		}
+		return 0, p.errAt(start, "bad float literal %q", tok)
+	}
+	f := float32(x)
+	if math.IsInf(float64(f), 0) && !math.IsInf(x, 0) {
+		return 0, p.errAt(start, "float literal %q is out of float32 range", tok)
+	}
+	return bitsOf(f), nil
+}
+
+// stringLit reads a quoted string. The listing uses Go quoting; the
+// compat syntax does not escape at all, so its closing quote is the last
+// one on the line, or for a first operand the first one before a comma.
+func (p *lineParser) stringLit(last bool) (string, error) {
+	start := p.pos
+	if !p.compat {
+		q, err := strconv.QuotedPrefix(p.s[p.pos:p.end])
+		if err != nil {
+			return "", p.errAt(start, "bad string literal (want a double-quoted string with Go escapes)")
+		}
+		s, _ := strconv.Unquote(q)
+		p.pos += len(q)
+		return s, nil
+	}
+	rest := p.s[p.pos+1 : p.end]
+	close := -1
+	if last {
+		close = strings.LastIndexByte(rest, '"')
+	} else {
+		for i := 0; i < len(rest); i++ {
+			if rest[i] == '"' && strings.HasPrefix(strings.TrimLeft(rest[i+1:], " \t"), ",") {
+				close = i
+				break
+			}
+		}
+	}
+	if close < 0 {
+		return "", p.errAt(start, "unterminated string literal")
+	}
+	p.pos += close + 2
+	return rest[:close], nil
+}
+
+func (p *lineParser) target() (uint16, error) {
+	p.skipSpace()
+	start := p.pos
+	v, err := p.number(math.MaxUint16*8, "jump address")
+	if err != nil {
+		return 0, err
+	}
+	if v%8 != 0 {
+		return 0, p.errAt(start, "jump address %#x is not a multiple of 8", v)
+	}
+	return uint16(v / 8), nil
+}
+
+// call reads "signature, GMem[offset]" after CFN.
+func (p *lineParser) call(s *stmt) error {
+	p.skipSpace()
+	start := p.pos
+	rest := p.s[p.pos:p.end]
+	g := strings.LastIndex(rest, "GMem[")
+	comma := -1
+	if g >= 0 {
+		comma = len(strings.TrimRight(rest[:g], " \t")) - 1
+	}
+	if comma < 0 || rest[comma] != ',' {
+		return p.errAt(start, "CFN needs a signature and \", GMem[offset]\"")
+	}
+	sigText := strings.TrimSpace(rest[:comma])
+	typed := false
+	if !p.compat {
+		if w, _, ok := strings.Cut(sigText, " "); ok {
+			if t, ok := p.typeWord(w, true); ok && strings.HasPrefix(strings.TrimLeft(sigText[len(w):], " \t"), `"`) {
+				s.typ, typed = t, true
+				sigText = strings.TrimLeft(sigText[len(w):], " \t")
+			}
+		}
+		if strings.HasPrefix(sigText, `"`) {
+			u, err := strconv.Unquote(sigText)
+			if err != nil {
+				return p.errAt(start, "bad quoted signature %s", sigText)
+			}
+			sigText = u
+		}
+	}
+	if sigText == "" {
+		return p.errAt(start, "CFN needs a signature")
+	}
+	s.sig = sigText
+	if !typed {
+		t, ok := sigReturnType(sigText)
+		if !ok {
+			return p.errAt(start, "cannot tell the return type of signature %q; write CFN <type> \"signature\", GMem[offset]", sigText)
+		}
+		s.typ = t
+	}
+	p.pos += g + len("GMem[")
+	n, err := p.number(math.MaxUint16, "argument offset")
+	if err != nil {
+		return err
+	}
+	s.argOff = uint16(n)
+	return p.expect(']')
+}
+
+// instruction parses one instruction line: an optional byte address (which
+// is ignored), a mnemonic and its operands, or ".raw" and eight bytes.
+func (p *lineParser) instruction() (stmt, error) {
+	var s stmt
+	p.skipSpace()
+	if strings.HasPrefix(p.s[p.pos:p.end], "0x") {
+		i := p.pos + 2
+		for i < p.end && strings.IndexByte("0123456789abcdefABCDEF", p.s[i]) >= 0 {
+			i++
+		}
+		if i == p.end || p.s[i] == ' ' || p.s[i] == '\t' {
+			p.pos = i
+			p.skipSpace()
+		}
+	}
+	if p.atEnd() {
+		return s, p.errAt(p.pos, "missing instruction")
+	}
+	start := p.pos
+	if !p.compat && strings.HasPrefix(p.s[p.pos:p.end], ".raw") {
+		p.pos += len(".raw")
+		h := strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' {
+				return -1
+			}
+			return r
+		}, p.s[p.pos:p.end])
+		b, err := hex.DecodeString(h)
+		if err != nil || len(b) != 8 {
+			return s, p.errAt(start, ".raw needs exactly 8 bytes in hex")
+		}
+		if err := decodeInstruction(&s.ins, b, p.version); err != nil {
+			return s, p.errAt(start, ".raw: %v", err)
+		}
+		s.raw, s.op = true, s.ins.Op
+		return s, nil
+	}
+	name := p.word()
+	op, ok := opcodeByMnemonic(name)
+	if !ok {
+		if name == "" {
+			return s, p.errAt(start, "expected an opcode, found %s", p.found())
+		}
+		return s, p.errAt(start, "unknown opcode %q", name)
+	}
+	s.op = op
+	p.pos += len(name)
+	if !p.atEnd() && p.peek() != ' ' && p.peek() != '\t' {
+		return s, p.errAt(p.pos, "unexpected %s after the opcode", p.found())
+	}
+	var err error
+	switch op.form() {
+	case formEnd:
+	case formJump:
+		s.target, err = p.target()
+	case formCall:
+		err = p.call(&s)
+	case formUnary:
+		s.a[0], s.typ, err = p.operand(true)
+	case formBranch:
+		if s.a[0], s.typ, err = p.operand(false); err == nil {
+			if err = p.expect(','); err == nil {
+				s.target, err = p.target()
+			}
+		}
+	case formBinary:
+		if s.a[0], s.typ, err = p.operand(false); err != nil {
+			break
+		}
+		if err = p.expect(','); err != nil {
+			break
+		}
+		p.skipSpace()
+		at := p.pos
+		var t DataType
+		if s.a[1], t, err = p.operand(true); err == nil && t != op.rhsType(s.typ) {
+			err = p.errAt(at, "second operand has type %s, %s needs %s", typeWord(t), op, typeWord(op.rhsType(s.typ)))
+		}
+	}
+	if err != nil {
+		return s, err
+	}
+	if _, ok := encodeType(s.typ, p.version); !ok {
+		return s, p.errAt(start, "type %s is not allowed in version %d", typeWord(s.typ), p.version)
+	}
+	return s, p.finish()
+}
+
+// parseInstruction parses a line of the listing / function-text syntax.
+func parseInstruction(text string, line int, version uint32) (stmt, error) {
+	p := &lineParser{s: text, end: commentStart(text), line: line, version: version}
+	return p.instruction()
+}
+
+// parseCompatInstruction parses a line of the reference tool's syntax.
+func parseCompatInstruction(text string, line int, version uint32) (stmt, error) {
+	p := &lineParser{s: text, end: len(text), line: line, compat: true, version: version}
+	return p.instruction()
+}
+
+// splitLines splits text into lines without their line endings.
+func splitLines(text string) []string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		lines = lines[:n-1]
+	}
+	return lines
+}
+
+// directive splits a directive line into its fields and their columns.
+type field struct {
+	text string
+	pos  int
+}
+
+func fields(s string) []field {
+	var out []field
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		if j > i {
+			out = append(out, field{s[i:j], i})
+		}
+		i = j
+	}
+	return out
+}
+
+// parseFunction reads function text (see FunctionText). in and out are the
+// types to keep when the text has no .input / .output line.
+func parseFunction(text string, version uint32, in, out DataType) (function, error) {
+	fn := function{input: in, output: out}
+	block := -1
+	seen := [2]bool{}
+	lines := splitLines(text)
+	for i, l := range lines {
+		p := &lineParser{s: l, end: commentStart(l), line: i + 1, version: version}
+		p.skipSpace()
+		if p.atEnd() {
+			continue
+		}
+		if p.peek() == '.' && !strings.HasPrefix(l[p.pos:], ".raw") {
+			fs := fields(l[:p.end])
+			d := fs[0]
+			switch d.text {
+			case ".input", ".output":
+				if len(fs) != 2 {
+					return fn, p.errAt(d.pos, "%s needs one type such as INT or VECTOR3F", d.text)
+				}
+				t, ok := ParseDataType(strings.ToUpper(fs[1].text))
+				if !ok {
+					return fn, p.errAt(fs[1].pos, "unknown type %q", fs[1].text)
+				}
+				if _, ok := encodeType(t, version); !ok {
+					return fn, p.errAt(fs[1].pos, "type %s is not allowed in version %d", t, version)
+				}
+				if d.text == ".input" {
+					fn.input = t
+				} else {
+					fn.output = t
+				}
+			case ".setup", ".main":
+				if len(fs) != 1 {
+					return fn, p.errAt(fs[1].pos, "unexpected %q after %s", fs[1].text, d.text)
+				}
+				block = 0
+				if d.text == ".main" {
+					block = 1
+				}
+				if seen[block] {
+					return fn, p.errAt(d.pos, "second %s block", d.text)
+				}
+				seen[block] = true
+			default:
+				return fn, p.errAt(d.pos, "unknown directive %q (want .input, .output, .setup or .main)", d.text)
+			}
+			continue
+		}
+		if block < 0 {
+			return fn, p.errAt(p.pos, "instruction before .setup or .main")
+		}
+		s, err := p.instruction()
+		if err != nil {
+			return fn, err
+		}
+		if block == 0 {
+			fn.setup, fn.setupLines = append(fn.setup, s), append(fn.setupLines, i+1)
+		} else {
+			fn.main, fn.mainLines = append(fn.main, s), append(fn.mainLines, i+1)
+		}
+	}
+	if !seen[1] {
+		return fn, &SyntaxError{Line: max(len(lines), 1), Msg: "missing .main block"}
+	}
+	return fn, nil
+}
+
+// SetFunctionText replaces function i with the assembled text (the form
+// FunctionText produces) and re-lays-out the module canonically. Errors
+// in the text carry its line number; on error the module is unchanged.
+// Without .input / .output lines the function keeps its types.
+func (m *Module) SetFunctionText(i int, text string) error {
+	if i < 0 || i >= len(m.Functions) {
+		return fmt.Errorf("exb: function %d out of range (%d functions)", i, len(m.Functions))
+	}
+	return m.editFunctions(i, text)
+}
+
+// AppendFunction assembles text as a new last function, re-lays-out the
+// module canonically and returns the function's index.
+func (m *Module) AppendFunction(text string) (int, error) {
+	return len(m.Functions), m.editFunctions(len(m.Functions), text)
+}
+
+func (m *Module) editFunctions(i int, text string) error {
+	if m.Version < 1 || m.Version > 3 {
+		return fmt.Errorf("exb: unsupported version %d", m.Version)
+	}
+	if err := m.checkExpanded(); err != nil {
+		return err
+	}
+	c, err := m.newDecodeCtx()
+	if err != nil {
+		return err
+	}
+	fns := make([]function, len(m.Functions), len(m.Functions)+1)
+	for j := range fns {
+		if fns[j], err = m.decodeFunction(c, j); err != nil {
+			return err
+		}
+	}
+	in, out := TypeNone, TypeNone
+	if i < len(fns) {
+		in, out = fns[i].input, fns[i].output
+	}
+	fn, err := parseFunction(text, m.Version, in, out)
+	if err != nil {
+		return err
+	}
+	if i == len(fns) {
+		fns = append(fns, fn)
+	} else {
+		fns[i] = fn
+	}
+	return m.rebuild(fns)
+}
+
+// FromCompat assembles the reference tool's JSON form (the version comes
+// from c.Version) into a canonically laid-out module with recomputed memory
+// sizes. "Expression Index" is ignored, as the tool ignores it: functions
+// are numbered by position. InstanceCount is left 0 for the caller to set.
+func FromCompat(c *Compat) (*Module, error) {
+	if c.Version < 1 || c.Version > 3 {
+		return nil, fmt.Errorf("exb: unsupported version %d (want 1, 2 or 3)", c.Version)
+	}
+	m := &Module{Version: c.Version}
+	fns := make([]function, len(c.Expressions))
+	for i, e := range c.Expressions {
+		fn := &fns[i]
+		var ok bool
+		if fn.input, ok = ParseDataType(e.InputType); !ok {
+			return nil, fmt.Errorf("exb: expression %d: unknown input type %q", i, e.InputType)
+		}
+		if fn.output, ok = ParseDataType(e.OutputType); !ok {
+			return nil, fmt.Errorf("exb: expression %d: unknown output type %q", i, e.OutputType)
+		}
+		for k, lines := range [2][]string{e.Setup, e.Main} {
+			for j, l := range lines {
+				s, err := parseCompatInstruction(l, j+1, c.Version)
+				if err != nil {
+					return nil, fmt.Errorf("exb: expression %d: %s %w", i, [2]string{"Setup", "Main"}[k], err)
+				}
+				if k == 0 {
+					fn.setup = append(fn.setup, s)
+				} else {
+					fn.main = append(fn.main, s)
+				}
+			}
+		}
+	}
+	if err := m.rebuild(fns); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

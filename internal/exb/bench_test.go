@@ -1,0 +1,41 @@
+package exb
+
+import "testing"
+
+// largest returns the biggest EXB section of the corpus.
+func largest(b *testing.B) corpusFile {
+	var best corpusFile
+	for _, f := range corpus(b) {
+		if len(f.section) > len(best.section) {
+			best = f
+		}
+	}
+	return best
+}
+
+func BenchmarkParse(b *testing.B) {
+	f := largest(b)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(f.section)))
+	for b.Loop() {
+		if _, err := Parse(f.section); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWrite(b *testing.B) {
+	f := largest(b)
+	m, err := Parse(f.section)
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, 0, len(f.section))
+	b.ReportAllocs()
+	b.SetBytes(int64(len(f.section)))
+	for b.Loop() {
+		if buf, err = m.Append(buf[:0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

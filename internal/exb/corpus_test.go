@@ -1,0 +1,340 @@
+package exb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// corpusFile is one AINB file of the shared corpus that has an EXB section.
+type corpusFile struct {
+	name    string // e.g. "synthetic/expressions_v407"
+	section []byte // the EXB section
+	json    []byte // the "Expressions" value of NAME.json
+}
+
+var (
+	corpusOnce  sync.Once
+	corpusFiles []corpusFile
+	corpusDir   string
+	corpusErr   error
+)
+
+// findCorpus walks up from the working directory to the one holding go.mod;
+// the corpus sits beside the project at ../shared/corpus.
+func findCorpus() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "corpus"), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", os.ErrNotExist
+		}
+		dir = parent
+	}
+}
+
+// exbSection cuts the EXB section out of an AINB file: it runs from the
+// offset at 0x44 to the module-caller offset at 0x5C.
+func exbSection(ainb []byte) ([]byte, bool) {
+	if len(ainb) < 0x60 {
+		return nil, false
+	}
+	off := binary.LittleEndian.Uint32(ainb[0x44:])
+	end := binary.LittleEndian.Uint32(ainb[0x5C:])
+	if off == 0 || off > end || int(end) > len(ainb) {
+		return nil, false
+	}
+	return ainb[off:end], true
+}
+
+func loadCorpus() {
+	corpusDir, corpusErr = findCorpus()
+	if corpusErr != nil {
+		return
+	}
+	paths, err := filepath.Glob(filepath.Join(corpusDir, "ainb", "*", "*.ainb"))
+	if err != nil || len(paths) == 0 {
+		corpusErr = os.ErrNotExist
+		return
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			corpusErr = err
+			return
+		}
+		sec, ok := exbSection(raw)
+		if !ok {
+			continue
+		}
+		js, err := os.ReadFile(strings.TrimSuffix(p, ".ainb") + ".json")
+		if err != nil {
+			corpusErr = err
+			return
+		}
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal(js, &doc); err != nil {
+			corpusErr = err
+			return
+		}
+		rel, _ := filepath.Rel(filepath.Join(corpusDir, "ainb"), p)
+		corpusFiles = append(corpusFiles, corpusFile{
+			name:    strings.TrimSuffix(filepath.ToSlash(rel), ".ainb"),
+			section: sec,
+			json:    doc["Expressions"],
+		})
+	}
+}
+
+// corpus returns the corpus files with an EXB section. Without the corpus
+// the test fails under CI=true and is skipped otherwise.
+func corpus(tb testing.TB) []corpusFile {
+	tb.Helper()
+	corpusOnce.Do(loadCorpus)
+	if corpusErr != nil || len(corpusFiles) == 0 {
+		msg := "shared corpus not found at ../shared/corpus relative to the module root"
+		if corpusDir != "" {
+			msg += " (" + corpusDir + ")"
+		}
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("%s: %v", msg, corpusErr)
+		}
+		tb.Skipf("%s; skipping", msg)
+	}
+	return corpusFiles
+}
+
+func TestCorpusRoundTrip(t *testing.T) {
+	files := corpus(t)
+	if len(files) < 50 {
+		t.Errorf("only %d corpus files with an EXB section, expected at least 50", len(files))
+	}
+	for _, f := range files {
+		m, err := Parse(f.section)
+		if err != nil {
+			t.Errorf("%s: Parse: %v", f.name, err)
+			continue
+		}
+		out, err := m.Append(nil)
+		if err != nil {
+			t.Errorf("%s: Append: %v", f.name, err)
+			continue
+		}
+		if !bytes.Equal(out, f.section) {
+			t.Errorf("%s: written bytes differ from the file (%d vs %d bytes, first difference at %#x)", f.name, len(out), len(f.section), firstDiff(out, f.section))
+		}
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// jsonValue decodes JSON into plain values so that formatting differences
+// (indentation, \u escapes, key order) do not matter.
+func jsonValue(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("decoding JSON: %v", err)
+	}
+	return v
+}
+
+func TestCorpusCompat(t *testing.T) {
+	for _, f := range corpus(t) {
+		m, err := Parse(f.section)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		c, err := m.Compat()
+		if err != nil {
+			t.Errorf("%s: Compat: %v", f.name, err)
+			continue
+		}
+		got, _ := json.Marshal(c)
+		if !jsonEqual(jsonValue(t, got), jsonValue(t, f.json)) {
+			t.Errorf("%s: compat disassembly differs from NAME.json:\n%s", f.name, diffCompat(t, got, f.json))
+		}
+
+		// Assemble the reference JSON: its disassembly must be the JSON
+		// again, and since the reference wrote these files from the same
+		// JSON with the same rules, the bytes come out identical once the
+		// AINB-level instance count is copied over.
+		var in Compat
+		if err := json.Unmarshal(f.json, &in); err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		back, err := FromCompat(&in)
+		if err != nil {
+			t.Errorf("%s: FromCompat: %v", f.name, err)
+			continue
+		}
+		back.Header.InstanceCount = m.Header.InstanceCount
+		b, err := back.Append(nil)
+		if err != nil {
+			t.Errorf("%s: Append after FromCompat: %v", f.name, err)
+			continue
+		}
+		m2, err := Parse(b)
+		if err != nil {
+			t.Errorf("%s: Parse after FromCompat: %v", f.name, err)
+			continue
+		}
+		c2, err := m2.Compat()
+		if err != nil {
+			t.Errorf("%s: Compat after FromCompat: %v", f.name, err)
+			continue
+		}
+		got2, _ := json.Marshal(c2)
+		if !jsonEqual(jsonValue(t, got2), jsonValue(t, f.json)) {
+			t.Errorf("%s: FromCompat changed the disassembly:\n%s", f.name, diffCompat(t, got2, f.json))
+		}
+		if !bytes.Equal(b, f.section) {
+			t.Errorf("%s: FromCompat bytes differ from the file at %#x (%d vs %d bytes)", f.name, firstDiff(b, f.section), len(b), len(f.section))
+		}
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// diffCompat shows the first differing instruction lines.
+func diffCompat(t *testing.T, got, want []byte) string {
+	var g, w Compat
+	json.Unmarshal(got, &g)
+	json.Unmarshal(want, &w)
+	var sb strings.Builder
+	for i := range min(len(g.Expressions), len(w.Expressions)) {
+		ge, we := g.Expressions[i], w.Expressions[i]
+		if ge.InputType != we.InputType || ge.OutputType != we.OutputType {
+			sb.WriteString("types of expression " + ge.InputType + "/" + ge.OutputType + " vs " + we.InputType + "/" + we.OutputType + "\n")
+		}
+		for k, pair := range [][2][]string{{ge.Setup, we.Setup}, {ge.Main, we.Main}} {
+			for j := range max(len(pair[0]), len(pair[1])) {
+				var a, b string
+				if j < len(pair[0]) {
+					a = pair[0][j]
+				}
+				if j < len(pair[1]) {
+					b = pair[1][j]
+				}
+				if a != b {
+					sb.WriteString(strings.Join([]string{"expr", strconv.Itoa(i), []string{"setup", "main"}[k], "got", a, "want", b}, " ") + "\n")
+				}
+			}
+		}
+		if sb.Len() > 2000 {
+			break
+		}
+	}
+	if len(g.Expressions) != len(w.Expressions) {
+		sb.WriteString("expression counts differ\n")
+	}
+	return sb.String()
+}
+
+func TestCorpusListing(t *testing.T) {
+	for _, f := range corpus(t) {
+		m, err := Parse(f.section)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		text, err := m.Listing()
+		if err != nil {
+			t.Errorf("%s: Listing: %v", f.name, err)
+			continue
+		}
+		if strings.Contains(text, ".raw") {
+			t.Errorf("%s: listing of a reference-written file needed .raw", f.name)
+		}
+		back, err := ParseListing(text)
+		if err != nil {
+			t.Errorf("%s: ParseListing: %v", f.name, err)
+			continue
+		}
+		b, err := back.Append(nil)
+		if err != nil {
+			t.Errorf("%s: Append: %v", f.name, err)
+			continue
+		}
+		if !bytes.Equal(b, f.section) {
+			t.Errorf("%s: bytes -> listing -> bytes differs at %#x", f.name, firstDiff(b, f.section))
+			continue
+		}
+		m2, err := Parse(b)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		text2, err := m2.Listing()
+		if err != nil || text2 != text {
+			t.Errorf("%s: listing -> bytes -> listing is not the identity (err %v)", f.name, err)
+		}
+		text3, err := back.Listing()
+		if err != nil || text3 != text {
+			t.Errorf("%s: listing -> model -> listing is not the identity (err %v)", f.name, err)
+		}
+	}
+}
+
+func TestCorpusFunctionText(t *testing.T) {
+	for _, f := range corpus(t) {
+		m, err := Parse(f.section)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		orig, _ := m.Compat()
+		for i := range m.Functions {
+			text, err := m.FunctionText(i)
+			if err != nil {
+				t.Fatalf("%s: FunctionText(%d): %v", f.name, i, err)
+			}
+			if err := m.SetFunctionText(i, text); err != nil {
+				t.Fatalf("%s: SetFunctionText(%d): %v\n%s", f.name, i, err, text)
+			}
+			again, err := m.FunctionText(i)
+			if err != nil || again != text {
+				t.Fatalf("%s: function %d text changed after SetFunctionText (err %v):\n%s\n---\n%s", f.name, i, err, text, again)
+			}
+		}
+		// Re-laying-out must not change what any function computes.
+		after, err := m.Compat()
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		a, _ := json.Marshal(orig)
+		b, _ := json.Marshal(after)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: editing changed the disassembly:\n%s", f.name, diffCompat(t, b, a))
+		}
+		out, err := m.Append(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		if !bytes.Equal(out, f.section) {
+			t.Logf("%s: canonical re-layout differs from the file at %#x", f.name, firstDiff(out, f.section))
+		}
+	}
+}

@@ -1,0 +1,528 @@
+package exb
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// typeWord is how the listing names a type where a word is required.
+func typeWord(t DataType) string {
+	if t == TypeNone {
+		return "none"
+	}
+	if t <= maxDataType {
+		return typePrefixes[t]
+	}
+	return t.String()
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
+// floatText is a float literal in the listing: Python's repr (which reads
+// back exactly), or nan(bits) so that NaN payloads survive.
+func floatText(bits uint32) string {
+	f := f32(bits)
+	if f != f {
+		return fmt.Sprintf("nan(%#08x)", bits)
+	}
+	return pyFloat(float64(f))
+}
+
+func vecText(bits [3]uint32, elem func(uint32) string) string {
+	return "(" + elem(bits[0]) + ", " + elem(bits[1]) + ", " + elem(bits[2]) + ")"
+}
+
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
+}
+
+// memText renders a memory operand. A float read from or written to the
+// caller's parameters may address one component of a vector: bit 15 set,
+// bits 8..14 the component's byte offset, bits 0..7 the parameter.
+func memText(src Source, off uint16, t DataType) (string, bool) {
+	name := memoryNames[src]
+	if (src == SrcUserInput || src == SrcUserOutput) && t == TypeFloat && off&0x8000 != 0 {
+		c := off >> 8 & 0x7f
+		if c == 0 || c == 4 || c == 8 {
+			return fmt.Sprintf("%s[%#x].%c", name, off&0xff, "xyz"[c/4]), true
+		}
+		return fmt.Sprintf("%s[%#x]", name, off), false
+	}
+	return fmt.Sprintf("%s[%#x]", name, off), true
+}
+
+func writeArg(sb *strings.Builder, a *arg, t DataType) {
+	if t != TypeNone {
+		sb.WriteString(typeWord(t))
+		sb.WriteByte(' ')
+	}
+	if a.mem {
+		s, _ := memText(a.src, a.off, t)
+		sb.WriteString(s)
+		return
+	}
+	switch a.kind {
+	case litNum:
+		sb.WriteString(strconv.FormatInt(a.num, 10))
+	case litBool:
+		sb.WriteString(pyBool(a.b))
+	case litFloat:
+		sb.WriteString(floatText(a.bits[0]))
+	case litVec:
+		sb.WriteString(vecText(a.bits, floatText))
+	case litStr:
+		sb.WriteString(quote(a.str))
+	}
+}
+
+// plainSig reports whether a signature can be written without quotes.
+func plainSig(s string) bool {
+	if s == "" || !utf8.ValidString(s) || strings.TrimSpace(s) != s || strings.ContainsAny(s, "\";") {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// sigReturnType reads the return type out of a signature such as
+// "Actor.IsNamed(bool, str)" or "(game::ai::Actor).GetDistance(float,
+// vector3f)": the first word inside the call's parentheses.
+func sigReturnType(sig string) (DataType, bool) {
+	for i := 1; i < len(sig); i++ {
+		if sig[i] != '(' || !isWordByte(sig[i-1]) {
+			continue
+		}
+		rest := sig[i+1:]
+		end := strings.IndexAny(rest, ",)")
+		if end < 0 {
+			return 0, false
+		}
+		return ParseDataType(strings.ToUpper(strings.TrimSpace(rest[:end])))
+	}
+	return 0, false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// text renders a statement in the listing's instruction syntax.
+func (s *stmt) text(version uint32) string {
+	var sb strings.Builder
+	if s.raw {
+		b, _ := s.ins.Bytes(version)
+		sb.WriteString(".raw ")
+		sb.WriteString(hex.EncodeToString(b[:]))
+		return sb.String()
+	}
+	sb.WriteString(s.op.String())
+	switch s.op.form() {
+	case formUnary:
+		sb.WriteByte(' ')
+		writeArg(&sb, &s.a[0], s.typ)
+	case formBinary:
+		sb.WriteByte(' ')
+		writeArg(&sb, &s.a[0], s.typ)
+		sb.WriteString(", ")
+		writeArg(&sb, &s.a[1], s.op.rhsType(s.typ))
+	case formBranch:
+		sb.WriteByte(' ')
+		writeArg(&sb, &s.a[0], s.typ)
+		fmt.Fprintf(&sb, ", %#x", int(s.target)*8)
+	case formJump:
+		fmt.Fprintf(&sb, " %#x", int(s.target)*8)
+	case formCall:
+		sb.WriteByte(' ')
+		if t, ok := sigReturnType(s.sig); ok && t == s.typ && plainSig(s.sig) {
+			sb.WriteString(s.sig)
+		} else {
+			sb.WriteString(typeWord(s.typ))
+			sb.WriteByte(' ')
+			sb.WriteString(quote(s.sig))
+		}
+		fmt.Fprintf(&sb, ", GMem[%#x]", s.argOff)
+	}
+	return sb.String()
+}
+
+// compatOperand renders an operand exactly as the reference tool does, or
+// fails where it fails.
+func (c *decodeCtx) compatOperand(op Operand, t DataType) (string, error) {
+	prefix := ""
+	if t >= TypeBool && t <= maxDataType {
+		prefix = typePrefixes[t] + " "
+	}
+	if op.Src > maxSource {
+		return "", fmt.Errorf("unknown parameter source %d", op.Src)
+	}
+	if op.Src.IsMemory() {
+		s, ok := memText(op.Src, op.Val, t)
+		if !ok {
+			return "", fmt.Errorf("vector component offset %#x is not 0, 4 or 8", op.Val>>8&0x7f)
+		}
+		return prefix + s, nil
+	}
+	if t == TypeNone {
+		return strconv.Itoa(int(op.Val)), nil
+	}
+	switch op.Src {
+	case SrcImmediate:
+		switch t {
+		case TypeBool:
+			return prefix + pyBool(op.Val != 0), nil
+		case TypeInt, TypeUInt:
+			return prefix + strconv.Itoa(int(op.Val)), nil
+		case TypeFloat:
+			return prefix + pyFloat(float64(op.Val)), nil
+		}
+		return "", fmt.Errorf("no immediate form for type %s", t)
+	case SrcImmediateString, SrcParamString:
+		o := uint32(op.Val)
+		if op.Src == SrcParamString {
+			w, ok := c.paramWord(op.Val, 1)
+			if !ok {
+				return "", fmt.Errorf("param offset %#x out of range", op.Val)
+			}
+			o = w[0]
+		}
+		s, ok := c.pool.at(o)
+		if !ok {
+			return "", fmt.Errorf("string offset %#x is not a string in the pool", o)
+		}
+		return prefix + `"` + s + `"`, nil
+	}
+	kind, ok := paramKindFor(SrcParam, t)
+	if !ok {
+		return "", fmt.Errorf("no param table form for type %s", t)
+	}
+	w, ok := c.paramWord(op.Val, int(kind.size()/4))
+	if !ok {
+		return "", fmt.Errorf("param offset %#x out of range", op.Val)
+	}
+	switch kind {
+	case ParamBool:
+		return prefix + pyBool(w[0] != 0), nil
+	case ParamInt:
+		return prefix + strconv.Itoa(int(int32(w[0]))), nil
+	case ParamUInt:
+		return prefix + strconv.FormatUint(uint64(w[0]), 10), nil
+	case ParamFloat:
+		return prefix + pyFloat(float64(f32(w[0]))), nil
+	}
+	return prefix + vecText(w, func(b uint32) string { return pyFloat(float64(f32(b))) }), nil
+}
+
+// compatText renders an instruction as the reference tool's disassembler
+// does. Unlike it, opcode 0x0B is shown as DEC.
+func (c *decodeCtx) compatText(in *Instruction) (string, error) {
+	if !in.Op.Valid() {
+		return "", fmt.Errorf("unknown opcode %s", in.Op)
+	}
+	name := in.Op.String()
+	switch in.Op.form() {
+	case formEnd:
+		return name, nil
+	case formJump:
+		return fmt.Sprintf("%s %#x", name, int(in.RHS.Val)*8), nil
+	case formCall:
+		if uint64(in.Signature) >= uint64(len(c.sigs)) {
+			return "", fmt.Errorf("signature index %d out of range", in.Signature)
+		}
+		return fmt.Sprintf("%s %s, GMem[%#x]", name, c.sigs[in.Signature], in.ArgOffset), nil
+	case formUnary, formBranch:
+		a, err := c.compatOperand(in.LHS, in.Type)
+		if err != nil {
+			return "", err
+		}
+		if in.Op.form() == formBranch {
+			return fmt.Sprintf("%s %s, %#x", name, a, int(in.RHS.Val)*8), nil
+		}
+		return name + " " + a, nil
+	}
+	a, err := c.compatOperand(in.LHS, in.Type)
+	if err != nil {
+		return "", err
+	}
+	b, err := c.compatOperand(in.RHS, in.Op.rhsType(in.Type))
+	if err != nil {
+		return "", err
+	}
+	return name + " " + a + ", " + b, nil
+}
+
+// Compat is the reference tool's JSON form of a module: the value of the
+// "Expressions" key of its AINB JSON. Unmarshal that JSON into it directly.
+type Compat struct {
+	Version     uint32             `json:"Version"`
+	Expressions []CompatExpression `json:"Expressions"`
+}
+
+// CompatExpression is one function in the compat form. Each line is
+// "0xADDR    TEXT" with ADDR the byte address within the block.
+type CompatExpression struct {
+	Index      int      `json:"Expression Index"`
+	InputType  string   `json:"Input Type"`
+	OutputType string   `json:"Output Type"`
+	Setup      []string `json:"Setup,omitempty"`
+	Main       []string `json:"Main"`
+}
+
+// Compat disassembles the module into the reference tool's JSON form. It
+// fails where that tool's disassembler fails (e.g. an immediate vector).
+func (m *Module) Compat() (*Compat, error) {
+	if err := m.checkExpanded(); err != nil {
+		return nil, err
+	}
+	c, err := m.newDecodeCtx()
+	if err != nil {
+		return nil, err
+	}
+	out := &Compat{Version: m.Version, Expressions: make([]CompatExpression, len(m.Functions))}
+	size := 0
+	for i := range m.Functions {
+		f := &m.Functions[i]
+		e := CompatExpression{Index: i, InputType: f.Input.String(), OutputType: f.Output.String(), Main: []string{}}
+		for k, b := range [2]Block{f.Setup, f.Main} {
+			ins, err := m.block(b)
+			if err != nil {
+				return nil, fmt.Errorf("exb: function %d: %s %v", i, blockName(k), err)
+			}
+			for j := range ins {
+				t, err := c.compatText(&ins[j])
+				if err != nil {
+					return nil, fmt.Errorf("exb: function %d: %s instruction %d: %v", i, blockName(k), j, err)
+				}
+				line := fmt.Sprintf("0x%04x    %s", j*8, t)
+				if size += len(line); size > maxTextBytes {
+					return nil, fmt.Errorf("exb: compat text exceeds %d bytes", maxTextBytes)
+				}
+				if k == 0 {
+					e.Setup = append(e.Setup, line)
+				} else {
+					e.Main = append(e.Main, line)
+				}
+			}
+		}
+		out.Expressions[i] = e
+	}
+	return out, nil
+}
+
+// FunctionText disassembles function i into the editable text that
+// SetFunctionText accepts: ".input"/".output" directives, then the setup
+// block (if any) and the main block, one instruction a line with its byte
+// address. Literals are shown as values: where each is stored is decided
+// again when the text is assembled.
+func (m *Module) FunctionText(i int) (string, error) {
+	if i < 0 || i >= len(m.Functions) {
+		return "", fmt.Errorf("exb: function %d out of range (%d functions)", i, len(m.Functions))
+	}
+	c, err := m.newDecodeCtx()
+	if err != nil {
+		return "", err
+	}
+	fn, err := m.decodeFunction(c, i)
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, ".input %s\n.output %s\n", fn.input, fn.output)
+	if len(fn.setup) > 0 {
+		sb.WriteString(".setup\n")
+		writeBlock(&sb, fn.setup, m.Version)
+	}
+	sb.WriteString(".main\n")
+	writeBlock(&sb, fn.main, m.Version)
+	if sb.Len() > maxTextBytes {
+		return "", fmt.Errorf("exb: function %d: text exceeds %d bytes", i, maxTextBytes)
+	}
+	return sb.String(), nil
+}
+
+func writeBlock(sb *strings.Builder, ss []stmt, version uint32) {
+	for j := range ss {
+		if sb.Len() > maxTextBytes {
+			return
+		}
+		fmt.Fprintf(sb, "0x%04x  %s\n", j*8, ss[j].text(version))
+	}
+}
+
+// paramText renders a param entry for a .param line. Entries whose typed
+// form would not read back to the same bytes are shown as bytes.
+func paramText(p Param, pool *poolIndex) string {
+	switch p.Kind {
+	case ParamInt:
+		return "int " + strconv.Itoa(int(int32(p.Bits[0])))
+	case ParamUInt:
+		return "uint " + strconv.FormatUint(uint64(p.Bits[0]), 10)
+	case ParamBool:
+		if p.Bits[0] <= 1 {
+			return "bool " + pyBool(p.Bits[0] == 1)
+		}
+	case ParamFloat:
+		return "float " + floatText(p.Bits[0])
+	case ParamVec3f:
+		return "vec3f " + vecText(p.Bits, floatText)
+	case ParamString:
+		if pool == nil {
+			return fmt.Sprintf("str @%#x", p.Bits[0])
+		}
+		if s, ok := pool.at(p.Bits[0]); ok {
+			if o, ok := pool.offsetOf(s); ok && o == p.Bits[0] {
+				return "str " + quote(s)
+			}
+		}
+	case ParamBytes:
+		return "bytes " + hex.EncodeToString(p.Data)
+	}
+	b, _ := (&ParamTable{Entries: []Param{p}}).image(0)
+	return "bytes " + hex.EncodeToString(b)
+}
+
+func blockText(b Block, version uint32, setup bool) string {
+	switch {
+	case setup && b.Base == -1 && b.Count == 0:
+		return "none"
+	case version == 1:
+		return strconv.Itoa(int(b.Base))
+	}
+	return strconv.Itoa(int(b.Base)) + "," + strconv.FormatUint(uint64(b.Count), 10)
+}
+
+// Listing renders the whole module in the project's own text form, which
+// ParseListing reads back to a module that writes the same bytes. Each
+// instruction is written in the instruction syntax when that syntax,
+// assembled against the listed tables, gives back the very same eight
+// bytes, and as ".raw" otherwise.
+func (m *Module) Listing() (string, error) {
+	c, err := m.newDecodeCtx()
+	if err != nil {
+		return "", err
+	}
+	lk := newLookup(c, &m.Params)
+	var sb strings.Builder
+	sb.WriteString("; EXB expression binary listing\n")
+	fmt.Fprintf(&sb, ".version %d\n", m.Version)
+	h := &m.Header
+	fmt.Fprintf(&sb, ".header static=%#x instances=%d scratch32=%#x scratch64=%#x\n", h.StaticSize, h.InstanceCount, h.Scratch32Size, h.Scratch64Size)
+	if m.Layout.Order != nil {
+		sb.WriteString(".order")
+		for _, s := range m.Layout.Order {
+			sb.WriteString(" " + s.String())
+		}
+		sb.WriteByte('\n')
+	}
+	if len(m.Layout.HeaderGap) > 0 {
+		fmt.Fprintf(&sb, ".gap header %x\n", m.Layout.HeaderGap)
+	}
+	for s := range numSections {
+		if len(m.Layout.Gap[s]) > 0 {
+			fmt.Fprintf(&sb, ".gap %s %x\n", s, m.Layout.Gap[s])
+		}
+	}
+
+	if len(m.Functions) > 0 {
+		sb.WriteByte('\n')
+	}
+	for i := range m.Functions {
+		f := &m.Functions[i]
+		fmt.Fprintf(&sb, ".function %d input=%s output=%s static=%#x scratch32=%#x scratch64=%#x main=%s setup=%s\n",
+			i, f.Input, f.Output, f.StaticSize, f.Scratch32Size, f.Scratch64Size,
+			blockText(f.Main, m.Version, false), blockText(f.Setup, m.Version, true))
+	}
+
+	if len(m.Signatures) > 0 {
+		sb.WriteByte('\n')
+	}
+	for i, o := range m.Signatures {
+		if d, ok := c.pool.offsetOf(c.sigs[i]); ok && d == o {
+			fmt.Fprintf(&sb, ".signature %s\n", quote(c.sigs[i]))
+		} else {
+			fmt.Fprintf(&sb, ".signature @%#x ; %s\n", o, quote(c.sigs[i]))
+		}
+	}
+
+	if len(m.Params.Entries) > 0 {
+		sb.WriteByte('\n')
+	}
+	offs, _ := m.Params.Offsets()
+	for i, p := range m.Params.Entries {
+		fmt.Fprintf(&sb, ".param %s ; %#x\n", paramText(p, c.pool), offs[i])
+	}
+
+	if len(m.Strings.Strings) > 0 {
+		sb.WriteByte('\n')
+	}
+	for i, s := range m.Strings.Strings {
+		sb.WriteString(".string ")
+		sb.WriteString(quote(s))
+		if m.Strings.Unterminated && i == len(m.Strings.Strings)-1 {
+			sb.WriteString(" noterm")
+		}
+		fmt.Fprintf(&sb, " ; %#x\n", c.pool.starts[i])
+	}
+
+	sb.WriteString("\n.code\n")
+	labels := make(map[int][]string)
+	for i := range m.Functions {
+		f := &m.Functions[i]
+		if f.Main.Base >= 0 {
+			labels[int(f.Main.Base)] = append(labels[int(f.Main.Base)], fmt.Sprintf("; function %d main", i))
+		}
+		if f.Setup.Base >= 0 && f.Setup.Count > 0 {
+			labels[int(f.Setup.Base)] = append(labels[int(f.Setup.Base)], fmt.Sprintf("; function %d setup", i))
+		}
+	}
+	blockStart := 0
+	for j := range m.Instructions {
+		if ls, ok := labels[j]; ok {
+			blockStart = j
+			for _, l := range ls {
+				sb.WriteString(l + "\n")
+			}
+		}
+		line, err := listingLine(c, lk, &m.Instructions[j], m.Version)
+		if err != nil {
+			return "", fmt.Errorf("exb: instruction %d: %v", j, err)
+		}
+		fmt.Fprintf(&sb, "0x%04x  %s\n", (j-blockStart)*8, line)
+		if sb.Len() > maxTextBytes {
+			return "", fmt.Errorf("exb: listing exceeds %d bytes", maxTextBytes)
+		}
+	}
+	for _, l := range labels[len(m.Instructions)] {
+		sb.WriteString(l + "\n")
+	}
+	return sb.String(), nil
+}
+
+// listingLine renders one instruction, checking that the rendering
+// assembles back to the same instruction against the listing's tables.
+func listingLine(c *decodeCtx, lk *lookup, in *Instruction, version uint32) (string, error) {
+	s := c.decode(in)
+	if !s.raw {
+		text := s.text(version)
+		if back, err := parseInstruction(text, 0, version); err == nil {
+			if got, err := encode(&back, version, lk); err == nil && got == *in {
+				return text, nil
+			}
+		}
+	}
+	b, ok := in.Bytes(version)
+	if !ok {
+		return "", fmt.Errorf("cannot be encoded in version %d", version)
+	}
+	return ".raw " + hex.EncodeToString(b[:]) + " ; " + in.Op.String(), nil
+}
