@@ -1,0 +1,89 @@
+package ainb
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ainbeditor/internal/testcorpus"
+)
+
+// Bad community JSON is rejected with the path of the offending value.
+func TestCompatJSONErrors(t *testing.T) {
+	base, err := os.ReadFile(filepath.Join(testcorpus.Dir(t), "ainb", "synthetic", "kitchen_sink_v407.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(base)
+	replace := func(old, new string) string {
+		if !strings.Contains(doc, old) {
+			t.Fatalf("fixture lacks %q", old)
+		}
+		return strings.Replace(doc, old, new, 1)
+	}
+	tests := []struct {
+		name, json, want string
+	}{
+		{"syntax", `{"Version": 1031,`, "ainb: invalid JSON: line 1, column 18: unexpected end of JSON input"},
+		{"not an object", `[1, 2]`, ": want an object, got an array"},
+		{"version", `{"Version": 1030}`, "Version: unsupported version 1030 (want 1028, 1031 or 1032: 0x404, 0x407 or 0x408)"},
+		{"category", replace(`"Category": "AI"`, `"Category": "Robots"`), `Category: unknown category "Robots" (want AI, Logic, Sequence, UniqueSequence or UniqueSequenceSPL)`},
+		{"input source", replace(`"Name": "In0",
+              "Default Value": 0,
+              "Node Index": 1,`, `"Name": "In0",
+              "Default Value": 0,
+              "Node Index": 4000,`), "Nodes[2].Parameters.Inputs.Int[0].Node Index: 4000 out of range (29 nodes)"},
+		{"node type", replace(`"Node Type": "Element_Sequential"`, `"Node Type": "Element_Sideways"`), `Nodes[0].Node Type: unknown node type "Element_Sideways"`},
+		{"int range", replace(`"Default Value": -2147483648`, `"Default Value": -2147483649`), "Blackboard.S32[1].Default Value: -2147483649 out of range -2147483648..2147483647"},
+		{"guid", replace(`"GUID": "5eed001e-0000-4000-801e-000000000000"`, `"GUID": "nope"`), `Nodes[0].GUID: "nope" is not a GUID like 01234567-89ab-cdef-0123-456789abcdef`},
+		{"missing key", replace(`"Name": "c0"`, `"Nom": "c0"`), `Nodes[0].Plugs.Child[0]: missing key "Name"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadCompatJSON([]byte(tc.json))
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("got %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestPyFloat(t *testing.T) {
+	for _, tc := range []struct {
+		in   float64
+		want string
+	}{{1, "1.0"}, {0.75, "0.75"}, {-3.5, "-3.5"}, {1e-05, "1e-05"}, {65536, "65536.0"}, {1e16, "1e+16"},
+		{float64(float32(0.1)), "0.10000000149011612"}, {0.0001, "0.0001"}} {
+		if got := PyFloat(tc.in); got != tc.want {
+			t.Errorf("PyFloat(%v) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// FuzzReadCompatJSON: no document makes the loader or the writer panic, and whatever builds
+// reads back.
+func FuzzReadCompatJSON(f *testing.F) {
+	for _, path := range testcorpus.AINB(f) {
+		b, err := os.ReadFile(strings.TrimSuffix(path, ".ainb") + ".json")
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) < 16<<10 {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		file, err := ReadCompatJSON(b)
+		if err != nil {
+			return
+		}
+		out, err := file.Bytes()
+		if err != nil {
+			return
+		}
+		if _, err := Read(out); err != nil {
+			t.Fatalf("the writer produced a file its reader rejects: %v", err)
+		}
+	})
+}

@@ -1,0 +1,190 @@
+package ainb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// Changing one value changes exactly its four bytes.
+func TestEditOneValue(t *testing.T) {
+	orig := corpusFile(t, "synthetic/params_v407.ainb")
+	f, err := Read(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target *Property
+	for i := range f.Elements {
+		if ps := f.Elements[i].Properties[ParamFloat]; len(ps) > 0 {
+			target = &ps[0]
+			break
+		}
+	}
+	if target == nil {
+		t.Fatal("no float property in the file")
+	}
+	old := target.Value.Float
+	target.Value.Float = 12.5
+	out, err := f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(orig) {
+		t.Fatalf("size changed: %d -> %d", len(orig), len(out))
+	}
+	var diffs []int
+	for i := range out {
+		if out[i] != orig[i] {
+			diffs = append(diffs, i)
+		}
+	}
+	if len(diffs) == 0 || len(diffs) > 4 || diffs[len(diffs)-1]-diffs[0] > 3 {
+		t.Fatalf("bytes changed at %v, want one 4-byte value", diffs)
+	}
+	again, err := Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range again.Elements {
+		if ps := again.Elements[i].Properties[ParamFloat]; len(ps) > 0 {
+			if ps[0].Value.Float != 12.5 {
+				t.Fatalf("read back %v, want 12.5 (was %v)", ps[0].Value.Float, old)
+			}
+			break
+		}
+	}
+}
+
+// Renaming an element appends its new name to the pool and stores the new name hash.
+func TestRenameElement(t *testing.T) {
+	f, err := Read(corpusFile(t, "synthetic/minimal_v407.ainb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Elements[0].Name = "Renamed"
+	out, err := f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Elements[0].Name; got != "Renamed" {
+		t.Fatalf("name %q", got)
+	}
+	if got, want := binary.LittleEndian.Uint32(out[headerSize+commandSize*len(f.Commands)+0xc:]), Hash("Renamed"); got != want {
+		t.Fatalf("name hash %#x, want %#x", got, want)
+	}
+	pool := out[binary.LittleEndian.Uint32(out[0x24:]):]
+	if !bytes.HasSuffix(pool, []byte("OneShotDoNothing\x00Renamed\x00")) {
+		t.Fatalf("pool %q: the old strings should stay and the new one follow", pool)
+	}
+}
+
+// The name hashes the writer computes agree with the ones in the corpus files.
+func TestNameHashes(t *testing.T) {
+	b := corpusFile(t, "synthetic/kitchen_sink_v407.ainb")
+	f, err := Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range f.Elements {
+		at := headerSize + commandSize*len(f.Commands) + i*0x3c + 0xc
+		if got := binary.LittleEndian.Uint32(b[at:]); got != Hash(e.Name) {
+			t.Fatalf("element %d %q: file has hash %#x, Hash gives %#x", i, e.Name, got, Hash(e.Name))
+		}
+	}
+	if Hash("") != 0 {
+		t.Fatalf("Hash(\"\") = %#x, want 0", Hash(""))
+	}
+}
+
+func TestValidateProblems(t *testing.T) {
+	f := &File{Version: Version407, Category: "AI"}
+	f.Elements = make([]Element, 3)
+	f.Commands = []Command{{Name: "Root", Root: 7, Secondary: -1}}
+	f.Elements[1].Inputs[ParamFloat] = []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}}
+	f.Elements[2].Outputs[ParamInt] = []Output{{Name: "y"}}
+	f.Elements[0].Plugs[PlugChild] = []Plug{{Node: 9}}
+	f.Elements[0].Queries = []int{2}
+	f.Elements[0].Plugs[1] = []Plug{{}}
+	for range 256 {
+		f.Elements[2].Plugs[PlugGeneric] = append(f.Elements[2].Plugs[PlugGeneric], Plug{})
+	}
+	_, err := f.Bytes()
+	var verr *ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("got %v, want a ValidationError", err)
+	}
+	var got []string
+	for _, p := range verr.Problems {
+		got = append(got, p.String())
+	}
+	want := []string{
+		"Commands[0].Root Node Index: 7 out of range (3 nodes)",
+		"Nodes[0].Queries[0]: node 2 is not a query node",
+		"Nodes[0].Plugs._01: plug kind 1 is not supported",
+		"Nodes[0].Plugs.Child[0].Node Index: 9 out of range (3 nodes)",
+		"Nodes[1].Parameters.Inputs.Float[0].Output Index: 0 out of range: node 2 has 0 Float outputs",
+		"Nodes[2].Plugs.Generic: 256 plugs, at most 255 of one kind fit",
+		"Nodes[2].Plugs: 256 plugs in all, at most 255 fit",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if verr.Problems[4].Element != 1 {
+		t.Fatalf("problem names element %d, want 1", verr.Problems[4].Element)
+	}
+}
+
+// A file built from scratch gets the canonical layout and reads back equal.
+func TestBuildFromScratch(t *testing.T) {
+	for _, v := range []uint32{Version404, Version407, Version408} {
+		f := &File{Version: v, Filename: "Scratch", Category: "Logic", HasSection6C: true}
+		if v >= Version407 {
+			f.CategoryID = 1
+			f.Replacement = &ReplacementTable{}
+		}
+		f.Commands = []Command{{Name: "Main", Root: 0, Secondary: -1}}
+		e := Element{Type: Sequential, Flags: FlagResidentInit}
+		e.Plugs[PlugChild] = []Plug{{Node: 1, Name: "a"}}
+		leaf := Element{Name: "Leaf"}
+		leaf.Properties[ParamFloat] = []Property{{Name: "Speed", Value: Value{Float: F32(math.Pi)}}}
+		leaf.Inputs[ParamVec3f] = []Input{{Name: "Pos", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{1, 2, 3}}}}
+		f.Elements = []Element{e, leaf}
+		f.Blackboard.Params[BBF32] = []BlackboardParam{{Name: "Speed", File: "Work/AI/A.root.ainb", Value: Value{Float: 2}}}
+		if v >= Version408 {
+			f.Blackboard.Params[BBU32] = []BlackboardParam{{Name: "Count", Value: Value{Int: 7}}}
+		}
+		if v < Version407 {
+			for i := range f.Elements {
+				f.Elements[i].StateInfo = &StateInfo{DesiredState: "S"}
+			}
+		}
+		b, err := f.Bytes()
+		if err != nil {
+			t.Fatalf("%#x: %v", v, err)
+		}
+		g, err := Read(b)
+		if err != nil {
+			t.Fatalf("%#x: %v", v, err)
+		}
+		b2, err := g.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, b2) {
+			t.Fatalf("%#x: %s", v, firstDiff(b, b2))
+		}
+		if got := g.Elements[1].Properties[ParamFloat][0].Value.Float; got != F32(math.Pi) {
+			t.Fatalf("%#x: speed %v", v, got)
+		}
+		if got := g.Blackboard.Params[BBF32][0].File; got != "Work/AI/A.root.ainb" {
+			t.Fatalf("%#x: file reference %q", v, got)
+		}
+	}
+}

@@ -1,0 +1,208 @@
+package ainb
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The project's own JSON is the model itself, field by field, with the expression binary as
+// its disassembly listing. It keeps everything, layout facts included, so a file dumped and
+// built again comes back byte-identical.
+
+// MarshalText prints the GUID in its usual form.
+func (g GUID) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
+// UnmarshalText parses the usual GUID form.
+func (g *GUID) UnmarshalText(b []byte) error {
+	w := &jv{}
+	*g = w.guid("GUID", string(b))
+	if w.err != nil {
+		return fmt.Errorf("%q is not a GUID like 01234567-89ab-cdef-0123-456789abcdef", b)
+	}
+	return nil
+}
+
+type fileAlias File
+
+// fileJSON shadows the expression binary with its listing.
+type fileJSON struct {
+	*fileAlias
+	Expressions *string `json:",omitempty"`
+}
+
+// JSON returns the project's own JSON for the file.
+func (f *File) JSON() ([]byte, error) {
+	v := fileJSON{fileAlias: (*fileAlias)(f)}
+	if f.Expressions != nil {
+		s, err := expressionsText(f.Expressions)
+		if err != nil {
+			return nil, err
+		}
+		v.Expressions = &s
+	}
+	return indentJSON(v)
+}
+
+// ReadJSON builds a File from the project's own JSON.
+func ReadJSON(data []byte) (*File, error) {
+	f := &File{}
+	v := fileJSON{fileAlias: (*fileAlias)(f)}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("ainb: invalid JSON: %w", jsonErrorAt(data, err))
+	}
+	if v.Expressions != nil {
+		m, err := expressionsFromText(*v.Expressions)
+		if err != nil {
+			return nil, fmt.Errorf("ainb: Expressions: %w", err)
+		}
+		f.Expressions = m
+	}
+	return f, nil
+}
+
+// ReadAnyJSON builds a File from either JSON format: the community format has "Nodes", the
+// project's own "Elements".
+func ReadAnyJSON(data []byte) (*File, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("ainb: invalid JSON: %w", jsonErrorAt(data, err))
+	}
+	if _, ok := probe["Nodes"]; ok {
+		return ReadCompatJSON(data)
+	}
+	if _, ok := probe["Elements"]; ok {
+		return ReadJSON(data)
+	}
+	return nil, fmt.Errorf("ainb: JSON is neither format: it has no \"Nodes\" (community format) or \"Elements\" (project format)")
+}
+
+// The grouped lists print as objects keyed by type name, leaving out empty groups.
+
+func marshalGroups[T any](names []string, groups [][]T) ([]byte, error) {
+	var o object
+	for i, g := range groups {
+		if len(g) > 0 {
+			o = append(o, member{names[i], g})
+		}
+	}
+	if o == nil {
+		return []byte("{}"), nil
+	}
+	return o.MarshalJSON()
+}
+
+func unmarshalGroups[T any](b []byte, names []string, groups [][]T) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	for k, raw := range m {
+		i := -1
+		for j, n := range names {
+			if n == k {
+				i = j
+			}
+		}
+		if i < 0 {
+			return fmt.Errorf("unknown group %q (want one of %v)", k, names)
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&groups[i]); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+func (p Properties) MarshalJSON() ([]byte, error) { return marshalGroups(ParamTypeNames[:], p[:]) }
+func (p *Properties) UnmarshalJSON(b []byte) error {
+	return unmarshalGroups(b, ParamTypeNames[:], p[:])
+}
+func (p Inputs) MarshalJSON() ([]byte, error)  { return marshalGroups(ParamTypeNames[:], p[:]) }
+func (p *Inputs) UnmarshalJSON(b []byte) error { return unmarshalGroups(b, ParamTypeNames[:], p[:]) }
+func (p Outputs) MarshalJSON() ([]byte, error) { return marshalGroups(ParamTypeNames[:], p[:]) }
+func (p *Outputs) UnmarshalJSON(b []byte) error {
+	return unmarshalGroups(b, ParamTypeNames[:], p[:])
+}
+func (p Plugs) MarshalJSON() ([]byte, error)  { return marshalGroups(PlugKindNames[:], p[:]) }
+func (p *Plugs) UnmarshalJSON(b []byte) error { return unmarshalGroups(b, PlugKindNames[:], p[:]) }
+func (p BlackboardParams) MarshalJSON() ([]byte, error) {
+	return marshalGroups(BlackboardTypeNames[:], p[:])
+}
+func (p *BlackboardParams) UnmarshalJSON(b []byte) error {
+	return unmarshalGroups(b, BlackboardTypeNames[:], p[:])
+}
+
+// MarshalJSON writes the float as a number, or its bits when JSON has no number for it. A
+// negative zero stays negative.
+func (f F32) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Appendf(nil, `"0x%08x"`, math.Float32bits(float32(f))), nil
+	}
+	return strconv.AppendFloat(nil, x, 'g', -1, 32), nil
+}
+
+// UnmarshalJSON reads a number, or a "0x..." string of bits.
+func (f *F32) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		bits, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 32)
+		if err != nil || !strings.HasPrefix(s, "0x") {
+			return fmt.Errorf("float %q: want a number or the bits as \"0x7fc00000\"", s)
+		}
+		*f = F32(math.Float32frombits(uint32(bits)))
+		return nil
+	}
+	x, err := strconv.ParseFloat(string(b), 32)
+	if err != nil {
+		return fmt.Errorf("float %s: %w", b, err)
+	}
+	*f = F32(x)
+	return nil
+}
+
+// MarshalJSON writes the fields of a value that are set. A float counts as set when any of
+// its bits are, so a negative zero is kept.
+func (v Value) MarshalJSON() ([]byte, error) {
+	var o object
+	if v.Int != 0 {
+		o.set("Int", v.Int)
+	}
+	if math.Float32bits(float32(v.Float)) != 0 {
+		o.set("Float", v.Float)
+	}
+	if v.String != "" {
+		o.set("String", v.String)
+	}
+	if v.Vec != (Vec3f{}) || math.Signbit(float64(v.Vec[0])) || math.Signbit(float64(v.Vec[1])) || math.Signbit(float64(v.Vec[2])) {
+		o.set("Vec", v.Vec)
+	}
+	if o == nil {
+		return []byte("{}"), nil
+	}
+	return o.MarshalJSON()
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	type plain Value
+	var p plain
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return err
+	}
+	*v = Value(p)
+	return nil
+}

@@ -1,0 +1,465 @@
+package ainb
+
+import "ainbeditor/internal/exb"
+
+// Supported file versions.
+const (
+	Version404 = 0x404 // Splatoon 3, Nintendo Switch Sports
+	Version407 = 0x407 // Tears of the Kingdom, Super Mario Bros. Wonder
+	Version408 = 0x408 // newer titles; adds U32 blackboard parameters
+)
+
+// File is one AINB file.
+type File struct {
+	Version  uint32
+	Filename string
+	// Category is the file category name (AI, Logic, Sequence, ...). CategoryID is the enum
+	// stored beside it: for 0x407+ it must match the name; 0x404 files store 0 there.
+	Category   string
+	CategoryID uint32
+
+	Commands    []Command
+	Elements    []Element
+	Attachments []Attachment // shared by index from Element.Attachments
+	Blackboard  Blackboard
+	Expressions *exb.Module // nil when the file has no expression binary
+	Modules     []Module
+
+	// BlackboardID and ParentBlackboardID form the module caller link: blackboards are
+	// inherited from a calling module only when the parent id is non-zero.
+	BlackboardID       uint32
+	ParentBlackboardID uint32
+
+	Replacement  *ReplacementTable // 0x407+; nil in 0x404 files
+	Section58    *Section58
+	HasSection6C bool
+	// EnumRelocations patch enum values at load time (Splatoon 3). Offsets are absolute file
+	// offsets, so they stay valid only while the layout does not move.
+	EnumRelocations []EnumRelocation
+
+	// Layout records layout facts of the file this model was read from, so that an unedited
+	// file comes back byte-identical. A File built from JSON has none and is laid out
+	// canonically.
+	Layout *Layout
+}
+
+// Layout holds the facts of a binary's layout that the model itself does not determine.
+type Layout struct {
+	// Strings is the string pool in file order. New strings are appended after it.
+	Strings []string
+	// Section6C is the u32 stored in section 0x6C.
+	Section6C uint32
+
+	index *poolIndex // built by the reader for Strings, so writes need not rebuild it
+}
+
+// Command is an entry point into the element graph.
+type Command struct {
+	Name string
+	GUID GUID
+	// Root is the main element index; Secondary is -1 when the command has only one.
+	Root      int
+	Secondary int
+}
+
+// GUID is a 16-byte identifier, printed in the usual 8-4-4-4-12 form.
+type GUID [16]byte
+
+// ElementType identifies a built-in element, or 0 for an application-defined one.
+type ElementType uint16
+
+// Element types.
+const (
+	UserDefined          ElementType = 0
+	S32Selector          ElementType = 1
+	Sequential           ElementType = 2
+	Simultaneous         ElementType = 3
+	F32Selector          ElementType = 4
+	StringSelector       ElementType = 5
+	RandomSelector       ElementType = 6
+	BoolSelector         ElementType = 7
+	Fork                 ElementType = 8
+	Join                 ElementType = 9
+	Alert                ElementType = 10
+	Expression           ElementType = 20
+	ModuleIFInputS32     ElementType = 100
+	ModuleIFInputF32     ElementType = 101
+	ModuleIFInputVec3f   ElementType = 102
+	ModuleIFInputString  ElementType = 103
+	ModuleIFInputBool    ElementType = 104
+	ModuleIFInputPtr     ElementType = 105
+	ModuleIFOutputS32    ElementType = 200
+	ModuleIFOutputF32    ElementType = 201
+	ModuleIFOutputVec3f  ElementType = 202
+	ModuleIFOutputString ElementType = 203
+	ModuleIFOutputBool   ElementType = 204
+	ModuleIFOutputPtr    ElementType = 205
+	ModuleIFChild        ElementType = 300
+	StateEnd             ElementType = 400
+	SplitTiming          ElementType = 500
+)
+
+// ElementFlags is the flag byte of an element entry.
+type ElementFlags uint8
+
+// Element flags.
+const (
+	FlagQuery             ElementFlags = 1 << 0
+	FlagModuleCaller      ElementFlags = 1 << 1
+	FlagResidentInit      ElementFlags = 1 << 2 // "Is Root Node" in the community JSON
+	FlagQueryMultiParamV2 ElementFlags = 1 << 3
+)
+
+// Element is one node of the graph.
+type Element struct {
+	Type ElementType
+	// Name is the class name of an application-defined element, or the module name of a
+	// module caller.
+	Name  string
+	Flags ElementFlags
+	GUID  GUID
+	// Reserved10 is the u32 at entry offset 0x10; always 0 in known files.
+	Reserved10 uint32
+
+	Queries     []int `json:",omitempty"` // element indices of the query elements this element reads
+	Attachments []int `json:",omitempty"` // indices into File.Attachments
+	Properties  Properties
+	Inputs      Inputs
+	Outputs     Outputs
+	Plugs       Plugs
+	Actions     []Action   `json:",omitempty"` // XLink actions
+	StateInfo   *StateInfo `json:",omitempty"` // 0x404 only
+}
+
+// ParamType is the value type of a property, input or output.
+type ParamType int
+
+// Param types, in table order.
+const (
+	ParamInt ParamType = iota
+	ParamBool
+	ParamFloat
+	ParamString
+	ParamVec3f
+	ParamPointer
+	NumParamTypes
+)
+
+// Properties, Inputs and Outputs are grouped by param type, plugs by kind, blackboard
+// parameters by blackboard type: one list each, in table order.
+type (
+	Properties       [NumParamTypes][]Property
+	Inputs           [NumParamTypes][]Input
+	Outputs          [NumParamTypes][]Output
+	Plugs            [NumPlugKinds][]Plug
+	BlackboardParams [NumBlackboardTypes][]BlackboardParam
+)
+
+// Vec3f is three floats.
+type Vec3f [3]F32
+
+// F32 is a float as stored in a file. In JSON it is a number, or for NaN and infinities a
+// string of its bits ("0x7fc00000"), so every value survives a round trip exactly.
+type F32 float32
+
+// Value is an immediate value of any param type; which field holds it depends on the type.
+type Value struct {
+	Int    int32 // ParamInt, and ParamBool as 0 or 1 (kept whole: files may store other words)
+	Float  F32
+	String string
+	Vec    Vec3f
+}
+
+// Property is a value an element or attachment is configured with.
+type Property struct {
+	Name      string
+	ClassName string `json:",omitempty"` // pointer properties only
+	Flags     ParamFlags
+	Value     Value // pointer properties have none
+}
+
+// ParamFlags says where a value comes from: the immediate value, a blackboard parameter or an
+// expression, plus a few bits whose purpose is unknown and that are kept as they are.
+type ParamFlags uint32
+
+// Flag bits.
+const (
+	ParamUsesDefault  ParamFlags = 1 << 23
+	ParamIsOutput     ParamFlags = 1 << 24
+	paramSourceMask   ParamFlags = 0xc2000000
+	paramExpression   ParamFlags = 0xc2000000
+	paramBlackboard   ParamFlags = 0x80000000
+	paramVecComponent ParamFlags = 3 << 26
+)
+
+// IsExpression reports whether the value comes from the expression Index().
+func (f ParamFlags) IsExpression() bool { return f&paramSourceMask == paramExpression }
+
+// IsBlackboard reports whether the value comes from the blackboard parameter Index().
+func (f ParamFlags) IsBlackboard() bool {
+	return f&paramSourceMask != paramExpression && f&paramSourceMask != 0
+}
+
+// Index is the expression or blackboard index.
+func (f ParamFlags) Index() int { return int(f & 0xffff) }
+
+// VectorComponent is 0 for none, or 1, 2, 3 for x, y, z of a vec3f blackboard parameter.
+func (f ParamFlags) VectorComponent() int { return int(f>>26) & 3 }
+
+// Source is where an input takes its value: another element's output, or (with Node -1) the
+// immediate value, a blackboard parameter or an expression as its flags say.
+type Source struct {
+	Node   int16
+	Output int16 // index among the source element's outputs of the same type
+	Flags  ParamFlags
+}
+
+// Input is an input plug of an element.
+type Input struct {
+	Name      string
+	ClassName string `json:",omitempty"` // pointer inputs only
+	Value     Value  // the default value
+	Source    Source // used when Sources is nil
+	// SetBlackboard marks an input whose output index had its top bit set.
+	SetBlackboard bool `json:",omitempty"`
+	// Sources lists the sources of a multi-input; nil for a single source.
+	Sources []Source `json:",omitempty"`
+	// PointerValue is the value word of a pointer input (always 0 in known files).
+	PointerValue uint32 `json:",omitempty"`
+}
+
+// IsMulti reports whether the input has several sources.
+func (in *Input) IsMulti() bool { return in.Sources != nil }
+
+// Output is an output plug of an element.
+type Output struct {
+	Name      string
+	ClassName string `json:",omitempty"` // pointer outputs only
+	// Connected is the top bit of the name word ("Is Output" in the community JSON).
+	Connected bool
+}
+
+// PlugKind indexes the ten plug lists of an element.
+type PlugKind int
+
+// Plug kinds, in table order. Kinds 1 and 6-9 are never used by known files.
+const (
+	PlugGeneric  PlugKind = 0 // bool/float input sources and outputs
+	PlugChild    PlugKind = 2
+	PlugJump     PlugKind = 3 // "Transition" in the community JSON
+	PlugString   PlugKind = 4 // string input sources
+	PlugInt      PlugKind = 5 // int input sources
+	NumPlugKinds          = 10
+)
+
+// Plug is a connection from an element to another. Which fields beyond Node and Name are
+// stored depends on the element type (see PlugLayout): selectors keep their conditions there.
+type Plug struct {
+	Node int32
+	Name string
+	// Word is the first extra word: a blackboard index in its low 16 bits with bit 31 saying
+	// it is used, or an unknown value for the plug layouts whose purpose is unknown.
+	Word uint32
+	// Int, Float or String is the second extra word, as the layout says.
+	Int    int32
+	Float  F32
+	String string
+	// MaxWord, MaxFloat and Reserved complete the F32 selector range layout.
+	MaxWord  uint32
+	MaxFloat F32
+	Reserved [4]uint32
+	// Jump is set for jump plugs.
+	Jump *Jump
+}
+
+// Jump is an entry of the jump table ("transition" in the community JSON): it switches the
+// root element of the running command.
+type Jump struct {
+	Type uint8 // 0: state end, with a command name
+	// PostCalc applies the jump right after the current command's calculation.
+	PostCalc bool
+	Command  string // only for Type 0
+	// Reserved holds the flag bits between the type byte and the top bit.
+	Reserved uint32
+}
+
+// PlugLayout is the on-disk shape of a plug.
+type PlugLayout int
+
+// Plug layouts.
+const (
+	LayoutBasic      PlugLayout = iota // node, name: 8 bytes
+	LayoutWordInt                      // node, name, word, int32: 16 bytes
+	LayoutWordFloat                    // node, name, word, float32: 16 bytes
+	LayoutWordString                   // node, name, word, string: 16 bytes
+	LayoutF32Range                     // node, name, min word, min, max word, max, 4 reserved: 40 bytes
+	LayoutJump                         // node, jump table index: 8 bytes
+)
+
+// Size is the byte size of a plug with this layout.
+func (l PlugLayout) Size() int {
+	switch l {
+	case LayoutBasic, LayoutJump:
+		return 8
+	case LayoutF32Range:
+		return 40
+	}
+	return 16
+}
+
+// BSA selector elements are application-defined but keep a selector value in their child plugs.
+func isBSASelector(name string) bool {
+	return name == "SelectorBSABrainVerbUpdater" || name == "SelectorBSAFormChangeUpdater"
+}
+
+// PlugLayout says how a plug of kind k of this element is stored in a file of the version.
+// ok is false for plug kinds no known file uses.
+func (e *Element) PlugLayout(k PlugKind, version uint32) (l PlugLayout, ok bool) {
+	switch k {
+	case PlugGeneric:
+		switch e.Type {
+		case BoolSelector:
+			return LayoutWordInt, true
+		case F32Selector:
+			return LayoutWordFloat, true
+		case Expression:
+			if version >= Version407 {
+				return LayoutWordInt, true
+			}
+		}
+		return LayoutBasic, true
+	case PlugChild:
+		switch e.Type {
+		case S32Selector:
+			return LayoutWordInt, true
+		case F32Selector:
+			return LayoutF32Range, true
+		case StringSelector:
+			return LayoutWordString, true
+		case RandomSelector:
+			return LayoutWordFloat, true
+		}
+		if isBSASelector(e.Name) {
+			return LayoutWordInt, true
+		}
+		return LayoutBasic, true
+	case PlugJump:
+		return LayoutJump, true
+	case PlugString:
+		if (e.Type == StringSelector || e.Type == Expression) && version >= Version407 {
+			return LayoutWordString, true
+		}
+		return LayoutBasic, true
+	case PlugInt:
+		if (e.Type == S32Selector || e.Type == Expression) && version >= Version407 {
+			return LayoutWordInt, true
+		}
+		return LayoutBasic, true
+	}
+	return 0, false
+}
+
+// Attachment is a helper object attached to elements, configured by properties.
+type Attachment struct {
+	Name       string
+	Debug      uint32
+	Properties Properties
+}
+
+// Action is an XLink action triggered by an element.
+type Action struct {
+	Slot   string
+	Action string
+}
+
+// StateInfo is the 0x404 per-element state record.
+type StateInfo struct {
+	DesiredState string
+	Unknown      [4]uint32
+}
+
+// Module is an entry of the module caller array: another AINB file this one calls.
+type Module struct {
+	Path      string
+	Category  string
+	Instances uint32
+}
+
+// ReplacementTable removes or replaces children and attachments at runtime (debug elements
+// in release builds).
+type ReplacementTable struct {
+	// Processed is the initialization guard byte; files store 0.
+	Processed uint8
+	Entries   []Replacement
+}
+
+// ReplacementType says what a replacement does.
+type ReplacementType uint8
+
+// Replacement types.
+const (
+	RemoveChild      ReplacementType = 0
+	ReplaceChild     ReplacementType = 1
+	RemoveAttachment ReplacementType = 2
+)
+
+// Replacement is one entry of the child replacement table.
+type Replacement struct {
+	Type    ReplacementType
+	Element int16
+	Index   int16 // child plug index, or attachment index for RemoveAttachment
+	New     int16 // the new element for ReplaceChild, -1 otherwise
+}
+
+// Section58 is the record pointed to by header offset 0x58 (Splatoon 3, Switch Sports).
+type Section58 struct {
+	Description string
+	Unknown     [3]uint32
+}
+
+// EnumRelocation patches an enum value at load time.
+type EnumRelocation struct {
+	Offset    uint32
+	ClassName string
+	ValueName string
+}
+
+// BlackboardType is the type of a blackboard parameter, in blackboard order.
+type BlackboardType int
+
+// Blackboard types.
+const (
+	BBString BlackboardType = iota
+	BBS32
+	BBU32 // 0x408+
+	BBF32
+	BBBool
+	BBVec3f
+	BBPointer
+	NumBlackboardTypes
+)
+
+// Blackboard is the file's blackboard parameters, grouped by type.
+type Blackboard struct {
+	Params BlackboardParams
+}
+
+// InheritMode says how a blackboard parameter is inherited between modules.
+type InheritMode uint8
+
+// Inherit modes.
+const (
+	InheritFromRoot   InheritMode = 0
+	InheritFromParent InheritMode = 1
+	DontInherit       InheritMode = 2
+)
+
+// BlackboardParam is one blackboard parameter.
+type BlackboardParam struct {
+	Name    string
+	Notes   string
+	Inherit InheritMode
+	// File is the parameter file reference path, or "".
+	File  string
+	Value Value // pointer parameters have none; U32 values are stored in Int
+}

@@ -1,0 +1,778 @@
+package ainb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"ainbeditor/internal/exb"
+)
+
+// FormatError reports a malformed file: the section being read and the file offset.
+type FormatError struct {
+	Section string
+	Offset  int64
+	Msg     string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("ainb: %s at offset %#x: %s", e.Section, e.Offset, e.Msg)
+}
+
+const headerSize = 0x74
+
+// header is the fixed file header, with the offsets the reader follows.
+type header struct {
+	version                                     uint32
+	filename                                    uint32
+	commands, elements, queries, attachments    uint32
+	blackboard, stringPool, enumRelocation      uint32
+	properties, jumps, io, multiInputs          uint32
+	attachmentArray, attachmentIDs, expressions uint32
+	replacement, queryIDs, x50, x54, x58        uint32
+	modules, categoryName, category, actions    uint32
+	x6c, moduleLink                             uint32
+}
+
+// decoder reads one file. The first error sticks: later reads return zero values, so the
+// section readers can stay linear and check d.err at loop heads.
+type decoder struct {
+	b       []byte
+	version uint32
+	section string
+	err     error
+	pool    []byte
+	strs    map[uint32]string
+	// budget bounds the table entries elements may copy (entries are 4 bytes or more, so a
+	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
+	// without end would otherwise make a small file allocate quadratically.
+	budget int
+}
+
+func (d *decoder) fail(off int, format string, args ...any) {
+	if d.err == nil {
+		d.err = &FormatError{Section: d.section, Offset: int64(off), Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// need checks that n bytes are there at off.
+func (d *decoder) need(off, n int) bool {
+	if d.err != nil {
+		return false
+	}
+	if off < 0 || n < 0 || off > len(d.b) || len(d.b)-off < n {
+		d.fail(off, "%d bytes needed, file ends at %#x", n, len(d.b))
+		return false
+	}
+	return true
+}
+
+func (d *decoder) u8(off int) uint8 {
+	if !d.need(off, 1) {
+		return 0
+	}
+	return d.b[off]
+}
+
+func (d *decoder) u16(off int) uint16 {
+	if !d.need(off, 2) {
+		return 0
+	}
+	return binary.LittleEndian.Uint16(d.b[off:])
+}
+
+func (d *decoder) u32(off int) uint32 {
+	if !d.need(off, 4) {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(d.b[off:])
+}
+
+func (d *decoder) f32(off int) F32 { return F32(math.Float32frombits(d.u32(off))) }
+
+func (d *decoder) vec3(off int) Vec3f {
+	return Vec3f{d.f32(off), d.f32(off + 4), d.f32(off + 8)}
+}
+
+func (d *decoder) guid(off int) (g GUID) {
+	if d.need(off, 16) {
+		copy(g[:], d.b[off:off+16])
+	}
+	return g
+}
+
+// strAt resolves a string pool offset.
+func (d *decoder) strAt(off int, at uint32) string {
+	if d.err != nil {
+		return ""
+	}
+	if s, ok := d.strs[at]; ok {
+		return s
+	}
+	if int64(at) >= int64(len(d.pool)) {
+		d.fail(off, "string offset %#x outside the string pool (%d bytes)", at, len(d.pool))
+		return ""
+	}
+	end := bytes.IndexByte(d.pool[at:], 0)
+	if end < 0 {
+		d.fail(off, "string at pool offset %#x has no terminating NUL", at)
+		return ""
+	}
+	s := string(d.pool[at : int(at)+end])
+	d.strs[at] = s
+	return s
+}
+
+// str reads a u32 string offset at off and resolves it.
+func (d *decoder) str(off int) string { return d.strAt(off, d.u32(off)) }
+
+// span checks that the section [start, end) lies inside the file and returns its length.
+func (d *decoder) span(start, end uint32) int {
+	if d.err != nil {
+		return 0
+	}
+	if start > end {
+		d.fail(int(start), "section ends at %#x, before it starts", end)
+		return 0
+	}
+	if int64(end) > int64(len(d.b)) {
+		d.fail(int(start), "section end %#x is past the end of the file (%#x)", end, len(d.b))
+		return 0
+	}
+	return int(end - start)
+}
+
+// count checks that n entries of size bytes fit at off.
+func (d *decoder) count(off int, n uint32, size int) int {
+	if d.err != nil {
+		return 0
+	}
+	if int64(off) < 0 || int64(off) > int64(len(d.b)) || int64(n)*int64(size) > int64(len(d.b)-off) {
+		d.fail(off, "%d entries of %d bytes do not fit in the file", n, size)
+		return 0
+	}
+	return int(n)
+}
+
+// Read parses an AINB file.
+func Read(b []byte) (*File, error) {
+	d := &decoder{b: b, section: "header", strs: make(map[uint32]string), budget: len(b) / 2}
+	f, err := d.file()
+	if err == nil {
+		err = d.err
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (d *decoder) file() (*File, error) {
+	if len(d.b) < headerSize {
+		d.fail(0, "file is %d bytes, shorter than the %#x-byte header", len(d.b), headerSize)
+		return nil, d.err
+	}
+	if string(d.b[:4]) != "AIB " {
+		d.fail(0, "magic is %q, want \"AIB \"", d.b[:4])
+		return nil, d.err
+	}
+	var h header
+	fields := []*uint32{&h.version, &h.filename, &h.commands, &h.elements, &h.queries, &h.attachments,
+		new(uint32), &h.blackboard, &h.stringPool, &h.enumRelocation, &h.properties, &h.jumps, &h.io,
+		&h.multiInputs, &h.attachmentArray, &h.attachmentIDs, &h.expressions, &h.replacement,
+		&h.queryIDs, &h.x50, &h.x54, &h.x58, &h.modules, &h.categoryName, &h.category, &h.actions,
+		&h.x6c, &h.moduleLink}
+	for i, p := range fields {
+		*p = d.u32(4 + 4*i)
+	}
+	switch h.version {
+	case Version404, Version407, Version408:
+	default:
+		d.fail(4, "unsupported version %#x (want 0x404, 0x407 or 0x408)", h.version)
+		return nil, d.err
+	}
+	d.version = h.version
+
+	d.section = "string pool"
+	if int64(h.stringPool) > int64(len(d.b)) || h.stringPool < headerSize {
+		d.fail(0x24, "string pool offset %#x outside the file", h.stringPool)
+		return nil, d.err
+	}
+	d.pool = d.b[h.stringPool:]
+
+	f := &File{Version: h.version, CategoryID: h.category}
+	d.section = "header"
+	f.Filename = d.strAt(0x08, h.filename)
+	f.Category = d.strAt(0x60, h.categoryName)
+
+	if n := bytes.Count(d.pool, []byte{0}); n > maxStrings {
+		d.fail(int(h.stringPool), "string pool holds %d strings, more than the %d this reader accepts", n, maxStrings)
+		return nil, d.err
+	}
+	f.Layout = d.splitPool()
+
+	d.section = "commands"
+	n := d.count(headerSize, h.commands, commandSize)
+	f.Commands = make([]Command, n)
+	for i := range f.Commands {
+		off := headerSize + i*commandSize
+		c := &f.Commands[i]
+		c.Name = d.str(off)
+		c.GUID = d.guid(off + 4)
+		c.Root = int(d.u16(off + 0x14))
+		c.Secondary = int(d.u16(off+0x16)) - 1
+	}
+	elemOff := headerSize + n*commandSize
+	esize := elementSize(h.version)
+	d.section = "elements"
+	ne := d.count(elemOff, h.elements, esize)
+
+	f.EnumRelocations = d.enumRelocations(h.enumRelocation)
+	f.Blackboard = d.blackboard(h.blackboard)
+	if h.expressions != 0 {
+		d.section = "expression binary"
+		size := d.span(h.expressions, h.modules)
+		if d.err == nil {
+			m, err := exb.Parse(d.b[h.expressions : int(h.expressions)+size])
+			if err != nil {
+				d.fail(int(h.expressions), "%v", err)
+			}
+			f.Expressions = m
+		}
+	}
+	props := d.propertyTable(h.properties, h.io)
+	f.Attachments = d.attachments(h.attachmentArray, h.attachments, props)
+	d.section = "attachment id array"
+	ids := make([]uint32, d.span(h.attachmentIDs, h.attachmentArray)/4)
+	for i := range ids {
+		ids[i] = d.u32(int(h.attachmentIDs) + 4*i)
+		if d.err == nil && int(ids[i]) >= len(f.Attachments) {
+			d.fail(int(h.attachmentIDs)+4*i, "attachment id %d out of range (%d attachments)", ids[i], len(f.Attachments))
+		}
+	}
+	multi := d.multiInputs(h.multiInputs, h.jumps)
+	inputs, outputs := d.ioTable(h.io, h.multiInputs, multi)
+	var jumps []Jump
+	if h.jumps < h.queryIDs {
+		jumps = d.jumpTable(h.jumps, h.queryIDs)
+	}
+	queryEnd := h.modules
+	if h.expressions != 0 {
+		queryEnd = h.expressions
+	}
+	d.section = "query id array"
+	queryIDs := make([]uint16, d.span(min(h.queryIDs, queryEnd), queryEnd)/4)
+	for i := range queryIDs {
+		queryIDs[i] = d.u16(int(h.queryIDs) + 4*i)
+	}
+	actions := d.actions(h.actions)
+	f.Modules = d.modules(h.modules)
+	d.section = "module caller link"
+	f.BlackboardID = d.u32(int(h.moduleLink))
+	f.ParentBlackboardID = d.u32(int(h.moduleLink) + 4)
+	if h.version >= Version407 {
+		f.Replacement = d.replacementTable(h.replacement)
+	}
+	if h.x58 != 0 {
+		d.section = "section 0x58"
+		off := int(h.x58)
+		f.Section58 = &Section58{Description: d.str(off), Unknown: [3]uint32{d.u32(off + 4), d.u32(off + 8), d.u32(off + 12)}}
+	}
+	if h.x6c != 0 {
+		d.section = "section 0x6c"
+		f.HasSection6C = true
+		f.Layout.Section6C = d.u32(int(h.x6c))
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+
+	d.section = "elements"
+	f.Elements = make([]Element, ne)
+	tables := &tables{props: props, inputs: inputs, outputs: outputs, jumps: jumps,
+		attachmentIDs: ids, queryIDs: queryIDs, actions: actions}
+	for i := range f.Elements {
+		d.element(&f.Elements[i], elemOff+i*esize, i, tables)
+		if d.err != nil {
+			return nil, d.err
+		}
+	}
+	// Query ids count query elements only; the model refers to elements.
+	var queryElems []int
+	for i := range f.Elements {
+		if f.Elements[i].Flags&FlagQuery != 0 {
+			queryElems = append(queryElems, i)
+		}
+	}
+	for i := range f.Elements {
+		e := &f.Elements[i]
+		for j, q := range e.Queries {
+			if q >= len(queryElems) {
+				d.fail(elemOff+i*esize, "element %d reads query %d, but the file has %d query elements", i, q, len(queryElems))
+				return nil, d.err
+			}
+			e.Queries[j] = queryElems[q]
+		}
+	}
+	return f, nil
+}
+
+// splitPool records the strings of the pool in order, and indexes them both ways: by offset
+// for the reader and by value for the writer.
+func (d *decoder) splitPool() *Layout {
+	n := bytes.Count(d.pool, []byte{0})
+	l := &Layout{Strings: make([]string, 0, n)}
+	offsets := make(map[string]uint32, n)
+	d.strs = make(map[uint32]string, n)
+	pool := d.pool
+	at := uint32(0)
+	for len(pool) > 0 {
+		i := bytes.IndexByte(pool, 0)
+		if i < 0 {
+			// A pool without a final NUL: the tail is not a string anyone can reference.
+			break
+		}
+		s := string(pool[:i])
+		l.Strings = append(l.Strings, s)
+		d.strs[at] = s
+		if _, ok := offsets[s]; !ok {
+			offsets[s] = at
+		}
+		at += uint32(i + 1)
+		pool = pool[i+1:]
+	}
+	l.index = &poolIndex{strings: l.Strings, offsets: offsets, size: int(at)}
+	return l
+}
+
+// maxStrings bounds the string pool: each string costs a header in memory, so a pool of
+// empty strings would otherwise cost 16 times its size.
+const maxStrings = 1 << 20
+
+const commandSize = 0x18
+
+func elementSize(version uint32) int {
+	if version >= Version407 {
+		return 0x3c
+	}
+	return 0x38
+}
+
+func attachmentSize(version uint32) int {
+	if version >= Version407 {
+		return 0x10
+	}
+	return 0xc
+}
+
+var propertySizes = [NumParamTypes]int{0xc, 0xc, 0xc, 0xc, 0x14, 0xc}
+var inputSizes = [NumParamTypes]int{0x10, 0x10, 0x10, 0x10, 0x18, 0x14}
+var outputSizes = [NumParamTypes]int{4, 4, 4, 4, 4, 8}
+
+// value reads an immediate value of type t at off.
+func (d *decoder) value(t ParamType, off int) (v Value) {
+	switch t {
+	case ParamInt, ParamBool:
+		v.Int = int32(d.u32(off))
+	case ParamFloat:
+		v.Float = d.f32(off)
+	case ParamString:
+		v.String = d.str(off)
+	case ParamVec3f:
+		v.Vec = d.vec3(off)
+	}
+	return v
+}
+
+func (d *decoder) propertyTable(off, end uint32) (props Properties) {
+	d.section = "property table"
+	var offs [NumParamTypes + 1]uint32
+	for t := range NumParamTypes {
+		offs[t] = d.u32(int(off) + 4*int(t))
+	}
+	offs[NumParamTypes] = end
+	for t := range NumParamTypes {
+		n := d.span(offs[t], offs[t+1]) / propertySizes[t]
+		props[t] = make([]Property, n)
+		for i := range props[t] {
+			p := &props[t][i]
+			at := int(offs[t]) + i*propertySizes[t]
+			p.Name = d.str(at)
+			at += 4
+			if t == ParamPointer {
+				p.ClassName = d.str(at)
+				at += 4
+			}
+			p.Flags = ParamFlags(d.u32(at))
+			p.Value = d.value(t, at+4)
+		}
+	}
+	return props
+}
+
+// sliceOf returns table[base:base+n] after checking the range.
+func sliceOf[T any](d *decoder, off int, what string, table []T, base, n uint32) []T {
+	if d.err != nil {
+		return nil
+	}
+	if uint64(base)+uint64(n) > uint64(len(table)) {
+		d.fail(off, "%s %d..%d out of range (%d entries)", what, base, uint64(base)+uint64(n), len(table))
+		return nil
+	}
+	if n == 0 {
+		return nil
+	}
+	if d.budget -= int(n); d.budget < 0 {
+		d.fail(off, "%s: table ranges overlap more than the file size allows", what)
+		return nil
+	}
+	// Elements share the table's backing array; the capacity limit keeps an append to one
+	// element's list from writing into the next one's.
+	return table[base : base+n : base+n]
+}
+
+func (d *decoder) attachments(off, count uint32, props Properties) []Attachment {
+	d.section = "attachments"
+	size := attachmentSize(d.version)
+	n := d.count(int(off), count, size)
+	out := make([]Attachment, n)
+	for i := range out {
+		a := &out[i]
+		at := int(off) + i*size
+		a.Name = d.str(at)
+		params := int(d.u32(at + 4))
+		a.Debug = d.u32(params)
+		for t := range NumParamTypes {
+			base, cnt := d.u32(params+4+8*int(t)), d.u32(params+8+8*int(t))
+			a.Properties[t] = sliceOf(d, params+4+8*int(t), "attachment properties", props[t], base, cnt)
+		}
+		if d.err != nil {
+			return nil
+		}
+	}
+	return out
+}
+
+func (d *decoder) multiInputs(off, end uint32) []Source {
+	d.section = "multi-input array"
+	out := make([]Source, d.span(off, end)/8)
+	for i := range out {
+		at := int(off) + 8*i
+		out[i] = Source{Node: int16(d.u16(at)), Output: int16(d.u16(at + 2)), Flags: ParamFlags(d.u32(at + 4))}
+	}
+	return out
+}
+
+func (d *decoder) ioTable(off, end uint32, multi []Source) (inputs [NumParamTypes][]Input, outputs [NumParamTypes][]Output) {
+	d.section = "input/output table"
+	var offs [2*NumParamTypes + 1]uint32
+	for i := range 2 * NumParamTypes {
+		offs[i] = d.u32(int(off) + 4*int(i))
+	}
+	offs[2*NumParamTypes] = end
+	for t := range NumParamTypes {
+		in := make([]Input, d.span(offs[2*t], offs[2*t+1])/inputSizes[t])
+		for i := range in {
+			p := &in[i]
+			at := int(offs[2*t]) + i*inputSizes[t]
+			p.Name = d.str(at)
+			at += 4
+			if t == ParamPointer {
+				p.ClassName = d.str(at)
+				at += 4
+			}
+			src := Source{Node: int16(d.u16(at)), Output: int16(d.u16(at + 2)), Flags: ParamFlags(d.u32(at + 4))}
+			if t == ParamPointer {
+				p.PointerValue = d.u32(at + 8)
+			} else {
+				p.Value = d.value(t, at+8)
+			}
+			switch {
+			case src.Node <= -100:
+				// A multi-input: the node field holds -100 - base and the output field the count.
+				base, cnt := uint32(-100-int(src.Node)), uint32(uint16(src.Output))
+				p.Sources = sliceOf(d, at, "multi-input sources", multi, base, cnt)
+				if p.Sources == nil {
+					p.Sources = []Source{}
+				}
+				p.Source = Source{Flags: src.Flags}
+			case src.Output < 0:
+				src.Output &= 0x7fff
+				p.SetBlackboard = true
+				p.Source = src
+			default:
+				p.Source = src
+			}
+		}
+		inputs[t] = in
+		o := make([]Output, d.span(offs[2*t+1], offs[2*t+2])/outputSizes[t])
+		for i := range o {
+			at := int(offs[2*t+1]) + i*outputSizes[t]
+			w := d.u32(at)
+			o[i].Name = d.strAt(at, w&0x3fffffff)
+			o[i].Connected = w>>31 != 0
+			if t == ParamPointer {
+				o[i].ClassName = d.str(at + 4)
+			}
+		}
+		outputs[t] = o
+	}
+	return inputs, outputs
+}
+
+// jumpTable reads the jump table: an array of offsets to the entries, whose first entry
+// follows the array, so the array's length is implied by its first offset.
+func (d *decoder) jumpTable(off, end uint32) []Jump {
+	d.section = "jump table"
+	first := d.u32(int(off))
+	if d.err != nil {
+		return nil
+	}
+	if first <= off || first > end {
+		d.fail(int(off), "first jump entry offset %#x outside %#x..%#x", first, off, end)
+		return nil
+	}
+	out := make([]Jump, d.span(off, first)/4)
+	for i := range out {
+		at := int(d.u32(int(off) + 4*i))
+		w := d.u32(at)
+		j := Jump{Type: uint8(w), PostCalc: w>>31 != 0, Reserved: w & 0x7fffff00}
+		if j.Type == 0 {
+			j.Command = d.str(at + 4)
+		}
+		out[i] = j
+	}
+	return out
+}
+
+func (d *decoder) actions(off uint32) map[int][]Action {
+	d.section = "external action array"
+	n := d.count(int(off)+4, d.u32(int(off)), 12)
+	out := make(map[int][]Action)
+	for i := range n {
+		at := int(off) + 4 + 12*i
+		idx := int(int32(d.u32(at)))
+		out[idx] = append(out[idx], Action{Slot: d.str(at + 4), Action: d.str(at + 8)})
+	}
+	return out
+}
+
+func (d *decoder) modules(off uint32) []Module {
+	d.section = "module caller array"
+	n := d.count(int(off)+4, d.u32(int(off)), 12)
+	out := make([]Module, n)
+	for i := range out {
+		at := int(off) + 4 + 12*i
+		out[i] = Module{Path: d.str(at), Category: d.str(at + 4), Instances: d.u32(at + 8)}
+	}
+	return out
+}
+
+func (d *decoder) replacementTable(off uint32) *ReplacementTable {
+	d.section = "child replacement table"
+	if off == 0 {
+		return nil
+	}
+	t := &ReplacementTable{Processed: d.u8(int(off))}
+	n := d.count(int(off)+8, uint32(d.u16(int(off)+2)), 8)
+	t.Entries = make([]Replacement, n)
+	for i := range t.Entries {
+		at := int(off) + 8 + 8*i
+		t.Entries[i] = Replacement{Type: ReplacementType(d.u8(at)), Element: int16(d.u16(at + 2)),
+			Index: int16(d.u16(at + 4)), New: int16(d.u16(at + 6))}
+	}
+	return t
+}
+
+func (d *decoder) enumRelocations(off uint32) []EnumRelocation {
+	d.section = "enum relocation array"
+	n := d.count(int(off)+4, d.u32(int(off)), 12)
+	if n == 0 {
+		return nil
+	}
+	out := make([]EnumRelocation, n)
+	for i := range out {
+		at := int(off) + 4 + 12*i
+		out[i] = EnumRelocation{Offset: d.u32(at), ClassName: d.str(at + 4), ValueName: d.str(at + 8)}
+	}
+	return out
+}
+
+func blackboardTypes(version uint32) int {
+	if version >= Version408 {
+		return int(NumBlackboardTypes)
+	}
+	return int(NumBlackboardTypes) - 1
+}
+
+// blackboardType maps a header slot to its type: files before 0x408 have no U32 slot.
+func blackboardType(version uint32, slot int) BlackboardType {
+	if version < Version408 && slot >= int(BBU32) {
+		return BlackboardType(slot + 1)
+	}
+	return BlackboardType(slot)
+}
+
+func (d *decoder) blackboard(off uint32) (bb Blackboard) {
+	d.section = "blackboard"
+	slots := blackboardTypes(d.version)
+	type entry struct{ count, offset int }
+	hdr := make([]entry, slots)
+	total := 0
+	for s := range slots {
+		at := int(off) + 8*s
+		hdr[s] = entry{int(d.u16(at)), int(d.u16(at + 4))}
+		total += hdr[s].count
+	}
+	params := int(off) + 8*slots
+	if d.count(params, uint32(total), 8) != total {
+		return bb
+	}
+	values := params + 8*total
+	vec := hdr[blackboardSlot(d.version, BBVec3f)]
+	refs := values + vec.offset + 12*vec.count
+	i := 0
+	for s := range slots {
+		t := blackboardType(d.version, s)
+		ps := make([]BlackboardParam, hdr[s].count)
+		for j := range ps {
+			at := params + 8*i
+			i++
+			w := d.u32(at)
+			p := &ps[j]
+			p.Name = d.strAt(at, w&0x3fffff)
+			p.Inherit = InheritMode(w >> 22 & 3)
+			p.Notes = d.str(at + 4)
+			if w>>31 != 0 {
+				p.File = d.str(refs + 16*int(w>>24&0x7f))
+			}
+			v := values + hdr[s].offset
+			switch t {
+			case BBString:
+				p.Value.String = d.str(v + 4*j)
+			case BBS32, BBU32, BBBool:
+				p.Value.Int = int32(d.u32(v + 4*j))
+			case BBF32:
+				p.Value.Float = d.f32(v + 4*j)
+			case BBVec3f:
+				p.Value.Vec = d.vec3(v + 12*j)
+			}
+			if d.err != nil {
+				return bb
+			}
+		}
+		bb.Params[t] = ps
+	}
+	return bb
+}
+
+func blackboardSlot(version uint32, t BlackboardType) int {
+	if version < Version408 && t > BBU32 {
+		return int(t) - 1
+	}
+	return int(t)
+}
+
+// tables are the file-wide arrays that elements index into.
+type tables struct {
+	props         [NumParamTypes][]Property
+	inputs        [NumParamTypes][]Input
+	outputs       [NumParamTypes][]Output
+	jumps         []Jump
+	attachmentIDs []uint32
+	queryIDs      []uint16
+	actions       map[int][]Action
+}
+
+func (d *decoder) element(e *Element, off, index int, t *tables) {
+	e.Type = ElementType(d.u16(off))
+	nAttach := uint32(d.u16(off + 4))
+	e.Flags = ElementFlags(d.u8(off + 6))
+	e.Name = d.str(off + 8)
+	at := off + 0xc
+	if d.version >= Version407 {
+		at += 4 // name hash, recomputed on write
+	}
+	e.Reserved10 = d.u32(at)
+	params := int(d.u32(at + 4))
+	baseAttach := d.u32(at + 0x10)
+	baseQuery, nQuery := uint32(d.u16(at+0x14)), uint32(d.u16(at+0x16))
+	state := d.u32(at + 0x18)
+	e.GUID = d.guid(at + 0x1c)
+	if d.version < Version407 {
+		d.section = "element state info"
+		s := int(state)
+		e.StateInfo = &StateInfo{DesiredState: d.str(s), Unknown: [4]uint32{d.u32(s + 4), d.u32(s + 8), d.u32(s + 12), d.u32(s + 16)}}
+		d.section = "elements"
+	}
+	for _, id := range sliceOf(d, at+0x10, "attachment ids", t.attachmentIDs, baseAttach, nAttach) {
+		e.Attachments = append(e.Attachments, int(id))
+	}
+	for _, q := range sliceOf(d, at+0x14, "query ids", t.queryIDs, baseQuery, nQuery) {
+		e.Queries = append(e.Queries, int(q))
+	}
+	e.Actions = t.actions[index]
+
+	d.section = "element parameters"
+	for pt := range NumParamTypes {
+		at := params + 8*int(pt)
+		e.Properties[pt] = sliceOf(d, at, "properties", t.props[pt], d.u32(at), d.u32(at+4))
+	}
+	for pt := range NumParamTypes {
+		at := params + 0x30 + 16*int(pt)
+		e.Inputs[pt] = sliceOf(d, at, "inputs", t.inputs[pt], d.u32(at), d.u32(at+4))
+		e.Outputs[pt] = sliceOf(d, at+8, "outputs", t.outputs[pt], d.u32(at+8), d.u32(at+12))
+	}
+	plugBase := params + 0xa4
+	for k := range PlugKind(NumPlugKinds) {
+		n, base := int(d.u8(params+0x90+2*int(k))), int(d.u8(params+0x91+2*int(k)))
+		if n == 0 || d.err != nil {
+			continue
+		}
+		layout, ok := e.PlugLayout(k, d.version)
+		if !ok {
+			d.fail(params+0x90+2*int(k), "element %d has %d plugs of unsupported kind %d", index, n, k)
+			return
+		}
+		plugs := make([]Plug, n)
+		for i := range plugs {
+			p := &plugs[i]
+			at := int(d.u32(plugBase + 4*(base+i)))
+			d.plug(p, layout, at, t.jumps)
+		}
+		e.Plugs[k] = plugs
+	}
+	d.section = "elements"
+}
+
+func (d *decoder) plug(p *Plug, layout PlugLayout, at int, jumps []Jump) {
+	p.Node = int32(d.u32(at))
+	if layout == LayoutJump {
+		idx := d.u32(at + 4)
+		if d.err == nil && int(idx) >= len(jumps) {
+			d.fail(at+4, "jump index %d out of range (%d jumps)", idx, len(jumps))
+			return
+		}
+		if d.err == nil {
+			j := jumps[idx]
+			p.Jump = &j
+		}
+		return
+	}
+	p.Name = d.str(at + 4)
+	switch layout {
+	case LayoutWordInt:
+		p.Word, p.Int = d.u32(at+8), int32(d.u32(at+12))
+	case LayoutWordFloat:
+		p.Word, p.Float = d.u32(at+8), d.f32(at+12)
+	case LayoutWordString:
+		p.Word, p.String = d.u32(at+8), d.str(at+12)
+	case LayoutF32Range:
+		p.Word, p.Float = d.u32(at+8), d.f32(at+12)
+		p.MaxWord, p.MaxFloat = d.u32(at+16), d.f32(at+20)
+		for i := range p.Reserved {
+			p.Reserved[i] = d.u32(at + 24 + 4*i)
+		}
+	}
+}

@@ -1,0 +1,239 @@
+package ainb
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Problem is one reason a File cannot be written.
+type Problem struct {
+	// Path names the offending value in the terms of the community JSON, e.g.
+	// "Nodes[12].Parameters.Inputs.Float[0].Node Index".
+	Path string
+	// Element is the index of the element (node) the problem is in, or -1.
+	Element int
+	Msg     string
+}
+
+func (p Problem) String() string { return p.Path + ": " + p.Msg }
+
+// ValidationError lists every problem Validate found.
+type ValidationError struct{ Problems []Problem }
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString("ainb: invalid file: ")
+	for i, p := range e.Problems {
+		if i == 10 {
+			fmt.Fprintf(&b, "; and %d more", len(e.Problems)-10)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// ParamTypeNames are the type names used in paths and the community JSON.
+var ParamTypeNames = [NumParamTypes]string{"Int", "Bool", "Float", "String", "Vector3F", "Pointer"}
+
+// PlugKindNames are the plug list names of the community JSON.
+var PlugKindNames = [NumPlugKinds]string{"Generic", "_01", "Child", "Transition", "String", "Int", "_06", "_07", "_08", "_09"}
+
+// CategoryIDs maps the file categories of 0x407+ files to their header enum.
+var CategoryIDs = map[string]uint32{"AI": 0, "Logic": 1, "Sequence": 2, "UniqueSequence": 3, "UniqueSequenceSPL": 4}
+
+type validator struct {
+	f        *File
+	problems []Problem
+}
+
+func (v *validator) add(elem int, path, format string, args ...any) {
+	v.problems = append(v.problems, Problem{Path: path, Element: elem, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Validate checks everything the writer relies on: indices that point at something, plug and
+// output types that agree, and counts that fit their fields.
+func (f *File) Validate() error {
+	v := &validator{f: f}
+	v.check()
+	if len(v.problems) > 0 {
+		return &ValidationError{Problems: v.problems}
+	}
+	return nil
+}
+
+func (v *validator) check() {
+	f := v.f
+	switch f.Version {
+	case Version404, Version407, Version408:
+	default:
+		v.add(-1, "Version", "unsupported version %#x (want 0x404, 0x407 or 0x408)", f.Version)
+		return
+	}
+	n := len(f.Elements)
+	if n > 0x7fff {
+		v.add(-1, "Nodes", "%d nodes, at most 32767 fit", n)
+	}
+	if f.Version >= Version407 {
+		if id, ok := CategoryIDs[f.Category]; !ok {
+			v.add(-1, "Category", "unknown category %q (want AI, Logic, Sequence, UniqueSequence or UniqueSequenceSPL)", f.Category)
+		} else if id != f.CategoryID {
+			v.add(-1, "CategoryID", "%d does not match category %q (%d)", f.CategoryID, f.Category, id)
+		}
+	}
+	for i, c := range f.Commands {
+		if c.Root < 0 || c.Root >= n {
+			v.add(-1, fmt.Sprintf("Commands[%d].Root Node Index", i), "%d out of range (%d nodes)", c.Root, n)
+		}
+		if c.Secondary < -1 || c.Secondary >= n {
+			v.add(-1, fmt.Sprintf("Commands[%d].Secondary Root Node Index", i), "%d out of range (%d nodes)", c.Secondary, n)
+		}
+	}
+	nExpr := 0
+	if f.Expressions != nil {
+		nExpr = expressionCount(f.Expressions)
+	}
+	for i := range f.Elements {
+		v.element(i, nExpr)
+	}
+	for i := range f.Attachments {
+		for t := range NumParamTypes {
+			for j, pr := range f.Attachments[i].Properties[t] {
+				v.flags(-1, func() string { return fmt.Sprintf("Attachments[%d].Properties.%s[%d]", i, ParamTypeNames[t], j) }, pr.Flags, nExpr)
+			}
+		}
+	}
+	refs := map[string]bool{}
+	for t := range NumBlackboardTypes {
+		ps := f.Blackboard.Params[t]
+		if len(ps) > 0 && t == BBU32 && f.Version < Version408 {
+			v.add(-1, "Blackboard.U32", "U32 blackboard parameters need version 0x408")
+		}
+		if len(ps) > 0xffff {
+			v.add(-1, "Blackboard", "%d parameters of one type, at most 65535 fit", len(ps))
+		}
+		for _, p := range ps {
+			if p.File != "" {
+				refs[p.File] = true
+			}
+			if p.Inherit > DontInherit {
+				v.add(-1, "Blackboard."+p.Name, "inherit mode %d out of range", p.Inherit)
+			}
+		}
+	}
+	if len(refs) > 128 {
+		v.add(-1, "Blackboard", "%d distinct file references, at most 128 fit", len(refs))
+	}
+	if f.Replacement != nil {
+		for i, r := range f.Replacement.Entries {
+			if r.Type > RemoveAttachment {
+				v.add(-1, fmt.Sprintf("Replacement Table[%d].Type", i), "unknown replacement type %d", r.Type)
+			}
+			if int(r.Element) < 0 || int(r.Element) >= n {
+				v.add(-1, fmt.Sprintf("Replacement Table[%d].Node Index", i), "%d out of range (%d nodes)", r.Element, n)
+			}
+		}
+	}
+}
+
+func (v *validator) flags(elem int, path func() string, fl ParamFlags, nExpr int) {
+	if fl.IsExpression() && fl.Index() >= nExpr {
+		v.add(elem, path()+".Expression Index", "%d out of range (%d expressions)", fl.Index(), nExpr)
+	}
+}
+
+// Paths are formatted only when something is wrong: validation runs before every write and
+// must stay cheap on large files.
+
+func (v *validator) element(i, nExpr int) {
+	f := v.f
+	e := &f.Elements[i]
+	n := len(f.Elements)
+	base := func() string { return fmt.Sprintf("Nodes[%d]", i) }
+	if len(e.Attachments) > 0xffff {
+		v.add(i, base()+".Attachments", "%d attachments, at most 65535 fit", len(e.Attachments))
+	}
+	for j, a := range e.Attachments {
+		if a < 0 || a >= len(f.Attachments) {
+			v.add(i, fmt.Sprintf("%s.Attachments[%d]", base(), j), "%d out of range (%d attachments)", a, len(f.Attachments))
+		}
+	}
+	for j, q := range e.Queries {
+		if q < 0 || q >= n {
+			v.add(i, fmt.Sprintf("%s.Queries[%d]", base(), j), "%d out of range (%d nodes)", q, n)
+		} else if f.Elements[q].Flags&FlagQuery == 0 {
+			v.add(i, fmt.Sprintf("%s.Queries[%d]", base(), j), "node %d is not a query node", q)
+		}
+	}
+	if f.Version < Version407 && e.StateInfo == nil {
+		v.add(i, base()+".State Info", "every node of a 0x404 file needs state info")
+	}
+	for t := range NumParamTypes {
+		for j, pr := range e.Properties[t] {
+			if pr.Flags.IsExpression() {
+				v.flags(i, func() string { return fmt.Sprintf("%s.Properties.%s[%d]", base(), ParamTypeNames[t], j) }, pr.Flags, nExpr)
+			}
+		}
+		for j := range e.Inputs[t] {
+			in := &e.Inputs[t][j]
+			path := func() string { return fmt.Sprintf("%s.Parameters.Inputs.%s[%d]", base(), ParamTypeNames[t], j) }
+			if !in.IsMulti() {
+				v.source(i, path, t, in.Source, nExpr)
+				continue
+			}
+			if len(in.Sources) > 0x7fff {
+				v.add(i, path()+".Sources", "%d sources, at most 32767 fit", len(in.Sources))
+			}
+			for k, s := range in.Sources {
+				v.source(i, func() string { return fmt.Sprintf("%s.Sources[%d]", path(), k) }, t, s, nExpr)
+			}
+		}
+	}
+	total := 0
+	for k := range PlugKind(NumPlugKinds) {
+		ps := e.Plugs[k]
+		if len(ps) == 0 {
+			continue
+		}
+		total += len(ps)
+		path := func() string { return fmt.Sprintf("%s.Plugs.%s", base(), PlugKindNames[k]) }
+		if _, ok := e.PlugLayout(k, f.Version); !ok {
+			v.add(i, path(), "plug kind %d is not supported", k)
+			continue
+		}
+		if len(ps) > 255 {
+			v.add(i, path(), "%d plugs, at most 255 of one kind fit", len(ps))
+		}
+		for j, pl := range ps {
+			if k == PlugJump && pl.Jump == nil {
+				v.add(i, fmt.Sprintf("%s[%d]", path(), j), "jump plug without a jump")
+			}
+			if k == PlugChild && (pl.Node < 0 || int(pl.Node) >= n) {
+				v.add(i, fmt.Sprintf("%s[%d].Node Index", path(), j), "%d out of range (%d nodes)", pl.Node, n)
+			}
+		}
+	}
+	// Every kind's base index is a byte, and kinds after the last used one start at the total.
+	if total > 255 {
+		v.add(i, base()+".Plugs", "%d plugs in all, at most 255 fit", total)
+	}
+}
+
+func (v *validator) source(elem int, path func() string, t ParamType, s Source, nExpr int) {
+	f := v.f
+	v.flags(elem, path, s.Flags, nExpr)
+	if s.Node < 0 {
+		return
+	}
+	if int(s.Node) >= len(f.Elements) {
+		v.add(elem, path()+".Node Index", "%d out of range (%d nodes)", s.Node, len(f.Elements))
+		return
+	}
+	outs := f.Elements[s.Node].Outputs[t]
+	if s.Output < 0 || int(s.Output) >= len(outs) {
+		v.add(elem, path()+".Output Index", "%d out of range: node %d has %d %s outputs", s.Output, s.Node, len(outs), ParamTypeNames[t])
+	}
+}

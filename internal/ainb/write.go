@@ -1,0 +1,789 @@
+package ainb
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"path"
+	"strings"
+)
+
+// poolIndex maps the strings of a recorded pool to their first offsets. It is shared by every
+// write of a File and never modified.
+type poolIndex struct {
+	strings []string // the Layout.Strings it was built from
+	offsets map[string]uint32
+	size    int
+}
+
+// valid reports whether the index still describes l.Strings.
+func (x *poolIndex) valid(l *Layout) bool {
+	return x != nil && len(x.strings) == len(l.Strings) &&
+		(len(l.Strings) == 0 || &x.strings[0] == &l.Strings[0])
+}
+
+func newPoolIndex(strs []string) *poolIndex {
+	x := &poolIndex{strings: strs, offsets: make(map[string]uint32, len(strs))}
+	for _, s := range strs {
+		if _, ok := x.offsets[s]; !ok {
+			x.offsets[s] = uint32(x.size)
+		}
+		x.size += len(s) + 1
+	}
+	return x
+}
+
+// stringPool assigns pool offsets. A pool recorded from a read file keeps its order so the
+// file comes back identical; strings it lacks are appended.
+type stringPool struct {
+	recorded *poolIndex
+	added    map[string]uint32
+	tail     []byte // the appended strings
+}
+
+func newStringPool(l *Layout) *stringPool {
+	p := &stringPool{added: make(map[string]uint32)}
+	if l != nil {
+		if l.index.valid(l) {
+			p.recorded = l.index
+		} else {
+			p.recorded = newPoolIndex(l.Strings)
+		}
+	}
+	return p
+}
+
+func (p *stringPool) base() int {
+	if p.recorded == nil {
+		return 0
+	}
+	return p.recorded.size
+}
+
+func (p *stringPool) offset(s string) uint32 {
+	if p.recorded != nil {
+		if o, ok := p.recorded.offsets[s]; ok {
+			return o
+		}
+	}
+	if o, ok := p.added[s]; ok {
+		return o
+	}
+	// Files may point into the tail of a longer string; find such a tail in the recorded pool
+	// before adding a copy.
+	if p.recorded != nil && !strings.ContainsRune(s, 0) {
+		at := 0
+		for _, r := range p.recorded.strings {
+			if strings.HasSuffix(r, s) {
+				o := uint32(at + len(r) - len(s))
+				p.added[s] = o
+				return o
+			}
+			at += len(r) + 1
+		}
+	}
+	o := uint32(p.base() + len(p.tail))
+	p.added[s] = o
+	p.tail = append(p.tail, s...)
+	p.tail = append(p.tail, 0)
+	return o
+}
+
+// appendTo appends the pool bytes.
+func (p *stringPool) appendTo(b []byte) []byte {
+	if p.recorded != nil {
+		for _, s := range p.recorded.strings {
+			b = append(b, s...)
+			b = append(b, 0)
+		}
+	}
+	return append(b, p.tail...)
+}
+
+// encoder appends a file to buf.
+type encoder struct {
+	f    *File
+	buf  []byte
+	pool *stringPool
+}
+
+func (e *encoder) pos() int { return len(e.buf) }
+
+func (e *encoder) u8(v uint8)   { e.buf = append(e.buf, v) }
+func (e *encoder) u16(v uint16) { e.buf = binary.LittleEndian.AppendUint16(e.buf, v) }
+func (e *encoder) u32(v uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, v) }
+func (e *encoder) f32(v F32) {
+	e.u32(math.Float32bits(float32(v)))
+}
+func (e *encoder) str(s string) { e.u32(e.pool.offset(s)) }
+func (e *encoder) vec3(v Vec3f) {
+	e.f32(v[0])
+	e.f32(v[1])
+	e.f32(v[2])
+}
+func (e *encoder) zeros(n int) { e.buf = append(e.buf, make([]byte, n)...) }
+
+// patch32 overwrites the u32 at off.
+func (e *encoder) patch32(off int, v uint32) { binary.LittleEndian.PutUint32(e.buf[off:], v) }
+
+func (e *encoder) value(t ParamType, v Value) {
+	switch t {
+	case ParamInt, ParamBool:
+		e.u32(uint32(v.Int))
+	case ParamFloat:
+		e.f32(v.Float)
+	case ParamString:
+		e.str(v.String)
+	case ParamVec3f:
+		e.vec3(v.Vec)
+	}
+}
+
+// Bytes validates the file and lays it out as a binary.
+func (f *File) Bytes() ([]byte, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	e := &encoder{f: f, pool: newStringPool(f.Layout), buf: make([]byte, 0, f.sizeHint())}
+	if err := e.file(); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
+// sizeHint estimates the output size so the buffer rarely grows.
+func (f *File) sizeHint() int {
+	n := 4096 + len(f.Elements)*0x140
+	if f.Layout != nil {
+		for _, s := range f.Layout.Strings {
+			n += len(s) + 1
+		}
+	}
+	return n
+}
+
+// layoutPlan holds what the element entries need before their sections are written.
+type layoutPlan struct {
+	jumps     []Jump       // jump table, in element order
+	jumpIndex map[Jump]int // first index of each distinct jump
+	multi     []Source
+	multiAt   map[Source][]int // positions of each source in multi, ascending
+	exprCount []int            // per element
+	exprSize  []int
+	multiCnt  []int
+	attCount  []int // per attachment
+	attSize   []int
+	queryIdx  map[int]int // element index -> query index
+	instances int         // expression uses, for the EXB header
+}
+
+func (e *encoder) plan() *layoutPlan {
+	f := e.f
+	p := &layoutPlan{
+		exprCount: make([]int, len(f.Elements)),
+		exprSize:  make([]int, len(f.Elements)),
+		multiCnt:  make([]int, len(f.Elements)),
+		attCount:  make([]int, len(f.Attachments)),
+		attSize:   make([]int, len(f.Attachments)),
+		queryIdx:  make(map[int]int),
+	}
+	sizes := expressionIOSizes(f.Expressions)
+	use := func(fl ParamFlags) (int, int) {
+		if !fl.IsExpression() {
+			return 0, 0
+		}
+		p.instances++
+		if i := fl.Index(); i < len(sizes) {
+			return 1, sizes[i]
+		}
+		return 1, 0
+	}
+	for i := range f.Elements {
+		el := &f.Elements[i]
+		if el.Flags&FlagQuery != 0 {
+			p.queryIdx[i] = len(p.queryIdx)
+		}
+		for _, pl := range el.Plugs[PlugJump] {
+			p.jumps = append(p.jumps, *pl.Jump)
+		}
+		for t := range NumParamTypes {
+			for _, pr := range el.Properties[t] {
+				c, s := use(pr.Flags)
+				p.exprCount[i] += c
+				p.exprSize[i] += s
+			}
+			for _, in := range el.Inputs[t] {
+				if in.IsMulti() {
+					for _, src := range in.Sources {
+						c, s := use(src.Flags)
+						p.exprCount[i] += c
+						p.exprSize[i] += s
+					}
+					p.multi = append(p.multi, in.Sources...)
+					p.multiCnt[i] += len(in.Sources)
+					continue
+				}
+				c, s := use(in.Source.Flags)
+				p.exprCount[i] += c
+				p.exprSize[i] += s
+			}
+		}
+	}
+	p.jumpIndex = make(map[Jump]int, len(p.jumps))
+	for i := len(p.jumps) - 1; i >= 0; i-- {
+		p.jumpIndex[p.jumps[i]] = i
+	}
+	p.multiAt = make(map[Source][]int)
+	for i, s := range p.multi {
+		p.multiAt[s] = append(p.multiAt[s], i)
+	}
+	for i := range f.Attachments {
+		for t := range NumParamTypes {
+			for _, pr := range f.Attachments[i].Properties[t] {
+				c, s := use(pr.Flags)
+				p.attCount[i] += c
+				p.attSize[i] += s
+			}
+		}
+	}
+	return p
+}
+
+// multiWindow finds the first window of the multi-input array equal to srcs: inputs with
+// equal source lists share one window.
+func (p *layoutPlan) multiWindow(srcs []Source) int {
+	if len(srcs) == 0 {
+		return 0
+	}
+outer:
+	for _, i := range p.multiAt[srcs[0]] {
+		if i+len(srcs) > len(p.multi) {
+			break
+		}
+		for k := range srcs {
+			if p.multi[i+k] != srcs[k] {
+				continue outer
+			}
+		}
+		return i
+	}
+	return -1
+}
+
+// header field offsets the writer patches.
+const (
+	hdrBlackboard  = 0x20
+	hdrStringPool  = 0x24
+	hdrEnumReloc   = 0x28
+	hdrProperties  = 0x2c
+	hdrJumps       = 0x30
+	hdrIO          = 0x34
+	hdrMulti       = 0x38
+	hdrAttachments = 0x3c
+	hdrAttachIDs   = 0x40
+	hdrExpressions = 0x44
+	hdrReplacement = 0x48
+	hdrQueryIDs    = 0x4c
+	hdrX50         = 0x50
+	hdrX58         = 0x58
+	hdrModules     = 0x5c
+	hdrActions     = 0x68
+	hdrX6C         = 0x6c
+	hdrModuleLink  = 0x70
+)
+
+func (e *encoder) file() error {
+	f := e.f
+	p := e.plan()
+
+	// Header: counts now, offsets patched as their sections are written.
+	e.buf = append(e.buf, "AIB "...)
+	e.u32(f.Version)
+	e.str(f.Filename)
+	e.u32(uint32(len(f.Commands)))
+	e.u32(uint32(len(f.Elements)))
+	e.u32(uint32(len(p.queryIdx)))
+	e.u32(uint32(len(f.Attachments)))
+	outputs := 0
+	for i := range f.Elements {
+		if t := f.Elements[i].Type; t >= 200 && t < 300 {
+			outputs++
+		}
+	}
+	e.u32(uint32(outputs))
+	e.zeros(0x60 - e.pos())
+	e.str(f.Category)
+	e.u32(f.CategoryID)
+	e.zeros(headerSize - e.pos())
+
+	for _, c := range f.Commands {
+		e.str(c.Name)
+		e.buf = append(e.buf, c.GUID[:]...)
+		e.u16(uint16(c.Root))
+		e.u16(uint16(c.Secondary + 1))
+	}
+
+	// Element entries; their parameter and state info offsets are patched later.
+	elemStart := e.pos()
+	esize := elementSize(f.Version)
+	attachBase := 0
+	queryBase := 0
+	for i := range f.Elements {
+		el := &f.Elements[i]
+		e.u16(uint16(el.Type))
+		e.u16(uint16(i))
+		e.u16(uint16(len(el.Attachments)))
+		e.u8(uint8(el.Flags))
+		e.u8(0)
+		e.str(el.Name)
+		if f.Version >= Version407 {
+			e.u32(Hash(el.Name))
+		}
+		e.u32(el.Reserved10)
+		e.u32(0) // parameters
+		e.u16(uint16(p.exprCount[i]))
+		e.u16(uint16(p.exprSize[i]))
+		e.u16(uint16(p.multiCnt[i]))
+		e.u16(0)
+		e.u32(uint32(attachBase))
+		attachBase += len(el.Attachments)
+		if len(el.Queries) > 0 {
+			e.u16(uint16(queryBase))
+			queryBase += len(el.Queries)
+		} else {
+			e.u16(0)
+		}
+		e.u16(uint16(len(el.Queries)))
+		e.u32(0) // state info
+		e.buf = append(e.buf, el.GUID[:]...)
+	}
+	// Offsets of the patched fields within an entry.
+	paramField, stateField := 0x10, 0x24
+	if f.Version >= Version407 {
+		paramField, stateField = 0x14, 0x28
+	}
+
+	e.patch32(hdrBlackboard, uint32(e.pos()))
+	e.blackboard()
+
+	// Element parameter blocks.
+	var propBase, inBase, outBase [NumParamTypes]int
+	multiSeen := 0
+	_ = multiSeen
+	for i := range f.Elements {
+		el := &f.Elements[i]
+		e.patch32(elemStart+i*esize+paramField, uint32(e.pos()))
+		for t := range NumParamTypes {
+			e.u32(uint32(propBase[t]))
+			e.u32(uint32(len(el.Properties[t])))
+			propBase[t] += len(el.Properties[t])
+		}
+		for t := range NumParamTypes {
+			e.u32(uint32(inBase[t]))
+			e.u32(uint32(len(el.Inputs[t])))
+			inBase[t] += len(el.Inputs[t])
+			e.u32(uint32(outBase[t]))
+			e.u32(uint32(len(el.Outputs[t])))
+			outBase[t] += len(el.Outputs[t])
+		}
+		total := 0
+		for k := range PlugKind(NumPlugKinds) {
+			e.u8(uint8(len(el.Plugs[k])))
+			e.u8(uint8(total))
+			total += len(el.Plugs[k])
+		}
+		at := e.pos() + 4*total
+		layouts := [NumPlugKinds]PlugLayout{}
+		for k := range PlugKind(NumPlugKinds) {
+			layouts[k], _ = el.PlugLayout(k, f.Version)
+			for range el.Plugs[k] {
+				e.u32(uint32(at))
+				at += layouts[k].Size()
+			}
+		}
+		for k := range PlugKind(NumPlugKinds) {
+			for j := range el.Plugs[k] {
+				e.plug(&el.Plugs[k][j], layouts[k], p)
+			}
+		}
+	}
+
+	e.patch32(hdrAttachIDs, uint32(e.pos()))
+	for i := range f.Elements {
+		for _, a := range f.Elements[i].Attachments {
+			e.u32(uint32(a))
+		}
+	}
+	e.patch32(hdrAttachments, uint32(e.pos()))
+	asize := attachmentSize(f.Version)
+	params := e.pos() + asize*len(f.Attachments)
+	for i := range f.Attachments {
+		a := &f.Attachments[i]
+		e.str(a.Name)
+		e.u32(uint32(params + 0x64*i))
+		e.u16(uint16(p.attCount[i]))
+		e.u16(uint16(p.attSize[i]))
+		if f.Version >= Version407 {
+			e.u32(Hash(a.Name))
+		}
+	}
+	for i := range f.Attachments {
+		a := &f.Attachments[i]
+		e.u32(a.Debug)
+		for t := range NumParamTypes {
+			e.u32(uint32(propBase[t]))
+			e.u32(uint32(len(a.Properties[t])))
+			propBase[t] += len(a.Properties[t])
+		}
+		// Six empty (count, offset) pairs pointing past the block, as the game's files have.
+		end := uint32(e.pos() + 0x30)
+		for range 6 {
+			e.u32(0)
+			e.u32(end)
+		}
+	}
+
+	e.propertyTable()
+	e.ioTable(p)
+
+	e.patch32(hdrMulti, uint32(e.pos()))
+	for _, s := range p.multi {
+		e.u16(uint16(s.Node))
+		e.u16(uint16(s.Output))
+		e.u32(uint32(s.Flags))
+	}
+
+	e.patch32(hdrJumps, uint32(e.pos()))
+	e.patch32(hdrX50, uint32(e.pos()))
+	at := e.pos() + 4*len(p.jumps)
+	for _, j := range p.jumps {
+		e.u32(uint32(at))
+		at += 4
+		if j.Type == 0 {
+			at += 4
+		}
+	}
+	for _, j := range p.jumps {
+		w := uint32(j.Type) | j.Reserved&0x7fffff00
+		if j.PostCalc {
+			w |= 1 << 31
+		}
+		e.u32(w)
+		if j.Type == 0 {
+			e.str(j.Command)
+		}
+	}
+
+	e.patch32(hdrQueryIDs, uint32(e.pos()))
+	for i := range f.Elements {
+		for _, q := range f.Elements[i].Queries {
+			e.u16(uint16(p.queryIdx[q]))
+			e.u16(0)
+		}
+	}
+
+	if f.Expressions != nil {
+		e.patch32(hdrExpressions, uint32(e.pos()))
+		b, err := expressionBytes(f.Expressions, p.instances)
+		if err != nil {
+			return fmt.Errorf("ainb: expression binary: %w", err)
+		}
+		e.buf = append(e.buf, b...)
+	}
+
+	e.patch32(hdrModules, uint32(e.pos()))
+	e.u32(uint32(len(f.Modules)))
+	for _, m := range f.Modules {
+		e.str(m.Path)
+		e.str(m.Category)
+		e.u32(m.Instances)
+	}
+
+	e.patch32(hdrActions, uint32(e.pos()))
+	nActions := 0
+	for i := range f.Elements {
+		nActions += len(f.Elements[i].Actions)
+	}
+	e.u32(uint32(nActions))
+	for i := range f.Elements {
+		for _, a := range f.Elements[i].Actions {
+			e.u32(uint32(i))
+			e.str(a.Slot)
+			e.str(a.Action)
+		}
+	}
+
+	e.patch32(hdrModuleLink, uint32(e.pos()))
+	e.u32(f.BlackboardID)
+	e.u32(f.ParentBlackboardID)
+
+	if s := f.Section58; s != nil {
+		e.patch32(hdrX58, uint32(e.pos()))
+		e.str(s.Description)
+		for _, u := range s.Unknown {
+			e.u32(u)
+		}
+	}
+
+	if f.Version < Version407 {
+		for i := range f.Elements {
+			s := f.Elements[i].StateInfo
+			if s == nil {
+				continue
+			}
+			e.patch32(elemStart+i*esize+stateField, uint32(e.pos()))
+			e.str(s.DesiredState)
+			for _, u := range s.Unknown {
+				e.u32(u)
+			}
+		}
+	} else {
+		e.patch32(hdrReplacement, uint32(e.pos()))
+		e.replacementTable()
+	}
+
+	if f.HasSection6C {
+		e.patch32(hdrX6C, uint32(e.pos()))
+		var v uint32
+		if f.Layout != nil {
+			v = f.Layout.Section6C
+		}
+		e.u32(v)
+	}
+
+	e.patch32(hdrEnumReloc, uint32(e.pos()))
+	e.u32(uint32(len(f.EnumRelocations)))
+	for _, r := range f.EnumRelocations {
+		e.u32(r.Offset)
+		e.str(r.ClassName)
+		e.str(r.ValueName)
+	}
+
+	e.patch32(hdrStringPool, uint32(e.pos()))
+	e.buf = e.pool.appendTo(e.buf)
+	return nil
+}
+
+func (e *encoder) plug(pl *Plug, layout PlugLayout, p *layoutPlan) {
+	e.u32(uint32(pl.Node))
+	if layout == LayoutJump {
+		// Equal jumps share the first table entry.
+		e.u32(uint32(p.jumpIndex[*pl.Jump]))
+		return
+	}
+	e.str(pl.Name)
+	switch layout {
+	case LayoutWordInt:
+		e.u32(pl.Word)
+		e.u32(uint32(pl.Int))
+	case LayoutWordFloat:
+		e.u32(pl.Word)
+		e.f32(pl.Float)
+	case LayoutWordString:
+		e.u32(pl.Word)
+		e.str(pl.String)
+	case LayoutF32Range:
+		e.u32(pl.Word)
+		e.f32(pl.Float)
+		e.u32(pl.MaxWord)
+		e.f32(pl.MaxFloat)
+		for _, r := range pl.Reserved {
+			e.u32(r)
+		}
+	}
+}
+
+func (e *encoder) blackboard() {
+	f := e.f
+	slots := blackboardTypes(f.Version)
+	index, pos := 0, 0
+	for s := range slots {
+		ps := f.Blackboard.Params[blackboardType(f.Version, s)]
+		e.u16(uint16(len(ps)))
+		e.u16(uint16(index))
+		e.u16(uint16(pos))
+		e.u16(0)
+		index += len(ps)
+		switch blackboardType(f.Version, s) {
+		case BBVec3f:
+			pos += 12 * len(ps)
+		case BBPointer:
+		default:
+			pos += 4 * len(ps)
+		}
+	}
+	var refs []string
+	refIndex := map[string]int{}
+	for s := range slots {
+		for _, bp := range f.Blackboard.Params[blackboardType(f.Version, s)] {
+			w := e.pool.offset(bp.Name) | uint32(bp.Inherit&3)<<22
+			if bp.File != "" {
+				ri, ok := refIndex[bp.File]
+				if !ok {
+					ri = len(refs)
+					refIndex[bp.File] = ri
+					refs = append(refs, bp.File)
+				}
+				w |= 1<<31 | uint32(ri&0x7f)<<24
+			}
+			e.u32(w)
+			e.str(bp.Notes)
+		}
+	}
+	for s := range slots {
+		t := blackboardType(f.Version, s)
+		for _, bp := range f.Blackboard.Params[t] {
+			switch t {
+			case BBString:
+				e.str(bp.Value.String)
+			case BBS32, BBU32, BBBool:
+				e.u32(uint32(bp.Value.Int))
+			case BBF32:
+				e.f32(bp.Value.Float)
+			case BBVec3f:
+				e.vec3(bp.Value.Vec)
+			}
+		}
+	}
+	for _, r := range refs {
+		e.str(r)
+		e.u32(Hash(r))
+		base := path.Base(r)
+		e.u32(Hash(strings.TrimSuffix(base, path.Ext(base))))
+		e.u32(Hash(strings.ReplaceAll(path.Ext(r), ".", "")))
+	}
+}
+
+func (e *encoder) propertyTable() {
+	f := e.f
+	e.patch32(hdrProperties, uint32(e.pos()))
+	at := e.pos() + 4*int(NumParamTypes)
+	var all [NumParamTypes]int
+	for t := range NumParamTypes {
+		for i := range f.Elements {
+			all[t] += len(f.Elements[i].Properties[t])
+		}
+		for i := range f.Attachments {
+			all[t] += len(f.Attachments[i].Properties[t])
+		}
+		e.u32(uint32(at))
+		at += all[t] * propertySizes[t]
+	}
+	write := func(t ParamType, pr *Property) {
+		e.str(pr.Name)
+		if t == ParamPointer {
+			e.str(pr.ClassName)
+		}
+		e.u32(uint32(pr.Flags))
+		e.value(t, pr.Value)
+	}
+	for t := range NumParamTypes {
+		for i := range f.Elements {
+			for j := range f.Elements[i].Properties[t] {
+				write(t, &f.Elements[i].Properties[t][j])
+			}
+		}
+		for i := range f.Attachments {
+			for j := range f.Attachments[i].Properties[t] {
+				write(t, &f.Attachments[i].Properties[t][j])
+			}
+		}
+	}
+}
+
+func (e *encoder) ioTable(p *layoutPlan) {
+	f := e.f
+	e.patch32(hdrIO, uint32(e.pos()))
+	at := e.pos() + 8*int(NumParamTypes)
+	for t := range NumParamTypes {
+		nIn, nOut := 0, 0
+		for i := range f.Elements {
+			nIn += len(f.Elements[i].Inputs[t])
+			nOut += len(f.Elements[i].Outputs[t])
+		}
+		e.u32(uint32(at))
+		at += nIn * inputSizes[t]
+		e.u32(uint32(at))
+		at += nOut * outputSizes[t]
+	}
+	for t := range NumParamTypes {
+		for i := range f.Elements {
+			for j := range f.Elements[i].Inputs[t] {
+				in := &f.Elements[i].Inputs[t][j]
+				e.str(in.Name)
+				if t == ParamPointer {
+					e.str(in.ClassName)
+				}
+				src := in.Source
+				if in.IsMulti() {
+					src.Node = int16(-100 - p.multiWindow(in.Sources))
+					src.Output = int16(len(in.Sources))
+				} else if in.SetBlackboard {
+					src.Output = int16(uint16(src.Output) | 0x8000)
+				}
+				e.u16(uint16(src.Node))
+				e.u16(uint16(src.Output))
+				e.u32(uint32(src.Flags))
+				if t == ParamPointer {
+					e.u32(in.PointerValue)
+				} else {
+					e.value(t, in.Value)
+				}
+			}
+		}
+		for i := range f.Elements {
+			for _, o := range f.Elements[i].Outputs[t] {
+				w := e.pool.offset(o.Name)
+				if o.Connected {
+					w |= 1 << 31
+				}
+				e.u32(w)
+				if t == ParamPointer {
+					e.str(o.ClassName)
+				}
+			}
+		}
+	}
+}
+
+func (e *encoder) replacementTable() {
+	f := e.f
+	t := f.Replacement
+	if t == nil {
+		t = &ReplacementTable{}
+	}
+	e.u8(t.Processed)
+	e.u8(0)
+	e.u16(uint16(len(t.Entries)))
+	// The counts after replacement: -1 when no entry of that kind exists.
+	nodes, attachments := len(f.Elements), len(f.Attachments)
+	anyNode, anyAttachment := false, false
+	for _, r := range t.Entries {
+		switch r.Type {
+		case RemoveAttachment:
+			anyAttachment = true
+			attachments--
+		case RemoveChild:
+			anyNode = true
+			nodes--
+		default:
+			anyNode = true
+			nodes -= 2
+		}
+	}
+	if !anyNode {
+		nodes = -1
+	}
+	if !anyAttachment {
+		attachments = -1
+	}
+	e.u16(uint16(int16(nodes)))
+	e.u16(uint16(int16(attachments)))
+	for _, r := range t.Entries {
+		e.u8(uint8(r.Type))
+		e.u8(0)
+		e.u16(uint16(r.Element))
+		e.u16(uint16(r.Index))
+		e.u16(uint16(r.New))
+	}
+}
