@@ -34,8 +34,8 @@ type fileJSON struct {
 	Expressions *string `json:",omitempty"`
 }
 
-// JSON returns the project's own JSON for the file.
-func (f *File) JSON() ([]byte, error) {
+// MarshalJSON writes the project's own JSON for the file.
+func (f *File) MarshalJSON() ([]byte, error) {
 	v := fileJSON{fileAlias: (*fileAlias)(f)}
 	if f.Expressions != nil {
 		s, err := expressionsText(f.Expressions)
@@ -44,24 +44,36 @@ func (f *File) JSON() ([]byte, error) {
 		}
 		v.Expressions = &s
 	}
-	return indentJSON(v)
+	return marshalNoEscape(v)
 }
 
-// ReadJSON builds a File from the project's own JSON.
-func ReadJSON(data []byte) (*File, error) {
-	f := &File{}
+// UnmarshalJSON reads the project's own JSON, rejecting unknown fields.
+func (f *File) UnmarshalJSON(data []byte) error {
+	*f = File{}
 	v := fileJSON{fileAlias: (*fileAlias)(f)}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("ainb: invalid JSON: %w", jsonErrorAt(data, err))
+		return jsonErrorAt(data, err)
 	}
 	if v.Expressions != nil {
 		m, err := expressionsFromText(*v.Expressions)
 		if err != nil {
-			return nil, fmt.Errorf("ainb: Expressions: %w", err)
+			return fmt.Errorf("Expressions: %w", err)
 		}
 		f.Expressions = m
+	}
+	return nil
+}
+
+// JSON returns the project's own JSON for the file, indented.
+func (f *File) JSON() ([]byte, error) { return indentJSON(f) }
+
+// ReadJSON builds a File from the project's own JSON.
+func ReadJSON(data []byte) (*File, error) {
+	f := &File{}
+	if err := f.UnmarshalJSON(data); err != nil {
+		return nil, fmt.Errorf("ainb: invalid JSON: %w", err)
 	}
 	return f, nil
 }
