@@ -218,3 +218,49 @@ func (v *Value) UnmarshalJSON(b []byte) error {
 	*v = Value(p)
 	return nil
 }
+
+// MarshalJSON writes a plug's node and name and only the extra words that are set, so the
+// common plugs stay small in documents.
+func (p Plug) MarshalJSON() ([]byte, error) {
+	o := object{{"Node", p.Node}}
+	if p.Jump != nil {
+		o.set("Jump", p.Jump)
+		return o.MarshalJSON()
+	}
+	o.set("Name", p.Name)
+	if p.Word != 0 {
+		o.set("Word", p.Word)
+	}
+	if p.Int != 0 {
+		o.set("Int", p.Int)
+	}
+	if math.Float32bits(float32(p.Float)) != 0 {
+		o.set("Float", p.Float)
+	}
+	if p.String != "" {
+		o.set("String", p.String)
+	}
+	if p.MaxWord != 0 {
+		o.set("MaxWord", p.MaxWord)
+	}
+	if math.Float32bits(float32(p.MaxFloat)) != 0 {
+		o.set("MaxFloat", p.MaxFloat)
+	}
+	if p.Reserved != [4]uint32{} {
+		o.set("Reserved", p.Reserved)
+	}
+	return o.MarshalJSON()
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (p *Plug) UnmarshalJSON(b []byte) error {
+	type plain Plug
+	var q plain
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&q); err != nil {
+		return err
+	}
+	*p = Plug(q)
+	return nil
+}

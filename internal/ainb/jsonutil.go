@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"strconv"
+
+	"ainbeditor/internal/pyfmt"
 )
 
 // object is a JSON object that keeps its key order, so dumps read like the reference tool's.
@@ -53,7 +54,8 @@ type pyFloat float64
 
 func (f pyFloat) MarshalJSON() ([]byte, error) { return []byte(PyFloat(float64(f))), nil }
 
-// PyFloat formats x as Python's repr(float) does.
+// PyFloat formats x as Python's json module does: repr for finite values, NaN and Infinity
+// otherwise.
 func PyFloat(x float64) string {
 	switch {
 	case math.IsNaN(x):
@@ -62,21 +64,8 @@ func PyFloat(x float64) string {
 		return "Infinity"
 	case math.IsInf(x, -1):
 		return "-Infinity"
-	case x == 0:
-		if math.Signbit(x) {
-			return "-0.0"
-		}
-		return "0.0"
 	}
-	a := math.Abs(x)
-	if a >= 1e16 || a < 1e-4 {
-		return strconv.FormatFloat(x, 'e', -1, 64)
-	}
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if !bytes.ContainsAny([]byte(s), ".") {
-		s += ".0"
-	}
-	return s
+	return pyfmt.Float(x)
 }
 
 // indentJSON marshals v with two-space indentation and without HTML escaping.

@@ -1,6 +1,7 @@
 package exb
 
 import (
+	"ainbeditor/internal/pyfmt"
 	"encoding/hex"
 	"fmt"
 	"strconv"
@@ -29,7 +30,7 @@ func floatText(bits uint32) string {
 	if f != f {
 		return fmt.Sprintf("nan(%#08x)", bits)
 	}
-	return pyFloat(float64(f))
+	return pyfmt.Float(float64(f))
 }
 
 func vecText(bits [3]uint32, elem func(uint32) string) string {
@@ -184,7 +185,7 @@ func (c *decodeCtx) compatOperand(op Operand, t DataType) (string, error) {
 		case TypeInt, TypeUInt:
 			return prefix + strconv.Itoa(int(op.Val)), nil
 		case TypeFloat:
-			return prefix + pyFloat(float64(op.Val)), nil
+			return prefix + pyfmt.Float(float64(op.Val)), nil
 		}
 		return "", fmt.Errorf("no immediate form for type %s", t)
 	case SrcImmediateString, SrcParamString:
@@ -218,9 +219,9 @@ func (c *decodeCtx) compatOperand(op Operand, t DataType) (string, error) {
 	case ParamUInt:
 		return prefix + strconv.FormatUint(uint64(w[0]), 10), nil
 	case ParamFloat:
-		return prefix + pyFloat(float64(f32(w[0]))), nil
+		return prefix + pyfmt.Float(float64(f32(w[0]))), nil
 	}
-	return prefix + vecText(w, func(b uint32) string { return pyFloat(float64(f32(b))) }), nil
+	return prefix + vecText(w, func(b uint32) string { return pyfmt.Float(float64(f32(b))) }), nil
 }
 
 // compatText renders an instruction as the reference tool's disassembler

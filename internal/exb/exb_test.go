@@ -116,41 +116,6 @@ func TestInstructions(t *testing.T) {
 	}
 }
 
-func TestPyFloat(t *testing.T) {
-	for _, tt := range []struct {
-		bits uint32
-		want string
-	}{
-		{0x00000000, "0.0"}, {0x80000000, "-0.0"}, {0x3f800000, "1.0"}, {0x3f400000, "0.75"},
-		{0xc0600000, "-3.5"}, {0x47800000, "65536.0"},
-		{0x3727c5ac, "9.999999747378752e-06"}, {0x377ba882, "1.4999999621068127e-05"},
-		{0x38d1b717, "9.999999747378752e-05"}, {0x3a83126f, "0.0010000000474974513"},
-		{0x5a0e1bca, "1.0000000272564224e+16"}, {0x58635fa9, "999999986991104.0"},
-		{0x4ceb79a3, "123456792.0"}, {0x7f7fffff, "3.4028234663852886e+38"},
-		{0x00000001, "1.401298464324817e-45"}, {0x3dcccccd, "0.10000000149011612"},
-		{0xc24734dd, "-49.8016242980957"}, {0x64078678, "9.999999778196308e+21"},
-		{0x4b800000, "16777216.0"}, {0x5bb1a2bc, "9.999999843067494e+16"},
-		{0x7f800000, "inf"}, {0xff800000, "-inf"}, {0x7fc00000, "nan"},
-	} {
-		if got := pyFloat(float64(math.Float32frombits(tt.bits))); got != tt.want {
-			t.Errorf("pyFloat(%#08x) = %q, want %q", tt.bits, got, tt.want)
-		}
-	}
-	for _, tt := range []struct {
-		f    float64
-		want string
-	}{
-		{1e16, "1e+16"}, {1e15, "1000000000000000.0"}, {1234567890123456.0, "1234567890123456.0"},
-		{1.2345678901234568e+16, "1.2345678901234568e+16"}, {0.0001, "0.0001"}, {1e-05, "1e-05"},
-		{0.00012345, "0.00012345"}, {5e-324, "5e-324"}, {1.7976931348623157e+308, "1.7976931348623157e+308"},
-		{123.456, "123.456"},
-	} {
-		if got := pyFloat(tt.f); got != tt.want {
-			t.Errorf("pyFloat(%v) = %q, want %q", tt.f, got, tt.want)
-		}
-	}
-}
-
 // section assembles function texts into a fresh module of the version.
 func section(t *testing.T, version uint32, texts ...string) *Module {
 	t.Helper()

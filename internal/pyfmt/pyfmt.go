@@ -1,4 +1,6 @@
-package exb
+// Package pyfmt prints values the way Python does, for the JSON and disassembly text the
+// community's Python tools write. It must never depend on any AINB or EXB type.
+package pyfmt
 
 import (
 	"math"
@@ -6,12 +8,12 @@ import (
 	"strings"
 )
 
-// pyFloat formats f the way Python's repr formats a float: the shortest
+// Float formats f the way Python's repr formats a float: the shortest
 // digits that read back to the same float64, in positional notation when
 // the decimal exponent is in [-4, 16) and with a trailing ".0" for whole
 // numbers, otherwise in scientific notation with a signed two-digit
 // exponent ("1e-05", "1.5e+16"). The compat text depends on it.
-func pyFloat(f float64) string {
+func Float(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "nan"
