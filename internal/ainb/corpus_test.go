@@ -165,3 +165,36 @@ func TestCorpusOwnJSON(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadJSON: no document in the project's own format makes the loader or the writer panic,
+// and whatever builds reads back.
+func FuzzReadJSON(f *testing.F) {
+	for _, path := range testcorpus.AINB(f) {
+		b, err := os.ReadFile(path)
+		if err != nil || len(b) > 4<<10 {
+			continue
+		}
+		file, err := Read(b)
+		if err != nil {
+			f.Fatal(err)
+		}
+		js, err := file.JSON()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(js)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		file, err := ReadJSON(b)
+		if err != nil {
+			return
+		}
+		out, err := file.Bytes()
+		if err != nil {
+			return
+		}
+		if _, err := Read(out); err != nil {
+			t.Fatalf("the writer produced a file its reader rejects: %v", err)
+		}
+	})
+}
