@@ -1,0 +1,138 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"ainbeditor/internal/graph"
+)
+
+// handleBuild turns an editor document into an AINB file, offered as a download.
+func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
+	body, err := s.readJSON(w, r)
+	if err != nil {
+		return err
+	}
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
+	doc, err := decodeDocument(body)
+	if err != nil {
+		return err
+	}
+	out, err := doc.Build()
+	if err != nil {
+		return codecError(err)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Content-Disposition", attachment(doc.Name))
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(out)
+	return nil
+}
+
+// readJSON reads a JSON request body of at most MaxDocument bytes.
+func (s *Server) readJSON(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		return nil, &apiError{http.StatusUnsupportedMediaType,
+			"unsupported content type " + quoteCut(ct) + ": send the document as application/json",
+			map[string]any{"accepted": []string{"application/json"}}}
+	}
+	if r.ContentLength > s.cfg.MaxDocument {
+		return nil, tooLarge(s.cfg.MaxDocument)
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxDocument)
+	body, err := readAll(r.Body, s.cfg.MaxDocument)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) == 0 {
+		return nil, errorf(http.StatusBadRequest, "empty body: send the document as JSON")
+	}
+	return body, nil
+}
+
+// decodeDocument decodes and checks a document, answering 400 when it is not one.
+func decodeDocument(data []byte) (*graph.Document, error) {
+	if err := checkJSON(data); err != nil {
+		return nil, err
+	}
+	doc, err := graph.Decode(data)
+	if err != nil {
+		return nil, &apiError{Status: http.StatusBadRequest, Message: "invalid document: " + jsonMessage(err)}
+	}
+	return doc, nil
+}
+
+// checkJSON rejects text that is not JSON, saying where, before anything tries to decode it.
+func checkJSON(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(data, &v)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &apiError{http.StatusBadRequest, fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, se.Error()), map[string]any{"offset": se.Offset}}
+	}
+	return errorf(http.StatusBadRequest, "invalid JSON")
+}
+
+// jsonMessage describes a decoding error in JSON terms: encoding/json's type errors name Go
+// types, which mean nothing to the editor's users.
+func jsonMessage(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			return fmt.Sprintf("%s: a JSON %s is not allowed here", te.Field, te.Value)
+		}
+		return fmt.Sprintf("a JSON %s is not allowed here", te.Value)
+	}
+	return err.Error()
+}
+
+// attachment is the Content-Disposition of a download named name, cleaned so no header
+// injection, path or odd character reaches the browser. A name beyond ASCII travels in
+// filename* (RFC 6266), with an ASCII stand-in for old clients.
+func attachment(name string) string {
+	name = cleanName(name)
+	if name == "" {
+		name = "file.ainb"
+	}
+	ascii := strings.Map(func(c rune) rune {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return '_'
+		}
+		return c
+	}, name)
+	v := `attachment; filename="` + ascii + `"`
+	if ascii != name {
+		v += "; filename*=UTF-8''" + rfc5987(name)
+	}
+	return v
+}
+
+// rfc5987 percent-encodes s as an ext-value: everything but attr-char.
+func rfc5987(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,25 @@
+// Package server is the editor's HTTP server: the editor page and its assets, the conversion
+// API that turns AINB files into editor documents and back, and shared links.
+//
+//	GET  /                  the editor (web.Editor); the JavaScript builds the UI in #app
+//	GET  /static/*          the editor's assets (package static), revalidated by ETag
+//	POST /api/parse         an .ainb or zstd-compressed .ainb.zs, raw or as the multipart
+//	                        field "file" -> 200 the document JSON (graph.Document)
+//	POST /api/build         a document JSON -> 200 the .ainb file as an attachment
+//	POST /api/shares        {"document": ..., "view": {...}} -> 201 {"id", "url"}
+//	GET  /api/shares/{id}   the share's JSON, exactly as stored
+//	GET  /s/{id}            the editor opened on a share (data-share on #app)
+//	GET  /healthz           200 {"status":"ok"}
+//
+// Every error is JSON, {"error": message, "detail": value or null}: 400 for a malformed
+// request, 404, 405 (with Allow), 413 past a size limit, 415 for a content type the endpoint
+// does not take, 422 for a well-formed request whose file or document the codec refuses
+// (detail.problems lists validation problems by node and path), 500 revealing nothing.
+//
+// The server keeps no per-user editing state: a conversion is computed from the request and
+// forgotten, and the only thing kept between requests is a share, in a share.Store.
+//
+// It must never use a client-supplied value as a filesystem path, never let a request body or
+// a decompressed upload grow past its configured limit, and never send a client stack traces
+// or internal error text: error bodies carry only the codec's own messages, written for users.
+package server

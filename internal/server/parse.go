@@ -1,0 +1,177 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"ainbeditor/internal/graph"
+)
+
+// rawUploadTypes are the content types /api/parse takes as the file itself. An empty type
+// counts too: a browser's fetch with a Blob of unknown type sends none.
+var rawUploadTypes = []string{"application/octet-stream", "application/zstd", "application/x-zstd"}
+
+// multipartSlack is what multipart framing (boundaries, part headers) may add to a file.
+const multipartSlack = 64 << 10
+
+// handleParse turns an uploaded AINB file, plain or zstd-compressed, into an editor document.
+func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
+	data, name, err := s.readUpload(w, r)
+	if err != nil {
+		return err
+	}
+	if len(data) == 0 {
+		return errorf(http.StatusBadRequest, "empty upload: send the .ainb file as the request body or as the multipart field \"file\"")
+	}
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
+	if isZstd(data) {
+		if data, err = s.unzstd.decode(data); err != nil {
+			return err
+		}
+	}
+	doc, err := graph.Parse(name, data)
+	if err != nil {
+		return codecError(err)
+	}
+	writeJSON(w, http.StatusOK, doc)
+	return nil
+}
+
+// readUpload returns the uploaded file and its name: the body itself, or the multipart field
+// "file".
+func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) ([]byte, string, error) {
+	ct := r.Header.Get("Content-Type")
+	mediaType := ""
+	if ct != "" {
+		var err error
+		if mediaType, _, err = mime.ParseMediaType(ct); err != nil {
+			return nil, "", unsupportedType(ct)
+		}
+	}
+	limit := s.cfg.MaxUpload
+	if mediaType == "multipart/form-data" {
+		limit += multipartSlack
+	} else if mediaType != "" && !slices.Contains(rawUploadTypes, mediaType) {
+		return nil, "", unsupportedType(mediaType)
+	}
+	if r.ContentLength > limit {
+		return nil, "", tooLarge(s.cfg.MaxUpload)
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if mediaType == "multipart/form-data" {
+		return s.readMultipart(r)
+	}
+	data, err := readAll(r.Body, s.cfg.MaxUpload)
+	return data, uploadName(r.URL.Query().Get("name")), err
+}
+
+func (s *Server) readMultipart(r *http.Request) ([]byte, string, error) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, "", errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
+	}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return nil, "", errorf(http.StatusBadRequest, "no multipart field \"file\": send the .ainb file in it")
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return nil, "", tooLarge(s.cfg.MaxUpload)
+			}
+			return nil, "", errorf(http.StatusBadRequest, "malformed multipart body")
+		}
+		if part.FormName() != "file" {
+			continue // NextPart skips what is left of this part
+		}
+		data, err := readAll(part, s.cfg.MaxUpload)
+		if err != nil {
+			return nil, "", err
+		}
+		name := part.FileName()
+		if name == "" {
+			name = r.URL.Query().Get("name")
+		}
+		return data, uploadName(name), nil
+	}
+}
+
+// readAll reads r to the end, failing with 413 past max bytes.
+func readAll(r io.Reader, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe), int64(len(data)) > max:
+		return nil, tooLarge(max)
+	case err != nil:
+		// A body cut short: the connection broke or the multipart framing is wrong.
+		return nil, errorf(http.StatusBadRequest, "could not read the upload")
+	}
+	return data, nil
+}
+
+func unsupportedType(ct string) *apiError {
+	accepted := append([]string{"multipart/form-data"}, rawUploadTypes...)
+	return &apiError{http.StatusUnsupportedMediaType,
+		"unsupported content type " + quoteCut(ct) + ": send the .ainb file as application/octet-stream or as the multipart field \"file\"",
+		map[string]any{"accepted": accepted}}
+}
+
+// uploadName cleans an uploaded file's name for the document: the last path element (browsers
+// on Windows may send a whole path), without control characters or quotes, and without the
+// .zs of a compressed file, since the document builds the decompressed one.
+func uploadName(name string) string {
+	name = cleanName(name)
+	if n := len(name) - len(".zs"); n >= 0 && strings.EqualFold(name[n:], ".zs") {
+		name = name[:n]
+	}
+	if name == "" || strings.Trim(name, ".") == "" {
+		return "file.ainb"
+	}
+	return name
+}
+
+// maxNameBytes keeps names within what every filesystem accepts.
+const maxNameBytes = 200
+
+// cleanName makes a name safe to show and to offer as a download: the part after the last
+// slash or backslash, with invalid UTF-8, control characters and quotes dropped, trimmed, and
+// cut to maxNameBytes on a character boundary. It is never used as a path by the server.
+func cleanName(name string) string {
+	name = path.Base(strings.ReplaceAll(name, `\`, "/"))
+	if name == "/" || name == "." {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range name {
+		if c == utf8.RuneError || unicode.IsControl(c) || c == '"' || !unicode.IsPrint(c) && c != ' ' {
+			continue
+		}
+		if b.Len()+utf8.RuneLen(c) > maxNameBytes {
+			break
+		}
+		b.WriteRune(c)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// quoteCut quotes a client-supplied string for a message, cut short.
+func quoteCut(s string) string {
+	if len(s) > 100 {
+		s = s[:100] + "..."
+	}
+	return strconv.Quote(s)
+}

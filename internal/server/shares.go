@@ -1,0 +1,136 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"ainbeditor/internal/share"
+	"ainbeditor/web"
+)
+
+// maxView caps the editor state saved beside a document: the command, the viewport and the
+// selection are small; a larger view is not what the editor sends.
+const maxView = 1 << 20
+
+// shareRequest is the body of POST /api/shares and exactly what GET /api/shares/{id} returns.
+type shareRequest struct {
+	Document json.RawMessage `json:"document"`
+	// View is the editor's own state, free-form; the server only checks it is an object.
+	View json.RawMessage `json:"view,omitempty"`
+}
+
+type shareCreated struct {
+	ID  string `json:"id"`
+	URL string `json:"url"`
+}
+
+// handleCreateShare stores a document and a view, immutably, under a new id.
+func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error {
+	body, err := s.readJSON(w, r)
+	if err != nil {
+		return err
+	}
+	if err := checkJSON(body); err != nil {
+		return err
+	}
+	var req shareRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return errorf(http.StatusBadRequest, "invalid share: %s; want {\"document\": ..., \"view\": {...}}", jsonMessage(err))
+	}
+	if len(req.Document) == 0 || string(req.Document) == "null" {
+		return errorf(http.StatusBadRequest, "invalid share: no document")
+	}
+	if string(req.View) == "null" {
+		req.View = nil
+	}
+	if len(req.View) > 0 && req.View[0] != '{' {
+		return errorf(http.StatusBadRequest, "invalid share: the view must be a JSON object")
+	}
+	if len(req.View) > maxView {
+		return &apiError{http.StatusRequestEntityTooLarge, "the view is too large: the limit is " + strconv.Itoa(maxView) + " bytes", map[string]any{"limit": maxView}}
+	}
+	// Checking the document decodes all of it: a conversion's worth of work.
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	_, err = decodeDocument(req.Document)
+	release()
+	if err != nil {
+		return err
+	}
+	// Stored re-encoded from the checked parts, so the share holds only the document and the
+	// view, compacted (json.RawMessage is), with the text otherwise as sent: no HTML escaping.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(req); err != nil {
+		return err
+	}
+	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	id, err := s.store.Put(r.Context(), data)
+	if errors.Is(err, share.ErrTooLarge) {
+		return tooLarge(s.cfg.MaxDocument)
+	}
+	if err != nil {
+		return err
+	}
+	s.log.InfoContext(r.Context(), "share created", "id", id, "bytes", len(data))
+	w.Header().Set("Location", "/api/shares/"+id)
+	writeJSON(w, http.StatusCreated, shareCreated{ID: id, URL: "/s/" + id})
+	return nil
+}
+
+// handleGetShare returns a share exactly as stored.
+func (s *Server) handleGetShare(w http.ResponseWriter, r *http.Request) error {
+	data, err := s.getShare(r)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	// Shares never change, so a browser may keep one for good.
+	h.Set("Cache-Control", "private, max-age=31536000, immutable")
+	w.WriteHeader(http.StatusOK)
+	w.Write(data)
+	return nil
+}
+
+// handleSharePage is the editor opened on a share. The page only names the share; the
+// editor fetches it from the API.
+func (s *Server) handleSharePage(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	if _, err := s.getShare(r); err != nil {
+		var ae *apiError
+		if errors.As(err, &ae) && ae.Status == http.StatusNotFound {
+			s.errorPage(w, r, http.StatusNotFound, "This shared link does not exist: it may be mistyped or cut short.")
+			return
+		}
+		s.log.ErrorContext(r.Context(), "reading a share", "err", err)
+		s.errorPage(w, r, http.StatusInternalServerError, "The shared link could not be opened. Try again later.")
+		return
+	}
+	s.renderPage(w, r, http.StatusOK, web.Editor(web.EditorPage{Share: id, MaxUpload: s.cfg.MaxUpload}))
+}
+
+// getShare reads the share named by the request's id. A malformed id is not found without
+// reaching the store.
+func (s *Server) getShare(r *http.Request) ([]byte, error) {
+	id := chi.URLParam(r, "id")
+	if !share.ValidID(id) {
+		return nil, errorf(http.StatusNotFound, "no such share")
+	}
+	data, err := s.store.Get(r.Context(), id)
+	if errors.Is(err, share.ErrNotFound) {
+		return nil, errorf(http.StatusNotFound, "no such share")
+	}
+	return data, err
+}

@@ -1,0 +1,60 @@
+// The server's API. Errors come back as ApiError carrying the server's message and detail.
+
+import { stringify } from "./jsonio.js";
+
+export class ApiError extends Error {
+  constructor(status, message, detail) {
+    super(message);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+async function failure(res) {
+  let body = null;
+  try {
+    body = await res.json();
+  } catch {
+    // not JSON: the status says enough
+  }
+  return new ApiError(res.status, (body && body.error) || `${res.status} ${res.statusText}`, body && body.detail);
+}
+
+export async function parseFile(name, bytes) {
+  const res = await fetch(`/api/parse?name=${encodeURIComponent(name)}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/octet-stream" },
+    body: bytes,
+  });
+  if (!res.ok) throw await failure(res);
+  return res.json();
+}
+
+// Returns the built file as a Blob and the name the server chose for it.
+export async function build(doc) {
+  const res = await fetch("/api/build", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: stringify(doc),
+  });
+  if (!res.ok) throw await failure(res);
+  const cd = res.headers.get("Content-Disposition") || "";
+  const m = /filename\*=UTF-8''([^;]+)/i.exec(cd) || /filename="?([^";]+)"?/i.exec(cd);
+  return { blob: await res.blob(), filename: m ? decodeURIComponent(m[1]) : null };
+}
+
+export async function createShare(doc, view) {
+  const res = await fetch("/api/shares", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: `{"document":${stringify(doc)},"view":${stringify(view)}}`,
+  });
+  if (!res.ok) throw await failure(res);
+  return res.json();
+}
+
+export async function getShare(id) {
+  const res = await fetch(`/api/shares/${encodeURIComponent(id)}`);
+  if (!res.ok) throw await failure(res);
+  return res.json();
+}

@@ -1,0 +1,363 @@
+// Pointer, wheel and keyboard input on the canvas, turned into view changes, selections and
+// edits. Dragging from a plug makes or breaks links; dragging a node moves it; dragging empty
+// space pans (or, with Shift, selects a box).
+
+import { TYPE_COLOR, LINK_COLOR, list } from "./model.js";
+
+const DRAG_THRESHOLD = 4;
+
+export class Input {
+  constructor(ed, canvas) {
+    this.ed = ed;
+    this.canvas = canvas;
+    this.drag = null;
+    this.pointers = new Map(); // for pinch zoom
+    canvas.addEventListener("pointerdown", (e) => this.down(e));
+    canvas.addEventListener("pointermove", (e) => this.move(e));
+    canvas.addEventListener("pointerup", (e) => this.up(e));
+    canvas.addEventListener("pointercancel", (e) => this.cancel(e));
+    canvas.addEventListener("pointerleave", () => this.setHover(null));
+    canvas.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+    canvas.addEventListener("dblclick", (e) => this.dblclick(e));
+    canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+    window.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  local(e) {
+    const r = this.canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+
+  down(e) {
+    const ed = this.ed;
+    this.canvas.focus();
+    this.pointers.set(e.pointerId, this.local(e));
+    if (this.pointers.size === 2) {
+      this.drag = { kind: "pinch", ...this.pinchState() };
+      return;
+    }
+    if (e.button !== 0 && e.button !== 1) return;
+    this.canvas.setPointerCapture(e.pointerId);
+    const [sx, sy] = this.local(e);
+    const hit = e.button === 1 ? { kind: "empty" } : ed.hitTest(sx, sy);
+    const base = { sx, sy, moved: false, hit };
+    if (hit.kind === "minimap") {
+      this.drag = { ...base, kind: "minimap" };
+      this.minimapTo(sx, sy);
+    } else if (hit.kind === "plug" && (hit.side === "out" || hit.side === "in" || hit.side === "child")) {
+      const [ax, ay] = this.plugPoint(hit);
+      const color = hit.side === "child" ? LINK_COLOR.child : TYPE_COLOR[hit.type];
+      this.drag = { ...base, kind: "link", start: [ax, ay], color };
+    } else if (hit.kind === "plug" || hit.kind === "node") {
+      const i = hit.node;
+      if (e.shiftKey || e.ctrlKey || e.metaKey) ed.select([i], { add: true, toggle: true });
+      else if (!ed.selection.has(i)) ed.select([i]);
+      const pos = ed.doc.positions;
+      const ids = ed.selection.has(i) ? [...ed.selection] : [];
+      this.drag = { ...base, kind: "move", ids, orig: ids.map((k) => [k, pos[k].x, pos[k].y]), plainClick: !(e.shiftKey || e.ctrlKey || e.metaKey) };
+    } else if (e.shiftKey) {
+      this.drag = { ...base, kind: "box", add: e.ctrlKey || e.metaKey };
+      ed.boxSelect = { sx0: sx, sy0: sy, sx1: sx, sy1: sy };
+    } else {
+      this.drag = { ...base, kind: "pan", lx: sx, ly: sy };
+    }
+  }
+
+  plugPoint(hit) {
+    const p = this.ed.doc.positions[hit.node];
+    const y = p.y + 30 + hit.row * 18 + 9;
+    return [hit.side === "in" ? p.x : p.x + p.w, y];
+  }
+
+  move(e) {
+    const ed = this.ed;
+    if (this.pointers.has(e.pointerId)) this.pointers.set(e.pointerId, this.local(e));
+    const [sx, sy] = this.local(e);
+    const d = this.drag;
+    if (!d) {
+      this.setHover(ed.hitTest(sx, sy));
+      return;
+    }
+    if (d.kind === "pinch") {
+      if (this.pointers.size < 2) return;
+      const now = this.pinchState();
+      ed.view.panBy(now.mx - d.mx, now.my - d.my);
+      ed.view.zoomAt(now.mx, now.my, now.dist / d.dist);
+      Object.assign(d, now);
+      ed.viewChanged();
+      return;
+    }
+    if (!d.moved && Math.hypot(sx - d.sx, sy - d.sy) < DRAG_THRESHOLD) return;
+    d.moved = true;
+    const z = ed.view.zoom;
+    switch (d.kind) {
+      case "minimap":
+        this.minimapTo(sx, sy);
+        break;
+      case "pan":
+        ed.view.panBy(sx - d.lx, sy - d.ly);
+        d.lx = sx;
+        d.ly = sy;
+        ed.viewChanged();
+        break;
+      case "move": {
+        const dx = (sx - d.sx) / z, dy = (sy - d.sy) / z;
+        const pos = ed.doc.positions;
+        for (const [k, ox, oy] of d.orig) {
+          pos[k].x = Math.round(ox + dx);
+          pos[k].y = Math.round(oy + dy);
+          ed.grid.update(k, pos[k]);
+        }
+        ed.requestRender();
+        break;
+      }
+      case "box":
+        ed.boxSelect.sx1 = sx;
+        ed.boxSelect.sy1 = sy;
+        ed.requestRender();
+        break;
+      case "link": {
+        const target = ed.hitTest(sx, sy);
+        const reason = this.linkProblem(d.hit, target);
+        ed.connect = { start: d.start, end: ed.view.toWorld(sx, sy), color: d.color, fromOutput: d.hit.side !== "in", refused: !!reason };
+        if (reason && target.kind === "plug") ed.ui.tip(reason, e.clientX, e.clientY);
+        else ed.ui.tip("");
+        this.setHover(target.kind === "plug" ? target : null);
+        ed.requestRender();
+        break;
+      }
+    }
+  }
+
+  // Why releasing a link drag on target would not connect, or "" when it would. Releasing on
+  // empty space is not a problem: it disconnects.
+  linkProblem(from, target) {
+    const ed = this.ed;
+    if (from.side === "child") {
+      if (target.kind !== "node" && target.kind !== "plug") return "";
+      return target.node === from.node ? "a node cannot be its own child" : "";
+    }
+    if (target.kind !== "plug") return "";
+    if (target.side === "child" || target.side === "jump") return "tree links go from a child plug to a node";
+    if (target.side === from.side) return from.side === "out" ? "connect an output to an input" : "connect an input to an output";
+    const [o, i] = from.side === "out" ? [from, target] : [target, from];
+    return ed.edits.connectProblem(o.node, o.type, i.node, i.type);
+  }
+
+  up(e) {
+    const ed = this.ed;
+    this.pointers.delete(e.pointerId);
+    const d = this.drag;
+    this.drag = null;
+    if (!d) return;
+    if (d.kind === "pinch") return;
+    const [sx, sy] = this.local(e);
+    switch (d.kind) {
+      case "pan":
+        if (!d.moved) ed.select([]);
+        break;
+      case "move":
+        if (d.moved) ed.edits.moved(d.orig);
+        else if (d.plainClick && ed.selection.size > 1) ed.select([d.hit.node]);
+        break;
+      case "box": {
+        const b = ed.boxSelect;
+        ed.boxSelect = null;
+        const [x0, y0] = ed.view.toWorld(Math.min(b.sx0, b.sx1), Math.min(b.sy0, b.sy1));
+        const [x1, y1] = ed.view.toWorld(Math.max(b.sx0, b.sx1), Math.max(b.sy0, b.sy1));
+        const ids = [];
+        ed.grid.query(x0, y0, x1, y1, (i) => ids.push(i));
+        ed.select(ids, { add: d.add });
+        break;
+      }
+      case "link":
+        ed.connect = null;
+        ed.ui.tip("");
+        if (!d.moved) ed.follow(d.hit);
+        else this.dropLink(d.hit, ed.hitTest(sx, sy));
+        ed.requestRender();
+        break;
+    }
+  }
+
+  dropLink(from, target) {
+    const ed = this.ed;
+    if (from.side === "child") {
+      if (target.kind !== "node" && target.kind !== "plug") return;
+      const res = ed.edits.setChild(from.node, from.index, target.node);
+      if (!res.ok) this.refuse(res.reason);
+      return;
+    }
+    if (target.kind !== "plug") {
+      // An input dragged off into space lets go of its source.
+      if (from.side === "in") {
+        const it = from.item;
+        const connected = it.Sources ? it.Sources.length > 0 : it.Source && it.Source.Node >= 0;
+        if (connected) ed.edits.disconnect(from.node, from.type, from.index, it.Sources ? it.Sources.length - 1 : undefined);
+      }
+      return;
+    }
+    const reason = this.linkProblem(from, target);
+    if (reason) return this.refuse(reason);
+    const [o, i] = from.side === "out" ? [from, target] : [target, from];
+    const res = ed.edits.connect(o.node, o.type, o.index, i.node, i.type, i.index);
+    if (!res.ok) this.refuse(res.reason);
+    else ed.status(`Connected #${o.node}.${o.item.Name} → #${i.node}.${i.item.Name}`);
+  }
+
+  refuse(reason) {
+    this.ed.lastRefusal = reason;
+    this.ed.status(`Not connected: ${reason}`, "error");
+    this.ed.ui.toast(`Not connected: ${reason}`, "error");
+  }
+
+  cancel(e) {
+    this.pointers.delete(e.pointerId);
+    const d = this.drag;
+    this.drag = null;
+    this.ed.connect = null;
+    this.ed.boxSelect = null;
+    if (d && d.kind === "move" && d.moved) {
+      const pos = this.ed.doc.positions;
+      for (const [k, ox, oy] of d.orig) {
+        pos[k].x = ox;
+        pos[k].y = oy;
+        this.ed.grid.update(k, pos[k]);
+      }
+    }
+    this.ed.requestRender();
+  }
+
+  pinchState() {
+    const [a, b] = [...this.pointers.values()];
+    return { mx: (a[0] + b[0]) / 2, my: (a[1] + b[1]) / 2, dist: Math.max(1, Math.hypot(a[0] - b[0], a[1] - b[1])) };
+  }
+
+  minimapTo(sx, sy) {
+    const m = this.ed.renderer.minimapRect;
+    if (!m) return;
+    this.ed.view.centerOn(m.gx0 + (sx - m.x) / m.s, m.gy0 + (sy - m.y) / m.s);
+    this.ed.viewChanged();
+  }
+
+  setHover(hit) {
+    const ed = this.ed;
+    const h = hit && hit.kind === "plug" ? { node: hit.node, row: hit.row, side: hit.side === "in" ? "in" : "out" } : null;
+    const same = (a, b) => (!a && !b) || (a && b && a.node === b.node && a.row === b.row && a.side === b.side);
+    this.canvas.style.cursor = hit && hit.kind === "plug" ? "crosshair" : hit && hit.kind === "node" ? "move" : hit && hit.kind === "minimap" ? "pointer" : "";
+    if (same(h, ed.hover)) return;
+    ed.hover = h;
+    ed.requestRender();
+  }
+
+  wheel(e) {
+    const ed = this.ed;
+    e.preventDefault();
+    const [sx, sy] = this.local(e);
+    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? ed.view.height : 1;
+    if (e.ctrlKey || e.metaKey) {
+      // Trackpad pinches arrive as ctrl+wheel with small deltas; wheels with larger ones.
+      ed.view.zoomAt(sx, sy, Math.exp(-e.deltaY * unit * 0.0022));
+    } else if (e.shiftKey && !e.deltaX) {
+      ed.view.panBy(-e.deltaY * unit, 0);
+    } else {
+      ed.view.panBy(-e.deltaX * unit, -e.deltaY * unit);
+    }
+    ed.viewChanged();
+  }
+
+  dblclick(e) {
+    const [sx, sy] = this.local(e);
+    const hit = this.ed.hitTest(sx, sy);
+    if (hit.kind === "node") this.ed.focusNode(hit.node);
+    else if (hit.kind === "empty") this.ed.ui.openPalette(hit.wx, hit.wy);
+  }
+
+  key(e) {
+    const ed = this.ed;
+    const t = e.target;
+    const typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
+    const mod = e.ctrlKey || e.metaKey;
+    const k = e.key;
+    if (k === "Escape") {
+      if (ed.ui.closeOverlays()) return e.preventDefault();
+      if (typing) return t.blur();
+      ed.select([]);
+      return;
+    }
+    if (mod && (k === "s" || k === "S")) return e.preventDefault(), ed.save();
+    if (mod && (k === "o" || k === "O")) return e.preventDefault(), ed.ui.pickFile();
+    if (mod && (k === "f" || k === "F")) return e.preventDefault(), ed.ui.focusSearch();
+    if (k === "F3") return e.preventDefault(), ed.searchStep(e.shiftKey ? -1 : 1);
+    if (typing) return;
+    if (mod && !e.shiftKey && (k === "z" || k === "Z")) return e.preventDefault(), ed.undo();
+    if (mod && ((e.shiftKey && (k === "z" || k === "Z")) || k === "y" || k === "Y")) return e.preventDefault(), ed.redo();
+    if (!ed.doc) {
+      if (k === "?") ed.ui.toggleHelp();
+      return;
+    }
+    if (mod && (k === "c" || k === "C")) return e.preventDefault(), ed.copySelection();
+    if (mod && (k === "v" || k === "V")) return e.preventDefault(), ed.paste();
+    if (mod && (k === "d" || k === "D")) return e.preventDefault(), ed.duplicateSelection();
+    if (mod && (k === "a" || k === "A")) return e.preventDefault(), ed.select(ed.doc.file.Elements.map((_, i) => i));
+    if (mod && (k === "k" || k === "K")) return e.preventDefault(), ed.ui.openPalette();
+    if (mod) return;
+    const step = 80;
+    switch (k) {
+      case "Delete":
+      case "Backspace":
+        e.preventDefault();
+        ed.deleteSelection();
+        break;
+      case "f": ed.fitAll(); break;
+      case ".": ed.fitSelection(); break;
+      case "m": ed.showMinimap = !ed.showMinimap; ed.requestRender(); break;
+      case "a": ed.ui.openPalette(); break;
+      case "n": ed.searchStep(1); break;
+      case "N": ed.searchStep(-1); break;
+      case "?": ed.ui.toggleHelp(); break;
+      case "+": case "=": ed.view.zoomAt(ed.view.width / 2, ed.view.height / 2, 1.25); ed.viewChanged(); break;
+      case "-": case "_": ed.view.zoomAt(ed.view.width / 2, ed.view.height / 2, 0.8); ed.viewChanged(); break;
+      case "0": ed.view.zoom = 1; ed.viewChanged(); break;
+      case "ArrowLeft": ed.view.panBy(step, 0); ed.viewChanged(); break;
+      case "ArrowRight": ed.view.panBy(-step, 0); ed.viewChanged(); break;
+      case "ArrowUp": ed.view.panBy(0, step); ed.viewChanged(); break;
+      case "ArrowDown": ed.view.panBy(0, -step); ed.viewChanged(); break;
+      default: return;
+    }
+  }
+}
+
+export const SHORTCUTS = [
+  ["Drag empty space / wheel", "Pan"],
+  ["Ctrl + wheel / pinch", "Zoom at the cursor"],
+  ["Shift + drag", "Box select (Ctrl adds)"],
+  ["Click / Shift+click", "Select / add to selection"],
+  ["Drag a node", "Move the selection"],
+  ["Drag output → input", "Connect (types must match)"],
+  ["Drag an input off", "Disconnect"],
+  ["Drag a child plug → node", "Point a branch at the node"],
+  ["Click a plug", "Follow its link"],
+  ["Double-click a node", "Centre it"],
+  ["Double-click empty space / A / Ctrl+K", "Add a node"],
+  ["F", "Fit everything"],
+  [".", "Fit the selection"],
+  ["+ / − / 0", "Zoom in / out / 100%"],
+  ["Arrow keys", "Pan"],
+  ["M", "Toggle the minimap"],
+  ["Ctrl+F", "Search"],
+  ["Enter / N / F3", "Next search result"],
+  ["Shift+Enter / Shift+N / Shift+F3", "Previous search result"],
+  ["Ctrl+Z", "Undo"],
+  ["Ctrl+Shift+Z / Ctrl+Y", "Redo"],
+  ["Ctrl+C / Ctrl+V", "Copy / paste nodes"],
+  ["Ctrl+D", "Duplicate"],
+  ["Delete", "Delete the selection"],
+  ["Ctrl+A", "Select all"],
+  ["Ctrl+S", "Save (build and download)"],
+  ["Ctrl+O", "Open a file"],
+  ["?", "This help"],
+  ["Esc", "Close / clear the selection"],
+];
+
+export { list };

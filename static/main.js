@@ -1,0 +1,48 @@
+// Entry point: starts the editor in #app and exposes a small read-only hook for tests and
+// scripts. The editor is the page's only global.
+
+import { Editor } from "./editor.js";
+
+const app = document.getElementById("app");
+if (app) {
+  const ed = new Editor(app);
+  window.ainbEditor = Object.freeze({
+    ready: ed.ready,
+    document: () => ed.doc,
+    view: () => ({ command: ed.command, x: ed.view.x, y: ed.view.y, zoom: ed.view.zoom }),
+    selection: () => ed.selectionList(),
+    dirty: () => ed.dirty(),
+    loads: () => ed.loads,
+    status: () => ed.statusText,
+    problems: () => ed.problems.slice(),
+    lastShare: () => ed.lastShare,
+    lastRefusal: () => ed.lastRefusal || "",
+    history: () => ({ undo: ed.history.done.map((c) => c.label), redo: ed.history.undone.map((c) => c.label) }),
+    screenOf: (node, row, side) => ed.screenOf(node, row, side),
+    timings: () => ({ ...ed.timings }),
+    frame: () => ({ frames: ed.renderer.frames, lastMs: ed.renderer.lastFrameMs, visible: ed.renderer.visibleCount }),
+    // Draws n frames synchronously while panning by (dx, dy) screen pixels each, and returns
+    // each frame's duration in ms. Reading a pixel back makes the canvas finish drawing, so
+    // the times include rasterization, not only recording.
+    benchPan(n, dx, dy) {
+      const times = [];
+      const ctx = ed.renderer.ctx;
+      for (let k = 0; k < n; k++) {
+        const t0 = performance.now();
+        ed.view.panBy(dx, dy);
+        ed.renderer.draw();
+        ctx.getImageData(0, 0, 1, 1);
+        times.push(performance.now() - t0);
+      }
+      ed.viewChanged();
+      return times;
+    },
+    setView(v) {
+      ed.view.set(v);
+      if (Number.isInteger(v.command)) ed.command = v.command;
+      ed.viewChanged();
+    },
+    fitAll: () => ed.fitAll(),
+  });
+  ed.start();
+}

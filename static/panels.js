@@ -1,0 +1,585 @@
+// The DOM around the canvas: toolbar, side panels (commands, search, blackboard, expressions,
+// problems), inspector, legend, status bar and overlays (help, add-node palette, toasts).
+
+import { h, clear } from "./dom.js";
+import { Inspector } from "./inspector.js";
+import { SHORTCUTS } from "./input.js";
+import * as store from "./store.js";
+import {
+  PARAM_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BB_TYPES, ELEMENT_TYPES, list, elementClass, typeName,
+  formatValue, nodeHeight,
+} from "./model.js";
+
+const TABS = [["commands", "Commands"], ["search", "Search"], ["blackboard", "Blackboard"], ["expressions", "Expressions"], ["problems", "Problems"]];
+
+export class Panels {
+  constructor(ed, root) {
+    this.ed = ed;
+    this.root = root;
+    clear(root);
+    root.classList.add("editor");
+    this.fileInput = h("input", { type: "file", accept: ".ainb,.zs,.ainb.zs", hidden: true, id: "file-input",
+      onchange: () => {
+        const f = this.fileInput.files[0];
+        if (f) ed.openFile(f);
+        this.fileInput.value = "";
+      } });
+    this.buildToolbar();
+    this.canvas = h("canvas", { tabindex: "0", "aria-label": "Node graph" });
+    this.canvas.id = "graph";
+    this.tipEl = h("div.tip", { hidden: true });
+    this.toasts = h("div.toasts", { role: "status", "aria-live": "polite" });
+    this.welcome = h("div.welcome", {});
+    this.legend = this.buildLegend();
+    this.stage = h("div.stage", {}, this.canvas, this.legend, this.welcome, this.tipEl, this.toasts);
+    this.tabBodies = {};
+    this.tabButtons = {};
+    const tabBar = h("nav.tabs", { role: "tablist" });
+    for (const [id, label] of TABS) {
+      const b = h("button.tab", { role: "tab", dataset: { tab: id }, onclick: () => this.showTab(id) }, label);
+      this.tabButtons[id] = b;
+      tabBar.append(b);
+      this.tabBodies[id] = h("div.tab-body", { dataset: { tab: id }, hidden: true });
+    }
+    this.left = h("aside.left", {}, tabBar, Object.values(this.tabBodies));
+    this.inspectorEl = h("div.inspector-body", {});
+    this.right = h("aside.right", {}, h("div.panel-title", {}, "Inspector"), this.inspectorEl);
+    this.statusEl = h("span.status-text", {});
+    this.statusInfo = h("span.status-info", {});
+    root.append(
+      this.toolbar,
+      h("main.workspace", {}, this.left, this.stage, this.right),
+      h("footer.statusbar", {}, this.statusEl, this.statusInfo),
+      this.fileInput,
+    );
+    this.inspector = new Inspector(ed, this.inspectorEl);
+    this.buildCommands();
+    this.buildSearch();
+    this.buildBlackboard();
+    this.buildExpressions();
+    this.buildProblems();
+    this.showTab("commands");
+    this.renderWelcome();
+    this.setupDrop();
+    ed.on("status", (text, kind) => {
+      this.statusEl.textContent = text;
+      this.statusEl.classList.toggle("error", kind === "error");
+    });
+    ed.on("dirty", () => this.updateTitle());
+    ed.on("document", () => {
+      this.updateTitle();
+      this.welcome.hidden = true;
+    });
+    let infoQueued = false;
+    const info = () => {
+      if (infoQueued) return;
+      infoQueued = true;
+      requestAnimationFrame(() => {
+        infoQueued = false;
+        this.updateInfo();
+      });
+    };
+    ed.on("view", info);
+    ed.on("selection", info);
+    ed.on("change", info);
+  }
+
+  buildToolbar() {
+    const ed = this.ed;
+    const btn = (label, title, onclick, extra = {}) => h("button.tool", { title, onclick, ...extra }, label);
+    this.undoBtn = btn("↶ Undo", "Undo (Ctrl+Z)", () => ed.undo(), { disabled: true, dataset: { action: "undo" } });
+    this.redoBtn = btn("↷ Redo", "Redo (Ctrl+Shift+Z)", () => ed.redo(), { disabled: true, dataset: { action: "redo" } });
+    this.titleEl = h("span.doc-title", {}, "No file");
+    this.dirtyEl = h("span.dirty", { title: "Unsaved edits", hidden: true }, "●");
+    this.recentMenu = h("div.menu", { hidden: true });
+    const recentBtn = btn("Recent ▾", "Recently opened files", (e) => {
+      e.stopPropagation();
+      this.toggleRecent();
+    }, { dataset: { action: "recent" } });
+    document.addEventListener("click", () => (this.recentMenu.hidden = true));
+    this.toolbar = h("header.toolbar", {},
+      h("span.brand", {}, h("b", {}, "AINB"), " editor"),
+      btn("Open…", "Open an .ainb or .ainb.zs file (Ctrl+O)", () => this.pickFile(), { dataset: { action: "open" } }),
+      h("span.menu-wrap", {}, recentBtn, this.recentMenu),
+      btn("Save", "Build the .ainb and download it (Ctrl+S)", () => ed.save(), { dataset: { action: "save" } }),
+      btn("Share", "Create a link to this document and view", () => ed.share(), { dataset: { action: "share" } }),
+      h("span.sep", {}),
+      this.undoBtn, this.redoBtn,
+      h("span.sep", {}),
+      btn("+ Node", "Add a node (A)", () => this.openPalette(), { dataset: { action: "add" } }),
+      btn("Fit", "Fit everything in view (F)", () => ed.doc && ed.fitAll(), { dataset: { action: "fit" } }),
+      h("span.grow", {}),
+      h("span.doc", {}, this.dirtyEl, this.titleEl),
+      btn("?", "Keyboard shortcuts (?)", () => this.toggleHelp(), { dataset: { action: "help" } }),
+    );
+  }
+
+  pickFile() {
+    this.fileInput.click();
+  }
+
+  toggleRecent() {
+    const m = this.recentMenu;
+    if (!m.hidden) return (m.hidden = true);
+    clear(m);
+    const items = store.recent();
+    if (!items.length) m.append(h("div.menu-empty", {}, "No recent files"));
+    for (const r of items) {
+      m.append(h("button.menu-item", { onclick: () => {
+        m.hidden = true;
+        this.ed.reopen(r);
+      } }, h("span", {}, r.name), h("span.muted", {}, ago(r.time))));
+    }
+    m.hidden = false;
+  }
+
+  updateTitle() {
+    const ed = this.ed;
+    const dirty = ed.dirty();
+    this.titleEl.textContent = ed.doc ? ed.name : "No file";
+    this.dirtyEl.hidden = !dirty;
+    document.title = (dirty ? "● " : "") + (ed.doc ? ed.name + " – " : "") + "AINB editor";
+    this.undoBtn.disabled = !ed.history.done.length;
+    this.redoBtn.disabled = !ed.history.undone.length;
+    this.undoBtn.title = ed.history.done.length ? `Undo ${ed.history.done.at(-1).label} (Ctrl+Z)` : "Nothing to undo";
+    this.redoBtn.title = ed.history.undone.length ? `Redo ${ed.history.undone.at(-1).label} (Ctrl+Shift+Z)` : "Nothing to redo";
+  }
+
+  updateInfo() {
+    const ed = this.ed;
+    if (!ed.doc) return;
+    const n = ed.doc.file.Elements.length;
+    this.statusInfo.textContent = `${n} nodes · ${ed.selection.size ? ed.selection.size + " selected · " : ""}zoom ${Math.round(ed.view.zoom * 100)}%`;
+  }
+
+  buildLegend() {
+    const rows = PARAM_TYPES.map((t) => legendRow(TYPE_COLOR[t], TYPE_LABEL[t], "dot"));
+    rows.push(legendRow(TYPE_COLOR.U32, "u32", "dot"));
+    rows.push(legendRow(LINK_COLOR.child, "child (tree)", "line"));
+    rows.push(legendRow(LINK_COLOR.jump, "jump to root", "dash"));
+    rows.push(legendRow(LINK_COLOR.query, "query", "dot-line"));
+    rows.push(legendRow("#f59e5b", "$ blackboard", "text"));
+    rows.push(legendRow(LINK_COLOR.expr, "ƒ expression", "text"));
+    const body = h("div.legend-body", {}, rows);
+    const el = h("div.legend", {}, h("button.legend-toggle", { onclick: () => (body.hidden = !body.hidden), title: "Show or hide the legend" }, "Legend"), body);
+    return el;
+  }
+
+  renderWelcome() {
+    const w = clear(this.welcome);
+    const items = store.recent();
+    w.append(h("div.welcome-card", {},
+      h("h1", {}, "AINB editor"),
+      h("p", {}, "Drop an ", h("code", {}, ".ainb"), " or ", h("code", {}, ".ainb.zs"), " file here, or"),
+      h("button.primary", { onclick: () => this.pickFile() }, "Open a file…"),
+      items.length ? h("div.recent", {}, h("h3", {}, "Recent"), items.map((r) => h("button.menu-item", { onclick: () => this.ed.reopen(r) },
+        h("span", {}, r.name), h("span.muted", {}, `${r.nodes ?? "?"} nodes · ${ago(r.time)}`)))) : null,
+      h("p.muted", {}, "Press ? for keyboard shortcuts."),
+    ));
+  }
+
+  setupDrop() {
+    const root = this.root;
+    let depth = 0;
+    root.addEventListener("dragenter", (e) => {
+      if (![...(e.dataTransfer?.types || [])].includes("Files")) return;
+      depth++;
+      root.classList.add("dropping");
+    });
+    root.addEventListener("dragleave", () => {
+      if (--depth <= 0) {
+        depth = 0;
+        root.classList.remove("dropping");
+      }
+    });
+    root.addEventListener("dragover", (e) => e.preventDefault());
+    root.addEventListener("drop", (e) => {
+      e.preventDefault();
+      depth = 0;
+      root.classList.remove("dropping");
+      const f = e.dataTransfer && e.dataTransfer.files[0];
+      if (f) this.ed.openFile(f);
+    });
+  }
+
+  showTab(id) {
+    for (const [t] of TABS) {
+      this.tabBodies[t].hidden = t !== id;
+      this.tabButtons[t].classList.toggle("active", t === id);
+      this.tabButtons[t].setAttribute("aria-selected", String(t === id));
+    }
+    this.activeTab = id;
+  }
+
+  // ---- commands
+
+  buildCommands() {
+    const ed = this.ed;
+    const body = this.tabBodies.commands;
+    const render = () => {
+      clear(body);
+      if (!ed.doc) return body.append(h("p.hint", {}, "No file open."));
+      const cmds = ed.doc.file.Commands || [];
+      const listEl = h("ul.list", {});
+      cmds.forEach((c, k) => {
+        const name = h("input.text.cmd-name", { type: "text", value: c.Name, dataset: { key: `cmd.${k}` }, title: "Rename",
+          onchange: () => ed.edits.setField(c, "Name", name.value, `Rename command ${c.Name}`) });
+        listEl.append(h("li.item" + (k === ed.command ? ".active" : ""), { dataset: { command: k } },
+          h("button.item-main", { onclick: () => ed.focusCommand(k), title: "Show this command's tree" },
+            h("span.item-title", {}, c.Name || `command ${k}`),
+            h("span.muted", {}, `root #${c.Root}` + (c.Secondary >= 0 ? `, #${c.Secondary}` : ""))),
+          h("div.item-tools", {}, name,
+            h("button.small", { title: "Make the selected node this command's root", disabled: ed.selection.size !== 1,
+              onclick: () => ed.edits.setField(c, "Root", ed.selectionList()[0], `Root of ${c.Name}`) }, "Set root"),
+            h("button.icon", { title: "Remove this command", onclick: () => ed.edits.removeCommand(k) }, "✕"))));
+      });
+      body.append(listEl);
+      const nameIn = h("input.text", { type: "text", placeholder: "new command name" });
+      body.append(h("div.add-row", {}, nameIn, h("button", { onclick: () => {
+        const name = nameIn.value.trim();
+        if (!name) return this.toast("Name the command first.", "error");
+        const root = ed.selection.size === 1 ? ed.selectionList()[0] : 0;
+        ed.edits.addCommand(name, root);
+      } }, "Add command")));
+      body.append(h("p.hint", {}, "A new command starts at the selected node. Click a command to show its tree."));
+    };
+    ed.on("document", render);
+    ed.on("change", render);
+    ed.on("command", render);
+    ed.on("selection", () => {
+      for (const b of body.querySelectorAll("button.small")) b.disabled = ed.selection.size !== 1;
+    });
+    render();
+  }
+
+  // ---- search
+
+  buildSearch() {
+    const ed = this.ed;
+    const body = this.tabBodies.search;
+    this.searchInput = h("input.text.search-input", { type: "search", placeholder: "Names, types, parameters, values…", dataset: { key: "search" } });
+    const count = h("span.muted.search-count", {});
+    const results = h("ul.list.results", {});
+    let timer = 0;
+    this.searchInput.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => ed.runSearch(this.searchInput.value), 120);
+    });
+    this.searchInput.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") {
+        e.preventDefault();
+        clearTimeout(timer);
+        if (ed.search.query !== this.searchInput.value) ed.runSearch(this.searchInput.value);
+        ed.searchStep(e.shiftKey ? -1 : 1);
+      }
+    });
+    body.append(
+      h("div.search-row", {}, this.searchInput),
+      h("div.search-row", {}, h("button", { onclick: () => ed.searchStep(-1), title: "Previous (Shift+Enter)" }, "↑ Prev"),
+        h("button", { onclick: () => ed.searchStep(1), title: "Next (Enter)" }, "↓ Next"), count),
+      results,
+    );
+    ed.on("search", () => {
+      const s = ed.search;
+      count.textContent = s.query ? `${s.index >= 0 ? s.index + 1 : 0} / ${s.hits.length}` : "";
+      clear(results);
+      const els = ed.doc ? ed.doc.file.Elements : [];
+      for (const i of s.hits.slice(0, 300)) {
+        results.append(h("li.item" + (i === s.current ? ".active" : ""), {},
+          h("button.item-main", { onclick: () => {
+            s.index = s.hits.indexOf(i);
+            s.current = i;
+            ed.focusNode(i);
+            ed.emit("search");
+          } }, h("span.item-title", {}, elementClass(els[i])), h("span.muted", {}, "#" + i))));
+      }
+      if (s.hits.length > 300) results.append(h("li.hint", {}, `…and ${s.hits.length - 300} more`));
+    });
+    ed.on("document", () => {
+      this.searchInput.value = "";
+      ed.emit("search");
+    });
+  }
+
+  focusSearch() {
+    this.showTab("search");
+    this.searchInput.focus();
+    this.searchInput.select();
+  }
+
+  // ---- blackboard
+
+  buildBlackboard() {
+    const ed = this.ed;
+    const body = this.tabBodies.blackboard;
+    const render = () => {
+      clear(body);
+      if (!ed.doc) return body.append(h("p.hint", {}, "No file open."));
+      const params = (ed.doc.file.Blackboard || {}).Params || {};
+      let any = false;
+      for (const t of BB_TYPES) {
+        const ps = list(params, t);
+        if (!ps.length) continue;
+        any = true;
+        body.append(h("h3.group", {}, t));
+        ps.forEach((p, k) => {
+          const name = h("input.text", { type: "text", value: p.Name, dataset: { key: `bb.${t}.${k}` },
+            onchange: () => ed.edits.setField(p, "Name", name.value, `Rename blackboard ${p.Name}`) });
+          body.append(h("div.bb-row", {}, name,
+            h("span.muted.bb-value", { title: p.Notes || "" }, bbValue(t, p)),
+            h("button.icon", { title: "Remove; values reading it fall back to their own value", onclick: () => ed.edits.removeBlackboard(t, k) }, "✕")));
+        });
+      }
+      if (!any) body.append(h("p.hint", {}, "The blackboard is empty."));
+      const typeSel = h("select", {}, BB_TYPES.map((t) => h("option", { value: t }, t)));
+      const nameIn = h("input.text", { type: "text", placeholder: "name" });
+      body.append(h("div.add-row", {}, typeSel, nameIn, h("button", { onclick: () => {
+        const n = nameIn.value.trim();
+        if (!n) return this.toast("Name the parameter first.", "error");
+        if (typeSel.value === "U32" && ed.doc.file.Version < 0x408) return this.toast("U32 parameters need a 0x408 file.", "error");
+        ed.edits.addBlackboard(typeSel.value, n);
+      } }, "Add")));
+    };
+    ed.on("document", render);
+    ed.on("change", render);
+    render();
+  }
+
+  // ---- expressions
+
+  buildExpressions() {
+    const ed = this.ed;
+    const body = this.tabBodies.expressions;
+    const render = () => {
+      clear(body);
+      const fns = ed.doc && ed.doc.functions;
+      if (!fns || !fns.length) return body.append(h("p.hint", {}, ed.doc ? "The file has no expressions." : "No file open."));
+      body.append(h("p.hint", {}, "Each function's listing is assembled again when you save. Edit and leave the field to apply."));
+      fns.forEach((fn, k) => {
+        const ta = h("textarea.code", { spellcheck: "false", dataset: { key: `fn.${k}` }, rows: Math.min(18, fn.text.split("\n").length + 1) }, fn.text);
+        ta.value = fn.text;
+        ta.addEventListener("change", () => ed.edits.setFunctionText(k, ta.value));
+        const err = ed.problems.find((p) => p.function === k);
+        body.append(h("div.fn" + (err ? ".has-error" : ""), { dataset: { function: k } },
+          h("h3.group", {}, `Function ${k}`, err ? h("span.error-text", {}, ` line ${err.line ?? "?"}: ${err.message}`) : null), ta));
+      });
+    };
+    ed.on("document", render);
+    ed.on("problems", render);
+    ed.on("change", (cmd) => {
+      if (!document.activeElement || !body.contains(document.activeElement)) render();
+      void cmd;
+    });
+    render();
+  }
+
+  showExpression(k) {
+    this.showTab("expressions");
+    const ta = this.tabBodies.expressions.querySelector(`[data-key="fn.${k}"]`);
+    if (ta) {
+      ta.scrollIntoView({ block: "start" });
+      ta.focus();
+    }
+  }
+
+  // Puts the caret on a line of a function's listing.
+  showExpressionLine(k, line) {
+    this.showExpression(k);
+    const ta = this.tabBodies.expressions.querySelector(`[data-key="fn.${k}"]`);
+    if (!ta || !line) return;
+    const lines = ta.value.split("\n");
+    let at = 0;
+    for (let l = 0; l < line - 1 && l < lines.length; l++) at += lines[l].length + 1;
+    ta.setSelectionRange(at, at + (lines[line - 1] || "").length);
+  }
+
+  // ---- problems
+
+  buildProblems() {
+    const ed = this.ed;
+    const body = this.tabBodies.problems;
+    ed.on("problems", () => {
+      clear(body);
+      const ps = ed.problems;
+      this.tabButtons.problems.textContent = ps.length ? `Problems (${ps.length})` : "Problems";
+      this.tabButtons.problems.classList.toggle("bad", ps.length > 0);
+      if (!ps.length) return body.append(h("p.hint", {}, "No problems. Saving lists here what keeps the file from being built."));
+      const ul = h("ul.list.problems", {});
+      ps.forEach((p) => ul.append(h("li.item", {}, h("button.item-main.problem", { onclick: () => {
+        if (p.node >= 0) ed.focusNode(p.node);
+        else if (p.function !== undefined) this.showExpressionLine(p.function, p.line);
+      } }, h("span.item-title", {}, p.message), h("span.muted", {}, (p.node >= 0 ? `#${p.node} · ` : "") + (p.path || ""))))));
+      body.append(ul);
+      this.showTab("problems");
+    });
+    ed.emit("problems");
+  }
+
+  // ---- overlays
+
+  toast(text, kind = "") {
+    const t = h("div.toast" + (kind ? "." + kind : ""), {}, text);
+    this.toasts.append(t);
+    setTimeout(() => t.remove(), kind === "error" ? 6000 : 3500);
+    return t;
+  }
+
+  shareToast(link, copied) {
+    const input = h("input.text.share-link", { type: "text", value: link, readonly: true, onclick: () => input.select() });
+    const t = h("div.toast.share", {}, h("div", {}, copied ? "Link copied to the clipboard:" : "Share link:"), input);
+    this.toasts.append(t);
+    setTimeout(() => t.remove(), 15000);
+  }
+
+  tip(text, x, y) {
+    const el = this.tipEl;
+    if (!text) return (el.hidden = true);
+    const r = this.stage.getBoundingClientRect();
+    el.textContent = text;
+    el.hidden = false;
+    el.style.left = `${x - r.left + 14}px`;
+    el.style.top = `${y - r.top + 14}px`;
+  }
+
+  closeOverlays() {
+    let closed = false;
+    for (const el of this.root.querySelectorAll(".overlay")) {
+      el.remove();
+      closed = true;
+    }
+    if (!this.recentMenu.hidden) {
+      this.recentMenu.hidden = true;
+      closed = true;
+    }
+    if (closed) this.canvas.focus();
+    return closed;
+  }
+
+  toggleHelp() {
+    const open = this.root.querySelector(".overlay.help");
+    if (open) return open.remove();
+    const el = h("div.overlay.help", { onclick: (e) => e.target === el && el.remove() },
+      h("div.dialog", { role: "dialog", "aria-label": "Keyboard shortcuts" },
+        h("div.dialog-head", {}, h("h2", {}, "Keyboard and mouse"), h("button.icon", { onclick: () => el.remove() }, "✕")),
+        h("table.shortcuts", {}, SHORTCUTS.map(([k, v]) => h("tr", {}, h("td", {}, h("kbd", {}, k)), h("td", {}, v))))));
+    this.root.append(el);
+  }
+
+  // The add-node palette: built-in element types and every class the open file uses.
+  openPalette(wx, wy) {
+    const ed = this.ed;
+    if (!ed.doc) return;
+    this.closeOverlays();
+    const at = wx === undefined ? [ed.view.x - 130, ed.view.y - 40] : [wx, wy];
+    const entries = this.paletteEntries();
+    const input = h("input.text.palette-input", { type: "text", placeholder: "Search node types…" });
+    const ul = h("ul.list.palette-list", {});
+    let shown = [], active = 0;
+    const add = (entry) => {
+      el.remove();
+      const i = ed.edits.addNode(entry.template(), Math.round(at[0]), Math.round(at[1]));
+      ed.select([i]);
+      ed.status(`Added ${entry.label} as #${i}`);
+    };
+    const render = () => {
+      const q = input.value.trim().toLowerCase();
+      shown = entries.filter((e) => !q || e.search.includes(q)).slice(0, 200);
+      active = Math.min(active, Math.max(0, shown.length - 1));
+      clear(ul);
+      shown.forEach((e, k) => ul.append(h("li.item" + (k === active ? ".active" : ""), {},
+        h("button.item-main", { onclick: () => add(e) }, h("span.item-title", {}, e.label), h("span.muted", {}, e.detail)))));
+    };
+    input.addEventListener("input", () => {
+      active = 0;
+      render();
+    });
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowDown") active = Math.min(shown.length - 1, active + 1);
+      else if (e.key === "ArrowUp") active = Math.max(0, active - 1);
+      else if (e.key === "Enter" && shown[active]) return add(shown[active]);
+      else return;
+      e.preventDefault();
+      render();
+      ul.children[active]?.scrollIntoView({ block: "nearest" });
+    });
+    const el = h("div.overlay.palette", { onclick: (e) => e.target === el && el.remove() },
+      h("div.dialog", { role: "dialog", "aria-label": "Add a node" }, h("div.dialog-head", {}, h("h2", {}, "Add a node")), input, ul));
+    this.root.append(el);
+    render();
+    input.focus();
+  }
+
+  paletteEntries() {
+    const file = this.ed.doc.file;
+    const byClass = new Map();
+    for (const e of file.Elements) {
+      const key = e.Type === 0 ? "0:" + e.Name : "t:" + e.Type;
+      if (!byClass.has(key)) byClass.set(key, e);
+    }
+    const entries = [];
+    for (const [key, e] of byClass) {
+      const plugs = [];
+      for (const g of ["Properties", "Inputs", "Outputs"]) for (const t of PARAM_TYPES) plugs.push(...list(e[g], t).map((p) => p.Name));
+      entries.push({
+        label: elementClass(e), detail: key.startsWith("0:") ? `class · ${plugs.length} params` : "built-in · as used here",
+        search: (elementClass(e) + " " + plugs.join(" ")).toLowerCase(), template: () => blankFrom(e, file),
+      });
+    }
+    for (const [t, name] of Object.entries(ELEMENT_TYPES)) {
+      if (t === "0" || byClass.has("t:" + t)) continue;
+      entries.push({ label: name, detail: "built-in", search: name.toLowerCase(), template: () => builtin(Number(t), file) });
+    }
+    entries.sort((a, b) => a.label.localeCompare(b.label));
+    return entries;
+  }
+}
+
+// A new node shaped like an existing one: same class and parameters with their values, but no
+// links, children or attachments.
+function blankFrom(e, file) {
+  const n = structuredClone(e);
+  delete n.Queries;
+  delete n.Attachments;
+  delete n.Actions;
+  for (const t of PARAM_TYPES) {
+    for (const input of list(n.Inputs, t)) {
+      delete input.Sources;
+      if (input.Source) input.Source = { Node: -1, Output: 0, Flags: (((input.Source.Flags >>> 0) & ~0xce00ffff) | (1 << 23)) >>> 0 };
+    }
+  }
+  const plugs = {};
+  for (const [k, ps] of Object.entries(n.Plugs || {})) {
+    if (k === "Child" || k === "Transition") continue;
+    plugs[k] = ps.map((p) => ({ ...p, Node: -1 }));
+  }
+  n.Plugs = plugs;
+  if (file.Version < 0x407 && !n.StateInfo) n.StateInfo = { DesiredState: "", Unknown: [0, 0, 0, 0] };
+  return n;
+}
+
+function builtin(type, file) {
+  const e = { Type: type, Name: "", Flags: 0, GUID: "00000000-0000-0000-0000-000000000000", Reserved10: 0, Properties: {}, Inputs: {}, Outputs: {}, Plugs: {} };
+  if (file.Version < 0x407) e.StateInfo = { DesiredState: "", Unknown: [0, 0, 0, 0] };
+  return e;
+}
+
+function bbValue(t, p) {
+  const map = { String: "String", S32: "Int", U32: "Int", F32: "Float", Bool: "Bool", Vec3f: "Vector3F", VoidPtr: "Pointer" };
+  return formatValue(map[t], p.Value, "") + (p.File ? ` · ${p.File}` : "");
+}
+
+function legendRow(color, label, kind) {
+  const sw = h("span.legend-swatch." + kind, {});
+  sw.style.setProperty("--c", color);
+  return h("div.legend-row", {}, sw, label);
+}
+
+function ago(t) {
+  const s = Math.round((Date.now() - t) / 1000);
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(t).toLocaleDateString();
+}
+
+export { typeName, nodeHeight };
