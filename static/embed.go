@@ -6,5 +6,5 @@ import "embed"
 
 // FS holds the editor's assets, served under /static/.
 //
-//go:embed *.js *.css
+//go:embed *.js *.css *.svg
 var FS embed.FS

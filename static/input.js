@@ -325,6 +325,8 @@ export class Input {
       case "ArrowDown": ed.view.panBy(0, -step); ed.viewChanged(); break;
       default: return;
     }
+    // A key that opened a dialog must not also type into the field it focused.
+    e.preventDefault();
   }
 }
 

@@ -258,10 +258,11 @@ export class Renderer {
     if (e.Attachments && e.Attachments.length) badges.push([`att ${e.Attachments.length}`, "#8d93a0"]);
     if (e.Queries && e.Queries.length) badges.push([`Q${e.Queries.length}`, LINK_COLOR.query]);
     const badgeW = badges.length * 4 + badges.reduce((s, b) => s + b[0].length * 6.5 + 8, 0);
-    const title = fit(m, elementClass(e), 260 - 16 - 30 - badgeW);
+    const idxW = m.measureText("#" + i).width;
+    const title = fit(m, elementClass(e), 260 - 9 - 8 - idxW - 8 - badgeW);
     m.font = FONT_ROW;
     const rows = nodeRows(file, e).map((row) => prepareRow(m, file, e, row));
-    r = { title, rows, badges, sub: e.Type !== 0 && e.Name ? fit(m, e.Name, 200) : "" };
+    r = { title, idxW, rows, badges, sub: e.Type !== 0 && e.Name ? fit(m, e.Name, 200) : "" };
     this.rowCache.set(i, r);
     return r;
   }
@@ -305,7 +306,7 @@ export class Renderer {
     for (const i of vis) {
       const p = pos[i], pr = this.prepared(i);
       if (!pr.badges.length) continue;
-      let bx = p.x + p.w - 8 - (String(i).length + 1) * 7.5 - 6;
+      let bx = p.x + p.w - 8 - pr.idxW - 6;
       for (let k = pr.badges.length - 1; k >= 0; k--) {
         const [label, col] = pr.badges[k];
         const w = label.length * 6.5 + 8;

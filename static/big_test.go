@@ -1,0 +1,108 @@
+package static_test
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+const bigFile = "real/nodedefs_ai_v407.ainb" // 7,130 nodes
+
+func (p *page) wheel(at point, dx, dy float64, ctrl bool) {
+	p.t.Helper()
+	p.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, at.X, at.Y, func(q *input.DispatchMouseEventParams) {
+		// The protocol wants both deltas and the client leaves zeros out: send a nothing.
+		q.DeltaX, q.DeltaY = dx+1e-9, dy+1e-9
+		if ctrl {
+			q.Modifiers = 2
+		}
+	}))
+}
+
+func (p *page) canvasCenter() point {
+	return eval[point](p, `(() => { const r = document.getElementById("graph").getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`)
+}
+
+func percentile(xs []float64, q float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
+}
+
+// The 7,130-node file opens, pans and zooms with real input and keeps drawing quickly.
+// The bound is loose on purpose: this checks that nothing degenerates (a frame of seconds),
+// the benchmark below measures.
+func TestBigGraphResponsive(t *testing.T) {
+	p := newBrowser(t)
+	p.open(corpusFile(t, bigFile))
+	if n := eval[int](p, `ainbEditor.document().file.Elements.length`); n != 7130 {
+		t.Fatalf("%d nodes, want 7130", n)
+	}
+	c := p.canvasCenter()
+	start := time.Now()
+	for k := 0; k < 10; k++ {
+		p.wheel(c, 0, 120, false)
+	}
+	for k := 0; k < 15; k++ {
+		p.wheel(c, 0, 200, true) // zoom out to the whole graph
+	}
+	for k := 0; k < 5; k++ {
+		p.wheel(c, 40, -120, false)
+	}
+	p.drag(c, point{c.X - 200, c.Y - 150})
+	p.waitFor(`ainbEditor.frame().frames > 3`)
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("30 wheel events and a drag took %v", d)
+	}
+	v := eval[viewState](p, `ainbEditor.view()`)
+	if v.Zoom > 0.05 {
+		t.Errorf("ctrl+wheel did not zoom out: %+v", v)
+	}
+	p.run(`ainbEditor.fitAll()`)
+	p.waitFor(`ainbEditor.frame().frames > 5`)
+	p.screenshot("ainb-big-all")
+	times := eval[[]float64](p, `ainbEditor.benchPan(30, 7, 5)`)
+	if m := percentile(times, 0.5); m > 250 {
+		t.Errorf("median frame %.1f ms with the whole graph in view", m)
+	}
+	p.run(`ainbEditor.setView({x: 1300, y: 52000, zoom: 1})`)
+	times = eval[[]float64](p, `ainbEditor.benchPan(30, 7, 5)`)
+	if m := percentile(times, 0.5); m > 250 {
+		t.Errorf("median frame %.1f ms zoomed in", m)
+	}
+	p.screenshot("ainb-big-zoomed")
+}
+
+// TestBrowserBenchmark measures the 7,130-node file: time from the file to the first frame,
+// and frame times while panning with everything in view and zoomed in. It only reports;
+// run it with AINB_BENCH=1.
+func TestBrowserBenchmark(t *testing.T) {
+	if os.Getenv("AINB_BENCH") != "1" {
+		t.Skip("set AINB_BENCH=1 to run the browser benchmark")
+	}
+	p := newBrowser(t)
+	path := corpusFile(t, bigFile)
+	var firsts []float64
+	for k := 0; k < 3; k++ {
+		p.open(path)
+		firsts = append(firsts, eval[float64](p, `ainbEditor.timings().firstFrame`))
+	}
+	parsed := eval[float64](p, `ainbEditor.timings().parsed`)
+	report := func(name string, ms []float64) {
+		t.Logf("%-34s median %6.2f ms  p95 %6.2f ms  max %6.2f ms  (%d frames)", name, percentile(ms, 0.5), percentile(ms, 0.95), slices.Max(ms), len(ms))
+	}
+	t.Logf("file → first frame: %v ms (last upload+parse %0.f ms)", fmt.Sprintf("%.0f", firsts), parsed)
+	p.run(`ainbEditor.fitAll()`)
+	report("pan, whole graph in view", eval[[]float64](p, `ainbEditor.benchPan(200, 3, 2)`))
+	p.run(`ainbEditor.setView({x: 1300, y: 52000, zoom: 0.2})`)
+	report("pan, boxes (zoom 0.2)", eval[[]float64](p, `ainbEditor.benchPan(200, 3, 2)`))
+	p.run(`ainbEditor.setView({x: 1300, y: 52000, zoom: 0.5})`)
+	report("pan, zoomed in (zoom 0.5, text)", eval[[]float64](p, `ainbEditor.benchPan(200, 3, 2)`))
+	p.run(`ainbEditor.setView({x: 1300, y: 52000, zoom: 1})`)
+	report("pan, zoomed in (zoom 1)", eval[[]float64](p, `ainbEditor.benchPan(200, 3, 2)`))
+}
