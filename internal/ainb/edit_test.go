@@ -188,3 +188,28 @@ func TestBuildFromScratch(t *testing.T) {
 		}
 	}
 }
+
+// A string offset into the tail of a longer pool string reads as that tail and is written
+// back pointing at the same place.
+func TestStringTailReference(t *testing.T) {
+	b := bytes.Clone(corpusFile(t, "synthetic/minimal_v407.ainb"))
+	name := headerSize + commandSize + 8 // element 0's name
+	at := binary.LittleEndian.Uint32(b[name:])
+	binary.LittleEndian.PutUint32(b[name:], at+7) // "OneShotDoNothing" -> "DoNothing"
+	f, err := Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Elements[0].Name != "DoNothing" {
+		t.Fatalf("name %q", f.Elements[0].Name)
+	}
+	// The name hash on disk still belongs to the old name; the writer stores the right one.
+	binary.LittleEndian.PutUint32(b[name+4:], Hash("DoNothing"))
+	out, err := f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, b) {
+		t.Fatalf("tail reference not kept: %s", firstDiff(b, out))
+	}
+}

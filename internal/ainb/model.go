@@ -242,15 +242,19 @@ type Output struct {
 // PlugKind indexes the ten plug lists of an element.
 type PlugKind int
 
-// Plug kinds, in table order. Kinds 1 and 6-9 are never used by known files.
+// Plug kinds, in table order. Kind 1 is never used by known files.
 const (
 	PlugGeneric  PlugKind = 0 // bool/float input sources and outputs
 	PlugChild    PlugKind = 2
 	PlugJump     PlugKind = 3 // "Transition" in the community JSON
 	PlugString   PlugKind = 4 // string input sources
 	PlugInt      PlugKind = 5 // int input sources
-	NumPlugKinds          = 10
+	NumPlugKinds          = 6
 )
+
+// plugTables is how many plug lists a file has per element: kinds 6 to 9 exist in the format
+// but no known file uses them, so the model does not hold them and the reader rejects them.
+const plugTables = 10
 
 // Plug is a connection from an element to another. Which fields beyond Node and Name are
 // stored depends on the element type (see PlugLayout): selectors keep their conditions there.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"ainbeditor/internal/exb"
 )
@@ -21,6 +22,8 @@ func (e *FormatError) Error() string {
 }
 
 const headerSize = 0x74
+
+var le = binary.LittleEndian
 
 // header is the fixed file header, with the offsets the reader follows.
 type header struct {
@@ -43,7 +46,11 @@ type decoder struct {
 	section string
 	err     error
 	pool    []byte
-	strs    map[uint32]string
+	// starts and strings index the pool's strings by offset; tails caches strings that
+	// start inside another one.
+	starts  []uint32
+	strings []string
+	tails   map[uint32]string
 	// budget bounds the table entries elements may copy (entries are 4 bytes or more, so a
 	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
 	// without end would otherwise make a small file allocate quadratically.
@@ -107,7 +114,10 @@ func (d *decoder) strAt(off int, at uint32) string {
 	if d.err != nil {
 		return ""
 	}
-	if s, ok := d.strs[at]; ok {
+	if i, ok := slices.BinarySearch(d.starts, at); ok {
+		return d.strings[i]
+	}
+	if s, ok := d.tails[at]; ok {
 		return s
 	}
 	if int64(at) >= int64(len(d.pool)) {
@@ -120,7 +130,10 @@ func (d *decoder) strAt(off int, at uint32) string {
 		return ""
 	}
 	s := string(d.pool[at : int(at)+end])
-	d.strs[at] = s
+	if d.tails == nil {
+		d.tails = make(map[uint32]string)
+	}
+	d.tails[at] = s
 	return s
 }
 
@@ -157,7 +170,7 @@ func (d *decoder) count(off int, n uint32, size int) int {
 
 // Read parses an AINB file.
 func Read(b []byte) (*File, error) {
-	d := &decoder{b: b, section: "header", strs: make(map[uint32]string), budget: len(b) / 2}
+	d := &decoder{b: b, section: "header", budget: len(b) / 2}
 	f, err := d.file()
 	if err == nil {
 		err = d.err
@@ -201,16 +214,14 @@ func (d *decoder) file() (*File, error) {
 	}
 	d.pool = d.b[h.stringPool:]
 
-	f := &File{Version: h.version, CategoryID: h.category}
-	d.section = "header"
-	f.Filename = d.strAt(0x08, h.filename)
-	f.Category = d.strAt(0x60, h.categoryName)
-
 	if n := bytes.Count(d.pool, []byte{0}); n > maxStrings {
 		d.fail(int(h.stringPool), "string pool holds %d strings, more than the %d this reader accepts", n, maxStrings)
 		return nil, d.err
 	}
-	f.Layout = d.splitPool()
+	f := &File{Version: h.version, CategoryID: h.category, Layout: d.splitPool()}
+	d.section = "header"
+	f.Filename = d.strAt(0x08, h.filename)
+	f.Category = d.strAt(0x60, h.categoryName)
 
 	d.section = "commands"
 	n := d.count(headerSize, h.commands, commandSize)
@@ -324,7 +335,7 @@ func (d *decoder) splitPool() *Layout {
 	n := bytes.Count(d.pool, []byte{0})
 	l := &Layout{Strings: make([]string, 0, n)}
 	offsets := make(map[string]uint32, n)
-	d.strs = make(map[uint32]string, n)
+	d.starts = make([]uint32, 0, n)
 	pool := d.pool
 	at := uint32(0)
 	for len(pool) > 0 {
@@ -335,13 +346,14 @@ func (d *decoder) splitPool() *Layout {
 		}
 		s := string(pool[:i])
 		l.Strings = append(l.Strings, s)
-		d.strs[at] = s
+		d.starts = append(d.starts, at)
 		if _, ok := offsets[s]; !ok {
 			offsets[s] = at
 		}
 		at += uint32(i + 1)
 		pool = pool[i+1:]
 	}
+	d.strings = l.Strings
 	l.index = &poolIndex{strings: l.Strings, offsets: offsets, size: int(at)}
 	return l
 }
@@ -686,47 +698,63 @@ type tables struct {
 }
 
 func (d *decoder) element(e *Element, off, index int, t *tables) {
-	e.Type = ElementType(d.u16(off))
-	nAttach := uint32(d.u16(off + 4))
-	e.Flags = ElementFlags(d.u8(off + 6))
-	e.Name = d.str(off + 8)
-	at := off + 0xc
+	// One bounds check for the entry and one for the parameter block: this runs for every
+	// element of files with thousands.
+	if !d.need(off, elementSize(d.version)) {
+		return
+	}
+	ent := d.b[off : off+elementSize(d.version)]
+	e.Type = ElementType(le.Uint16(ent))
+	nAttach := uint32(le.Uint16(ent[4:]))
+	e.Flags = ElementFlags(ent[6])
+	e.Name = d.strAt(off+8, le.Uint32(ent[8:]))
+	at := 0xc
 	if d.version >= Version407 {
 		at += 4 // name hash, recomputed on write
 	}
-	e.Reserved10 = d.u32(at)
-	params := int(d.u32(at + 4))
-	baseAttach := d.u32(at + 0x10)
-	baseQuery, nQuery := uint32(d.u16(at+0x14)), uint32(d.u16(at+0x16))
-	state := d.u32(at + 0x18)
-	e.GUID = d.guid(at + 0x1c)
+	e.Reserved10 = le.Uint32(ent[at:])
+	params := int(le.Uint32(ent[at+4:]))
+	baseAttach := le.Uint32(ent[at+0x10:])
+	baseQuery, nQuery := uint32(le.Uint16(ent[at+0x14:])), uint32(le.Uint16(ent[at+0x16:]))
+	state := le.Uint32(ent[at+0x18:])
+	copy(e.GUID[:], ent[at+0x1c:])
 	if d.version < Version407 {
 		d.section = "element state info"
 		s := int(state)
 		e.StateInfo = &StateInfo{DesiredState: d.str(s), Unknown: [4]uint32{d.u32(s + 4), d.u32(s + 8), d.u32(s + 12), d.u32(s + 16)}}
 		d.section = "elements"
 	}
-	for _, id := range sliceOf(d, at+0x10, "attachment ids", t.attachmentIDs, baseAttach, nAttach) {
-		e.Attachments = append(e.Attachments, int(id))
+	if ids := sliceOf(d, off+at+0x10, "attachment ids", t.attachmentIDs, baseAttach, nAttach); len(ids) > 0 {
+		e.Attachments = make([]int, len(ids))
+		for i, id := range ids {
+			e.Attachments[i] = int(id)
+		}
 	}
-	for _, q := range sliceOf(d, at+0x14, "query ids", t.queryIDs, baseQuery, nQuery) {
-		e.Queries = append(e.Queries, int(q))
+	if qs := sliceOf(d, off+at+0x14, "query ids", t.queryIDs, baseQuery, nQuery); len(qs) > 0 {
+		e.Queries = make([]int, len(qs))
+		for i, q := range qs {
+			e.Queries[i] = int(q)
+		}
 	}
 	e.Actions = t.actions[index]
 
 	d.section = "element parameters"
+	if !d.need(params, 0xa4) {
+		return
+	}
+	pb := d.b[params : params+0xa4]
 	for pt := range NumParamTypes {
-		at := params + 8*int(pt)
-		e.Properties[pt] = sliceOf(d, at, "properties", t.props[pt], d.u32(at), d.u32(at+4))
+		o := 8 * int(pt)
+		e.Properties[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
 	}
 	for pt := range NumParamTypes {
-		at := params + 0x30 + 16*int(pt)
-		e.Inputs[pt] = sliceOf(d, at, "inputs", t.inputs[pt], d.u32(at), d.u32(at+4))
-		e.Outputs[pt] = sliceOf(d, at+8, "outputs", t.outputs[pt], d.u32(at+8), d.u32(at+12))
+		o := 0x30 + 16*int(pt)
+		e.Inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
+		e.Outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
 	}
 	plugBase := params + 0xa4
-	for k := range PlugKind(NumPlugKinds) {
-		n, base := int(d.u8(params+0x90+2*int(k))), int(d.u8(params+0x91+2*int(k)))
+	for k := range PlugKind(plugTables) {
+		n, base := int(pb[0x90+2*int(k)]), int(pb[0x91+2*int(k)])
 		if n == 0 || d.err != nil {
 			continue
 		}

@@ -40,7 +40,7 @@ func (e *ValidationError) Error() string {
 var ParamTypeNames = [NumParamTypes]string{"Int", "Bool", "Float", "String", "Vector3F", "Pointer"}
 
 // PlugKindNames are the plug list names of the community JSON.
-var PlugKindNames = [NumPlugKinds]string{"Generic", "_01", "Child", "Transition", "String", "Int", "_06", "_07", "_08", "_09"}
+var PlugKindNames = [NumPlugKinds]string{"Generic", "_01", "Child", "Transition", "String", "Int"}
 
 // CategoryIDs maps the file categories of 0x407+ files to their header enum.
 var CategoryIDs = map[string]uint32{"AI": 0, "Logic": 1, "Sequence": 2, "UniqueSequence": 3, "UniqueSequenceSPL": 4}

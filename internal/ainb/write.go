@@ -392,6 +392,10 @@ func (e *encoder) file() error {
 			e.u8(uint8(total))
 			total += len(el.Plugs[k])
 		}
+		for range plugTables - NumPlugKinds {
+			e.u8(0)
+			e.u8(uint8(total))
+		}
 		at := e.pos() + 4*total
 		layouts := [NumPlugKinds]PlugLayout{}
 		for k := range PlugKind(NumPlugKinds) {
