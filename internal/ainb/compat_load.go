@@ -538,7 +538,9 @@ func (w *jv) value(path string, t ParamType, v any) (out Value) {
 	return out
 }
 
-func (w *jv) properties(path string, v any, ps *Properties) {
+// eachTyped calls fn for every entry of an object of per-type lists ({"Int": [...], ...}),
+// with the entry's path and object, and rejects unknown type names.
+func (w *jv) eachTyped(path string, v any, fn func(t ParamType, ip string, im map[string]any)) {
 	m := w.obj(path, v)
 	for t := range NumParamTypes {
 		list, ok := m[ParamTypeNames[t]]
@@ -548,17 +550,29 @@ func (w *jv) properties(path string, v any, ps *Properties) {
 		tp := join(path, ParamTypeNames[t])
 		for j, it := range w.arr(tp, list) {
 			ip := index(tp, j)
-			im := w.obj(ip, it)
-			pr := Property{Name: w.str(join(ip, "Name"), w.need(ip, im, "Name"))}
-			if t == ParamPointer {
-				pr.ClassName = w.str(join(ip, "Classname"), w.need(ip, im, "Classname"))
-			}
-			pr.Value = w.value(join(ip, "Default Value"), t, w.need(ip, im, "Default Value"))
-			pr.Flags = w.flags(ip, im)
-			ps[t] = append(ps[t], pr)
+			fn(t, ip, w.obj(ip, it))
 		}
 	}
 	w.unknownTypes(path, m)
+}
+
+// nameAndClass reads "Name", and "Classname" for pointers.
+func (w *jv) nameAndClass(t ParamType, ip string, im map[string]any) (name, class string) {
+	name = w.str(join(ip, "Name"), w.need(ip, im, "Name"))
+	if t == ParamPointer {
+		class = w.str(join(ip, "Classname"), w.need(ip, im, "Classname"))
+	}
+	return name, class
+}
+
+func (w *jv) properties(path string, v any, ps *Properties) {
+	w.eachTyped(path, v, func(t ParamType, ip string, im map[string]any) {
+		pr := Property{}
+		pr.Name, pr.ClassName = w.nameAndClass(t, ip, im)
+		pr.Value = w.value(join(ip, "Default Value"), t, w.need(ip, im, "Default Value"))
+		pr.Flags = w.flags(ip, im)
+		ps[t] = append(ps[t], pr)
+	})
 }
 
 func (w *jv) unknownTypes(path string, m map[string]any) {
@@ -586,61 +600,35 @@ func (w *jv) source(path string, m map[string]any, n int) Source {
 }
 
 func (w *jv) inputs(path string, v any, e *Element, n int) {
-	m := w.obj(path, v)
-	for t := range NumParamTypes {
-		list, ok := m[ParamTypeNames[t]]
-		if !ok {
-			continue
+	w.eachTyped(path, v, func(t ParamType, ip string, im map[string]any) {
+		in := Input{}
+		in.Name, in.ClassName = w.nameAndClass(t, ip, im)
+		in.Value = w.value(join(ip, "Default Value"), t, w.need(ip, im, "Default Value"))
+		if srcs, ok := im["Sources"]; ok {
+			sp := join(ip, "Sources")
+			in.Sources = []Source{}
+			for k, s := range w.arr(sp, srcs) {
+				in.Sources = append(in.Sources, w.source(index(sp, k), w.obj(index(sp, k), s), n))
+			}
+		} else {
+			in.Source = w.source(ip, im, n)
 		}
-		tp := join(path, ParamTypeNames[t])
-		for j, it := range w.arr(tp, list) {
-			ip := index(tp, j)
-			im := w.obj(ip, it)
-			in := Input{Name: w.str(join(ip, "Name"), w.need(ip, im, "Name"))}
-			if t == ParamPointer {
-				in.ClassName = w.str(join(ip, "Classname"), w.need(ip, im, "Classname"))
-			}
-			in.Value = w.value(join(ip, "Default Value"), t, w.need(ip, im, "Default Value"))
-			if srcs, ok := im["Sources"]; ok {
-				sp := join(ip, "Sources")
-				in.Sources = []Source{}
-				for k, s := range w.arr(sp, srcs) {
-					in.Sources = append(in.Sources, w.source(index(sp, k), w.obj(index(sp, k), s), n))
-				}
-			} else {
-				in.Source = w.source(ip, im, n)
-			}
-			if b, ok := im["Is Set Blackboard"]; ok {
-				in.SetBlackboard = w.boolean(join(ip, "Is Set Blackboard"), b)
-			}
-			e.Inputs[t] = append(e.Inputs[t], in)
+		if b, ok := im["Is Set Blackboard"]; ok {
+			in.SetBlackboard = w.boolean(join(ip, "Is Set Blackboard"), b)
 		}
-	}
-	w.unknownTypes(path, m)
+		e.Inputs[t] = append(e.Inputs[t], in)
+	})
 }
 
 func (w *jv) outputs(path string, v any, e *Element) {
-	m := w.obj(path, v)
-	for t := range NumParamTypes {
-		list, ok := m[ParamTypeNames[t]]
-		if !ok {
-			continue
+	w.eachTyped(path, v, func(t ParamType, ip string, im map[string]any) {
+		o := Output{}
+		o.Name, o.ClassName = w.nameAndClass(t, ip, im)
+		if c, ok := im["Is Output"]; ok {
+			o.Connected = w.boolean(join(ip, "Is Output"), c)
 		}
-		tp := join(path, ParamTypeNames[t])
-		for j, it := range w.arr(tp, list) {
-			ip := index(tp, j)
-			im := w.obj(ip, it)
-			o := Output{Name: w.str(join(ip, "Name"), w.need(ip, im, "Name"))}
-			if t == ParamPointer {
-				o.ClassName = w.str(join(ip, "Classname"), w.need(ip, im, "Classname"))
-			}
-			if c, ok := im["Is Output"]; ok {
-				o.Connected = w.boolean(join(ip, "Is Output"), c)
-			}
-			e.Outputs[t] = append(e.Outputs[t], o)
-		}
-	}
-	w.unknownTypes(path, m)
+		e.Outputs[t] = append(e.Outputs[t], o)
+	})
 }
 
 const blackboardFlag = 1 << 31

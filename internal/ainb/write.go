@@ -102,9 +102,10 @@ func (p *stringPool) appendTo(b []byte) []byte {
 
 // encoder appends a file to buf.
 type encoder struct {
-	f    *File
-	buf  []byte
-	pool *stringPool
+	f         *File
+	buf       []byte
+	pool      *stringPool
+	elemStart int // offset of the element entries
 }
 
 func (e *encoder) pos() int { return len(e.buf) }
@@ -292,11 +293,34 @@ const (
 	hdrModuleLink  = 0x70
 )
 
+// file writes the sections in the order the reference writer uses; each section's offset goes
+// into the header (and element entries) as the section is written.
 func (e *encoder) file() error {
-	f := e.f
 	p := e.plan()
+	e.header(p)
+	e.commands()
+	e.elementEntries(p)
+	e.patch32(hdrBlackboard, uint32(e.pos()))
+	e.blackboard()
+	propBase := e.elementParams(p)
+	e.attachments(p, propBase)
+	e.propertyTable()
+	e.ioTable(p)
+	e.multiInputs(p)
+	e.jumpTable(p)
+	e.queryIDs(p)
+	if err := e.expressions(p); err != nil {
+		return err
+	}
+	e.tail()
+	e.patch32(hdrStringPool, uint32(e.pos()))
+	e.buf = e.pool.appendTo(e.buf)
+	return nil
+}
 
-	// Header: counts now, offsets patched as their sections are written.
+// header writes the counts; the offsets are patched as their sections are written.
+func (e *encoder) header(p *layoutPlan) {
+	f := e.f
 	e.buf = append(e.buf, "AIB "...)
 	e.u32(f.Version)
 	e.str(f.Filename)
@@ -315,19 +339,39 @@ func (e *encoder) file() error {
 	e.str(f.Category)
 	e.u32(f.CategoryID)
 	e.zeros(headerSize - e.pos())
+}
 
-	for _, c := range f.Commands {
+func (e *encoder) commands() {
+	for _, c := range e.f.Commands {
 		e.str(c.Name)
 		e.buf = append(e.buf, c.GUID[:]...)
 		e.u16(uint16(c.Root))
 		e.u16(uint16(c.Secondary + 1))
 	}
+}
 
-	// Element entries; their parameter and state info offsets are patched later.
-	elemStart := e.pos()
-	esize := elementSize(f.Version)
-	attachBase := 0
-	queryBase := 0
+// elementField is the offset of a field of element i's entry that is patched later.
+func (e *encoder) elementField(i int, field int) int {
+	f := e.f
+	off := e.elemStart + i*elementSize(f.Version) + field
+	if f.Version >= Version407 {
+		off += 4 // after the name hash
+	}
+	return off
+}
+
+// Fields of an element entry patched after their sections are written (0x404 offsets).
+const (
+	elemParamsField = 0x10
+	elemStateField  = 0x24
+)
+
+// elementEntries writes the entries; their parameter and state info offsets are patched as
+// those sections are written.
+func (e *encoder) elementEntries(p *layoutPlan) {
+	f := e.f
+	e.elemStart = e.pos()
+	attachBase, queryBase := 0, 0
 	for i := range f.Elements {
 		el := &f.Elements[i]
 		e.u16(uint16(el.Type))
@@ -357,22 +401,17 @@ func (e *encoder) file() error {
 		e.u32(0) // state info
 		e.buf = append(e.buf, el.GUID[:]...)
 	}
-	// Offsets of the patched fields within an entry.
-	paramField, stateField := 0x10, 0x24
-	if f.Version >= Version407 {
-		paramField, stateField = 0x14, 0x28
-	}
+}
 
-	e.patch32(hdrBlackboard, uint32(e.pos()))
-	e.blackboard()
-
-	// Element parameter blocks.
-	var propBase, inBase, outBase [NumParamTypes]int
-	multiSeen := 0
-	_ = multiSeen
+// elementParams writes each element's parameter block: ranges into the property and
+// input/output tables, then its plugs. It returns where the property table's ranges stand
+// after the elements, which is where the attachments' begin.
+func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
+	f := e.f
+	var inBase, outBase [NumParamTypes]int
 	for i := range f.Elements {
 		el := &f.Elements[i]
-		e.patch32(elemStart+i*esize+paramField, uint32(e.pos()))
+		e.patch32(e.elementField(i, elemParamsField), uint32(e.pos()))
 		for t := range NumParamTypes {
 			e.u32(uint32(propBase[t]))
 			e.u32(uint32(len(el.Properties[t])))
@@ -411,7 +450,13 @@ func (e *encoder) file() error {
 			}
 		}
 	}
+	return propBase
+}
 
+// attachments writes the attachment id array, the attachment entries and their parameter
+// blocks, whose property ranges continue after the elements'.
+func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
+	f := e.f
 	e.patch32(hdrAttachIDs, uint32(e.pos()))
 	for i := range f.Elements {
 		for _, a := range f.Elements[i].Attachments {
@@ -419,8 +464,7 @@ func (e *encoder) file() error {
 		}
 	}
 	e.patch32(hdrAttachments, uint32(e.pos()))
-	asize := attachmentSize(f.Version)
-	params := e.pos() + asize*len(f.Attachments)
+	params := e.pos() + attachmentSize(f.Version)*len(f.Attachments)
 	for i := range f.Attachments {
 		a := &f.Attachments[i]
 		e.str(a.Name)
@@ -446,17 +490,20 @@ func (e *encoder) file() error {
 			e.u32(end)
 		}
 	}
+}
 
-	e.propertyTable()
-	e.ioTable(p)
-
+func (e *encoder) multiInputs(p *layoutPlan) {
 	e.patch32(hdrMulti, uint32(e.pos()))
 	for _, s := range p.multi {
 		e.u16(uint16(s.Node))
 		e.u16(uint16(s.Output))
 		e.u32(uint32(s.Flags))
 	}
+}
 
+// jumpTable writes an array of offsets to the entries, then the entries. Header field 0x50
+// holds the same offset in every known file.
+func (e *encoder) jumpTable(p *layoutPlan) {
 	e.patch32(hdrJumps, uint32(e.pos()))
 	e.patch32(hdrX50, uint32(e.pos()))
 	at := e.pos() + 4*len(p.jumps)
@@ -477,7 +524,10 @@ func (e *encoder) file() error {
 			e.str(j.Command)
 		}
 	}
+}
 
+func (e *encoder) queryIDs(p *layoutPlan) {
+	f := e.f
 	e.patch32(hdrQueryIDs, uint32(e.pos()))
 	for i := range f.Elements {
 		for _, q := range f.Elements[i].Queries {
@@ -485,16 +535,25 @@ func (e *encoder) file() error {
 			e.u16(0)
 		}
 	}
+}
 
-	if f.Expressions != nil {
-		e.patch32(hdrExpressions, uint32(e.pos()))
-		b, err := expressionBytes(f.Expressions, p.instances)
-		if err != nil {
-			return fmt.Errorf("ainb: expression binary: %w", err)
-		}
-		e.buf = append(e.buf, b...)
+func (e *encoder) expressions(p *layoutPlan) error {
+	f := e.f
+	if f.Expressions == nil {
+		return nil
 	}
+	e.patch32(hdrExpressions, uint32(e.pos()))
+	b, err := expressionBytes(f.Expressions, p.instances)
+	if err != nil {
+		return fmt.Errorf("ainb: expression binary: %w", err)
+	}
+	e.buf = append(e.buf, b...)
+	return nil
+}
 
+// tail writes the small sections between the expression binary and the string pool.
+func (e *encoder) tail() {
+	f := e.f
 	e.patch32(hdrModules, uint32(e.pos()))
 	e.u32(uint32(len(f.Modules)))
 	for _, m := range f.Modules {
@@ -535,7 +594,7 @@ func (e *encoder) file() error {
 			if s == nil {
 				continue
 			}
-			e.patch32(elemStart+i*esize+stateField, uint32(e.pos()))
+			e.patch32(e.elementField(i, elemStateField), uint32(e.pos()))
 			e.str(s.DesiredState)
 			for _, u := range s.Unknown {
 				e.u32(u)
@@ -562,10 +621,6 @@ func (e *encoder) file() error {
 		e.str(r.ClassName)
 		e.str(r.ValueName)
 	}
-
-	e.patch32(hdrStringPool, uint32(e.pos()))
-	e.buf = e.pool.appendTo(e.buf)
-	return nil
 }
 
 func (e *encoder) plug(pl *Plug, layout PlugLayout, p *layoutPlan) {
