@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -109,28 +110,30 @@ func marshalGroups[T any](names []string, groups [][]T) ([]byte, error) {
 	return o.MarshalJSON()
 }
 
+// unmarshalGroups decodes each group straight from the token stream: going through a map of
+// raw messages would parse every document twice.
 func unmarshalGroups[T any](b []byte, names []string, groups [][]T) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return err
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return fmt.Errorf("want an object of groups (%v)", names)
 	}
-	for k, raw := range m {
-		i := -1
-		for j, n := range names {
-			if n == k {
-				i = j
-			}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
 		}
+		k, _ := tok.(string)
+		i := slices.Index(names, k)
 		if i < 0 {
 			return fmt.Errorf("unknown group %q (want one of %v)", k, names)
 		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
 		if err := dec.Decode(&groups[i]); err != nil {
 			return fmt.Errorf("%s: %w", k, err)
 		}
 	}
-	return nil
+	_, err := dec.Token()
+	return err
 }
 
 func (p Properties) MarshalJSON() ([]byte, error) { return marshalGroups(ParamTypeNames[:], p[:]) }
@@ -210,9 +213,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 func (v *Value) UnmarshalJSON(b []byte) error {
 	type plain Value
 	var p plain
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
 	*v = Value(p)
@@ -256,9 +257,7 @@ func (p Plug) MarshalJSON() ([]byte, error) {
 func (p *Plug) UnmarshalJSON(b []byte) error {
 	type plain Plug
 	var q plain
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&q); err != nil {
+	if err := json.Unmarshal(b, &q); err != nil {
 		return err
 	}
 	*p = Plug(q)
