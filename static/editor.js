@@ -5,15 +5,18 @@ import { View } from "./view.js";
 import { Grid } from "./spatial.js";
 import { Renderer, LOD_FULL } from "./render.js";
 import { History } from "./history.js";
-import { Edits } from "./edits.js";
+import { Edits, forEachElementFlags } from "./edits.js";
 import { Input } from "./input.js";
 import { Panels } from "./panels.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
-import { computeEdges, nodeRows, reachable, HEADER, ROW, list, PARAM_TYPES, elementClass, typeName, formatValue, flagSource, bbLabel } from "./model.js";
+import { computeEdges, nodeRows, reachable, HEADER, ROW, list, PARAM_TYPES, BB_TYPES, elementClass, typeName, formatValue, flagSource, bbLabel } from "./model.js";
+import { clone, stringify } from "./jsonio.js";
 
 const FRAGMENT_DELAY = 250;
 const AUTOSAVE_DELAY = 1000;
+const CLIPBOARD_KEY = "ainb-editor.clipboard";
+const CLIPBOARD_FORMAT = "ainb-editor-clipboard/1";
 
 export class Editor {
   constructor(root) {
@@ -129,6 +132,8 @@ export class Editor {
   // Shows a document. opts: name, view ({command, x, y, zoom, selection}), dirty.
   load(doc, opts = {}) {
     this.doc = doc;
+    // Names this document for the clipboard: a paste is local only into the same one.
+    this.docKey = randomKey();
     this.name = opts.name || doc.name || "untitled.ainb";
     if (!Array.isArray(doc.positions) || doc.positions.length !== doc.file.Elements.length) {
       this.ui.toast("The document has no node positions; nodes are stacked.", "error");
@@ -459,7 +464,7 @@ export class Editor {
       const d = err.detail || {};
       if (err.status === 422 && Array.isArray(d.problems)) this.setProblems(d.problems.map((p) => ({ node: p.node ?? -1, path: p.path, message: p.message })));
       else if (err.status === 422 && Number.isInteger(d.function)) {
-        this.setProblems([{ node: -1, function: d.function, line: d.line, path: `expression ${d.function}` + (d.line ? `, line ${d.line}` : ""), message: d.message || err.message }]);
+        this.setProblems([{ node: -1, function: d.function, line: d.line, path: `function ${d.function}` + (d.line ? `, line ${d.line}` : ""), message: d.message || err.message }]);
       } else this.setProblems([{ node: -1, path: "", message: err.message }]);
       this.ui.toast(`The file cannot be built: ${err.message}`, "error");
       return false;
@@ -539,22 +544,64 @@ export class Editor {
 
   // ---- clipboard
 
+  // The clipboard lives in localStorage, so nodes copied in one tab paste in another, even
+  // into another file. It carries what a foreign paste needs to make sense of the copies
+  // there (see Edits.adopt): the attachments they use and the names and texts of the
+  // blackboard parameters and expression functions they read. The copy in memory serves
+  // when storage is full or disabled.
   copySelection() {
     if (!this.selection.size) return;
     const ids = this.selectionList();
-    const pos = this.doc.positions;
-    this.clipboard = { ids, elements: ids.map((i) => structuredClone(this.doc.file.Elements[i])), positions: ids.map((i) => ({ x: pos[i].x, y: pos[i].y })) };
+    const file = this.doc.file, pos = this.doc.positions;
+    const elements = ids.map((i) => clone(file.Elements[i]));
+    const attachments = {}, functions = {}, blackboard = {};
+    const bb = (file.Blackboard && file.Blackboard.Params) || {};
+    for (const t of BB_TYPES) if (list(bb, t).length) blackboard[t] = list(bb, t).map((p) => p.Name);
+    const refs = (holder) => {
+      const src = flagSource(holder.Flags);
+      if (src.kind === "expr" && this.doc.functions && this.doc.functions[src.index]) functions[src.index] = this.doc.functions[src.index].text;
+    };
+    for (const e of elements) {
+      forEachElementFlags(e, refs);
+      for (const a of e.Attachments || []) {
+        const att = (file.Attachments || [])[a];
+        if (!att) continue;
+        attachments[a] = att;
+        forEachElementFlags(att, refs);
+      }
+    }
+    this.clipboard = { format: CLIPBOARD_FORMAT, source: this.docKey, version: file.Version, ids, elements,
+      positions: ids.map((i) => ({ x: pos[i].x, y: pos[i].y })), attachments, functions, blackboard };
+    try {
+      localStorage.setItem(CLIPBOARD_KEY, stringify(this.clipboard));
+    } catch {
+      // too big for storage or storage disabled: pasting works in this tab only
+    }
     this.status(`Copied ${ids.length} node${ids.length > 1 ? "s" : ""}`);
   }
 
+  // The last copy made in any tab.
+  readClipboard() {
+    try {
+      const c = JSON.parse(localStorage.getItem(CLIPBOARD_KEY) || "null");
+      if (c && c.format === CLIPBOARD_FORMAT && Array.isArray(c.elements) && c.elements.length) return c;
+    } catch {
+      // unreadable: fall back to this tab's own copy
+    }
+    return this.clipboard;
+  }
+
   paste(at) {
-    const c = this.clipboard;
+    const c = this.readClipboard();
     if (!c || !this.doc) return;
     const [cx, cy] = at || [this.view.x, this.view.y];
     const x0 = Math.min(...c.positions.map((p) => p.x)), y0 = Math.min(...c.positions.map((p) => p.y));
-    const els = c.elements.map((e, k) => Object.assign(structuredClone(e), { __index: c.ids[k] }));
-    const ids = this.edits.insertCopies(els, c.positions.map((p) => ({ x: p.x - x0 + cx, y: p.y - y0 + cy })), `Paste ${els.length} node${els.length > 1 ? "s" : ""}`);
+    const els = c.elements.map((e, k) => Object.assign(clone(e), { __index: c.ids[k] }));
+    const foreign = c.source === this.docKey ? null : c;
+    const label = `Paste ${els.length} node${els.length > 1 ? "s" : ""}` + (foreign ? " from another file" : "");
+    const ids = this.edits.insertCopies(els, c.positions.map((p) => ({ x: p.x - x0 + cx, y: p.y - y0 + cy })), label, foreign);
     this.select(ids);
+    this.status(`Pasted ${ids.length} node${ids.length > 1 ? "s" : ""}` + (foreign ? "; links to nodes not copied were cut" : ""));
   }
 
   deleteSelection() {
@@ -568,4 +615,10 @@ export class Editor {
     if (!this.selection.size) return;
     this.select(this.edits.duplicate(this.selectionList()));
   }
+}
+
+function randomKey() {
+  const b = new Uint8Array(8);
+  crypto.getRandomValues(b);
+  return [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
 }

@@ -11,6 +11,10 @@ import {
 const SOURCE_BITS = 0xc2000000 | 0x0c000000 | 0xffff;
 const USES_DEFAULT = 1 << 23;
 
+// The blackboard type a selector's branch words refer to, by element type (S32 and F32
+// selectors); see model.branchCondition.
+const SELECTOR_BB = { 1: "S32", 4: "F32" };
+
 // Plug lists that mirror the sources of inputs of a type.
 const MIRROR = { Int: "Int", String: "String", Bool: "Generic", Float: "Generic" };
 
@@ -320,18 +324,22 @@ export class Edits {
   }
 
   // Appends element copies at the given top-left corners. Links among the copies follow the
-  // copies; links to other nodes are kept.
-  insertCopies(elements, positions, label) {
+  // copies. Copies that stay in their file keep their links to other nodes; copies from
+  // another file (foreign, see Editor.copySelection) cannot, since those indices mean other
+  // nodes here: see adopt.
+  insertCopies(elements, positions, label, foreign = null) {
     const file = this.file, doc = this.ed.doc;
     const base = file.Elements.length;
     const remap = new Map();
     elements.forEach((src, k) => remap.set(src.__index ?? -1 - k, base + k));
     const tx = this.begin(label);
     const added = [];
+    const attMap = new Map();
     elements.forEach((src, k) => {
       const e = clone(src);
       delete e.__index;
       e.GUID = randomGUID();
+      if (foreign) this.adopt(tx, e, remap, foreign, attMap);
       forEachNodeRef(e, (obj, key) => {
         if (remap.has(obj[key])) obj[key] = remap.get(obj[key]);
       });
@@ -347,6 +355,89 @@ export class Edits {
     tx.geometry = true;
     this.commit(tx);
     return added.map((_, k) => base + k);
+  }
+
+  // Fits a copy from another file into this one, before its links are renumbered (so remap
+  // still holds the other file's indices): links to nodes that were not copied are cut,
+  // its attachments are appended to this file's, blackboard references follow the parameter
+  // of the same type and name and expression references the function of the same text,
+  // or fall back to the value when this file has none. The copy is a new object, so only
+  // the additions to the file go through tx.
+  adopt(tx, e, remap, foreign, attMap) {
+    const file = this.file;
+    const copied = (n) => remap.has(n);
+    const bbNames = foreign.blackboard || {}, fnTexts = foreign.functions || {};
+    const retarget = (holder, ptype, isInput) => {
+      const src = flagSource(holder.Flags);
+      if (src.kind === "value") return;
+      let idx = -1;
+      if (src.kind === "bb") {
+        const t = src.comp ? "Vec3f" : BB_FOR_PARAM[ptype];
+        const name = (bbNames[t] || [])[src.index];
+        if (name !== undefined) idx = list(file.Blackboard && file.Blackboard.Params, t).findIndex((p) => p.Name === name);
+      } else {
+        const text = fnTexts[src.index];
+        if (text !== undefined) idx = (this.ed.doc.functions || []).findIndex((f) => f.text === text);
+      }
+      let f = holder.Flags >>> 0;
+      if (idx >= 0) f = (f & ~0xffff) | idx;
+      else f = isInput ? (f & ~SOURCE_BITS) | USES_DEFAULT : f & ~SOURCE_BITS;
+      holder.Flags = f >>> 0;
+    };
+    for (const t of PARAM_TYPES) {
+      for (const p of list(e.Properties, t)) retarget(p, t, false);
+      for (const input of list(e.Inputs, t)) {
+        if (input.Sources) {
+          input.Sources = input.Sources.filter((s) => s.Node < 0 || copied(s.Node));
+          for (const s of input.Sources) retarget(s, t, true);
+        }
+        const s = input.Source;
+        if (!s) continue;
+        if (s.Node >= 0 && !copied(s.Node)) {
+          s.Node = -1;
+          s.Output = 0;
+          s.Flags = ((s.Flags >>> 0) | USES_DEFAULT) >>> 0;
+        }
+        retarget(s, t, true);
+      }
+    }
+    for (const kind of Object.keys(e.Plugs || {})) {
+      // A tree edge or jump needs a node; other plugs (mirrors of inputs) may point nowhere.
+      const keep = kind !== "Child" && kind !== "Transition";
+      e.Plugs[kind] = e.Plugs[kind].filter((p) => p.Node < 0 || copied(p.Node) || keep);
+      for (const p of e.Plugs[kind]) if (p.Node >= 0 && !copied(p.Node)) p.Node = -1;
+    }
+    // Selector branches may compare with a blackboard parameter instead of their constant.
+    const plugType = SELECTOR_BB[e.Type];
+    if (plugType) {
+      for (const p of list(e.Plugs, "Child")) {
+        for (const key of ["Word", "MaxWord"]) {
+          const w = (p[key] || 0) >>> 0;
+          if (!(w >>> 31)) continue;
+          const name = (bbNames[plugType] || [])[w & 0xffff];
+          const idx = name === undefined ? -1 : list(file.Blackboard && file.Blackboard.Params, plugType).findIndex((q) => q.Name === name);
+          p[key] = idx >= 0 ? ((w & ~0xffff) | idx) >>> 0 : 0;
+        }
+      }
+    }
+    if (e.Queries) e.Queries = e.Queries.filter(copied);
+    if (e.Queries && !e.Queries.length) delete e.Queries;
+    if (e.Attachments) {
+      e.Attachments = e.Attachments.filter((a) => foreign.attachments && foreign.attachments[a]).map((a) => {
+        if (!attMap.has(a)) {
+          const att = clone(foreign.attachments[a]);
+          for (const t of PARAM_TYPES) for (const p of list(att.Properties, t)) retarget(p, t, false);
+          const all = tx.ensure(file, "Attachments", []);
+          tx.splice(all, all.length, 0, att);
+          attMap.set(a, all.length - 1);
+        }
+        return attMap.get(a);
+      });
+      if (!e.Attachments.length) delete e.Attachments;
+    }
+    // Only 0x404 files keep per-node state info.
+    if (file.Version < 0x407 && !e.StateInfo) e.StateInfo = { DesiredState: "", Unknown: [0, 0, 0, 0] };
+    if (file.Version >= 0x407) delete e.StateInfo;
   }
 
   duplicate(ids, dx = 40, dy = 40) {
@@ -452,6 +543,41 @@ export class Edits {
     return arr.length - 1;
   }
 
+  // Renames a parameter or sets its file reference or notes. Flag words refer to
+  // parameters by index, so a rename needs no other change.
+  setBlackboardField(type, index, key, value) {
+    const p = list(this.file.Blackboard && this.file.Blackboard.Params, type)[index];
+    if (!p) return false;
+    const label = key === "Name" ? `Rename blackboard ${p.Name}` : `${key} of blackboard ${p.Name}`;
+    return this.setField(p, key, value, label);
+  }
+
+  // Sets a parameter's default, converted to what its type holds. U32 values live in Int as
+  // the s32 of their bits, as the model stores them.
+  setBlackboardValue(type, index, value, component) {
+    const p = list(this.file.Blackboard && this.file.Blackboard.Params, type)[index];
+    if (!p) return false;
+    if (type === "VoidPtr") return false; // pointers have no default
+    const old = (p.Value && p.Value.Vec) || [0, 0, 0];
+    if (type === "Vec3f" && Object.is(old[component], toF32(value))) return false;
+    const tx = this.begin(`Default of blackboard ${p.Name}`);
+    const v = tx.ensure(p, "Value", {});
+    switch (type) {
+      case "String": tx.set(v, "String", String(value)); break;
+      case "S32": tx.set(v, "Int", toS32(Number(value))); break;
+      case "U32": tx.set(v, "Int", toU32(Number(value)) | 0); break;
+      case "F32": tx.set(v, "Float", toF32(value)); break;
+      case "Bool": tx.set(v, "Int", value ? 1 : 0); break;
+      case "Vec3f": {
+        const vec = old.slice();
+        vec[component] = toF32(value);
+        tx.set(v, "Vec", vec);
+        break;
+      }
+    }
+    return this.commit(tx);
+  }
+
   removeBlackboard(type, index) {
     const arr = list(this.file.Blackboard && this.file.Blackboard.Params, type);
     if (!arr[index]) return false;
@@ -466,6 +592,18 @@ export class Edits {
         else tx.set(holder, "Flags", (holder.Flags >>> 0) & ~SOURCE_BITS);
       } else if (src.index > index) tx.set(holder, "Flags", ((holder.Flags >>> 0) - 1) >>> 0);
     });
+    // Selector branches compare with a parameter through a word of their own.
+    for (const e of this.file.Elements) {
+      if (SELECTOR_BB[e.Type] !== type) continue;
+      for (const p of list(e.Plugs, "Child")) {
+        for (const key of ["Word", "MaxWord"]) {
+          const w = (p[key] || 0) >>> 0;
+          if (!(w >>> 31)) continue;
+          if ((w & 0xffff) === index) tx.set(p, key, 0);
+          else if ((w & 0xffff) > index) tx.set(p, key, (w - 1) >>> 0);
+        }
+      }
+    }
     tx.splice(arr, index, 1);
     tx.structure = true;
     return this.commit(tx);
@@ -512,6 +650,18 @@ export class Edits {
     const fns = this.ed.doc.functions;
     if (!fns || !fns[k]) return false;
     return this.setField(fns[k], "text", text, `Edit expression ${k}`);
+  }
+}
+
+// Calls fn(holder, paramType) for every flag word of an element's or attachment's
+// properties and inputs.
+export function forEachElementFlags(e, fn) {
+  for (const t of PARAM_TYPES) {
+    for (const p of list(e.Properties, t)) fn(p, t);
+    for (const input of list(e.Inputs, t)) {
+      if (input.Source) fn(input.Source, t);
+      for (const s of input.Sources || []) fn(s, t);
+    }
   }
 }
 

@@ -273,64 +273,102 @@ export class Input {
     else if (hit.kind === "empty") this.ed.ui.openPalette(hit.wx, hit.wy);
   }
 
+  // Runs the first binding of KEYS that matches the key event, if it applies in the current
+  // state: most keys do nothing while a field has the focus or before a file is open.
   key(e) {
     const ed = this.ed;
     const t = e.target;
-    const typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
-    const mod = e.ctrlKey || e.metaKey;
-    const k = e.key;
-    if (k === "Escape") {
-      if (ed.ui.closeOverlays()) return e.preventDefault();
-      if (typing) return t.blur();
-      ed.select([]);
-      return;
-    }
-    if (mod && (k === "s" || k === "S")) return e.preventDefault(), ed.save();
-    if (mod && (k === "o" || k === "O")) return e.preventDefault(), ed.ui.pickFile();
-    if (mod && (k === "f" || k === "F")) return e.preventDefault(), ed.ui.focusSearch();
-    if (k === "F3") return e.preventDefault(), ed.searchStep(e.shiftKey ? -1 : 1);
-    if (typing) return;
-    if (mod && !e.shiftKey && (k === "z" || k === "Z")) return e.preventDefault(), ed.undo();
-    if (mod && ((e.shiftKey && (k === "z" || k === "Z")) || k === "y" || k === "Y")) return e.preventDefault(), ed.redo();
-    if (!ed.doc) {
-      if (k === "?") ed.ui.toggleHelp();
-      return;
-    }
-    if (mod && (k === "c" || k === "C")) return e.preventDefault(), ed.copySelection();
-    if (mod && (k === "v" || k === "V")) return e.preventDefault(), ed.paste();
-    if (mod && (k === "d" || k === "D")) return e.preventDefault(), ed.duplicateSelection();
-    if (mod && (k === "a" || k === "A")) return e.preventDefault(), ed.select(ed.doc.file.Elements.map((_, i) => i));
-    if (mod && (k === "k" || k === "K")) return e.preventDefault(), ed.ui.openPalette();
-    if (mod) return;
-    const step = 80;
-    switch (k) {
-      case "Delete":
-      case "Backspace":
-        e.preventDefault();
-        ed.deleteSelection();
-        break;
-      case "f": ed.fitAll(); break;
-      case ".": ed.fitSelection(); break;
-      case "m": ed.showMinimap = !ed.showMinimap; ed.requestRender(); break;
-      case "a": ed.ui.openPalette(); break;
-      case "n": ed.searchStep(1); break;
-      case "N": ed.searchStep(-1); break;
-      case "?": ed.ui.toggleHelp(); break;
-      case "+": case "=": ed.view.zoomAt(ed.view.width / 2, ed.view.height / 2, 1.25); ed.viewChanged(); break;
-      case "-": case "_": ed.view.zoomAt(ed.view.width / 2, ed.view.height / 2, 0.8); ed.viewChanged(); break;
-      case "0": ed.view.zoom = 1; ed.viewChanged(); break;
-      case "ArrowLeft": ed.view.panBy(step, 0); ed.viewChanged(); break;
-      case "ArrowRight": ed.view.panBy(-step, 0); ed.viewChanged(); break;
-      case "ArrowUp": ed.view.panBy(0, step); ed.viewChanged(); break;
-      case "ArrowDown": ed.view.panBy(0, -step); ed.viewChanged(); break;
-      default: return;
-    }
-    // A key that opened a dialog must not also type into the field it focused.
-    e.preventDefault();
+    const typing = !!t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
+    const b = KEYS.find((b) => b.combos.some((c) => matches(c, e)));
+    if (!b) return;
+    if ((typing && b.when !== "any") || (!ed.doc && b.when === "doc")) return;
+    // run returns false to leave the event to the browser.
+    if (b.run(ed, e, typing) !== false) e.preventDefault();
   }
 }
 
-export const SHORTCUTS = [
+// Keyboard commands. Each binding is matched from the keys it shows in the help, so the help
+// cannot list a key the editor does not handle, nor miss one it does. when: "any" works even
+// while typing in a field, "idle" needs no field focused, "doc" also needs an open file.
+const step = 80;
+const zoomBy = (ed, f) => {
+  ed.view.zoomAt(ed.view.width / 2, ed.view.height / 2, f);
+  ed.viewChanged();
+};
+const pan = (ed, dx, dy) => {
+  ed.view.panBy(dx, dy);
+  ed.viewChanged();
+};
+export const KEYS = [
+  { keys: ["Escape"], help: "Close / clear the selection", when: "any", run: (ed, e, typing) => {
+    if (ed.ui.closeOverlays()) return;
+    if (typing) e.target.blur();
+    else ed.select([]);
+    return false;
+  } },
+  { keys: ["Ctrl+S"], help: "Save (build and download)", when: "any", run: (ed) => void ed.save() },
+  { keys: ["Ctrl+O"], help: "Open a file", when: "any", run: (ed) => ed.ui.pickFile() },
+  { keys: ["Ctrl+F"], help: "Search", when: "any", run: (ed) => ed.ui.focusSearch() },
+  { keys: ["F3"], help: "Next search result", when: "any", run: (ed) => ed.searchStep(1) },
+  { keys: ["Shift+F3"], help: "Previous search result", when: "any", run: (ed) => ed.searchStep(-1) },
+  { keys: ["Ctrl+Z"], help: "Undo", when: "idle", run: (ed) => ed.undo() },
+  { keys: ["Ctrl+Shift+Z", "Ctrl+Y"], help: "Redo", when: "idle", run: (ed) => ed.redo() },
+  { keys: ["?"], help: "This help", when: "idle", run: (ed) => ed.ui.toggleHelp() },
+  { keys: ["Ctrl+C"], help: "Copy the selected nodes (also to other tabs)", when: "doc", run: (ed) => ed.copySelection() },
+  { keys: ["Ctrl+V"], help: "Paste nodes, also from another file", when: "doc", run: (ed) => ed.paste() },
+  { keys: ["Ctrl+D"], help: "Duplicate", when: "doc", run: (ed) => ed.duplicateSelection() },
+  { keys: ["Ctrl+A"], help: "Select all", when: "doc", run: (ed) => ed.select(ed.doc.file.Elements.map((_, i) => i)) },
+  { keys: ["A", "Ctrl+K"], help: "Add a node", when: "doc", run: (ed) => ed.ui.openPalette() },
+  { keys: ["Delete", "Backspace"], help: "Delete the selection", when: "doc", run: (ed) => ed.deleteSelection() },
+  { keys: ["F"], help: "Fit everything", when: "doc", run: (ed) => ed.fitAll() },
+  { keys: ["."], help: "Fit the selection", when: "doc", run: (ed) => ed.fitSelection() },
+  { keys: ["M"], help: "Toggle the minimap", when: "doc", run: (ed) => {
+    ed.showMinimap = !ed.showMinimap;
+    ed.requestRender();
+  } },
+  { keys: ["N"], help: "Next search result", when: "doc", run: (ed) => ed.searchStep(1) },
+  { keys: ["Shift+N"], help: "Previous search result", when: "doc", run: (ed) => ed.searchStep(-1) },
+  { keys: ["+", "="], help: "Zoom in", when: "doc", run: (ed) => zoomBy(ed, 1.25) },
+  { keys: ["-", "_"], help: "Zoom out", when: "doc", run: (ed) => zoomBy(ed, 0.8) },
+  { keys: ["0"], help: "Zoom to 100%", when: "doc", run: (ed) => {
+    ed.view.zoom = 1;
+    ed.viewChanged();
+  } },
+  { keys: ["ArrowLeft"], help: "Pan left", when: "doc", run: (ed) => pan(ed, step, 0) },
+  { keys: ["ArrowRight"], help: "Pan right", when: "doc", run: (ed) => pan(ed, -step, 0) },
+  { keys: ["ArrowUp"], help: "Pan up", when: "doc", run: (ed) => pan(ed, 0, step) },
+  { keys: ["ArrowDown"], help: "Pan down", when: "doc", run: (ed) => pan(ed, 0, -step) },
+];
+for (const b of KEYS) b.combos = b.keys.map(parseCombo);
+
+// "Ctrl+Shift+Z" → {ctrl, shift, key}. A single letter stands for the letter key, so "A"
+// means the key a and "Shift+N" the key n with Shift.
+function parseCombo(text) {
+  if (text.length === 1) return { ctrl: false, shift: false, key: text };
+  const parts = text.split("+");
+  const key = parts.pop();
+  return { ctrl: parts.includes("Ctrl"), shift: parts.includes("Shift"), key };
+}
+
+// Ctrl stands for Cmd on a Mac. Letters and named keys must match Shift exactly; for symbols
+// Shift is part of how they are typed (? is Shift+/ on most layouts), so it is not checked.
+function matches(c, e) {
+  if (c.ctrl !== (e.ctrlKey || e.metaKey)) return false;
+  if (/^[A-Z]$/.test(c.key)) return e.key.toUpperCase() === c.key && e.shiftKey === c.shift;
+  if (c.key.length > 1) return e.key === c.key && e.shiftKey === c.shift;
+  return e.key === c.key;
+}
+
+const KEY_NAMES = { Escape: "Esc", ArrowLeft: "←", ArrowRight: "→", ArrowUp: "↑", ArrowDown: "↓", "-": "−" };
+
+// What the help shows for a binding's keys.
+export function keyLabel(b) {
+  return b.keys.map((k) => k.split(/\+(?!$)/).map((p) => KEY_NAMES[p] ?? p).join("+")).join(" / ");
+}
+
+// Pointer gestures and the search field's own keys, shown in the help before the key
+// bindings.
+export const GESTURES = [
   ["Drag empty space / wheel", "Pan"],
   ["Ctrl + wheel / pinch", "Zoom at the cursor"],
   ["Shift + drag", "Box select (Ctrl adds)"],
@@ -341,25 +379,11 @@ export const SHORTCUTS = [
   ["Drag a child plug → node", "Point a branch at the node"],
   ["Click a plug", "Follow its link"],
   ["Double-click a node", "Centre it"],
-  ["Double-click empty space / A / Ctrl+K", "Add a node"],
-  ["F", "Fit everything"],
-  [".", "Fit the selection"],
-  ["+ / − / 0", "Zoom in / out / 100%"],
-  ["Arrow keys", "Pan"],
-  ["M", "Toggle the minimap"],
-  ["Ctrl+F", "Search"],
-  ["Enter / N / F3", "Next search result"],
-  ["Shift+Enter / Shift+N / Shift+F3", "Previous search result"],
-  ["Ctrl+Z", "Undo"],
-  ["Ctrl+Shift+Z / Ctrl+Y", "Redo"],
-  ["Ctrl+C / Ctrl+V", "Copy / paste nodes"],
-  ["Ctrl+D", "Duplicate"],
-  ["Delete", "Delete the selection"],
-  ["Ctrl+A", "Select all"],
-  ["Ctrl+S", "Save (build and download)"],
-  ["Ctrl+O", "Open a file"],
-  ["?", "This help"],
-  ["Esc", "Close / clear the selection"],
+  ["Double-click empty space", "Add a node"],
+  ["Enter / Shift+Enter in the search field", "Next / previous search result"],
 ];
+
+// Every row of the help: gestures, then one row per key binding.
+export const SHORTCUTS = [...GESTURES, ...KEYS.map((b) => [keyLabel(b), b.help])];
 
 export { list };

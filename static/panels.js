@@ -7,8 +7,9 @@ import { SHORTCUTS } from "./input.js";
 import * as store from "./store.js";
 import {
   PARAM_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BB_TYPES, ELEMENT_TYPES, list, elementClass, typeName,
-  formatValue, nodeHeight,
+  formatFloat, nodeHeight,
 } from "./model.js";
+import { parseF32, parseInt32 } from "./edits.js";
 
 const TABS = [["commands", "Commands"], ["search", "Search"], ["blackboard", "Blackboard"], ["expressions", "Expressions"], ["problems", "Problems"]];
 
@@ -309,10 +310,16 @@ export class Panels {
 
   // ---- blackboard
 
+  // One block per parameter: its name, default value and file reference, each applied when
+  // the field is left. U32 parameters exist only from 0x408 on, so older files are not
+  // offered the type.
   buildBlackboard() {
     const ed = this.ed;
     const body = this.tabBodies.blackboard;
     const render = () => {
+      // Re-rendering after an edit must not throw the user out of the field they tabbed to.
+      const active = document.activeElement;
+      const focusKey = active && body.contains(active) ? active.dataset.key : null;
       clear(body);
       if (!ed.doc) return body.append(h("p.hint", {}, "No file open."));
       const params = (ed.doc.file.Blackboard || {}).Params || {};
@@ -322,27 +329,75 @@ export class Panels {
         if (!ps.length) continue;
         any = true;
         body.append(h("h3.group", {}, t));
-        ps.forEach((p, k) => {
-          const name = h("input.text", { type: "text", value: p.Name, dataset: { key: `bb.${t}.${k}` },
-            onchange: () => ed.edits.setField(p, "Name", name.value, `Rename blackboard ${p.Name}`) });
-          body.append(h("div.bb-row", {}, name,
-            h("span.muted.bb-value", { title: p.Notes || "" }, bbValue(t, p)),
-            h("button.icon", { title: "Remove; values reading it fall back to their own value", onclick: () => ed.edits.removeBlackboard(t, k) }, "✕")));
-        });
+        ps.forEach((p, k) => body.append(this.bbParam(t, k, p)));
       }
       if (!any) body.append(h("p.hint", {}, "The blackboard is empty."));
-      const typeSel = h("select", {}, BB_TYPES.map((t) => h("option", { value: t }, t)));
-      const nameIn = h("input.text", { type: "text", placeholder: "name" });
-      body.append(h("div.add-row", {}, typeSel, nameIn, h("button", { onclick: () => {
+      const types = BB_TYPES.filter((t) => t !== "U32" || ed.doc.file.Version >= 0x408);
+      const typeSel = h("select", { dataset: { key: "bb.add.type" } }, types.map((t) => h("option", { value: t }, t)));
+      const nameIn = h("input.text", { type: "text", placeholder: "name", dataset: { key: "bb.add.name" } });
+      const add = () => {
         const n = nameIn.value.trim();
         if (!n) return this.toast("Name the parameter first.", "error");
-        if (typeSel.value === "U32" && ed.doc.file.Version < 0x408) return this.toast("U32 parameters need a 0x408 file.", "error");
+        if (list(params, typeSel.value).some((p) => p.Name === n)) return this.toast(`There already is a ${typeSel.value} parameter ${n}.`, "error");
         ed.edits.addBlackboard(typeSel.value, n);
-      } }, "Add")));
+      };
+      nameIn.addEventListener("keydown", (e) => e.key === "Enter" && add());
+      body.append(h("div.add-row", {}, typeSel, nameIn, h("button", { dataset: { action: "bb-add" }, onclick: add }, "Add")));
+      if (focusKey) body.querySelector(`[data-key="${focusKey}"]`)?.focus();
     };
+    this.renderBlackboard = render;
     ed.on("document", render);
     ed.on("change", render);
     render();
+  }
+
+  bbParam(t, k, p) {
+    const ed = this.ed;
+    const key = `bb.${t}.${k}`;
+    const name = h("input.text", { type: "text", value: p.Name, title: "Name", dataset: { key },
+      onchange: () => ed.edits.setBlackboardField(t, k, "Name", name.value) });
+    const file = h("input.text", { type: "text", value: p.File || "", placeholder: "file reference (none)", title: "Parameter file reference",
+      dataset: { key: key + ".File" }, onchange: () => ed.edits.setBlackboardField(t, k, "File", file.value.trim()) });
+    return h("div.bb-param", { dataset: { bb: key }, title: p.Notes || "" },
+      h("div.bb-row", {}, name,
+        h("button.icon", { title: "Remove; values reading it fall back to their own value", dataset: { action: "bb-remove" }, onclick: () => ed.edits.removeBlackboard(t, k) }, "✕")),
+      h("div.bb-row.bb-values", {}, this.bbDefault(t, k, p, key), file));
+  }
+
+  // The control for a parameter's default value; pointers have none.
+  bbDefault(t, k, p, key) {
+    const ed = this.ed;
+    const v = p.Value || {};
+    const bad = (what) => {
+      this.toast(`${t} default: ${what}`, "error");
+      this.renderBlackboard(); // puts the stored value back into the field
+    };
+    const num = (value, sub, parse, set) => {
+      const el = h("input.text.num", { type: "text", value, title: "Default value", dataset: { key: key + ".Value" + sub },
+        onchange: () => {
+          const x = parse(el.value);
+          if (x === null) return bad(`"${el.value}" is not a number`);
+          set(x);
+        } });
+      return el;
+    };
+    switch (t) {
+      case "String": {
+        const el = h("input.text", { type: "text", value: v.String ?? "", title: "Default value", dataset: { key: key + ".Value" },
+          onchange: () => ed.edits.setBlackboardValue(t, k, el.value) });
+        return el;
+      }
+      case "S32": return num(String(v.Int ?? 0), "", parseInt32, (x) => ed.edits.setBlackboardValue(t, k, x));
+      case "U32": return num(String((v.Int ?? 0) >>> 0), "", parseInt32, (x) => ed.edits.setBlackboardValue(t, k, x));
+      case "F32": return num(formatFloat(v.Float), "", parseF32, (x) => ed.edits.setBlackboardValue(t, k, x));
+      case "Bool": return h("label.check", {}, h("input", { type: "checkbox", checked: !!(v.Int ?? 0), dataset: { key: key + ".Value" },
+        onchange: (e) => ed.edits.setBlackboardValue(t, k, e.target.checked) }), "true");
+      case "Vec3f": {
+        const vec = v.Vec || [0, 0, 0];
+        return h("span.vec", {}, [0, 1, 2].map((c) => num(formatFloat(vec[c]), "." + c, parseF32, (x) => ed.edits.setBlackboardValue(t, k, x, c))));
+      }
+    }
+    return h("span.muted", {}, "no default");
   }
 
   // ---- expressions
@@ -377,8 +432,9 @@ export class Panels {
     this.showTab("expressions");
     const ta = this.tabBodies.expressions.querySelector(`[data-key="fn.${k}"]`);
     if (ta) {
-      ta.scrollIntoView({ block: "start" });
-      ta.focus();
+      // The function's heading carries the error message, so it comes into view too.
+      (ta.closest(".fn") || ta).scrollIntoView({ block: "start" });
+      ta.focus({ preventScroll: true });
     }
   }
 
@@ -391,6 +447,9 @@ export class Panels {
     let at = 0;
     for (let l = 0; l < line - 1 && l < lines.length; l++) at += lines[l].length + 1;
     ta.setSelectionRange(at, at + (lines[line - 1] || "").length);
+    // Selecting does not scroll a textarea that scrolls itself: bring the line into view.
+    const lh = parseFloat(getComputedStyle(ta).lineHeight) || 17;
+    ta.scrollTop = Math.max(0, (line - 3) * lh);
   }
 
   // ---- problems
@@ -561,11 +620,6 @@ function builtin(type, file) {
   const e = { Type: type, Name: "", Flags: 0, GUID: "00000000-0000-0000-0000-000000000000", Reserved10: 0, Properties: {}, Inputs: {}, Outputs: {}, Plugs: {} };
   if (file.Version < 0x407) e.StateInfo = { DesiredState: "", Unknown: [0, 0, 0, 0] };
   return e;
-}
-
-function bbValue(t, p) {
-  const map = { String: "String", S32: "Int", U32: "Int", F32: "Float", Bool: "Bool", Vec3f: "Vector3F", VoidPtr: "Pointer" };
-  return formatValue(map[t], p.Value, "") + (p.File ? ` · ${p.File}` : "");
 }
 
 function legendRow(color, label, kind) {
