@@ -24,6 +24,7 @@ func (s *Server) routes() http.Handler {
 	r.Route("/api", func(r chi.Router) {
 		r.Post("/parse", s.api(s.handleParse))
 		r.Post("/build", s.api(s.handleBuild))
+		r.Post("/layout", s.api(s.handleLayout))
 		r.Post("/shares", s.api(s.handleCreateShare))
 		r.Get("/shares/{id}", s.api(s.handleGetShare))
 	})
