@@ -58,3 +58,18 @@ export async function getShare(id) {
   if (!res.ok) throw await failure(res);
   return res.json();
 }
+
+// Lays the document's nodes out again on the server and returns one {x, y, w, h, pinned?}
+// per element. Pinned positions come back unchanged unless reset asks for a layout of
+// everything (which also clears the pins).
+export async function layout(doc, { reset = false } = {}) {
+  const res = await fetch(`/api/layout${reset ? "?reset=1" : ""}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: stringify(doc),
+  });
+  if (!res.ok) throw await failure(res);
+  const body = await res.json();
+  if (!body || !Array.isArray(body.positions)) throw new ApiError(res.status, "the layout answer has no positions");
+  return body.positions;
+}

@@ -461,14 +461,92 @@ export class Editor {
       return true;
     } catch (err) {
       this.status("Save failed", "error");
-      const d = err.detail || {};
-      if (err.status === 422 && Array.isArray(d.problems)) this.setProblems(d.problems.map((p) => ({ node: p.node ?? -1, path: p.path, message: p.message })));
-      else if (err.status === 422 && Number.isInteger(d.function)) {
-        this.setProblems([{ node: -1, function: d.function, line: d.line, path: `function ${d.function}` + (d.line ? `, line ${d.line}` : ""), message: d.message || err.message }]);
-      } else this.setProblems([{ node: -1, path: "", message: err.message }]);
+      this.showApiProblems(err);
       this.ui.toast(`The file cannot be built: ${err.message}`, "error");
       return false;
     }
+  }
+
+  // Lists what the server found wrong with the document in the problems panel.
+  showApiProblems(err) {
+    const d = err.detail || {};
+    if (err.status === 422 && Array.isArray(d.problems)) this.setProblems(d.problems.map((p) => ({ node: p.node ?? -1, path: p.path, message: p.message })));
+    else if (err.status === 422 && Number.isInteger(d.function)) {
+      this.setProblems([{ node: -1, function: d.function, line: d.line, path: `function ${d.function}` + (d.line ? `, line ${d.line}` : ""), message: d.message || err.message }]);
+    } else this.setProblems([{ node: -1, path: "", message: err.message }]);
+  }
+
+  // ---- tidy
+
+  // Lays the nodes out again with the server's automatic layout, as one undoable edit.
+  // Pinned nodes (the ones the user dragged) stay put unless reset, which lays out
+  // everything and clears the pins. The document is sent as it is when Tidy is pressed; if
+  // it changes before the answer comes (an edit, an undo, another file), the answer is
+  // dropped rather than applied over edits it does not know about.
+  async tidy(opts = {}) {
+    if (!this.doc || this.tidying) return false;
+    const reset = !!opts.reset;
+    const doc = this.doc, last = this.history.done.at(-1), depth = this.history.done.length;
+    this.tidying = true;
+    this.emit("tidy", true);
+    this.status(reset ? "Tidying every node…" : "Tidying…");
+    try {
+      let positions;
+      try {
+        positions = await api.layout(doc, { reset });
+      } catch (err) {
+        this.status("Tidy failed", "error");
+        this.showApiProblems(err);
+        this.ui.toast(`Could not tidy: ${err.message}`, "error");
+        return false;
+      }
+      if (this.doc !== doc || this.history.done.length !== depth || this.history.done.at(-1) !== last) {
+        this.status("");
+        this.ui.toast("The document changed while tidying; nothing was moved. Tidy again.", "error");
+        return false;
+      }
+      if (positions.length !== doc.positions.length) {
+        this.status("Tidy failed", "error");
+        this.ui.toast(`Could not tidy: the layout has ${positions.length} positions for ${doc.positions.length} nodes`, "error");
+        return false;
+      }
+      // Keep the viewport where the user is looking: the selected node (the lowest-numbered
+      // one), or else the node nearest the view centre, stays at the same screen position.
+      // Fitting everything instead would throw away the zoom and place the user chose, and on
+      // a big file would zoom out so far nothing is readable; anchoring one node keeps what
+      // the user was working on under their eyes.
+      const anchor = this.selection.size ? this.selectionList()[0] : this.nearestToCentre();
+      const a = doc.positions[anchor];
+      const [ax, ay] = a ? [a.x, a.y] : [0, 0];
+      const changed = this.edits.applyLayout(positions, reset ? "Tidy all" : "Tidy");
+      if (a && (a.x !== ax || a.y !== ay)) {
+        this.view.x += a.x - ax;
+        this.view.y += a.y - ay;
+        this.viewChanged();
+      }
+      const pinned = doc.positions.filter((p) => p.pinned).length;
+      this.status(!changed ? "Already tidy" : reset ? "Tidied every node" : `Tidied; ${pinned} pinned node${pinned === 1 ? "" : "s"} kept in place`);
+      return changed;
+    } finally {
+      this.tidying = false;
+      this.emit("tidy", false);
+    }
+  }
+
+  // The node whose box centre is nearest the centre of the view, or -1 when there is none.
+  nearestToCentre() {
+    const pos = this.doc.positions;
+    const cx = this.view.x, cy = this.view.y;
+    let best = -1, bestD = Infinity;
+    for (let i = 0; i < pos.length; i++) {
+      const p = pos[i];
+      const d = Math.hypot(p.x + p.w / 2 - cx, p.y + p.h / 2 - cy);
+      if (d < bestD) {
+        best = i;
+        bestD = d;
+      }
+    }
+    return best;
   }
 
   setProblems(problems) {

@@ -252,7 +252,9 @@ export class Edits {
     return this.commit(tx);
   }
 
-  // Records a move made live by a drag: moved is [[index, oldX, oldY]].
+  // Records a move made live by a drag: moved is [[index, oldX, oldY]]. A dragged node is
+  // pinned: the user chose its place, so Tidy (applyLayout) leaves it there unless asked to
+  // lay out everything.
   moved(moved) {
     const tx = this.begin(moved.length === 1 ? `Move #${moved[0][0]}` : `Move ${moved.length} nodes`);
     const pos = this.ed.doc.positions;
@@ -262,6 +264,22 @@ export class Edits {
       tx.record(p, "y", oy, p.y);
       if (tx.ops.length && !p.pinned) tx.set(p, "pinned", true);
     }
+    tx.geometry = true;
+    return this.commit(tx);
+  }
+
+  // Applies positions from the server's layout (see api.layout) as one undoable edit: every
+  // box's x, y, w, h and pinned flag, so an undo puts each node back exactly, pins included.
+  // A position without pinned: true clears the pin (a reset layout unpins everything).
+  applyLayout(positions, label = "Tidy") {
+    const pos = this.ed.doc.positions;
+    if (!Array.isArray(positions) || positions.length !== pos.length) return false;
+    const tx = this.begin(label);
+    positions.forEach((q, i) => {
+      const p = pos[i];
+      for (const key of ["x", "y", "w", "h"]) if (Number.isFinite(q[key])) tx.set(p, key, q[key]);
+      tx.set(p, "pinned", q.pinned ? true : undefined);
+    });
     tx.geometry = true;
     return this.commit(tx);
   }
@@ -350,7 +368,11 @@ export class Edits {
       if (obj[key] >= base + elements.length) obj[key] = -1;
     });
     tx.splice(file.Elements, base, 0, ...added);
-    tx.splice(doc.positions, base, 0, ...positions.map((p, k) => ({ x: p.x, y: p.y, w: 260, h: nodeHeight(added[k]), pinned: true })));
+    // Added, pasted and duplicated nodes are NOT pinned: they land wherever the cursor or
+    // the view centre happens to be, often on top of other nodes, and Tidy is what puts them
+    // in a proper place; a pin would make Tidy leave them there. Only dragging a node (see
+    // moved) says the user chose its place.
+    tx.splice(doc.positions, base, 0, ...positions.map((p, k) => ({ x: p.x, y: p.y, w: 260, h: nodeHeight(added[k]) })));
     tx.structure = true;
     tx.geometry = true;
     this.commit(tx);

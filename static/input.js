@@ -321,6 +321,9 @@ export const KEYS = [
   { keys: ["A", "Ctrl+K"], help: "Add a node", when: "doc", run: (ed) => ed.ui.openPalette() },
   { keys: ["Delete", "Backspace"], help: "Delete the selection", when: "doc", run: (ed) => ed.deleteSelection() },
   { keys: ["F"], help: "Fit everything", when: "doc", run: (ed) => ed.fitAll() },
+  // Dragged nodes are pinned; added, pasted and duplicated ones are not, so Tidy places them.
+  { keys: ["L", "Shift+L"], help: "Tidy: lay out unpinned nodes; Shift: all (and unpin them). Dragged nodes are pinned; added or pasted ones are not", when: "doc",
+    run: (ed, e) => void ed.tidy({ reset: e.shiftKey }) },
   { keys: ["."], help: "Fit the selection", when: "doc", run: (ed) => ed.fitSelection() },
   { keys: ["M"], help: "Toggle the minimap", when: "doc", run: (ed) => {
     ed.showMinimap = !ed.showMinimap;

@@ -98,6 +98,9 @@ export class Panels {
       this.toggleRecent();
     }, { dataset: { action: "recent" } });
     document.addEventListener("click", () => (this.recentMenu.hidden = true));
+    // Shift+click tidies everything, like Shift+L. Disabled while a layout request runs.
+    this.tidyBtn = btn("Tidy", "Tidy: lay out unpinned nodes; Shift: all (L / Shift+L)", (e) => ed.doc && ed.tidy({ reset: e.shiftKey }), { dataset: { action: "tidy" } });
+    ed.on("tidy", (busy) => (this.tidyBtn.disabled = busy));
     this.toolbar = h("header.toolbar", {},
       h("span.brand", {}, h("b", {}, "AINB"), " editor"),
       btn("Open…", "Open an .ainb or .ainb.zs file (Ctrl+O)", () => this.pickFile(), { dataset: { action: "open" } }),
@@ -109,6 +112,7 @@ export class Panels {
       h("span.sep", {}),
       btn("+ Node", "Add a node (A)", () => this.openPalette(), { dataset: { action: "add" } }),
       btn("Fit", "Fit everything in view (F)", () => ed.doc && ed.fitAll(), { dataset: { action: "fit" } }),
+      this.tidyBtn,
       h("span.grow", {}),
       h("span.doc", {}, this.dirtyEl, this.titleEl),
       btn("?", "Keyboard shortcuts (?)", () => this.toggleHelp(), { dataset: { action: "help" } }),
