@@ -14,19 +14,11 @@ import (
 
 // handleBuild turns an editor document into an AINB file, offered as a download.
 func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
-	body, err := s.readJSON(w, r)
-	if err != nil {
-		return err
-	}
-	release, err := s.conversions.acquire(r.Context())
+	doc, release, err := s.readDocument(w, r)
 	if err != nil {
 		return err
 	}
 	defer release()
-	doc, err := decodeDocument(body)
-	if err != nil {
-		return err
-	}
 	out, err := doc.Build()
 	if err != nil {
 		return codecError(err)
@@ -39,6 +31,25 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
 	w.WriteHeader(http.StatusOK)
 	w.Write(out)
 	return nil
+}
+
+// readDocument reads and decodes a document body, holding a conversion slot: release it when
+// done with the document.
+func (s *Server) readDocument(w http.ResponseWriter, r *http.Request) (*graph.Document, func(), error) {
+	body, err := s.readJSON(w, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := decodeDocument(body)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return doc, release, nil
 }
 
 // readJSON reads a JSON request body of at most MaxDocument bytes.

@@ -10,19 +10,11 @@ import (
 // structural edits: it answers {"positions": [...]}, one per node. Pinned positions stay
 // unless ?reset=1 asks for a layout of everything.
 func (s *Server) handleLayout(w http.ResponseWriter, r *http.Request) error {
-	body, err := s.readJSON(w, r)
-	if err != nil {
-		return err
-	}
-	release, err := s.conversions.acquire(r.Context())
+	doc, release, err := s.readDocument(w, r)
 	if err != nil {
 		return err
 	}
 	defer release()
-	doc, err := decodeDocument(body)
-	if err != nil {
-		return err
-	}
 	if r.URL.Query().Get("reset") == "1" {
 		for i := range doc.Positions {
 			doc.Positions[i].Pinned = false
