@@ -213,3 +213,15 @@ func TestStringTailReference(t *testing.T) {
 		t.Fatalf("tail reference not kept: %s", firstDiff(b, out))
 	}
 }
+
+// A blackboard name whose pool offset needs more than the 22 bits of its field is an error,
+// not a silently truncated offset.
+func TestPackedOffsetOverflow(t *testing.T) {
+	f := &File{Version: Version407, Category: "AI", Elements: []Element{{Name: strings.Repeat("x", 1<<22)}}}
+	f.Blackboard.Params[BBS32] = []BlackboardParam{{Name: "Late"}}
+	_, err := f.Bytes()
+	want := `ainb: blackboard parameter name "Late" lands at string pool offset 0x400005, past the 22 bits its field has`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}

@@ -105,7 +105,18 @@ type encoder struct {
 	f         *File
 	buf       []byte
 	pool      *stringPool
-	elemStart int // offset of the element entries
+	elemStart int   // offset of the element entries
+	err       error // the first field that did not fit
+}
+
+// packedOffset is the pool offset of s for a field that shares its word with flags and so
+// has only the given number of bits.
+func (e *encoder) packedOffset(s string, bits uint, what string) uint32 {
+	o := e.pool.offset(s)
+	if o>>bits != 0 && e.err == nil {
+		e.err = fmt.Errorf("ainb: %s %.40q lands at string pool offset %#x, past the %d bits its field has", what, s, o, bits)
+	}
+	return o
 }
 
 func (e *encoder) pos() int { return len(e.buf) }
@@ -315,7 +326,10 @@ func (e *encoder) file() error {
 	e.tail()
 	e.patch32(hdrStringPool, uint32(e.pos()))
 	e.buf = e.pool.appendTo(e.buf)
-	return nil
+	if len(e.buf) > math.MaxUint32 {
+		return fmt.Errorf("ainb: the file would be %d bytes, more than its 32-bit offsets reach", len(e.buf))
+	}
+	return e.err
 }
 
 // header writes the counts; the offsets are patched as their sections are written.
@@ -675,7 +689,7 @@ func (e *encoder) blackboard() {
 	refIndex := map[string]int{}
 	for s := range slots {
 		for _, bp := range f.Blackboard.Params[blackboardType(f.Version, s)] {
-			w := e.pool.offset(bp.Name) | uint32(bp.Inherit&3)<<22
+			w := e.packedOffset(bp.Name, 22, "blackboard parameter name") | uint32(bp.Inherit&3)<<22
 			if bp.File != "" {
 				ri, ok := refIndex[bp.File]
 				if !ok {
@@ -792,7 +806,7 @@ func (e *encoder) ioTable(p *layoutPlan) {
 		}
 		for i := range f.Elements {
 			for _, o := range f.Elements[i].Outputs[t] {
-				w := e.pool.offset(o.Name)
+				w := e.packedOffset(o.Name, 30, "output name")
 				if o.Connected {
 					w |= 1 << 31
 				}
