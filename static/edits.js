@@ -540,6 +540,17 @@ export class Edits {
         }
       }
     }
+    // Enum relocations (0x404 files) name the value they patch by node: they follow their
+    // node, and go with it when it is deleted.
+    const relocs = file.EnumRelocations;
+    if (relocs) {
+      for (let k = relocs.length - 1; k >= 0; k--) {
+        const target = relocs[k].Target;
+        if (!target || target.Element < 0) continue;
+        if (dead.has(target.Element)) tx.splice(relocs, k, 1);
+        else tx.set(target, "Element", re(target.Element));
+      }
+    }
     const sorted = [...dead].sort((a, b) => b - a);
     for (const i of sorted) {
       tx.splice(file.Elements, i, 1);

@@ -225,3 +225,50 @@ func TestPackedOffsetOverflow(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
+
+// Enum relocations follow the values they patch when an edit moves them.
+func TestEnumRelocationsFollowValues(t *testing.T) {
+	f := &File{Version: Version404, Category: "AI", HasSection6C: true}
+	f.Elements = make([]Element, 2)
+	for i := range f.Elements {
+		f.Elements[i].StateInfo = &StateInfo{}
+	}
+	f.Elements[1].Properties[ParamInt] = []Property{{Name: "Team", Value: Value{Int: 7}}}
+	f.Elements[1].Inputs[ParamInt] = []Input{{Name: "Mode", Source: Source{Node: -1}, Value: Value{Int: 3}}}
+	f.EnumRelocations = []EnumRelocation{
+		{Target: &ValueRef{Element: 1, Type: ParamInt}, ClassName: "Lp::Team", ValueName: "Alpha"},
+		{Target: &ValueRef{Element: 1, Input: true, Type: ParamInt}, ClassName: "Lp::Mode", ValueName: "Turf"},
+	}
+	check := func(b []byte, want ...int32) {
+		t.Helper()
+		g, err := Read(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range g.EnumRelocations {
+			if r.Target == nil || *r.Target != *f.EnumRelocations[i].Target {
+				t.Fatalf("relocation %d resolves to %+v, want %+v", i, r.Target, f.EnumRelocations[i].Target)
+			}
+			if got := int32(binary.LittleEndian.Uint32(b[r.Offset:])); got != want[i] {
+				t.Fatalf("relocation %d points at %d, want the value %d", i, got, want[i])
+			}
+		}
+	}
+	b, err := f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(b, 7, 3)
+	// Properties and inputs of element 0 now come first in their tables, moving element 1's.
+	f.Elements[0].Properties[ParamInt] = []Property{{Name: "Extra", Value: Value{Int: 100}}}
+	f.Elements[0].Inputs[ParamInt] = []Input{{Name: "Extra", Source: Source{Node: -1}, Value: Value{Int: 200}}}
+	b2, err := f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(b2, 7, 3)
+	f.EnumRelocations[0].Target.Index = 5
+	if _, err := f.Bytes(); err == nil || !strings.Contains(err.Error(), "EnumRelocations[0].Target") {
+		t.Fatalf("a dangling relocation target: %v", err)
+	}
+}

@@ -33,8 +33,8 @@ type File struct {
 	Replacement  *ReplacementTable // 0x407+; nil in 0x404 files
 	Section58    *Section58
 	HasSection6C bool
-	// EnumRelocations patch enum values at load time (Splatoon 3). Offsets are absolute file
-	// offsets, so they stay valid only while the layout does not move.
+	// EnumRelocations patch enum values at load time (Splatoon 3). The reader resolves each
+	// to the value it patches, and the writer points it at wherever that value lands.
 	EnumRelocations []EnumRelocation
 
 	// Layout records layout facts of the file this model was read from, so that an unedited
@@ -421,11 +421,25 @@ type Section58 struct {
 	Unknown     [3]uint32
 }
 
-// EnumRelocation patches an enum value at load time.
+// EnumRelocation patches an enum value at load time: the game writes the value of
+// ClassName::ValueName over the 4 bytes the relocation points at.
 type EnumRelocation struct {
+	// Target is the value patched; nil when the offset points at no value the model knows,
+	// in which case Offset is written as it is.
+	Target    *ValueRef `json:",omitempty"`
 	Offset    uint32
 	ClassName string
 	ValueName string
+}
+
+// ValueRef names the immediate value of one property or input.
+type ValueRef struct {
+	// Element is the element index, or -1 for an attachment's property.
+	Element    int
+	Attachment int  `json:",omitempty"` // attachment index when Element is -1
+	Input      bool `json:",omitempty"` // an input's value rather than a property's
+	Type       ParamType
+	Index      int // within the element's (or attachment's) list of that type
 }
 
 // BlackboardType is the type of a blackboard parameter, in blackboard order.

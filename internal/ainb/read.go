@@ -51,6 +51,12 @@ type decoder struct {
 	starts  []uint32
 	strings []string
 	tails   map[uint32]string
+	// Where each type's property and input entries start, and where each element's and
+	// attachment's ranges begin in them: enum relocations are resolved against these.
+	propAt, inAt          [NumParamTypes]uint32
+	lens                  [2][NumParamTypes]int // property and input entries per type
+	elemProps, elemInputs [][NumParamTypes]uint32
+	attProps              [][NumParamTypes]uint32
 	// budget bounds the table entries elements may copy (entries are 4 bytes or more, so a
 	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
 	// without end would otherwise make a small file allocate quadratically.
@@ -301,6 +307,8 @@ func (d *decoder) file() (*File, error) {
 
 	d.section = "elements"
 	f.Elements = make([]Element, ne)
+	d.elemProps = make([][NumParamTypes]uint32, ne)
+	d.elemInputs = make([][NumParamTypes]uint32, ne)
 	tables := &tables{props: props, inputs: inputs, outputs: outputs, jumps: jumps,
 		attachmentIDs: ids, queryIDs: queryIDs, actions: actions}
 	for i := range f.Elements {
@@ -308,6 +316,9 @@ func (d *decoder) file() (*File, error) {
 		if d.err != nil {
 			return nil, d.err
 		}
+	}
+	for i := range f.EnumRelocations {
+		f.EnumRelocations[i].Target = d.valueAt(f, f.EnumRelocations[i].Offset)
 	}
 	// Query ids count query elements only; the model refers to elements.
 	var queryElems []int
@@ -406,6 +417,7 @@ func (d *decoder) propertyTable(off, end uint32) (props Properties) {
 	offs[NumParamTypes] = end
 	for t := range NumParamTypes {
 		n := d.span(offs[t], offs[t+1]) / propertySizes[t]
+		d.propAt[t], d.lens[0][t] = offs[t], n
 		props[t] = make([]Property, n)
 		for i := range props[t] {
 			p := &props[t][i]
@@ -449,6 +461,7 @@ func (d *decoder) attachments(off, count uint32, props Properties) []Attachment 
 	size := attachmentSize(d.version)
 	n := d.count(int(off), count, size)
 	out := make([]Attachment, n)
+	d.attProps = make([][NumParamTypes]uint32, n)
 	for i := range out {
 		a := &out[i]
 		at := int(off) + i*size
@@ -458,6 +471,7 @@ func (d *decoder) attachments(off, count uint32, props Properties) []Attachment 
 		for t := range NumParamTypes {
 			base, cnt := d.u32(params+4+8*int(t)), d.u32(params+8+8*int(t))
 			a.Properties[t] = sliceOf(d, params+4+8*int(t), "attachment properties", props[t], base, cnt)
+			d.attProps[i][t] = base
 		}
 		if d.err != nil {
 			return nil
@@ -485,6 +499,7 @@ func (d *decoder) ioTable(off, end uint32, multi []Source) (inputs [NumParamType
 	offs[2*NumParamTypes] = end
 	for t := range NumParamTypes {
 		in := make([]Input, d.span(offs[2*t], offs[2*t+1])/inputSizes[t])
+		d.inAt[t], d.lens[1][t] = offs[2*t], len(in)
 		for i := range in {
 			p := &in[i]
 			at := int(offs[2*t]) + i*inputSizes[t]
@@ -746,10 +761,12 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	for pt := range NumParamTypes {
 		o := 8 * int(pt)
 		e.Properties[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
+		d.elemProps[index][pt] = le.Uint32(pb[o:])
 	}
 	for pt := range NumParamTypes {
 		o := 0x30 + 16*int(pt)
 		e.Inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
+		d.elemInputs[index][pt] = le.Uint32(pb[o:])
 		e.Outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
 	}
 	plugBase := params + 0xa4
@@ -803,4 +820,48 @@ func (d *decoder) plug(p *Plug, layout PlugLayout, at int, jumps []Jump) {
 			p.Reserved[i] = d.u32(at + 24 + 4*i)
 		}
 	}
+}
+
+// valueAt finds the property or input whose immediate value is at off. Pointers have no
+// value worth patching and are not considered.
+func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
+	find := func(start uint32, size, field int, n int) (int, bool) {
+		if off < start || int(off-start)%size != field {
+			return 0, false
+		}
+		gi := int(off-start) / size
+		return gi, gi < n
+	}
+	for t := range ParamPointer {
+		if gi, ok := find(d.propAt[t], propertySizes[t], 8, d.tableLen(t, false)); ok {
+			for i := range f.Elements {
+				if b := int(d.elemProps[i][t]); gi >= b && gi < b+len(f.Elements[i].Properties[t]) {
+					return &ValueRef{Element: i, Type: t, Index: gi - b}
+				}
+			}
+			for a := range f.Attachments {
+				if b := int(d.attProps[a][t]); gi >= b && gi < b+len(f.Attachments[a].Properties[t]) {
+					return &ValueRef{Element: -1, Attachment: a, Type: t, Index: gi - b}
+				}
+			}
+		}
+		if gi, ok := find(d.inAt[t], inputSizes[t], 12, d.tableLen(t, true)); ok {
+			for i := range f.Elements {
+				if b := int(d.elemInputs[i][t]); gi >= b && gi < b+len(f.Elements[i].Inputs[t]) {
+					return &ValueRef{Element: i, Input: true, Type: t, Index: gi - b}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// tableLen is how many property (or input) entries of type t the file has.
+func (d *decoder) tableLen(t ParamType, input bool) int { return d.lens[btoi(input)][t] }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -127,6 +127,11 @@ func (v *validator) check() {
 	if len(refs) > 128 {
 		v.add(-1, "Blackboard", "%d distinct file references, at most 128 fit", len(refs))
 	}
+	for i, r := range f.EnumRelocations {
+		if r.Target != nil && !v.validRef(r.Target) {
+			v.add(-1, fmt.Sprintf("EnumRelocations[%d].Target", i), "%+v names no property or input value", *r.Target)
+		}
+	}
 	if f.Replacement != nil {
 		for i, r := range f.Replacement.Entries {
 			if r.Type > RemoveAttachment {
@@ -236,4 +241,23 @@ func (v *validator) source(elem int, path func() string, t ParamType, s Source, 
 	if s.Output < 0 || int(s.Output) >= len(outs) {
 		v.add(elem, path()+".Output Index", "%d out of range: node %d has %d %s outputs", s.Output, s.Node, len(outs), ParamTypeNames[t])
 	}
+}
+
+// validRef reports whether a ValueRef names an existing non-pointer value.
+func (v *validator) validRef(r *ValueRef) bool {
+	f := v.f
+	if r.Type < 0 || r.Type >= ParamPointer || r.Index < 0 {
+		return false
+	}
+	switch {
+	case r.Element >= len(f.Elements):
+		return false
+	case r.Element >= 0 && r.Input:
+		return r.Index < len(f.Elements[r.Element].Inputs[r.Type])
+	case r.Element >= 0:
+		return r.Index < len(f.Elements[r.Element].Properties[r.Type])
+	case r.Element == -1 && !r.Input && r.Attachment >= 0 && r.Attachment < len(f.Attachments):
+		return r.Index < len(f.Attachments[r.Attachment].Properties[r.Type])
+	}
+	return false
 }

@@ -107,6 +107,8 @@ type encoder struct {
 	pool      *stringPool
 	elemStart int   // offset of the element entries
 	err       error // the first field that did not fit
+	// Where each type's property and input entries start: enum relocations point into them.
+	propAt, inAt [NumParamTypes]int
 }
 
 // packedOffset is the pool offset of s for a field that shares its word with flags and so
@@ -631,6 +633,9 @@ func (e *encoder) tail() {
 	e.patch32(hdrEnumReloc, uint32(e.pos()))
 	e.u32(uint32(len(f.EnumRelocations)))
 	for _, r := range f.EnumRelocations {
+		if r.Target != nil {
+			r.Offset = uint32(e.valueOffset(r.Target))
+		}
 		e.u32(r.Offset)
 		e.str(r.ClassName)
 		e.str(r.ValueName)
@@ -740,6 +745,7 @@ func (e *encoder) propertyTable() {
 			all[t] += len(f.Attachments[i].Properties[t])
 		}
 		e.u32(uint32(at))
+		e.propAt[t] = at
 		at += all[t] * propertySizes[t]
 	}
 	write := func(t ParamType, pr *Property) {
@@ -775,6 +781,7 @@ func (e *encoder) ioTable(p *layoutPlan) {
 			nOut += len(f.Elements[i].Outputs[t])
 		}
 		e.u32(uint32(at))
+		e.inAt[t] = at
 		at += nIn * inputSizes[t]
 		e.u32(uint32(at))
 		at += nOut * outputSizes[t]
@@ -859,4 +866,30 @@ func (e *encoder) replacementTable() {
 		e.u16(uint16(r.Index))
 		e.u16(uint16(r.New))
 	}
+}
+
+// valueOffset is where the value a ValueRef names was written. Validate has checked the ref.
+func (e *encoder) valueOffset(v *ValueRef) int {
+	f := e.f
+	t := v.Type
+	gi := v.Index
+	if v.Input {
+		for i := range v.Element {
+			gi += len(f.Elements[i].Inputs[t])
+		}
+		return e.inAt[t] + gi*inputSizes[t] + 12
+	}
+	if v.Element >= 0 {
+		for i := range v.Element {
+			gi += len(f.Elements[i].Properties[t])
+		}
+	} else {
+		for i := range f.Elements {
+			gi += len(f.Elements[i].Properties[t])
+		}
+		for a := range v.Attachment {
+			gi += len(f.Attachments[a].Properties[t])
+		}
+	}
+	return e.propAt[t] + gi*propertySizes[t] + 8
 }
