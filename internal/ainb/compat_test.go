@@ -1,6 +1,8 @@
 package ainb
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,4 +88,33 @@ func FuzzReadCompatJSON(f *testing.F) {
 			t.Fatalf("the writer produced a file its reader rejects: %v", err)
 		}
 	})
+}
+
+// appendJSONString writes what encoding/json would, HTML characters aside: both read back to
+// the same string, for tricky and for random bytes.
+func TestAppendJSONString(t *testing.T) {
+	cases := []string{"", "plain", `quote " backslash \ `, "<a&b>", "tab\tnl\nc\r\x00\x1f\x7f", "日本語メモ",
+		"bad \xff utf8 \xc3", "\u2028 \u2029", "その他"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		var got, want string
+		if err := json.Unmarshal(appendJSONString(nil, s), &got); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		std, _ := json.Marshal(s)
+		json.Unmarshal(std, &want)
+		if got != want {
+			t.Fatalf("%q reads back as %q, encoding/json gives %q", s, got, want)
+		}
+	}
+	if got := string(appendJSONString(nil, "<a&b>")); got != `"<a&b>"` {
+		t.Fatalf("HTML characters escaped: %s", got)
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strconv"
+	"unicode/utf8"
 
 	"ainbeditor/internal/pyfmt"
 )
@@ -18,24 +20,120 @@ type member struct {
 
 func (o *object) set(k string, v any) { *o = append(*o, member{k, v}) }
 
-func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+func (o object) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
+
+// appendJSON writes the object itself rather than through encoding/json: dumps are made of
+// thousands of small objects, and encoding/json would re-validate each one's output.
+func (o object) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
 	for i, m := range o {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		k, _ := json.Marshal(m.key)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := marshalNoEscape(m.val)
-		if err != nil {
+		b = appendJSONString(b, m.key)
+		b = append(b, ':')
+		var err error
+		if b, err = appendJSONValue(b, m.val); err != nil {
 			return nil, err
 		}
-		b.Write(v)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
+}
+
+// appendJSONValue writes the value types dumps use directly, and hands anything else to
+// encoding/json.
+func appendJSONValue(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case object:
+		return v.appendJSON(b)
+	case []any:
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSONValue(b, x); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case string:
+		return appendJSONString(b, v), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int16:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int32:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case uint8:
+		return strconv.AppendUint(b, uint64(v), 10), nil
+	case uint32:
+		return strconv.AppendUint(b, uint64(v), 10), nil
+	case pyFloat:
+		return append(b, PyFloat(float64(v))...), nil
+	case nil:
+		return append(b, "null"...), nil
+	}
+	raw, err := marshalNoEscape(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, raw...), nil
+}
+
+// appendJSONString quotes s as encoding/json does, but leaves <, > and & alone: names in AINB
+// files are meant to be read.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, "\\ufffd"...)
+			i += size
+			start = i
+			continue
+		}
+		// U+2028 and U+2029 end lines in JavaScript; encoding/json escapes them too.
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 func marshalNoEscape(v any) ([]byte, error) {
