@@ -272,3 +272,20 @@ func TestEnumRelocationsFollowValues(t *testing.T) {
 		t.Fatalf("a dangling relocation target: %v", err)
 	}
 }
+
+// The unknown header word at 0x54 survives a round trip.
+func TestHeader54Kept(t *testing.T) {
+	b := bytes.Clone(corpusFile(t, "synthetic/minimal_v404.ainb"))
+	binary.LittleEndian.PutUint32(b[0x54:], 0xdeadbeef)
+	f, err := Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, b) {
+		t.Fatal(firstDiff(b, out))
+	}
+}

@@ -49,6 +49,8 @@ type Layout struct {
 	Strings []string
 	// Section6C is the u32 stored in section 0x6C.
 	Section6C uint32
+	// Header54 is the header word at 0x54, 0 in every known file.
+	Header54 uint32 `json:",omitempty"`
 
 	index *poolIndex // built by the reader for Strings, so writes need not rebuild it
 }

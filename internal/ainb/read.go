@@ -296,6 +296,7 @@ func (d *decoder) file() (*File, error) {
 		off := int(h.x58)
 		f.Section58 = &Section58{Description: d.str(off), Unknown: [3]uint32{d.u32(off + 4), d.u32(off + 8), d.u32(off + 12)}}
 	}
+	f.Layout.Header54 = h.x54
 	if h.x6c != 0 {
 		d.section = "section 0x6c"
 		f.HasSection6C = true

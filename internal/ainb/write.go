@@ -351,6 +351,10 @@ func (e *encoder) header(p *layoutPlan) {
 		}
 	}
 	e.u32(uint32(outputs))
+	e.zeros(0x54 - e.pos())
+	if f.Layout != nil {
+		e.u32(f.Layout.Header54)
+	}
 	e.zeros(0x60 - e.pos())
 	e.str(f.Category)
 	e.u32(f.CategoryID)
