@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/klauspost/compress/zstd"
@@ -26,27 +25,6 @@ func (p *page) screenAt(wx, wy float64) point {
 		const v = ainbEditor.view(), r = document.getElementById("graph").getBoundingClientRect();
 		return {x: r.left + r.width / 2 + (%v - v.x) * v.zoom, y: r.top + r.height / 2 + (%v - v.y) * v.zoom};
 	})()`, wx, wy))
-}
-
-// shiftDrag is drag with Shift held throughout.
-func (p *page) shiftDrag(from, to point) {
-	p.t.Helper()
-	const shift = int64(chromedp.ModifierShift)
-	acts := []chromedp.Action[chromedp.Void]{
-		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, from.X, from.Y, chromedp.ButtonModifiers(chromedp.ModifierShift)),
-		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, from.X, from.Y, chromedp.ButtonLeft, chromedp.ClickCount(1), chromedp.ButtonModifiers(chromedp.ModifierShift)),
-	}
-	for k := 1; k <= 8; k++ {
-		f := float64(k) / 8
-		x, y := from.X+(to.X-from.X)*f, from.Y+(to.Y-from.Y)*f
-		acts = append(acts, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y, func(q *input.DispatchMouseEventParams) {
-			q.Button = input.MouseButtonLeft
-			q.Buttons = 1
-			q.Modifiers = shift
-		}))
-	}
-	acts = append(acts, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, to.X, to.Y, chromedp.ButtonLeft, chromedp.ClickCount(1), chromedp.ButtonModifiers(chromedp.ModifierShift)))
-	p.do(acts...)
 }
 
 // remapElement is what a copy of e should be when the nodes in m are copied along: its links
@@ -104,7 +82,7 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 	// Node 26, a selector, and its branches 2, 3 and 4 sit together in (340..940, 4048..4642);
 	// the nearest others end at y 4024 (node 25) and start at 4666 (node 27).
 	p.run(`ainbEditor.setView({x: 635, y: 4345, zoom: 0.5})`)
-	p.shiftDrag(p.screenAt(310, 4032), p.screenAt(960, 4655))
+	p.drag(p.screenAt(310, 4032), p.screenAt(960, 4655), chromedp.ModifierShift)
 	want := []int{2, 3, 4, 26}
 	if sel := eval[[]int](p, `ainbEditor.selection()`); !slices.Equal(sel, want) {
 		t.Fatalf("box selection %v, want %v", sel, want)

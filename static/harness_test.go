@@ -277,22 +277,23 @@ func (p *page) click(at point, mods ...chromedp.Modifier) {
 	p.do(chromedp.MouseClickXY(at.X, at.Y, chromedp.ButtonModifiers(mods...)))
 }
 
-// drag presses at from, moves to to in steps and releases there.
-func (p *page) drag(from, to point) {
+// drag presses at from, moves to to in steps and releases there, with mods held throughout.
+func (p *page) drag(from, to point, mods ...chromedp.Modifier) {
 	p.t.Helper()
+	held := chromedp.ButtonModifiers(mods...)
 	acts := []chromedp.Action[chromedp.Void]{
-		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, from.X, from.Y),
-		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, from.X, from.Y, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, from.X, from.Y, held),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, from.X, from.Y, chromedp.ButtonLeft, chromedp.ClickCount(1), held),
 	}
 	for k := 1; k <= 8; k++ {
 		f := float64(k) / 8
 		x, y := from.X+(to.X-from.X)*f, from.Y+(to.Y-from.Y)*f
-		acts = append(acts, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y, func(q *input.DispatchMouseEventParams) {
+		acts = append(acts, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y, held, func(q *input.DispatchMouseEventParams) {
 			q.Button = input.MouseButtonLeft
 			q.Buttons = 1
 		}))
 	}
-	acts = append(acts, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, to.X, to.Y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	acts = append(acts, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, to.X, to.Y, chromedp.ButtonLeft, chromedp.ClickCount(1), held))
 	p.do(acts...)
 }
 

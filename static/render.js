@@ -187,18 +187,10 @@ export class Renderer {
   drawDots(vis, z) {
     const ctx = this.ctx, pos = this.ed.doc.positions, els = this.ed.doc.file.Elements;
     const min = 2.5 / z; // at least a couple of pixels, so every node stays visible
-    const groups = new Map();
-    for (const i of vis) {
+    fillByColour(ctx, vis, (i) => headerColor(els[i]), (path, i) => {
       const p = pos[i];
-      const col = headerColor(els[i]);
-      let path = groups.get(col);
-      if (!path) groups.set(col, (path = new Path2D()));
       path.rect(p.x, p.y, Math.max(p.w, min), Math.max(p.h, min));
-    }
-    for (const [col, path] of groups) {
-      ctx.fillStyle = lighten(col);
-      ctx.fill(path);
-    }
+    }, lighten);
     this.outlineMarked(vis, 2 / z, true);
   }
 
@@ -211,18 +203,10 @@ export class Renderer {
       ctx.rect(p.x, p.y, p.w, p.h);
     }
     ctx.fill();
-    const groups = new Map();
-    for (const i of vis) {
+    fillByColour(ctx, vis, (i) => headerColor(els[i]), (path, i) => {
       const p = pos[i];
-      const col = headerColor(els[i]);
-      let path = groups.get(col);
-      if (!path) groups.set(col, (path = new Path2D()));
       path.rect(p.x, p.y, p.w, HEADER);
-    }
-    for (const [col, path] of groups) {
-      ctx.fillStyle = col;
-      ctx.fill(path);
-    }
+    });
     this.outlineMarked(vis, 2.5 / this.ed.view.zoom, false);
   }
 
@@ -427,19 +411,28 @@ export class Renderer {
     const ctx = c.getContext("2d");
     ctx.scale(this.dpr, this.dpr);
     const pos = this.ed.doc.positions, els = this.ed.doc.file.Elements;
-    const groups = new Map();
-    for (let i = 0; i < pos.length; i++) {
+    fillByColour(ctx, pos.keys(), (i) => headerColor(els[i]), (path, i) => {
       const p = pos[i];
-      const col = lighten(headerColor(els[i]));
-      let path = groups.get(col);
-      if (!path) groups.set(col, (path = new Path2D()));
       path.rect((p.x - gx0) * s, (p.y - gy0) * s, Math.max(1, p.w * s), Math.max(1, p.h * s));
-    }
-    for (const [col, path] of groups) {
-      ctx.fillStyle = col;
-      ctx.fill(path);
-    }
+    }, lighten);
     return c;
+  }
+}
+
+// fillByColour fills shapes for many nodes with one fill per colour: switching fillStyle per
+// node is what makes a canvas of thousands of nodes slow. style maps a group's colour to its
+// fill once per group, not once per node.
+function fillByColour(ctx, ids, colourOf, addShape, style = (col) => col) {
+  const groups = new Map();
+  for (const i of ids) {
+    const col = colourOf(i);
+    let path = groups.get(col);
+    if (!path) groups.set(col, (path = new Path2D()));
+    addShape(path, i);
+  }
+  for (const [col, path] of groups) {
+    ctx.fillStyle = style(col);
+    ctx.fill(path);
   }
 }
 

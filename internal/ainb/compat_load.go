@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -471,15 +472,7 @@ func (w *jv) element(f *File, i int, v any, n int) {
 				w.plug(index(kp, j), it, e, k, layout, &e.Plugs[k][j], j == len(items)-1, n)
 			}
 		}
-		for key := range pm {
-			known := false
-			for _, name := range PlugKindNames {
-				known = known || key == name
-			}
-			if !known {
-				w.fail(join(pp, key), "unknown plug kind (want Generic, Child, Transition, String or Int)")
-			}
-		}
+		w.onlyKeys(pp, pm, PlugKindNames[:], "plug kind (want Generic, Child, Transition, String or Int)")
 	}
 }
 
@@ -553,7 +546,7 @@ func (w *jv) eachTyped(path string, v any, fn func(t ParamType, ip string, im ma
 			fn(t, ip, w.obj(ip, it))
 		}
 	}
-	w.unknownTypes(path, m)
+	w.onlyKeys(path, m, ParamTypeNames[:], "type (want Int, Bool, Float, String, Vector3F or Pointer)")
 }
 
 // nameAndClass reads "Name", and "Classname" for pointers.
@@ -575,14 +568,11 @@ func (w *jv) properties(path string, v any, ps *Properties) {
 	})
 }
 
-func (w *jv) unknownTypes(path string, m map[string]any) {
+// onlyKeys fails on the first key of m that is not one of names.
+func (w *jv) onlyKeys(path string, m map[string]any, names []string, what string) {
 	for key := range m {
-		known := false
-		for _, name := range ParamTypeNames {
-			known = known || key == name
-		}
-		if !known {
-			w.fail(join(path, key), "unknown type (want Int, Bool, Float, String, Vector3F or Pointer)")
+		if !slices.Contains(names, key) {
+			w.fail(join(path, key), "unknown %s", what)
 		}
 	}
 }
@@ -792,13 +782,5 @@ func (w *jv) blackboard(f *File, v any) {
 			f.Blackboard.Params[t] = append(f.Blackboard.Params[t], bp)
 		}
 	}
-	for key := range m {
-		known := false
-		for _, name := range BlackboardTypeNames {
-			known = known || key == name
-		}
-		if !known {
-			w.fail(join("Blackboard", key), "unknown blackboard type (want String, S32, U32, F32, Bool, Vec3f or VoidPtr)")
-		}
-	}
+	w.onlyKeys("Blackboard", m, BlackboardTypeNames[:], "blackboard type (want String, S32, U32, F32, Bool, Vec3f or VoidPtr)")
 }
