@@ -1,82 +1,62 @@
-// Every change to the document goes through here: each edit is a transaction of primitive
-// operations recorded in the history, so it can be undone exactly. Objects are edited in
-// place; keys this module does not know about are never touched.
+// Every change to the document goes through here: each edit is a transaction (Tx) of
+// primitive operations recorded in the history, so it can be undone exactly. Objects are
+// edited in place; keys this module does not know about are never touched. No DOM: the
+// module runs under node as well (see createEdits and edits.test.mjs), so every operation
+// the editor offers is a method here.
+//
+// Nodes are named by id. Values are named by a ref: {node, list: "properties" | "inputs",
+// index} for a node's property or input, {attachment, index} for an attachment's property,
+// with source: k added for the k-th source of a multi-input.
 
-import { apply } from "./history.js";
-import { clone } from "./jsonio.js";
+import { History, Tx } from "./history.js";
+import { nodeHeight, NODE_WIDTH } from "./metrics.js";
 import {
-  PARAM_TYPES, BB_TYPES, BB_FOR_PARAM, TYPE_LABEL, list, nodeHeight, flagSource, elementTitle, isSelector,
+  TYPE_LABEL, BLACKBOARD_TYPES, NODE_FLAGS, indexById, nextNodeId, nodeTitle, sourceKind, blackboardTypeFor,
+  expressionText, forEachSource, hasDefaultChild, newCondition, clone,
 } from "./model.js";
 
-const SOURCE_BITS = 0xc2000000 | 0x0c000000 | 0xffff;
-const USES_DEFAULT = 1 << 23;
+export const CLIPBOARD_FORMAT = "ainb-editor-clipboard/2";
 
-// The blackboard type a selector's branch words refer to, by element type (S32 and F32
-// selectors); see model.branchCondition.
-const SELECTOR_BB = { 1: "S32", 4: "F32" };
+// ---- values
 
-// Plug lists that mirror the sources of inputs of a type.
-const MIRROR = { Int: "Int", String: "String", Bool: "Generic", Float: "Generic" };
+const f32 = new DataView(new ArrayBuffer(4));
 
-class Tx {
-  constructor(label) {
-    this.label = label;
-    this.ops = [];
-    this.geometry = false; // positions or sizes changed
-    this.structure = false; // nodes, links or rows changed
-  }
-
-  set(obj, key, value) {
-    const had = Object.prototype.hasOwnProperty.call(obj, key);
-    if (had && Object.is(obj[key], value)) return;
-    if (!had && value === undefined) return;
-    const op = { op: "set", obj, key, value, had, old: obj[key] };
-    apply(op);
-    this.ops.push(op);
-  }
-
-  // Records a change that was already made (a drag moves nodes live).
-  record(obj, key, old, value) {
-    if (Object.is(old, value)) return;
-    this.ops.push({ op: "set", obj, key, value, had: true, old });
-  }
-
-  splice(arr, index, del, ...inserted) {
-    const op = { op: "splice", arr, index, removed: arr.slice(index, index + del), inserted };
-    apply(op);
-    this.ops.push(op);
-  }
-
-  // The object at obj[key], creating it when absent (documents omit empty groups).
-  ensure(obj, key, init) {
-    if (obj[key] === undefined || obj[key] === null) this.set(obj, key, init);
-    return obj[key];
-  }
+// The bits of an f32 as the document writes them: "0x" and eight hex digits.
+function bitsText(bits) {
+  return "0x" + (bits >>> 0).toString(16).padStart(8, "0");
 }
 
-// A float as the document holds it: the nearest f32, or for NaN and infinities the string of
-// its bits, since JSON has no number for them.
+// A float as the document holds it: the nearest f32 as a number, or, for NaN, infinities and
+// -0, the string of its bits, since JSON has no number for them. A string of bits is kept as
+// it is (normalised), so a NaN keeps its payload.
 export function toF32(x) {
-  const f = Math.fround(x);
-  if (Number.isFinite(f)) return f;
-  const dv = new DataView(new ArrayBuffer(4));
-  dv.setFloat32(0, f);
-  const bits = Number.isNaN(f) ? 0x7fc00000 : dv.getUint32(0);
-  return "0x" + bits.toString(16).padStart(8, "0");
+  if (typeof x === "string") {
+    const v = parseF32(x);
+    return v === null ? 0 : v;
+  }
+  const f = Math.fround(Number(x));
+  if (Number.isNaN(f)) return "0x7fc00000";
+  if (!Number.isFinite(f) || Object.is(f, -0)) {
+    f32.setFloat32(0, f);
+    return bitsText(f32.getUint32(0));
+  }
+  return f;
 }
 
-// Reads what a user typed as a float: a number, inf, nan, or the bits as 0x7fc00000.
+// Reads what a user typed as a float, as the document value (see toF32): a number, inf,
+// -inf, nan, -0, or the bits as 0x7fc00000. null when the text is not a float.
 export function parseF32(text) {
   const s = String(text).trim().toLowerCase();
-  if (/^[-+]?(inf|infinity)$/.test(s)) return s[0] === "-" ? -Infinity : Infinity;
-  if (s === "nan") return NaN;
+  if (/^[-+]?(inf|infinity)$/.test(s)) return toF32(s[0] === "-" ? -Infinity : Infinity);
+  if (s === "nan") return "0x7fc00000";
   if (/^0x[0-9a-f]{1,8}$/.test(s)) {
-    const dv = new DataView(new ArrayBuffer(4));
-    dv.setUint32(0, parseInt(s.slice(2), 16));
-    return dv.getFloat32(0);
+    const bits = parseInt(s.slice(2), 16);
+    f32.setUint32(0, bits);
+    const f = f32.getFloat32(0);
+    return Number.isFinite(f) && !Object.is(f, -0) ? f : bitsText(bits);
   }
   if (s === "" || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/.test(s)) return null;
-  return Number(s);
+  return toF32(Number(s));
 }
 
 // Reads an integer; null when the text is not one.
@@ -87,15 +67,45 @@ export function parseInt32(text) {
 }
 
 export function toS32(x) {
+  x = Number(x);
   if (!Number.isFinite(x)) return 0;
   x = Math.trunc(x);
   return Math.min(2147483647, Math.max(-2147483648, x));
 }
 
 export function toU32(x) {
+  x = Number(x);
   if (!Number.isFinite(x)) return 0;
   return Math.min(4294967295, Math.max(0, Math.trunc(x)));
 }
+
+// A value of type t made from what the user gave: s32 ints, u32s, booleans, f32 floats,
+// strings, three-float vectors. component sets one component of a vector, old being the
+// vector it changes. Pointers have no value (null).
+export function toValue(t, value, component, old) {
+  switch (t) {
+    case "int": return toS32(value);
+    case "u32": return toU32(value);
+    case "bool": return !!value;
+    case "float": return toF32(value);
+    case "string": return String(value ?? "");
+    case "vec3f": {
+      if (component === undefined || component === null) return [0, 1, 2].map((k) => toF32((value || [])[k] ?? 0));
+      const vec = Array.isArray(old) ? old.slice() : [0, 0, 0];
+      vec[component] = toF32(value);
+      return vec;
+    }
+    case "pointer": return null;
+  }
+  return value;
+}
+
+// The value a new blackboard parameter or a value of type t starts with.
+export function zeroValue(t) {
+  return toValue(t, t === "vec3f" ? [0, 0, 0] : t === "string" ? "" : 0);
+}
+
+const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 export function randomGUID() {
   const b = new Uint8Array(16);
@@ -106,13 +116,41 @@ export function randomGUID() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+// A source object made from a description: null or {} for the immediate value,
+// {node, output}, {blackboard, component} or {expression}. Zero outputs and empty
+// components are left out, as the document writes them.
+export function makeSource(src) {
+  switch (sourceKind(src)) {
+    case "node": return src.output ? { node: src.node, output: src.output } : { node: src.node };
+    case "blackboard": return src.component ? { blackboard: src.blackboard, component: src.component } : { blackboard: src.blackboard };
+    case "expression": return { expression: src.expression };
+  }
+  return null;
+}
+
+const CONDITION_BLACKBOARD = ["blackboard", "minBlackboard", "maxBlackboard"];
+
+// The blackboard type a condition's reference names: ints for S32 and BSA selectors,
+// floats for F32 ranges and random weights.
+function conditionBlackboardType(c, key) {
+  if (key !== "blackboard") return "float";
+  return c.weight !== undefined ? "float" : "int";
+}
+
+// ---- the edit module
+
 export class Edits {
-  constructor(editor) {
-    this.ed = editor;
+  // holder is what owns the document: anything with doc and history (the Editor, or the
+  // bare holder of createEdits).
+  constructor(holder) {
+    this.ed = holder;
+    this.indexCache = null;
+    this.indexNodes = null;
+    this.indexLength = -1;
   }
 
-  get file() {
-    return this.ed.doc.file;
+  get doc() {
+    return this.ed.doc;
   }
 
   begin(label) {
@@ -125,588 +163,876 @@ export class Edits {
     return true;
   }
 
-  // Resolves a reference to a parameter: {node, group: "Properties"|"Inputs", type, index} or
-  // {att, type, index} for an attachment's property.
-  param(ref) {
-    const owner = ref.att !== undefined ? this.file.Attachments[ref.att] : this.file.Elements[ref.node];
-    const group = ref.att !== undefined ? "Properties" : ref.group;
-    return list(owner && owner[group], ref.type)[ref.index] || null;
+  undo() {
+    return this.ed.history.undo();
   }
 
-  // Sets an immediate value, converting it to what the type can hold: f32 floats, s32 ints,
-  // 0/1 bools, a three-float vector.
+  redo() {
+    return this.ed.history.redo();
+  }
+
+  // ---- lookups
+
+  // id → index in doc.nodes, kept until the node list changes.
+  index() {
+    const nodes = this.doc.nodes;
+    if (this.indexNodes !== nodes || this.indexLength !== nodes.length || !this.indexValid()) {
+      this.indexCache = indexById(this.doc);
+      this.indexNodes = nodes;
+      this.indexLength = nodes.length;
+    }
+    return this.indexCache;
+  }
+
+  // A cheap check that the cached index still matches (an undo may swap nodes of the same count).
+  indexValid() {
+    const nodes = this.doc.nodes;
+    if (!nodes.length) return true;
+    const probe = [0, nodes.length >> 1, nodes.length - 1];
+    return probe.every((i) => this.indexCache.get(nodes[i].id) === i);
+  }
+
+  node(id) {
+    const i = this.index().get(id);
+    const n = i === undefined ? null : this.doc.nodes[i];
+    if (n && n.id === id) return n;
+    // The cache missed a change: look again.
+    this.indexNodes = null;
+    const j = this.index().get(id);
+    return j === undefined ? null : this.doc.nodes[j];
+  }
+
+  // The property or input a ref names, or null.
+  item(ref) {
+    if (!ref) return null;
+    if (ref.attachment !== undefined) {
+      const a = (this.doc.attachments || [])[ref.attachment];
+      return (a && (a.properties || [])[ref.index]) || null;
+    }
+    const n = this.node(ref.node);
+    return (n && (n[ref.list] || [])[ref.index]) || null;
+  }
+
+  itemLabel(ref, item) {
+    if (ref.attachment !== undefined) return `${item.name} of attachment ${ref.attachment}`;
+    return `#${ref.node}.${item.name}`;
+  }
+
+  // ---- values and sources
+
+  // Sets the immediate value of a property or input, converted to what its type holds.
+  // component sets one component of a vec3f.
   setValue(ref, value, component) {
-    const item = this.param(ref);
-    if (!item) return false;
-    const tx = this.begin(`Edit ${item.Name}`);
-    const v = tx.ensure(item, "Value", {});
-    switch (ref.type) {
-      case "Int": tx.set(v, "Int", toS32(Number(value))); break;
-      case "Bool": tx.set(v, "Int", value ? 1 : 0); break;
-      case "Float": tx.set(v, "Float", toF32(value)); break;
-      case "String": tx.set(v, "String", String(value)); break;
-      case "Vector3F": {
-        const old = v.Vec || [0, 0, 0];
-        const vec = old.slice();
-        if (component === undefined) for (let k = 0; k < 3; k++) vec[k] = toF32(value[k]);
-        else vec[component] = toF32(value);
-        if (vec.every((x, k) => Object.is(x, old[k]))) return false;
-        tx.set(v, "Vec", vec);
-        break;
-      }
-      default: return false;
-    }
+    const item = this.item(ref);
+    if (!item || item.type === "pointer") return false;
+    const v = toValue(item.type, value, component, item.value);
+    if (sameValue(v, item.value)) return false;
+    const tx = this.begin(`Edit ${this.itemLabel(ref, item)}`);
+    tx.set(item, "value", v);
     return this.commit(tx);
   }
 
-  // Changes where a property or input takes its value. src is {kind: "value"}, {kind: "node",
-  // node, output}, {kind: "bb", index, comp} or {kind: "expr", index}. For a multi-source input,
-  // ref.source picks the source.
-  setSource(ref, src, label) {
-    const item = this.param(ref);
-    if (!item) return false;
-    const tx = this.begin(label || `Source of ${item.Name}`);
-    this.applySource(tx, ref, item, src);
-    tx.structure = true;
-    return this.commit(tx);
-  }
-
-  applySource(tx, ref, item, src) {
-    const isInput = ref.group === "Inputs" && ref.att === undefined;
-    let holder = item;
-    if (isInput) {
-      if (item.Sources && ref.source !== undefined) holder = item.Sources[ref.source];
-      else holder = item.Source || tx.ensure(item, "Source", { Node: -1, Output: 0, Flags: 0 });
+  // Why a source cannot feed the value ref names, or "".
+  sourceProblem(ref, item, src) {
+    const kind = sourceKind(src);
+    if (kind === "node") {
+      if (ref.attachment !== undefined || ref.list !== "inputs") return "only inputs take values from node outputs";
+      return this.connectProblem(src.node, src.output || 0, ref.node, ref.index);
     }
-    let flags = (holder.Flags >>> 0) & ~SOURCE_BITS;
-    switch (src.kind) {
-      case "bb": flags = (flags | 0x80000000 | ((src.comp & 3) << 26) | (src.index & 0xffff)); break;
-      case "expr": flags = (flags | 0xc2000000 | (src.index & 0xffff)); break;
+    if (kind === "blackboard") {
+      const p = (this.doc.blackboard || [])[src.blackboard];
+      if (!p) return `there is no blackboard parameter ${src.blackboard}`;
+      if (src.component && !["x", "y", "z"].includes(src.component)) return `no component ${src.component}`;
+      if (src.component && item.type !== "float") return "only floats take one component of a vec3f";
+      const want = blackboardTypeFor(item.type, src.component);
+      if (p.type !== want && !(want === "int" && p.type === "u32")) return `a ${TYPE_LABEL[item.type]} value cannot read the ${p.type} parameter ${p.name}`;
     }
-    if (isInput) {
-      flags = src.kind === "value" ? flags | USES_DEFAULT : flags & ~USES_DEFAULT;
-      tx.set(holder, "Node", src.kind === "node" ? src.node : -1);
-      tx.set(holder, "Output", src.kind === "node" ? src.output : 0);
-      this.mirror(tx, ref, item, src.kind === "node" ? src.node : -1);
-    }
-    tx.set(holder, "Flags", flags >>> 0);
-  }
-
-  // Selectors and expressions keep a copy of an input's source node in a plug of the same
-  // name; it must follow the input.
-  mirror(tx, ref, item, node) {
-    const kind = MIRROR[ref.type];
-    if (!kind) return;
-    const e = this.file.Elements[ref.node];
-    for (const p of list(e.Plugs, kind)) if (p.Name === item.Name && !p.Jump) tx.set(p, "Node", node);
-  }
-
-  // Why an output cannot feed an input, or "" when it can.
-  connectProblem(outNode, outType, inNode, inType) {
-    const els = this.file.Elements;
-    if (outNode === inNode) return "a node cannot feed its own input";
-    if (!els[outNode] || !els[inNode]) return "no such node";
-    if (outType !== inType) return `type mismatch: a ${TYPE_LABEL[outType]} output cannot feed a ${TYPE_LABEL[inType]} input`;
+    if (kind === "expression" && expressionText(this.doc, src.expression) === undefined) return `there is no expression ${src.expression}`;
     return "";
   }
 
-  // Makes the output the source of the input. Returns {ok, reason}.
-  connect(outNode, outType, outIndex, inNode, inType, inIndex) {
-    const reason = this.connectProblem(outNode, outType, inNode, inType);
+  // Changes where a property or input takes its value: src is null for the immediate value,
+  // {node, output}, {blackboard, component} or {expression}. With ref.source, changes one
+  // source of a multi-input. Returns {ok, reason}.
+  setSource(ref, src, label) {
+    const item = this.item(ref);
+    if (!item) return { ok: false, reason: "no such value" };
+    const reason = this.sourceProblem(ref, item, src);
     if (reason) return { ok: false, reason };
-    const ref = { node: inNode, group: "Inputs", type: inType, index: inIndex };
-    const item = this.param(ref);
-    if (!item) return { ok: false, reason: "no such input" };
-    const tx = this.begin(`Connect #${outNode} → ${item.Name}`);
-    if (item.Sources) {
-      // A multi-input gains a source rather than losing the ones it has.
-      if (item.Sources.some((s) => s.Node === outNode && s.Output === outIndex)) return { ok: false, reason: "already connected" };
-      tx.splice(item.Sources, item.Sources.length, 0, { Node: outNode, Output: outIndex, Flags: 0 });
+    const tx = this.begin(label || `Source of ${this.itemLabel(ref, item)}`);
+    this.applySource(tx, ref, item, src);
+    tx.structure = true;
+    return { ok: this.commit(tx) };
+  }
+
+  applySource(tx, ref, item, src) {
+    const s = makeSource(src);
+    if (ref.source !== undefined && Array.isArray(item.sources)) {
+      const old = item.sources[ref.source];
+      if (!old) return;
+      const entry = s || {};
+      if (old.isOutput) entry.isOutput = true;
+      if (sameValue(entry, old)) return;
+      tx.splice(item.sources, ref.source, 1, entry);
+      return;
+    }
+    if (sameValue(s, item.source ?? null)) return;
+    tx.set(item, "source", s || undefined);
+    // An input's "uses default" follows its source again.
+    if (ref.list === "inputs") tx.set(item, "usesDefault", undefined);
+  }
+
+  // Why output k of node outId cannot feed input j of node inId, or "" when it can.
+  connectProblem(outId, k, inId, j) {
+    if (outId === inId) return "a node cannot feed its own input";
+    const a = this.node(outId), b = this.node(inId);
+    if (!a || !b) return "no such node";
+    const out = (a.outputs || [])[k], input = (b.inputs || [])[j];
+    if (!out) return `node #${outId} has no output ${k}`;
+    if (!input) return `node #${inId} has no input ${j}`;
+    if (out.type !== input.type) return `type mismatch: a ${TYPE_LABEL[out.type]} output cannot feed a ${TYPE_LABEL[input.type]} input`;
+    return "";
+  }
+
+  // Makes output k of node outId the source of input j of node inId; a multi-input gains a
+  // source rather than losing the ones it has. Returns {ok, reason}.
+  connect(outId, k, inId, j) {
+    const reason = this.connectProblem(outId, k, inId, j);
+    if (reason) return { ok: false, reason };
+    const input = this.node(inId).inputs[j];
+    const src = makeSource({ node: outId, output: k });
+    const same = (s) => s && s.node === outId && (s.output || 0) === k;
+    const tx = this.begin(`Connect #${outId}.${this.node(outId).outputs[k].name} → #${inId}.${input.name}`);
+    if (Array.isArray(input.sources)) {
+      if (input.sources.some(same)) return { ok: false, reason: "already connected" };
+      tx.splice(input.sources, input.sources.length, 0, src);
     } else {
-      if (item.Source && item.Source.Node === outNode && item.Source.Output === outIndex) return { ok: false, reason: "already connected" };
-      this.applySource(tx, ref, item, { kind: "node", node: outNode, output: outIndex });
+      if (same(input.source)) return { ok: false, reason: "already connected" };
+      this.applySource(tx, { node: inId, list: "inputs", index: j }, input, src);
     }
     tx.structure = true;
     this.commit(tx);
     return { ok: true };
   }
 
-  disconnect(inNode, inType, inIndex, source) {
-    const ref = { node: inNode, group: "Inputs", type: inType, index: inIndex, source };
-    const item = this.param(ref);
-    if (!item) return false;
-    if (item.Sources && source !== undefined) {
-      const tx = this.begin(`Disconnect ${item.Name}`);
-      tx.splice(item.Sources, source, 1);
+  // Lets go of an input's source (it takes its own value again), or removes source k of a
+  // multi-input.
+  disconnect(inId, j, k) {
+    const ref = { node: inId, list: "inputs", index: j };
+    const input = this.item(ref);
+    if (!input) return false;
+    if (Array.isArray(input.sources)) {
+      if (k === undefined) k = input.sources.length - 1;
+      if (!input.sources[k]) return false;
+      const tx = this.begin(`Disconnect #${inId}.${input.name}`);
+      tx.splice(input.sources, k, 1);
       tx.structure = true;
       return this.commit(tx);
     }
-    return this.setSource(ref, { kind: "value" }, `Disconnect ${item.Name}`);
+    return this.setSource(ref, null, `Disconnect #${inId}.${input.name}`).ok;
   }
 
-  // Sets any plain field (names, flags, jump commands) of an object of the document.
-  setField(obj, key, value, label) {
-    const tx = this.begin(label || `Edit ${key}`);
-    tx.set(obj, key, value);
+  // Adds an entry to a multi-input: src as for setSource (null: the immediate value).
+  addSource(ref, src) {
+    const item = this.item(ref);
+    if (!item || !Array.isArray(item.sources)) return { ok: false, reason: "not a multi-input" };
+    const reason = src ? this.sourceProblem(ref, item, src) : "";
+    if (reason) return { ok: false, reason };
+    const tx = this.begin(`Add a source to ${this.itemLabel(ref, item)}`);
+    tx.splice(item.sources, item.sources.length, 0, makeSource(src) || {});
+    tx.structure = true;
+    return { ok: this.commit(tx) };
+  }
+
+  // ---- names and flags
+
+  // Renames a property, input or output: ref as for values, list "outputs" too.
+  renameItem(ref, name) {
+    const item = this.item(ref);
+    if (!item) return false;
+    const tx = this.begin(`Rename ${this.itemLabel(ref, item)} to ${name}`);
+    tx.set(item, "name", String(name));
     tx.structure = true;
     return this.commit(tx);
   }
 
-  // Records a move made live by a drag: moved is [[index, oldX, oldY]]. A dragged node is
-  // pinned: the user chose its place, so Tidy (applyLayout) leaves it there unless asked to
-  // lay out everything.
+  renameNode(id, name) {
+    const n = this.node(id);
+    if (!n) return false;
+    const tx = this.begin(`Rename #${id}`);
+    tx.set(n, "name", String(name));
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  // Sets one of the node's flags (query, moduleCaller, residentInit, multiParamV2). Flags
+  // that are off are left out of the document.
+  setNodeFlag(id, flag, on) {
+    const n = this.node(id);
+    if (!n || !NODE_FLAGS.some(([f]) => f === flag)) return false;
+    const tx = this.begin(`${on ? "Set" : "Clear"} ${flag} of #${id}`);
+    tx.set(n, flag, on ? true : undefined);
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  // ---- positions
+
+  // Records a move made live by a drag: moved is [[id, oldX, oldY]], the nodes already at
+  // their new places. A dragged node is pinned: the user chose its place, so Tidy
+  // (applyLayout) leaves it there unless asked to lay out everything.
   moved(moved) {
     const tx = this.begin(moved.length === 1 ? `Move #${moved[0][0]}` : `Move ${moved.length} nodes`);
-    const pos = this.ed.doc.positions;
-    for (const [i, ox, oy] of moved) {
-      const p = pos[i];
-      tx.record(p, "x", ox, p.x);
-      tx.record(p, "y", oy, p.y);
-      if (tx.ops.length && !p.pinned) tx.set(p, "pinned", true);
+    for (const [id, ox, oy] of moved) {
+      const n = this.node(id);
+      if (!n) continue;
+      const before = tx.ops.length;
+      tx.record(n, "x", ox, n.x);
+      tx.record(n, "y", oy, n.y);
+      if (tx.ops.length > before && !n.pinned) tx.set(n, "pinned", true);
     }
     tx.geometry = true;
     return this.commit(tx);
   }
 
-  // Applies positions from the server's layout (see api.layout) as one undoable edit: every
-  // box's x, y, w, h and pinned flag, so an undo puts each node back exactly, pins included.
-  // A position without pinned: true clears the pin (a reset layout unpins everything).
+  // Moves nodes to given places as one edit (without pinning them): [[id, x, y]].
+  moveTo(places, label = "Move") {
+    const tx = this.begin(label);
+    for (const [id, x, y] of places) {
+      const n = this.node(id);
+      if (!n || !Number.isFinite(x) || !Number.isFinite(y)) continue;
+      tx.set(n, "x", x);
+      tx.set(n, "y", y);
+    }
+    tx.geometry = true;
+    return this.commit(tx);
+  }
+
+  // Applies positions from the server's layout (see api.layout) as one undoable edit: each
+  // {id, x, y, pinned} (without id, by index) sets the node's x, y and pin, so an undo puts
+  // each node back exactly, pins included. A position without pinned: true clears the pin
+  // (a reset layout unpins everything).
   applyLayout(positions, label = "Tidy") {
-    const pos = this.ed.doc.positions;
-    if (!Array.isArray(positions) || positions.length !== pos.length) return false;
+    if (!Array.isArray(positions)) return false;
     const tx = this.begin(label);
     positions.forEach((q, i) => {
-      const p = pos[i];
-      for (const key of ["x", "y", "w", "h"]) if (Number.isFinite(q[key])) tx.set(p, key, q[key]);
-      tx.set(p, "pinned", q.pinned ? true : undefined);
+      const n = q.id !== undefined ? this.node(q.id) : this.doc.nodes[i];
+      if (!n) return;
+      if (Number.isFinite(q.x)) tx.set(n, "x", q.x);
+      if (Number.isFinite(q.y)) tx.set(n, "y", q.y);
+      tx.set(n, "pinned", q.pinned ? true : undefined);
     });
     tx.geometry = true;
     return this.commit(tx);
   }
 
-  // Points a child plug (a tree edge) at another node.
-  setChild(node, k, target) {
-    const e = this.file.Elements[node];
-    const p = list(e.Plugs, "Child")[k];
-    if (!p) return { ok: false, reason: "no such child plug" };
-    if (target === node) return { ok: false, reason: "a node cannot be its own child" };
-    if (!this.file.Elements[target]) return { ok: false, reason: "no such node" };
-    const tx = this.begin(`Child ${p.Name} → #${target}`);
-    tx.set(p, "Node", target);
+  // ---- children, jumps, queries
+
+  // Points child k of node id at another node.
+  setChild(id, k, target) {
+    const n = this.node(id);
+    const c = n && (n.children || [])[k];
+    if (!c) return { ok: false, reason: "no such child" };
+    if (target === id) return { ok: false, reason: "a node cannot be its own child" };
+    if (!this.node(target)) return { ok: false, reason: `there is no node #${target}` };
+    const tx = this.begin(`Child ${c.name || k} of #${id} → #${target}`);
+    tx.set(c, "node", target);
     tx.structure = true;
-    this.commit(tx);
-    return { ok: true };
+    return { ok: this.commit(tx) };
   }
 
-  // Adds a child plug; selectors with a default branch keep it last.
-  addChild(node, target, name) {
-    const e = this.file.Elements[node];
-    if (!this.file.Elements[target]) return { ok: false, reason: "no such node" };
-    const tx = this.begin(`Add branch to #${node}`);
-    const plugs = tx.ensure(e, "Plugs", {});
-    const kids = tx.ensure(plugs, "Child", []);
-    const hasDefault = e.Type === 1 || e.Type === 4 || e.Type === 5;
-    const at = hasDefault && kids.length ? kids.length - 1 : kids.length;
-    const plug = { Node: target, Name: name ?? String(at) };
-    if (e.Type === 1) plug.Int = at;
-    if (e.Type === 6) plug.Float = 1;
-    tx.splice(kids, at, 0, plug);
-    this.resize(tx, node);
+  // Adds a child; selectors with a default branch keep it last, and a selector's new child
+  // gets a condition. Returns {ok, index}.
+  addChild(id, target, name) {
+    const n = this.node(id);
+    if (!n) return { ok: false, reason: "no such node" };
+    if (target === id) return { ok: false, reason: "a node cannot be its own child" };
+    if (!this.node(target)) return { ok: false, reason: `there is no node #${target}` };
+    const tx = this.begin(`Add a child to #${id}`);
+    const kids = tx.list(n, "children");
+    const at = hasDefaultChild(n) && kids.length ? kids.length - 1 : kids.length;
+    const child = { node: target, name: name ?? "" };
+    const cond = newCondition(n, at);
+    if (cond) child.condition = cond;
+    tx.splice(kids, at, 0, child);
+    this.shiftReplacements(tx, id, at, +1);
+    tx.structure = true;
+    tx.geometry = true;
     this.commit(tx);
     return { ok: true, index: at };
   }
 
-  removeChild(node, k) {
-    const e = this.file.Elements[node];
-    const kids = list(e.Plugs, "Child");
-    if (!kids[k]) return false;
-    const tx = this.begin(`Remove branch ${kids[k].Name} of #${node}`);
-    tx.splice(kids, k, 1);
-    this.resize(tx, node);
-    return this.commit(tx);
-  }
-
-  setPlugField(plug, key, value, label) {
-    const tx = this.begin(label || `Edit branch ${plug.Name}`);
-    tx.set(plug, key, value);
-    tx.structure = true;
-    return this.commit(tx);
-  }
-
-  // Keeps a node's box as tall as its rows after rows come or go.
-  resize(tx, i) {
-    const p = this.ed.doc.positions[i];
-    if (p) tx.set(p, "h", nodeHeight(this.file.Elements[i]));
+  removeChild(id, k) {
+    const n = this.node(id);
+    const c = n && (n.children || [])[k];
+    if (!c) return false;
+    const tx = this.begin(`Remove child ${c.name || k} of #${id}`);
+    this.spliceChild(tx, n, k);
     tx.structure = true;
     tx.geometry = true;
+    return this.commit(tx);
   }
 
-  // Appends element copies at the given top-left corners. Links among the copies follow the
-  // copies. Copies that stay in their file keep their links to other nodes; copies from
-  // another file (foreign, see Editor.copySelection) cannot, since those indices mean other
-  // nodes here: see adopt.
-  insertCopies(elements, positions, label, foreign = null) {
-    const file = this.file, doc = this.ed.doc;
-    const base = file.Elements.length;
-    const remap = new Map();
-    elements.forEach((src, k) => remap.set(src.__index ?? -1 - k, base + k));
-    const tx = this.begin(label);
-    const added = [];
-    const attMap = new Map();
-    elements.forEach((src, k) => {
-      const e = clone(src);
-      delete e.__index;
-      e.GUID = randomGUID();
-      if (foreign) this.adopt(tx, e, remap, foreign, attMap);
-      forEachNodeRef(e, (obj, key) => {
-        if (remap.has(obj[key])) obj[key] = remap.get(obj[key]);
-      });
-      if (e.Queries) e.Queries = e.Queries.map((q) => (remap.has(q) ? remap.get(q) : q)).filter((q) => q < base + elements.length);
-      added.push(e);
-    });
-    for (const e of added) forEachNodeRef(e, (obj, key) => {
-      if (obj[key] >= base + elements.length) obj[key] = -1;
-    });
-    tx.splice(file.Elements, base, 0, ...added);
-    // Added, pasted and duplicated nodes are NOT pinned: they land wherever the cursor or
-    // the view centre happens to be, often on top of other nodes, and Tidy is what puts them
-    // in a proper place; a pin would make Tidy leave them there. Only dragging a node (see
-    // moved) says the user chose its place.
-    tx.splice(doc.positions, base, 0, ...positions.map((p, k) => ({ x: p.x, y: p.y, w: 260, h: nodeHeight(added[k]) })));
+  // Removes child k of n, keeping the replacement table's child indices right.
+  spliceChild(tx, n, k) {
+    tx.splice(n.children, k, 1);
+    this.shiftReplacements(tx, n.id, k, -1);
+    tx.prune(n, "children");
+  }
+
+  // Child indices of node id from k on moved by delta: replacements of those children
+  // follow; with delta -1 the ones of child k itself go.
+  shiftReplacements(tx, id, k, delta) {
+    const reps = this.doc.replacements;
+    if (!reps) return;
+    for (let r = reps.length - 1; r >= 0; r--) {
+      const rep = reps[r];
+      if (rep.node !== id || rep.type === "removeAttachment") continue;
+      if (delta < 0 && rep.index === k) tx.splice(reps, r, 1);
+      else if (rep.index >= k) tx.set(rep, "index", rep.index + delta);
+    }
+  }
+
+  setChildName(id, k, name) {
+    const c = (this.node(id)?.children || [])[k];
+    if (!c) return false;
+    const tx = this.begin(`Rename child ${k} of #${id}`);
+    tx.set(c, "name", String(name));
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  // Sets a field of a child's condition: int, string, weight, min, max (converted to what
+  // they hold), or blackboard, minBlackboard, maxBlackboard (a parameter index, or null for
+  // the constant).
+  setCondition(id, k, key, value) {
+    const c = (this.node(id)?.children || [])[k];
+    if (!c) return false;
+    let v;
+    switch (key) {
+      case "int": v = toS32(value); break;
+      case "string": v = String(value); break;
+      case "weight": case "min": case "max": v = toF32(value); break;
+      case "blackboard": case "minBlackboard": case "maxBlackboard":
+        if (value === null || value === undefined) v = undefined;
+        else if (!(this.doc.blackboard || [])[value]) return false;
+        else v = value;
+        break;
+      default: return false;
+    }
+    const tx = this.begin(`Condition of child ${c.name || k} of #${id}`);
+    const cond = c.condition || {};
+    if (!c.condition) tx.set(c, "condition", cond);
+    tx.set(cond, key, v);
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  addJump(id, target, command = "") {
+    const n = this.node(id);
+    if (!n || !this.node(target)) return { ok: false, reason: "no such node" };
+    const tx = this.begin(`Add a jump to #${id}`);
+    const jumps = tx.list(n, "jumps");
+    const j = { node: target, type: 0 };
+    if (command) j.command = command;
+    tx.splice(jumps, jumps.length, 0, j);
     tx.structure = true;
     tx.geometry = true;
     this.commit(tx);
-    return added.map((_, k) => base + k);
+    return { ok: true, index: n.jumps.length - 1 };
   }
 
-  // Fits a copy from another file into this one, before its links are renumbered (so remap
-  // still holds the other file's indices): links to nodes that were not copied are cut,
-  // its attachments are appended to this file's, blackboard references follow the parameter
-  // of the same type and name and expression references the function of the same text,
-  // or fall back to the value when this file has none. The copy is a new object, so only
-  // the additions to the file go through tx.
-  adopt(tx, e, remap, foreign, attMap) {
-    const file = this.file;
-    const copied = (n) => remap.has(n);
-    const bbNames = foreign.blackboard || {}, fnTexts = foreign.functions || {};
-    const retarget = (holder, ptype, isInput) => {
-      const src = flagSource(holder.Flags);
-      if (src.kind === "value") return;
-      let idx = -1;
-      if (src.kind === "bb") {
-        const t = src.comp ? "Vec3f" : BB_FOR_PARAM[ptype];
-        const name = (bbNames[t] || [])[src.index];
-        if (name !== undefined) idx = list(file.Blackboard && file.Blackboard.Params, t).findIndex((p) => p.Name === name);
-      } else {
-        const text = fnTexts[src.index];
-        if (text !== undefined) idx = (this.ed.doc.functions || []).findIndex((f) => f.text === text);
-      }
-      let f = holder.Flags >>> 0;
-      if (idx >= 0) f = (f & ~0xffff) | idx;
-      else f = isInput ? (f & ~SOURCE_BITS) | USES_DEFAULT : f & ~SOURCE_BITS;
-      holder.Flags = f >>> 0;
-    };
-    for (const t of PARAM_TYPES) {
-      for (const p of list(e.Properties, t)) retarget(p, t, false);
-      for (const input of list(e.Inputs, t)) {
-        if (input.Sources) {
-          input.Sources = input.Sources.filter((s) => s.Node < 0 || copied(s.Node));
-          for (const s of input.Sources) retarget(s, t, true);
-        }
-        const s = input.Source;
-        if (!s) continue;
-        if (s.Node >= 0 && !copied(s.Node)) {
-          s.Node = -1;
-          s.Output = 0;
-          s.Flags = ((s.Flags >>> 0) | USES_DEFAULT) >>> 0;
-        }
-        retarget(s, t, true);
-      }
+  removeJump(id, k) {
+    const n = this.node(id);
+    if (!n || !(n.jumps || [])[k]) return false;
+    const tx = this.begin(`Remove jump ${k} of #${id}`);
+    tx.splice(n.jumps, k, 1);
+    tx.prune(n, "jumps");
+    tx.structure = true;
+    tx.geometry = true;
+    return this.commit(tx);
+  }
+
+  // Sets a jump's target node, command, type or postCalc.
+  setJump(id, k, key, value) {
+    const j = (this.node(id)?.jumps || [])[k];
+    if (!j) return false;
+    let v;
+    switch (key) {
+      case "node": if (!this.node(value)) return false; v = value; break;
+      case "command": v = value ? String(value) : undefined; break;
+      case "type": v = toS32(value); break;
+      case "postCalc": v = value ? true : undefined; break;
+      default: return false;
     }
-    for (const kind of Object.keys(e.Plugs || {})) {
-      // A tree edge or jump needs a node; other plugs (mirrors of inputs) may point nowhere.
-      const keep = kind !== "Child" && kind !== "Transition";
-      e.Plugs[kind] = e.Plugs[kind].filter((p) => p.Node < 0 || copied(p.Node) || keep);
-      for (const p of e.Plugs[kind]) if (p.Node >= 0 && !copied(p.Node)) p.Node = -1;
-    }
-    // Selector branches may compare with a blackboard parameter instead of their constant.
-    const plugType = SELECTOR_BB[e.Type];
-    if (plugType) {
-      for (const p of list(e.Plugs, "Child")) {
-        for (const key of ["Word", "MaxWord"]) {
-          const w = (p[key] || 0) >>> 0;
-          if (!(w >>> 31)) continue;
-          const name = (bbNames[plugType] || [])[w & 0xffff];
-          const idx = name === undefined ? -1 : list(file.Blackboard && file.Blackboard.Params, plugType).findIndex((q) => q.Name === name);
-          p[key] = idx >= 0 ? ((w & ~0xffff) | idx) >>> 0 : 0;
-        }
-      }
-    }
-    if (e.Queries) e.Queries = e.Queries.filter(copied);
-    if (e.Queries && !e.Queries.length) delete e.Queries;
-    if (e.Attachments) {
-      e.Attachments = e.Attachments.filter((a) => foreign.attachments && foreign.attachments[a]).map((a) => {
-        if (!attMap.has(a)) {
-          const att = clone(foreign.attachments[a]);
-          for (const t of PARAM_TYPES) for (const p of list(att.Properties, t)) retarget(p, t, false);
-          const all = tx.ensure(file, "Attachments", []);
-          tx.splice(all, all.length, 0, att);
-          attMap.set(a, all.length - 1);
-        }
-        return attMap.get(a);
-      });
-      if (!e.Attachments.length) delete e.Attachments;
-    }
-    // Only 0x404 files keep per-node state info.
-    if (file.Version < 0x407 && !e.StateInfo) e.StateInfo = { DesiredState: "", Unknown: [0, 0, 0, 0] };
-    if (file.Version >= 0x407) delete e.StateInfo;
+    const tx = this.begin(`Jump ${k} of #${id}`);
+    tx.set(j, key, v);
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  addQuery(id, query) {
+    const n = this.node(id), q = this.node(query);
+    if (!n || !q || id === query) return false;
+    if ((n.queries || []).includes(query)) return false;
+    const tx = this.begin(`#${id} reads #${query}`);
+    const qs = tx.list(n, "queries");
+    tx.splice(qs, qs.length, 0, query);
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  removeQuery(id, k) {
+    const n = this.node(id);
+    if (!n || (n.queries || [])[k] === undefined) return false;
+    const tx = this.begin(`#${id} no longer reads #${n.queries[k]}`);
+    tx.splice(n.queries, k, 1);
+    tx.prune(n, "queries");
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  // ---- nodes
+
+  // Adds a node made from template (any node-shaped object) at (x, y). Returns its id.
+  addNode(template, x, y) {
+    const n = clone(template);
+    n.x = x;
+    n.y = y;
+    delete n.id;
+    return this.insertCopies([n], `Add ${nodeTitle(n)}`)[0];
   }
 
   duplicate(ids, dx = 40, dy = 40) {
-    const pos = this.ed.doc.positions;
-    const els = ids.map((i) => Object.assign(clone(this.file.Elements[i]), { __index: i }));
-    return this.insertCopies(els, ids.map((i) => ({ x: pos[i].x + dx, y: pos[i].y + dy })), ids.length === 1 ? `Duplicate #${ids[0]}` : `Duplicate ${ids.length} nodes`);
+    const nodes = ids.map((id) => this.node(id)).filter(Boolean).map((n) => Object.assign(clone(n), { x: n.x + dx, y: n.y + dy }));
+    return this.insertCopies(nodes, ids.length === 1 ? `Duplicate #${ids[0]}` : `Duplicate ${ids.length} nodes`);
   }
 
-  addNode(template, x, y) {
-    const e = clone(template);
-    e.GUID = randomGUID();
-    return this.insertCopies([e], [{ x, y }], `Add ${elementTitle(e)}`)[0];
+  // A clipboard for the nodes: copies of them and of what another document needs to make
+  // sense of them (see paste): the attachments they use and the names and types of the
+  // blackboard parameters and texts of the expressions they read. Plain JSON.
+  copyNodes(ids, source = "") {
+    const doc = this.doc;
+    const nodes = ids.map((id) => this.node(id)).filter(Boolean).map(clone);
+    const attachments = {}, expressions = {}, blackboard = {};
+    const bb = (k) => {
+      const p = (doc.blackboard || [])[k];
+      if (p) blackboard[k] = { name: p.name, type: p.type };
+    };
+    const refs = (s) => {
+      if (s.blackboard !== undefined) bb(s.blackboard);
+      if (s.expression !== undefined && expressionText(doc, s.expression) !== undefined) expressions[s.expression] = expressionText(doc, s.expression);
+    };
+    for (const n of nodes) {
+      forEachSource(n, refs);
+      for (const c of n.children || []) for (const key of CONDITION_BLACKBOARD) if (c.condition && c.condition[key] !== undefined) bb(c.condition[key]);
+      for (const a of n.attachments || []) {
+        const att = (doc.attachments || [])[a];
+        if (!att) continue;
+        attachments[a] = clone(att);
+        forEachSource(att, refs);
+      }
+    }
+    return { format: CLIPBOARD_FORMAT, source, version: doc.version, nodes, attachments, expressions, blackboard };
   }
 
-  // Deletes nodes, renumbering every reference to the nodes after them. References to a
-  // deleted node go away: sources fall back to their value, tree edges and jumps are removed.
-  deleteNodes(ids) {
-    const file = this.file, doc = this.ed.doc;
-    const dead = new Set(ids);
-    for (const [k, c] of (file.Commands || []).entries()) {
-      if (dead.has(c.Root) || dead.has(c.Secondary)) return { ok: false, reason: `node #${dead.has(c.Root) ? c.Root : c.Secondary} is a root of command ${k} (${c.Name}); give the command another root first` };
-    }
-    const n = file.Elements.length;
-    const map = new Int32Array(n);
-    let next = 0;
-    for (let i = 0; i < n; i++) map[i] = dead.has(i) ? -1 : next++;
-    const re = (v) => (v >= 0 && v < n ? map[v] : v);
-    const tx = this.begin(ids.length === 1 ? `Delete #${ids[0]}` : `Delete ${ids.length} nodes`);
-    for (const c of file.Commands || []) {
-      tx.set(c, "Root", re(c.Root));
-      if (c.Secondary >= 0) tx.set(c, "Secondary", re(c.Secondary));
-    }
-    file.Elements.forEach((e, i) => {
-      if (dead.has(i)) return;
-      for (const t of PARAM_TYPES) {
-        list(e.Inputs, t).forEach((input, j) => {
-          const fix = (s, k) => {
-            if (!s || s.Node < 0) return;
-            if (map[s.Node] >= 0) tx.set(s, "Node", map[s.Node]);
-            else if (k === undefined) this.applySource(tx, { node: i, group: "Inputs", type: t, index: j }, input, { kind: "value" });
-          };
-          fix(input.Source);
-          if (input.Sources) {
-            for (let k = input.Sources.length - 1; k >= 0; k--) {
-              const s = input.Sources[k];
-              if (s.Node >= 0 && map[s.Node] < 0) tx.splice(input.Sources, k, 1);
-              else fix(s, k);
-            }
-          }
-        });
-      }
-      let rows = false;
-      for (const kind of Object.keys(e.Plugs || {})) {
-        const plugs = e.Plugs[kind];
-        for (let k = plugs.length - 1; k >= 0; k--) {
-          const p = plugs[k];
-          if (p.Node < 0 || p.Node >= n) continue;
-          if (map[p.Node] >= 0) tx.set(p, "Node", map[p.Node]);
-          else if (kind === "Child" || kind === "Transition") {
-            tx.splice(plugs, k, 1);
-            rows = true;
-          } else tx.set(p, "Node", -1);
-        }
-      }
-      if (e.Queries && e.Queries.some((q) => dead.has(q) || map[q] !== q)) {
-        tx.set(e, "Queries", e.Queries.filter((q) => !dead.has(q)).map(re));
-      }
-      if (rows) this.resize(tx, i);
+  // Pastes a clipboard (see copyNodes) with its top-left node corner at `at` ([x, y]).
+  // foreign says the copies come from another document. Returns the new ids.
+  paste(clip, at, foreign) {
+    if (!clip || !Array.isArray(clip.nodes) || !clip.nodes.length) return [];
+    const x0 = Math.min(...clip.nodes.map((n) => n.x)), y0 = Math.min(...clip.nodes.map((n) => n.y));
+    const [cx, cy] = at || [x0, y0];
+    const nodes = clip.nodes.map((n) => Object.assign(clone(n), { x: n.x - x0 + cx, y: n.y - y0 + cy }));
+    const count = `${nodes.length} node${nodes.length > 1 ? "s" : ""}`;
+    return this.insertCopies(nodes, `Paste ${count}` + (foreign ? " from another file" : ""), { foreign: foreign ? clip : null });
+  }
+
+  // Appends copies of nodes (node objects with the ids they had, already at their new
+  // places). Each copy gets a new id and GUID, and links among the copies follow the copies.
+  // Copies that stay in their document keep their links to other nodes; copies from another
+  // document (opts.foreign, a clipboard) cannot: see adopt. Copies are not pinned: they land
+  // wherever the cursor or the view centre happens to be, often on top of other nodes, and
+  // Tidy is what puts them in a proper place.
+  insertCopies(nodes, label, opts = {}) {
+    const doc = this.doc;
+    const first = nextNodeId(doc);
+    const remap = new Map();
+    nodes.forEach((n, k) => {
+      if (n.id !== undefined) remap.set(n.id, first + k);
     });
-    const rep = file.Replacement && file.Replacement.Entries;
-    if (rep) {
-      for (let k = rep.length - 1; k >= 0; k--) {
-        const r = rep[k];
-        if (dead.has(r.Element)) tx.splice(rep, k, 1);
+    const tx = this.begin(label);
+    const ctx = { attMap: new Map() };
+    const added = nodes.map((src, k) => {
+      const n = clone(src);
+      if (opts.foreign) this.adopt(tx, n, remap, opts.foreign, ctx);
+      else this.keepLinks(n, remap);
+      n.id = first + k;
+      n.guid = randomGUID();
+      delete n.pinned;
+      // Only 0x404 files keep per-node state info.
+      if (doc.version < 0x407 && !n.stateInfo) n.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };
+      if (doc.version >= 0x407) delete n.stateInfo;
+      return reorder(n);
+    });
+    tx.splice(doc.nodes, doc.nodes.length, 0, ...added);
+    tx.structure = true;
+    tx.geometry = true;
+    this.commit(tx);
+    return added.map((n) => n.id);
+  }
+
+  // Links of a copy within its document: to other copies they follow the copy; to nodes that
+  // no longer exist they are cut.
+  keepLinks(n, remap) {
+    const ok = (id) => remap.has(id) || !!this.node(id);
+    const to = (id) => (remap.has(id) ? remap.get(id) : id);
+    this.relink(n, ok, to);
+  }
+
+  // Rewrites a node's links to other nodes: ok(id) says whether a link survives, to(id) is
+  // where it leads then. A cut single source falls back to the value, a cut multi-input
+  // source, child, jump or query goes.
+  relink(n, ok, to) {
+    for (const input of n.inputs || []) {
+      const s = input.source;
+      if (s && s.node !== undefined) {
+        if (ok(s.node)) s.node = to(s.node);
         else {
-          tx.set(r, "Element", re(r.Element));
-          if (r.New >= 0) tx.set(r, "New", re(r.New));
+          delete input.source;
+          delete input.usesDefault;
         }
       }
+      if (input.sources) {
+        input.sources = input.sources.filter((x) => x.node === undefined || ok(x.node));
+        for (const x of input.sources) if (x.node !== undefined) x.node = to(x.node);
+      }
     }
-    // Enum relocations (0x404 files) name the value they patch by node: they follow their
-    // node, and go with it when it is deleted.
-    const relocs = file.EnumRelocations;
+    for (const key of ["children", "jumps"]) {
+      if (!n[key]) continue;
+      n[key] = n[key].filter((c) => ok(c.node));
+      for (const c of n[key]) c.node = to(c.node);
+      if (!n[key].length) delete n[key];
+    }
+    if (n.queries) {
+      n.queries = n.queries.filter(ok).map(to);
+      if (!n.queries.length) delete n.queries;
+    }
+  }
+
+  // Fits a copy from another document into this one (the copy is a new object, so only
+  // additions to the document go through tx): links to nodes that were not copied are cut;
+  // its attachments are appended to this document's; blackboard references follow the
+  // parameter of the same type and name and expression references the function of the same
+  // text, or fall back to the value when this document has none.
+  adopt(tx, n, remap, clip, ctx) {
+    const doc = this.doc;
+    this.relink(n, (id) => remap.has(id), (id) => remap.get(id));
+    const bbIndex = (k, type) => {
+      const want = (clip.blackboard || {})[k];
+      if (!want || (type && want.type !== type && !(type === "int" && want.type === "u32"))) return -1;
+      return (doc.blackboard || []).findIndex((p) => p.name === want.name && p.type === want.type);
+    };
+    const retarget = (owner) => {
+      const fix = (s) => {
+        if (s.blackboard !== undefined) {
+          const k = bbIndex(s.blackboard);
+          if (k >= 0) s.blackboard = k;
+          else {
+            delete s.blackboard;
+            delete s.component;
+          }
+        } else if (s.expression !== undefined) {
+          const text = (clip.expressions || {})[s.expression];
+          const fns = (doc.expressions && doc.expressions.functions) || [];
+          const k = text === undefined ? -1 : fns.findIndex((f) => f.text === text);
+          if (k >= 0) s.expression = k;
+          else delete s.expression;
+        }
+      };
+      for (const p of owner.properties || []) {
+        if (!p.source) continue;
+        fix(p.source);
+        if (sourceKind(p.source) === "value") delete p.source;
+      }
+      for (const input of owner.inputs || []) {
+        if (input.source) {
+          fix(input.source);
+          if (sourceKind(input.source) === "value") {
+            delete input.source;
+            delete input.usesDefault;
+          }
+        }
+        for (const s of input.sources || []) fix(s);
+      }
+    };
+    retarget(n);
+    for (const c of n.children || []) {
+      if (!c.condition) continue;
+      for (const key of CONDITION_BLACKBOARD) {
+        if (c.condition[key] === undefined) continue;
+        const k = bbIndex(c.condition[key], conditionBlackboardType(c.condition, key));
+        if (k >= 0) c.condition[key] = k;
+        else delete c.condition[key];
+      }
+    }
+    if (n.attachments) {
+      n.attachments = n.attachments.filter((a) => clip.attachments && clip.attachments[a]).map((a) => {
+        if (!ctx.attMap.has(a)) {
+          const att = clone(clip.attachments[a]);
+          retarget(att);
+          const all = tx.list(doc, "attachments");
+          tx.splice(all, all.length, 0, att);
+          ctx.attMap.set(a, all.length - 1);
+        }
+        return ctx.attMap.get(a);
+      });
+      if (!n.attachments.length) delete n.attachments;
+    }
+  }
+
+  // Deletes nodes. No node is renumbered (references are ids); references to a deleted node
+  // go away: single sources fall back to their value, multi-input sources, children, jumps,
+  // queries, replacements and enum relocations naming it are removed. A node that roots a
+  // command is not deleted: the command needs another root first.
+  deleteNodes(ids) {
+    const doc = this.doc;
+    const dead = new Set(ids.filter((id) => this.node(id)));
+    if (!dead.size) return { ok: false, reason: "no such node" };
+    for (const [k, c] of (doc.commands || []).entries()) {
+      if (dead.has(c.root) || dead.has(c.secondary)) {
+        const id = dead.has(c.root) ? c.root : c.secondary;
+        return { ok: false, reason: `node #${id} is a root of command ${k} (${c.name}); give the command another root first` };
+      }
+    }
+    const list = [...dead];
+    const tx = this.begin(list.length === 1 ? `Delete #${list[0]}` : `Delete ${list.length} nodes`);
+    for (const n of doc.nodes) {
+      if (dead.has(n.id)) continue;
+      (n.inputs || []).forEach((input, j) => {
+        if (input.source && dead.has(input.source.node)) this.applySource(tx, { node: n.id, list: "inputs", index: j }, input, null);
+        if (input.sources) {
+          for (let k = input.sources.length - 1; k >= 0; k--) if (dead.has(input.sources[k].node)) tx.splice(input.sources, k, 1);
+        }
+      });
+      if (n.children) for (let k = n.children.length - 1; k >= 0; k--) if (dead.has(n.children[k].node)) this.spliceChild(tx, n, k);
+      if (n.jumps) {
+        for (let k = n.jumps.length - 1; k >= 0; k--) if (dead.has(n.jumps[k].node)) tx.splice(n.jumps, k, 1);
+        tx.prune(n, "jumps");
+      }
+      if (n.queries && n.queries.some((q) => dead.has(q))) {
+        const qs = n.queries.filter((q) => !dead.has(q));
+        tx.set(n, "queries", qs.length ? qs : undefined);
+      }
+    }
+    const reps = doc.replacements;
+    if (reps) for (let k = reps.length - 1; k >= 0; k--) if (dead.has(reps[k].node) || dead.has(reps[k].new)) tx.splice(reps, k, 1);
+    const relocs = doc.enumRelocations;
     if (relocs) {
       for (let k = relocs.length - 1; k >= 0; k--) {
-        const target = relocs[k].Target;
-        if (!target || target.Element < 0) continue;
-        if (dead.has(target.Element)) tx.splice(relocs, k, 1);
-        else tx.set(target, "Element", re(target.Element));
+        const t = relocs[k].target;
+        if (t && t.node !== undefined && dead.has(t.node)) tx.splice(relocs, k, 1);
       }
     }
-    const sorted = [...dead].sort((a, b) => b - a);
-    for (const i of sorted) {
-      tx.splice(file.Elements, i, 1);
-      tx.splice(doc.positions, i, 1);
-    }
+    for (let i = doc.nodes.length - 1; i >= 0; i--) if (dead.has(doc.nodes[i].id)) tx.splice(doc.nodes, i, 1);
     tx.structure = true;
     tx.geometry = true;
     this.commit(tx);
     return { ok: true };
   }
 
-  // Blackboard parameters. Removing one renumbers every flag word that refers to a later
-  // parameter of the same type; values that used the removed one fall back to immediates.
-  addBlackboard(type, name) {
-    const tx = this.begin(`Add blackboard ${name}`);
-    const bb = tx.ensure(this.file, "Blackboard", {});
-    const params = tx.ensure(bb, "Params", {});
-    const arr = tx.ensure(params, type, []);
-    const p = { Name: name, Notes: "", Inherit: 2, File: "", Value: {} };
-    tx.splice(arr, arr.length, 0, p);
-    tx.structure = true;
-    this.commit(tx);
-    return arr.length - 1;
-  }
-
-  // Renames a parameter or sets its file reference or notes. Flag words refer to
-  // parameters by index, so a rename needs no other change.
-  setBlackboardField(type, index, key, value) {
-    const p = list(this.file.Blackboard && this.file.Blackboard.Params, type)[index];
-    if (!p) return false;
-    const label = key === "Name" ? `Rename blackboard ${p.Name}` : `${key} of blackboard ${p.Name}`;
-    return this.setField(p, key, value, label);
-  }
-
-  // Sets a parameter's default, converted to what its type holds. U32 values live in Int as
-  // the s32 of their bits, as the model stores them.
-  setBlackboardValue(type, index, value, component) {
-    const p = list(this.file.Blackboard && this.file.Blackboard.Params, type)[index];
-    if (!p) return false;
-    if (type === "VoidPtr") return false; // pointers have no default
-    const old = (p.Value && p.Value.Vec) || [0, 0, 0];
-    if (type === "Vec3f" && Object.is(old[component], toF32(value))) return false;
-    const tx = this.begin(`Default of blackboard ${p.Name}`);
-    const v = tx.ensure(p, "Value", {});
-    switch (type) {
-      case "String": tx.set(v, "String", String(value)); break;
-      case "S32": tx.set(v, "Int", toS32(Number(value))); break;
-      case "U32": tx.set(v, "Int", toU32(Number(value)) | 0); break;
-      case "F32": tx.set(v, "Float", toF32(value)); break;
-      case "Bool": tx.set(v, "Int", value ? 1 : 0); break;
-      case "Vec3f": {
-        const vec = old.slice();
-        vec[component] = toF32(value);
-        tx.set(v, "Vec", vec);
-        break;
-      }
-    }
-    return this.commit(tx);
-  }
-
-  removeBlackboard(type, index) {
-    const arr = list(this.file.Blackboard && this.file.Blackboard.Params, type);
-    if (!arr[index]) return false;
-    const tx = this.begin(`Remove blackboard ${arr[index].Name}`);
-    this.forEachFlags((holder, ptype, ref, item) => {
-      const src = flagSource(holder.Flags);
-      if (src.kind !== "bb") return;
-      const t = src.comp ? "Vec3f" : BB_FOR_PARAM[ptype];
-      if (t !== type) return;
-      if (src.index === index) {
-        if (ref) this.applySource(tx, ref, item, { kind: "value" });
-        else tx.set(holder, "Flags", (holder.Flags >>> 0) & ~SOURCE_BITS);
-      } else if (src.index > index) tx.set(holder, "Flags", ((holder.Flags >>> 0) - 1) >>> 0);
-    });
-    // Selector branches compare with a parameter through a word of their own.
-    for (const e of this.file.Elements) {
-      if (SELECTOR_BB[e.Type] !== type) continue;
-      for (const p of list(e.Plugs, "Child")) {
-        for (const key of ["Word", "MaxWord"]) {
-          const w = (p[key] || 0) >>> 0;
-          if (!(w >>> 31)) continue;
-          if ((w & 0xffff) === index) tx.set(p, key, 0);
-          else if ((w & 0xffff) > index) tx.set(p, key, (w - 1) >>> 0);
-        }
-      }
-    }
-    tx.splice(arr, index, 1);
-    tx.structure = true;
-    return this.commit(tx);
-  }
-
-  // Calls fn(holder, paramType, ref, item) for every flag word of the file: properties,
-  // inputs and their sources, attachment properties.
-  forEachFlags(fn) {
-    const file = this.file;
-    file.Elements.forEach((e, i) => {
-      for (const t of PARAM_TYPES) {
-        list(e.Properties, t).forEach((p, j) => fn(p, t, { node: i, group: "Properties", type: t, index: j }, p));
-        list(e.Inputs, t).forEach((input, j) => {
-          const ref = { node: i, group: "Inputs", type: t, index: j };
-          if (input.Source) fn(input.Source, t, input.Sources ? null : ref, input);
-          (input.Sources || []).forEach((s, k) => fn(s, t, { ...ref, source: k }, input));
-        });
-      }
-    });
-    (file.Attachments || []).forEach((a, ai) => {
-      for (const t of PARAM_TYPES) list(a.Properties, t).forEach((p, j) => fn(p, t, { att: ai, type: t, index: j }, p));
-    });
-  }
+  // ---- commands
 
   addCommand(name, root) {
+    if (!this.node(root)) return -1;
     const tx = this.begin(`Add command ${name}`);
-    const cmds = tx.ensure(this.file, "Commands", []);
-    tx.splice(cmds, cmds.length, 0, { Name: name, GUID: randomGUID(), Root: root, Secondary: -1 });
+    const cmds = tx.list(this.doc, "commands");
+    tx.splice(cmds, cmds.length, 0, { name: String(name), guid: randomGUID(), root, secondary: -1 });
     tx.structure = true;
     this.commit(tx);
     return cmds.length - 1;
   }
 
   removeCommand(k) {
-    const cmds = this.file.Commands || [];
+    const cmds = this.doc.commands || [];
     if (!cmds[k]) return false;
-    const tx = this.begin(`Remove command ${cmds[k].Name}`);
+    const tx = this.begin(`Remove command ${cmds[k].name}`);
     tx.splice(cmds, k, 1);
     tx.structure = true;
     return this.commit(tx);
   }
 
-  setFunctionText(k, text) {
-    const fns = this.ed.doc.functions;
+  renameCommand(k, name) {
+    const c = (this.doc.commands || [])[k];
+    if (!c) return false;
+    const tx = this.begin(`Rename command ${c.name}`);
+    tx.set(c, "name", String(name));
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  // Sets a command's root (key "root") or secondary root ("secondary", -1 for none).
+  setCommandRoot(k, id, key = "root") {
+    const c = (this.doc.commands || [])[k];
+    if (!c || (key !== "root" && key !== "secondary")) return false;
+    if (!(key === "secondary" && id === -1) && !this.node(id)) return false;
+    const tx = this.begin(`${key === "root" ? "Root" : "Secondary root"} of ${c.name}`);
+    tx.set(c, key, id);
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  // ---- blackboard
+
+  // Appends a parameter; returns its index. A build groups parameters by type, keeping
+  // their order within a type.
+  addBlackboard(type, name) {
+    if (!BLACKBOARD_TYPES.includes(type)) return -1;
+    if (type === "u32" && this.doc.version < 0x408) return -1;
+    const tx = this.begin(`Add blackboard parameter ${name}`);
+    const bb = tx.list(this.doc, "blackboard");
+    tx.splice(bb, bb.length, 0, { name: String(name), type, inherit: "none", value: zeroValue(type) });
+    tx.structure = true;
+    this.commit(tx);
+    return bb.length - 1;
+  }
+
+  renameBlackboard(k, name) {
+    return this.setBlackboardField(k, "name", name);
+  }
+
+  // Sets a parameter's name, notes, file reference or inherit mode ("root", "parent",
+  // "none"). References name parameters by index, so a rename needs no other change.
+  setBlackboardField(k, key, value) {
+    const p = (this.doc.blackboard || [])[k];
+    if (!p || !["name", "notes", "file", "inherit"].includes(key)) return false;
+    if (key === "inherit" && !["root", "parent", "none"].includes(value)) return false;
+    let v = String(value ?? "");
+    if ((key === "notes" || key === "file") && v === "") v = undefined;
+    const tx = this.begin(key === "name" ? `Rename blackboard parameter ${p.name}` : `${key} of blackboard parameter ${p.name}`);
+    tx.set(p, key, v);
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  // Sets a parameter's default value, converted to what its type holds; component sets one
+  // component of a vec3f. Pointers have none.
+  setBlackboardValue(k, value, component) {
+    const p = (this.doc.blackboard || [])[k];
+    if (!p || p.type === "pointer") return false;
+    const v = toValue(p.type, value, component, p.value);
+    if (sameValue(v, p.value)) return false;
+    const tx = this.begin(`Default of blackboard parameter ${p.name}`);
+    tx.set(p, "value", v);
+    return this.commit(tx);
+  }
+
+  // Removes parameter k: references to later parameters are renumbered; values that read k
+  // fall back to their own value, and conditions that compared with it to their constant.
+  removeBlackboard(k) {
+    const bb = this.doc.blackboard || [];
+    if (!bb[k]) return false;
+    const tx = this.begin(`Remove blackboard parameter ${bb[k].name}`);
+    this.forEachSourceRef((s, ref, item) => {
+      if (s.blackboard === undefined) return;
+      if (s.blackboard > k) tx.set(s, "blackboard", s.blackboard - 1);
+      else if (s.blackboard === k) this.applySource(tx, ref, item, null);
+    });
+    for (const n of this.doc.nodes) {
+      for (const c of n.children || []) {
+        if (!c.condition) continue;
+        for (const key of CONDITION_BLACKBOARD) {
+          const v = c.condition[key];
+          if (v === undefined) continue;
+          if (v > k) tx.set(c.condition, key, v - 1);
+          else if (v === k) tx.set(c.condition, key, undefined);
+        }
+      }
+    }
+    tx.splice(bb, k, 1);
+    tx.structure = true;
+    return this.commit(tx);
+  }
+
+  // Calls fn(source, ref, item) for every source of the document, ref naming the value (with
+  // source: k for a multi-input's entries). Sources are collected first, so fn may edit.
+  forEachSourceRef(fn) {
+    const all = [];
+    const walk = (owner, base) => {
+      (owner.properties || []).forEach((p, j) => {
+        if (p.source) all.push([p.source, { ...base, list: "properties", index: j }, p]);
+      });
+      (owner.inputs || []).forEach((input, j) => {
+        const ref = { ...base, list: "inputs", index: j };
+        if (input.source) all.push([input.source, ref, input]);
+        (input.sources || []).forEach((s, k) => all.push([s, { ...ref, source: k }, input]));
+      });
+    };
+    for (const n of this.doc.nodes) walk(n, { node: n.id });
+    (this.doc.attachments || []).forEach((a, ai) => walk(a, { attachment: ai }));
+    for (const [s, ref, item] of all) {
+      if (ref.attachment !== undefined) delete ref.list;
+      fn(s, ref, item);
+    }
+  }
+
+  // ---- expressions
+
+  setExpressionText(k, text) {
+    const fns = this.doc.expressions && this.doc.expressions.functions;
     if (!fns || !fns[k]) return false;
-    return this.setField(fns[k], "text", text, `Edit expression ${k}`);
+    const tx = this.begin(`Edit expression ${k}`);
+    tx.set(fns[k], "text", String(text));
+    return this.commit(tx);
+  }
+
+  // Appends an expression function; returns its index, or -1 when the file has no
+  // expression binary.
+  addExpression(text) {
+    const ex = this.doc.expressions;
+    if (!ex) return -1;
+    const tx = this.begin("Add an expression");
+    const fns = tx.list(ex, "functions");
+    tx.splice(fns, fns.length, 0, { text: String(text) });
+    this.commit(tx);
+    return fns.length - 1;
+  }
+
+  // Removes expression k: references to later functions are renumbered, values that used k
+  // fall back to their own value.
+  removeExpression(k) {
+    const fns = this.doc.expressions && this.doc.expressions.functions;
+    if (!fns || !fns[k]) return false;
+    const tx = this.begin(`Remove expression ${k}`);
+    this.forEachSourceRef((s, ref, item) => {
+      if (s.expression === undefined) return;
+      if (s.expression > k) tx.set(s, "expression", s.expression - 1);
+      else if (s.expression === k) this.applySource(tx, ref, item, null);
+    });
+    tx.splice(fns, k, 1);
+    tx.structure = true;
+    return this.commit(tx);
   }
 }
 
-// Calls fn(holder, paramType) for every flag word of an element's or attachment's
-// properties and inputs.
-export function forEachElementFlags(e, fn) {
-  for (const t of PARAM_TYPES) {
-    for (const p of list(e.Properties, t)) fn(p, t);
-    for (const input of list(e.Inputs, t)) {
-      if (input.Source) fn(input.Source, t);
-      for (const s of input.Sources || []) fn(s, t);
-    }
-  }
+// The keys of a node in the order the document writes them, so that copies read like
+// parsed nodes.
+const NODE_KEYS = ["id", "type", "name", "guid", "query", "moduleCaller", "residentInit", "multiParamV2", "x", "y", "pinned",
+  "properties", "inputs", "outputs", "children", "jumps", "queries", "attachments", "actions", "stateInfo"];
+
+function reorder(n) {
+  const out = {};
+  for (const k of NODE_KEYS) if (n[k] !== undefined) out[k] = n[k];
+  for (const k of Object.keys(n)) if (!(k in out)) out[k] = n[k];
+  return out;
 }
 
-// Calls fn(obj, key) for every field of an element holding a node index.
-export function forEachNodeRef(e, fn) {
-  for (const t of PARAM_TYPES) {
-    for (const input of list(e.Inputs, t)) {
-      if (input.Source && input.Source.Node >= 0) fn(input.Source, "Node");
-      for (const s of input.Sources || []) if (s.Node >= 0) fn(s, "Node");
-    }
-  }
-  for (const kind of Object.keys(e.Plugs || {})) for (const p of e.Plugs[kind]) if (p.Node >= 0) fn(p, "Node");
+// An edit module over a bare document, without an editor: for tests and scripts. The
+// holder has the document and a history; onChange(cmd, how) hears every do, undo and redo.
+export function createEdits(doc, { onChange } = {}) {
+  const holder = { doc, history: new History(onChange) };
+  const edits = new Edits(holder);
+  edits.history = holder.history;
+  return edits;
 }
 
-export { BB_TYPES, isSelector };
+export { NODE_WIDTH, nodeHeight };

@@ -1,8 +1,10 @@
 // Undo and redo. A command is a list of primitive operations on the document objects; each
-// one knows how to reverse itself, so any edit, however structural, undoes exactly.
+// one knows how to reverse itself, so any edit, however structural, undoes exactly. Edits
+// build a command as a transaction (Tx) and push it when it holds any operation. No DOM, so
+// it runs under node too.
 
 export class History {
-  constructor(onChange) {
+  constructor(onChange = () => {}) {
     this.done = [];
     this.undone = [];
     this.savedAt = 0; // length of done when the document was last saved or opened
@@ -51,8 +53,55 @@ export class History {
   }
 }
 
-// Operations: "set" a key (value undefined deletes it, so keys absent before stay absent after
-// an undo) and "splice" an array.
+// A transaction: the operations of one edit, applied as they are recorded. geometry says
+// that node positions or sizes changed, structure that nodes, links or rows did.
+export class Tx {
+  constructor(label) {
+    this.label = label;
+    this.ops = [];
+    this.geometry = false;
+    this.structure = false;
+  }
+
+  // Sets obj[key]; value undefined deletes the key, so keys absent before stay absent after
+  // an undo.
+  set(obj, key, value) {
+    const had = Object.prototype.hasOwnProperty.call(obj, key);
+    if (had && Object.is(obj[key], value)) return;
+    if (!had && value === undefined) return;
+    const op = { op: "set", obj, key, value, had, old: obj[key] };
+    // A deleted key comes back where it was, so an undo restores the very JSON text.
+    if (had && value === undefined) op.pos = Object.keys(obj).indexOf(key);
+    apply(op);
+    this.ops.push(op);
+  }
+
+  // Records a change that was already made (a drag moves nodes live).
+  record(obj, key, old, value) {
+    if (Object.is(old, value)) return;
+    this.ops.push({ op: "set", obj, key, value, had: true, old });
+  }
+
+  splice(arr, index, del, ...inserted) {
+    const op = { op: "splice", arr, index, removed: arr.slice(index, index + del), inserted };
+    apply(op);
+    this.ops.push(op);
+  }
+
+  // The array at obj[key], creating it when absent (documents omit empty lists).
+  list(obj, key) {
+    if (!Array.isArray(obj[key])) this.set(obj, key, []);
+    return obj[key];
+  }
+
+  // Drops obj[key] when it is an empty array, so an edit that empties a list leaves the
+  // document as the server would have written it.
+  prune(obj, key) {
+    if (Array.isArray(obj[key]) && !obj[key].length) this.set(obj, key, undefined);
+  }
+}
+
+// Operations: "set" a key and "splice" an array.
 export function apply(op) {
   if (op.op === "set") {
     if (op.value === undefined) delete op.obj[op.key];
@@ -65,8 +114,21 @@ export function apply(op) {
 export function revert(op) {
   if (op.op === "set") {
     if (!op.had) delete op.obj[op.key];
-    else op.obj[op.key] = op.old;
+    else if (op.pos === undefined || op.key in op.obj) op.obj[op.key] = op.old;
+    else restoreAt(op.obj, op.key, op.old, op.pos);
   } else {
     op.arr.splice(op.index, op.inserted.length, ...op.removed);
   }
+}
+
+// Puts a deleted key back at its place among the object's keys.
+function restoreAt(obj, key, value, pos) {
+  const entries = Object.entries(obj);
+  if (pos >= entries.length) {
+    obj[key] = value;
+    return;
+  }
+  for (const [k] of entries) delete obj[k];
+  entries.splice(pos, 0, [key, value]);
+  for (const [k, v] of entries) obj[k] = v;
 }

@@ -1,113 +1,151 @@
-// Read-only knowledge about the document: names of the enums, where a value comes from, and
-// how a node's rows are laid out. The row metrics must match internal/graph/layout.go so that
-// boxes placed by the server never overlap here.
+// Read-only knowledge about the editor document (format "ainb-editor-document/2", declared in
+// internal/graph/types.go): names of node types, where a value comes from, what a node's
+// rows say, the links of the graph. No DOM, so it runs under node too.
+//
+// Vocabulary: a document holds nodes; a node has properties, inputs and outputs, children
+// (each with a condition on selectors), jumps, queries and attachments. Where a property's or
+// input's value comes from is its source. Commands are entry points; the blackboard holds
+// parameters; expressions are functions; modules are other files. Nodes are referred to by
+// id everywhere; a node's place in doc.nodes is only its index in the file.
 
-export const NODE_WIDTH = 260;
-export const HEADER = 30;
-export const ROW = 18;
-export const FOOTER = 8;
+export * from "./metrics.js";
+import { rowCounts, childRow, jumpRow, outputRow } from "./metrics.js";
 
-export const PARAM_TYPES = ["Int", "Bool", "Float", "String", "Vector3F", "Pointer"];
-export const PLUG_KINDS = ["Generic", "_01", "Child", "Transition", "String", "Int", "_06", "_07", "_08", "_09"];
-export const BB_TYPES = ["String", "S32", "U32", "F32", "Bool", "Vec3f", "VoidPtr"];
+export const FORMAT = "ainb-editor-document/2";
 
-// Short labels used on plugs and in the legend.
-export const TYPE_LABEL = { Int: "int", Bool: "bool", Float: "float", String: "string", Vector3F: "vec3f", Pointer: "pointer", U32: "u32" };
+// The value types of properties, inputs and outputs, in the order a file groups them.
+export const VALUE_TYPES = ["int", "bool", "float", "string", "vec3f", "pointer"];
+// The types of blackboard parameters; "u32" only in 0x408 files.
+export const BLACKBOARD_TYPES = ["string", "int", "u32", "float", "bool", "vec3f", "pointer"];
+
+export const TYPE_LABEL = { int: "int", bool: "bool", float: "float", string: "string", vec3f: "vec3f", pointer: "pointer", u32: "u32" };
 
 export const TYPE_COLOR = {
-  Int: "#5aa9ff",
-  Bool: "#ef6f7c",
-  Float: "#8fd16a",
-  String: "#f0c365",
-  Vector3F: "#c58af9",
-  Pointer: "#4fd1c5",
-  U32: "#f59e5b",
+  int: "#5aa9ff",
+  bool: "#ef6f7c",
+  float: "#8fd16a",
+  string: "#f0c365",
+  vec3f: "#c58af9",
+  pointer: "#4fd1c5",
+  u32: "#f59e5b",
 };
 
-export const LINK_COLOR = { child: "#aab2c0", jump: "#ff7ab8", query: "#3fc9a8", expr: "#b794f6" };
+export const LINK_COLOR = { child: "#aab2c0", jump: "#ff7ab8", query: "#3fc9a8", expression: "#b794f6", blackboard: "#f59e5b" };
 
-export const ELEMENT_TYPES = {
-  0: "UserDefined", 1: "S32Selector", 2: "Sequential", 3: "Simultaneous", 4: "F32Selector",
-  5: "StringSelector", 6: "RandomSelector", 7: "BoolSelector", 8: "Fork", 9: "Join", 10: "Alert",
-  20: "Expression",
-  100: "ModuleIF_Input_S32", 101: "ModuleIF_Input_F32", 102: "ModuleIF_Input_Vec3f",
-  103: "ModuleIF_Input_String", 104: "ModuleIF_Input_Bool", 105: "ModuleIF_Input_Ptr",
-  200: "ModuleIF_Output_S32", 201: "ModuleIF_Output_F32", 202: "ModuleIF_Output_Vec3f",
-  203: "ModuleIF_Output_String", 204: "ModuleIF_Output_Bool", 205: "ModuleIF_Output_Ptr",
-  300: "ModuleIF_Child", 400: "StateEnd", 500: "SplitTiming",
-};
+// Built-in node types. "UserDefined" nodes are known by their class name.
+export const NODE_TYPES = [
+  "UserDefined", "S32Selector", "Sequential", "Simultaneous", "F32Selector", "StringSelector",
+  "RandomSelector", "BoolSelector", "Fork", "Join", "Alert", "Expression",
+  "ModuleIF_Input_S32", "ModuleIF_Input_F32", "ModuleIF_Input_Vec3f", "ModuleIF_Input_String",
+  "ModuleIF_Input_Bool", "ModuleIF_Input_Ptr",
+  "ModuleIF_Output_S32", "ModuleIF_Output_F32", "ModuleIF_Output_Vec3f", "ModuleIF_Output_String",
+  "ModuleIF_Output_Bool", "ModuleIF_Output_Ptr",
+  "ModuleIF_Child", "StateEnd", "SplitTiming",
+];
 
-export const FLAG_QUERY = 1;
-export const FLAG_MODULE_CALLER = 2;
-export const FLAG_ROOT = 4;
-export const FLAG_MULTI_V2 = 8;
+// The node flags, as the document names them, with what the UI calls them.
+export const NODE_FLAGS = [["query", "query"], ["moduleCaller", "module caller"], ["residentInit", "resident init (root)"], ["multiParamV2", "multi-input v2"]];
 
-const SELECTORS = new Set([1, 4, 5, 6, 7]);
-// Selectors whose last child is the fallback when no condition matches.
-const DEFAULT_LAST = new Set([1, 4, 5]);
-
-export function typeName(t) {
-  return ELEMENT_TYPES[t] ?? `Type${t}`;
-}
+const SELECTORS = new Set(["S32Selector", "F32Selector", "StringSelector", "RandomSelector", "BoolSelector"]);
+const BSA_SELECTORS = new Set(["SelectorBSABrainVerbUpdater", "SelectorBSAFormChangeUpdater"]);
+// Selectors whose last child is the default branch, taken when no condition matches.
+const DEFAULT_LAST = new Set(["S32Selector", "F32Selector", "StringSelector"]);
 
 // The class a node shows in its header: user-defined nodes are known by their name.
-export function elementClass(e) {
-  if (e.Type === 0) return e.Name || "UserDefined";
-  return typeName(e.Type);
+export function nodeClass(n) {
+  if (n.type === "UserDefined") return n.name || "UserDefined";
+  return n.type;
 }
 
-export function elementTitle(e) {
-  if (e.Type === 0 || !e.Name) return elementClass(e);
-  return `${typeName(e.Type)} ${e.Name}`;
+export function nodeTitle(n) {
+  if (n.type === "UserDefined" || !n.name) return nodeClass(n);
+  return `${n.type} ${n.name}`;
 }
 
-export function isSelector(e) {
-  return SELECTORS.has(e.Type);
+export function isSelector(n) {
+  return SELECTORS.has(n.type) || (n.type === "UserDefined" && BSA_SELECTORS.has(n.name));
+}
+
+export function hasDefaultChild(n) {
+  return DEFAULT_LAST.has(n.type);
+}
+
+// The condition a new child of a selector starts with.
+export function newCondition(n, k) {
+  switch (n.type) {
+    case "S32Selector": return { int: k };
+    case "F32Selector": return { min: 0, max: 0 };
+    case "StringSelector": return { string: "" };
+    case "RandomSelector": return { weight: 1 };
+  }
+  if (isSelector(n) && n.type === "UserDefined") return { int: k };
+  return undefined;
 }
 
 // Header colours group nodes by what they do, so the tree reads at a glance.
-export function headerColor(e) {
-  if (e.Flags & FLAG_QUERY) return "#23614f";
-  if (e.Flags & FLAG_MODULE_CALLER) return "#6b4a1f";
-  if (SELECTORS.has(e.Type)) return "#7a4a14";
-  if (e.Type === 2 || e.Type === 3 || e.Type === 8 || e.Type === 9) return "#2d4f86";
-  if (e.Type === 20) return "#5b3a8a";
-  if (e.Type >= 100 && e.Type < 400) return "#1f5f6b";
-  if (e.Type === 400 || e.Type === 500 || e.Type === 10) return "#7a2d4b";
+export function headerColor(n) {
+  if (n.query) return "#23614f";
+  if (n.moduleCaller) return "#6b4a1f";
+  const t = n.type;
+  if (SELECTORS.has(t)) return "#7a4a14";
+  if (t === "Sequential" || t === "Simultaneous" || t === "Fork" || t === "Join") return "#2d4f86";
+  if (t === "Expression") return "#5b3a8a";
+  if (t.startsWith("ModuleIF_")) return "#1f5f6b";
+  if (t === "StateEnd" || t === "SplitTiming" || t === "Alert") return "#7a2d4b";
   return "#3a4150";
 }
 
-export function list(group, type) {
-  return (group && group[type]) || [];
+// ---- sources
+
+// What kind of source s is: "node", "blackboard", "expression" or "value" (none: the
+// immediate value).
+export function sourceKind(s) {
+  if (!s) return "value";
+  if (s.node !== undefined && s.node !== null) return "node";
+  if (s.blackboard !== undefined && s.blackboard !== null) return "blackboard";
+  if (s.expression !== undefined && s.expression !== null) return "expression";
+  return "value";
 }
 
-// Where a value with these flags comes from.
-export function flagSource(flags) {
-  const f = flags >>> 0;
-  if (((f & 0xc2000000) >>> 0) === 0xc2000000) return { kind: "expr", index: f & 0xffff };
-  if ((f & 0xc2000000) !== 0) return { kind: "bb", index: f & 0xffff, comp: (f >>> 26) & 3 };
-  return { kind: "value" };
+// The blackboard type a value of type t reads from a source: a vec3f parameter when a
+// component is named, otherwise a parameter of the same type.
+export function blackboardTypeFor(t, component) {
+  return component ? "vec3f" : t;
 }
 
-export const BB_FOR_PARAM = { Int: "S32", Bool: "Bool", Float: "F32", String: "String", Vector3F: "Vec3f", Pointer: "VoidPtr" };
-
-export function bbParam(file, ptype, src) {
-  const bb = file.Blackboard && file.Blackboard.Params;
-  if (!bb) return null;
-  // A vector component feeds a scalar from a vec3f parameter.
-  const t = src.comp ? "Vec3f" : BB_FOR_PARAM[ptype];
-  return list(bb, t)[src.index] || null;
+export function blackboardLabel(doc, s) {
+  const p = (doc.blackboard || [])[s.blackboard];
+  const comp = s.component ? "." + s.component : "";
+  return p ? `$${p.name}${comp}` : `$#${s.blackboard}${comp}`;
 }
 
-export function bbLabel(file, ptype, src) {
-  const p = bbParam(file, ptype, src);
-  const comp = src.comp ? "." + "?xyz"[src.comp] : "";
-  return p ? `$${p.Name}${comp}` : `$#${src.index}${comp}`;
+export function expressionText(doc, k) {
+  const fns = doc.expressions && doc.expressions.functions;
+  return fns && fns[k] ? fns[k].text : undefined;
 }
+
+// Calls fn(source, type, owner) for every source object of a node or attachment: the
+// source of each property and input and every entry of each multi-input.
+export function forEachSource(owner, fn) {
+  for (const p of owner.properties || []) if (p.source) fn(p.source, p.type, p, false);
+  for (const input of owner.inputs || []) {
+    if (input.source) fn(input.source, input.type, input, false);
+    if (input.sources) for (const s of input.sources) fn(s, input.type, input, true);
+  }
+}
+
+// ---- values
 
 export function formatFloat(v) {
   if (v === undefined || v === null) return "0";
-  if (typeof v === "string") return v; // NaN or infinity, kept as its bits
+  if (typeof v === "string") {
+    switch (v.toLowerCase()) {
+      case "0x80000000": return "-0";
+      case "0x7f800000": return "inf";
+      case "0xff800000": return "-inf";
+    }
+    return v; // a NaN, shown as its bits
+  }
   if (Object.is(v, -0)) return "-0";
   // Shortest text that reads back as the same f32.
   for (let p = 1; p <= 9; p++) {
@@ -117,151 +155,119 @@ export function formatFloat(v) {
   return String(v);
 }
 
-export function formatValue(ptype, value, className) {
-  const v = value || {};
-  switch (ptype) {
-    case "Int": return String(v.Int ?? 0);
-    case "Bool": return (v.Int ?? 0) ? "true" : "false";
-    case "Float": return formatFloat(v.Float);
-    case "String": return JSON.stringify(v.String ?? "");
-    case "Vector3F": {
-      const vec = v.Vec || [0, 0, 0];
+export function formatValue(type, value, className) {
+  switch (type) {
+    case "int": return String(value ?? 0);
+    case "u32": return String((value ?? 0) >>> 0);
+    case "bool": return value ? "true" : "false";
+    case "float": return formatFloat(value);
+    case "string": return JSON.stringify(value ?? "");
+    case "vec3f": {
+      const vec = Array.isArray(value) ? value : [0, 0, 0];
       return `(${vec.map(formatFloat).join(", ")})`;
     }
-    case "Pointer": return className ? className.replace(/^.*::/, "") : "ptr";
+    case "pointer": return className ? className.replace(/^.*::/, "") : "ptr";
   }
   return "";
 }
 
-// The rows of a node, top to bottom: properties, input/output pairs, children, jumps,
-// attachments. Counts must agree with graph.NodeHeight.
-export function nodeRows(file, e) {
-  const rows = [];
-  for (const t of PARAM_TYPES) {
-    list(e.Properties, t).forEach((item, index) => rows.push({ kind: "prop", type: t, index, item }));
-  }
-  const ins = [], outs = [];
-  for (const t of PARAM_TYPES) {
-    list(e.Inputs, t).forEach((item, index) => ins.push({ type: t, index, item }));
-    list(e.Outputs, t).forEach((item, index) => outs.push({ type: t, index, item }));
-  }
-  const n = Math.max(ins.length, outs.length);
-  for (let k = 0; k < n; k++) rows.push({ kind: "io", input: ins[k] || null, output: outs[k] || null });
-  const kids = list(e.Plugs, "Child");
-  kids.forEach((plug, index) => rows.push({ kind: "child", index, plug, isDefault: DEFAULT_LAST.has(e.Type) && index === kids.length - 1 }));
-  list(e.Plugs, "Transition").forEach((plug, index) => rows.push({ kind: "jump", index, plug }));
-  (e.Attachments || []).forEach((a, index) => rows.push({ kind: "att", index, att: a, item: (file.Attachments || [])[a] }));
-  return rows;
-}
-
-export function rowCount(e) {
-  let props = 0, ins = 0, outs = 0;
-  for (const t of PARAM_TYPES) {
-    props += list(e.Properties, t).length;
-    ins += list(e.Inputs, t).length;
-    outs += list(e.Outputs, t).length;
-  }
-  return props + Math.max(ins, outs) + list(e.Plugs, "Child").length + list(e.Plugs, "Transition").length + (e.Attachments || []).length;
-}
-
-export function nodeHeight(e) {
-  return HEADER + rowCount(e) * ROW + FOOTER;
-}
-
-export function propCount(e) {
-  let n = 0;
-  for (const t of PARAM_TYPES) n += list(e.Properties, t).length;
-  return n;
-}
-
-// Row of input (type, j) among a node's rows.
-export function inputRow(e, type, j) {
-  let r = propCount(e);
-  for (const t of PARAM_TYPES) {
-    if (t === type) return r + j;
-    r += list(e.Inputs, t).length;
-  }
-  return -1;
-}
-
-export function outputRow(e, type, k) {
-  let r = propCount(e);
-  for (const t of PARAM_TYPES) {
-    if (t === type) return r + k;
-    r += list(e.Outputs, t).length;
-  }
-  return -1;
-}
-
-function ioRows(e) {
-  let ins = 0, outs = 0;
-  for (const t of PARAM_TYPES) {
-    ins += list(e.Inputs, t).length;
-    outs += list(e.Outputs, t).length;
-  }
-  return Math.max(ins, outs);
-}
-
-export function childRow(e, k) {
-  return propCount(e) + ioRows(e) + k;
-}
-
-export function jumpRow(e, k) {
-  return propCount(e) + ioRows(e) + list(e.Plugs, "Child").length + k;
-}
-
-// The condition a selector puts on a child, as text.
-export function branchCondition(file, e, plug, isDefault) {
+// The condition of a selector's child, as text; null when the child has none.
+export function conditionText(doc, n, child, isDefault) {
   if (isDefault) return "default";
-  const bbRef = (word, type) => {
-    if (!(word >>> 31)) return null;
-    const p = list(file.Blackboard && file.Blackboard.Params, type)[word & 0xffff];
-    return p ? `$${p.Name}` : `$#${word & 0xffff}`;
+  const c = child.condition;
+  if (!c) return null;
+  const bb = (k) => {
+    const p = (doc.blackboard || [])[k];
+    return p ? `$${p.name}` : `$#${k}`;
   };
-  switch (e.Type) {
-    case 1: return "== " + (bbRef(plug.Word || 0, "S32") ?? String(plug.Int ?? 0));
-    case 5: return "== " + JSON.stringify(plug.String ?? "");
-    case 6: return "w " + formatFloat(plug.Float);
-    case 4: {
-      const lo = bbRef(plug.Word || 0, "F32") ?? formatFloat(plug.Float);
-      const hi = bbRef(plug.MaxWord || 0, "F32") ?? formatFloat(plug.MaxFloat);
-      return `[${lo}, ${hi}]`;
-    }
+  if (c.min !== undefined || c.max !== undefined || c.minBlackboard !== undefined || c.maxBlackboard !== undefined) {
+    const lo = c.minBlackboard !== undefined ? bb(c.minBlackboard) : formatFloat(c.min);
+    const hi = c.maxBlackboard !== undefined ? bb(c.maxBlackboard) : formatFloat(c.max);
+    return `[${lo}, ${hi}]`;
   }
+  if (c.weight !== undefined) return "w " + (c.blackboard !== undefined ? bb(c.blackboard) : formatFloat(c.weight));
+  if (c.string !== undefined) return "== " + JSON.stringify(c.string);
+  if (c.blackboard !== undefined) return "== " + bb(c.blackboard);
+  if (c.int !== undefined) return "== " + String(c.int);
   return null;
 }
 
-// Every link of the document, as parallel arrays so culling a big graph stays cheap. Rows are
-// -1 for a node's header.
+// ---- the graph
+
+// Maps node ids to their index in doc.nodes.
+export function indexById(doc) {
+  const m = new Map();
+  doc.nodes.forEach((n, i) => m.set(n.id, i));
+  return m;
+}
+
+// The id the next new node gets.
+export function nextNodeId(doc) {
+  let max = -1;
+  for (const n of doc.nodes) if (n.id > max) max = n.id;
+  return max + 1;
+}
+
+// The rows of a node, top to bottom, for drawing: {kind: "property", index, item},
+// {kind: "io", input: {index, item} | null, output: {index, item} | null},
+// {kind: "child", index, child, isDefault}, {kind: "jump", index, jump},
+// {kind: "attachment", index, ref, item}.
+export function nodeRows(doc, n) {
+  const rows = [];
+  const c = rowCounts(n);
+  (n.properties || []).forEach((item, index) => rows.push({ kind: "property", index, item }));
+  for (let k = 0; k < c.io; k++) {
+    rows.push({
+      kind: "io",
+      input: k < c.inputs ? { index: k, item: n.inputs[k] } : null,
+      output: k < c.outputs ? { index: k, item: n.outputs[k] } : null,
+    });
+  }
+  const def = hasDefaultChild(n);
+  (n.children || []).forEach((child, index) => rows.push({ kind: "child", index, child, isDefault: def && index === c.children - 1 }));
+  (n.jumps || []).forEach((jump, index) => rows.push({ kind: "jump", index, jump }));
+  (n.attachments || []).forEach((ref, index) => rows.push({ kind: "attachment", index, ref, item: (doc.attachments || [])[ref] }));
+  return rows;
+}
+
+// Every link of the document, as parallel arrays of node indices so culling a big graph
+// stays cheap. Rows are -1 for a node's header. color is the value type's index for sources.
 export const EDGE_SOURCE = 0, EDGE_CHILD = 1, EDGE_JUMP = 2, EDGE_QUERY = 3;
 
-export function computeEdges(file) {
-  const els = file.Elements;
-  const n = els.length;
+export function computeEdges(doc, index = indexById(doc)) {
+  const nodes = doc.nodes;
   const from = [], fromRow = [], to = [], toRow = [], kind = [], color = [];
   const add = (a, ar, b, br, k, c) => {
-    if (a < 0 || a >= n || b < 0 || b >= n) return;
     from.push(a); fromRow.push(ar); to.push(b); toRow.push(br); kind.push(k); color.push(c);
   };
-  for (let i = 0; i < n; i++) {
-    const e = els[i];
-    let r = propCount(e);
-    for (let ti = 0; ti < PARAM_TYPES.length; ti++) {
-      const t = PARAM_TYPES[ti];
-      const ins = list(e.Inputs, t);
-      for (let j = 0; j < ins.length; j++, r++) {
-        const input = ins[j];
-        const srcs = input.Sources || [input.Source];
-        for (const s of srcs) {
-          if (s && s.Node >= 0 && s.Node < n) add(s.Node, outputRow(els[s.Node], t, s.Output), i, r, EDGE_SOURCE, ti);
-        }
-      }
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    const ins = n.inputs || [];
+    const p = (n.properties || []).length;
+    for (let j = 0; j < ins.length; j++) {
+      const input = ins[j];
+      const ti = VALUE_TYPES.indexOf(input.type);
+      const link = (s) => {
+        if (!s || s.node === undefined || s.node === null) return;
+        const a = index.get(s.node);
+        if (a === undefined) return;
+        add(a, outputRow(nodes[a], s.output || 0), i, p + j, EDGE_SOURCE, ti);
+      };
+      link(input.source);
+      if (input.sources) for (const s of input.sources) link(s);
     }
-    const base = propCount(e) + ioRows(e);
-    const kids = list(e.Plugs, "Child");
-    kids.forEach((p, k) => add(i, base + k, p.Node, -1, EDGE_CHILD, -1));
-    list(e.Plugs, "Transition").forEach((p, k) => add(i, base + kids.length + k, p.Node, -1, EDGE_JUMP, -1));
-    for (const q of e.Queries || []) add(q, -1, i, -1, EDGE_QUERY, -1);
+    (n.children || []).forEach((c, k) => {
+      const b = index.get(c.node);
+      if (b !== undefined) add(i, childRow(n, k), b, -1, EDGE_CHILD, -1);
+    });
+    (n.jumps || []).forEach((jp, k) => {
+      const b = index.get(jp.node);
+      if (b !== undefined) add(i, jumpRow(n, k), b, -1, EDGE_JUMP, -1);
+    });
+    for (const q of n.queries || []) {
+      const a = index.get(q);
+      if (a !== undefined) add(a, -1, i, -1, EDGE_QUERY, -1);
+    }
   }
   return {
     count: from.length,
@@ -271,23 +277,26 @@ export function computeEdges(file) {
   };
 }
 
-// Node indices reachable from a command's roots through children, jumps, queries and sources.
-export function reachable(file, roots) {
-  const els = file.Elements;
+// Ids of the nodes reachable from the given node ids through children, queries and sources.
+export function reachable(doc, roots, index = indexById(doc)) {
   const seen = new Set();
-  const stack = roots.filter((r) => r >= 0 && r < els.length);
+  const stack = roots.filter((r) => index.has(r));
   while (stack.length) {
-    const i = stack.pop();
-    if (seen.has(i) || i < 0 || i >= els.length) continue;
-    seen.add(i);
-    const e = els[i];
-    for (const p of list(e.Plugs, "Child")) stack.push(p.Node);
-    for (const q of e.Queries || []) stack.push(q);
-    for (const t of PARAM_TYPES) {
-      for (const input of list(e.Inputs, t)) {
-        for (const s of input.Sources || [input.Source]) if (s && s.Node >= 0) stack.push(s.Node);
-      }
+    const id = stack.pop();
+    if (seen.has(id) || !index.has(id)) continue;
+    seen.add(id);
+    const n = doc.nodes[index.get(id)];
+    for (const c of n.children || []) stack.push(c.node);
+    for (const q of n.queries || []) stack.push(q);
+    for (const input of n.inputs || []) {
+      if (input.source && input.source.node !== undefined) stack.push(input.source.node);
+      for (const s of input.sources || []) if (s.node !== undefined) stack.push(s.node);
     }
   }
   return seen;
+}
+
+// A deep copy of plain JSON data.
+export function clone(v) {
+  return v === undefined ? undefined : structuredClone(v);
 }

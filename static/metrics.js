@@ -1,0 +1,120 @@
+// Node geometry, defined once: the size of a node's box and where each of its rows sits.
+// internal/graph uses the same numbers (graph.NodeWidth, HeaderHeight, RowHeight,
+// FooterHeight) so that boxes the server lays out never overlap here; metrics_test.go checks
+// that the two agree. Everything here reads only the document: the renderer's text cache is
+// never needed to know what is where. No DOM, so it runs under node too.
+//
+// A node's rows, top to bottom: its properties, then its inputs beside its outputs (one row
+// per pair), then its children, its jumps and its attachments.
+
+export const NODE_WIDTH = 260;
+export const HEADER = 30;
+export const ROW = 18;
+export const FOOTER = 8;
+
+const len = (a) => (a ? a.length : 0);
+
+// How many rows of each kind a node has, and where each kind starts.
+export function rowCounts(n) {
+  const properties = len(n.properties), inputs = len(n.inputs), outputs = len(n.outputs);
+  const children = len(n.children), jumps = len(n.jumps), attachments = len(n.attachments);
+  const io = Math.max(inputs, outputs);
+  return {
+    properties, inputs, outputs, io, children, jumps, attachments,
+    ioStart: properties,
+    childStart: properties + io,
+    jumpStart: properties + io + children,
+    attachmentStart: properties + io + children + jumps,
+    rows: properties + io + children + jumps + attachments,
+  };
+}
+
+export function rowCount(n) {
+  return len(n.properties) + Math.max(len(n.inputs), len(n.outputs)) + len(n.children) + len(n.jumps) + len(n.attachments);
+}
+
+export function nodeWidth() {
+  return NODE_WIDTH;
+}
+
+export function nodeHeight(n) {
+  return HEADER + rowCount(n) * ROW + FOOTER;
+}
+
+// Rows of a node's parts.
+export function propertyRow(n, j) {
+  return j;
+}
+
+export function inputRow(n, j) {
+  return len(n.properties) + j;
+}
+
+export function outputRow(n, k) {
+  return len(n.properties) + k;
+}
+
+export function childRow(n, k) {
+  return len(n.properties) + Math.max(len(n.inputs), len(n.outputs)) + k;
+}
+
+export function jumpRow(n, k) {
+  return childRow(n, len(n.children)) + k;
+}
+
+export function attachmentRow(n, k) {
+  return jumpRow(n, len(n.jumps)) + k;
+}
+
+// What row r of a node holds: {kind: "property", index}, {kind: "io", input, output} (each
+// an index or -1), {kind: "child" | "jump" | "attachment", index}, or null past the last row.
+export function rowAt(n, r) {
+  if (!(r >= 0)) return null;
+  const c = rowCounts(n);
+  if (r < c.ioStart) return { kind: "property", index: r };
+  if (r < c.childStart) {
+    const k = r - c.ioStart;
+    return { kind: "io", input: k < c.inputs ? k : -1, output: k < c.outputs ? k : -1 };
+  }
+  if (r < c.jumpStart) return { kind: "child", index: r - c.childStart };
+  if (r < c.attachmentStart) return { kind: "jump", index: r - c.jumpStart };
+  if (r < c.rows) return { kind: "attachment", index: r - c.attachmentStart };
+  return null;
+}
+
+// The world y of the middle of row r, or of the header when r < 0.
+export function rowY(n, r) {
+  return r < 0 ? n.y + HEADER / 2 : n.y + HEADER + r * ROW + ROW / 2;
+}
+
+// The world point of a plug: on the left edge for an input, on the right for everything else.
+export function plugPoint(n, r, side) {
+  return [side === "in" ? n.x : n.x + NODE_WIDTH, rowY(n, r)];
+}
+
+// The row under a world y, -1 on the header, or null outside the node's rows.
+export function rowUnder(n, wy) {
+  if (wy < n.y || wy > n.y + nodeHeight(n)) return null;
+  if (wy < n.y + HEADER) return -1;
+  const r = Math.floor((wy - n.y - HEADER) / ROW);
+  return r < rowCount(n) ? r : null;
+}
+
+// What part of node n is at world point (wx, wy), with plugs caught within `near` world
+// units of the edge: {part: "header"}, {part: "row", row, at}, {part: "plug", side, row, at}
+// (side "in", "out", "child" or "jump"), or null when the point is not on the node.
+export function hitNode(n, wx, wy, near = 8) {
+  const x0 = n.x, x1 = n.x + NODE_WIDTH;
+  if (wx < x0 - near || wx > x1 + near) return null;
+  const r = rowUnder(n, wy);
+  if (r === null) return null;
+  const inside = wx >= x0 && wx <= x1;
+  if (r < 0) return inside ? { part: "header" } : null;
+  const at = rowAt(n, r);
+  if (at.kind === "io" && at.input >= 0 && Math.abs(wx - x0) <= near) return { part: "plug", side: "in", row: r, at };
+  if (Math.abs(wx - x1) <= near) {
+    if (at.kind === "io" && at.output >= 0) return { part: "plug", side: "out", row: r, at };
+    if (at.kind === "child" || at.kind === "jump") return { part: "plug", side: at.kind, row: r, at };
+  }
+  return inside ? { part: "row", row: r, at } : null;
+}
