@@ -1,6 +1,8 @@
 // The server's API. Errors come back as ApiError carrying the server's message and detail.
+// Documents travel as JSON text made by the native JSON.stringify: the document is plain
+// JSON (floats JSON cannot hold are strings of their bits).
 
-import { stringify } from "./jsonio.js";
+const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
 
 export class ApiError extends Error {
   constructor(status, message, detail) {
@@ -30,12 +32,13 @@ export async function parseFile(name, bytes) {
   return res.json();
 }
 
-// Returns the built file as a Blob and the name the server chose for it.
+// Returns the built file as a Blob and the name the server chose for it. doc is the
+// document or its JSON text.
 export async function build(doc) {
   const res = await fetch("/api/build", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: stringify(doc),
+    body: text(doc),
   });
   if (!res.ok) throw await failure(res);
   const cd = res.headers.get("Content-Disposition") || "";
@@ -47,7 +50,7 @@ export async function createShare(doc, view) {
   const res = await fetch("/api/shares", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: `{"document":${stringify(doc)},"view":${stringify(view)}}`,
+    body: `{"document":${text(doc)},"view":${JSON.stringify(view)}}`,
   });
   if (!res.ok) throw await failure(res);
   return res.json();
@@ -59,17 +62,19 @@ export async function getShare(id) {
   return res.json();
 }
 
-// Lays the document's nodes out again on the server and returns one {x, y, w, h, pinned?}
-// per element. Pinned positions come back unchanged unless reset asks for a layout of
+// Lays the document's nodes out again on the server and returns one {id, x, y, pinned?}
+// per node. Pinned nodes come back where they are unless reset asks for a layout of
 // everything (which also clears the pins).
 export async function layout(doc, { reset = false } = {}) {
   const res = await fetch(`/api/layout${reset ? "?reset=1" : ""}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: stringify(doc),
+    body: text(doc),
   });
   if (!res.ok) throw await failure(res);
   const body = await res.json();
-  if (!body || !Array.isArray(body.positions)) throw new ApiError(res.status, "the layout answer has no positions");
-  return body.positions;
+  // {"nodes": [...]} or {"positions": [...]}, one {id, x, y, pinned} per node.
+  const list = body && (Array.isArray(body.nodes) ? body.nodes : body.positions);
+  if (!Array.isArray(list)) throw new ApiError(res.status, "the layout answer has no positions");
+  return list;
 }

@@ -5,18 +5,19 @@ import { View } from "./view.js";
 import { Grid } from "./spatial.js";
 import { Renderer, LOD_FULL } from "./render.js";
 import { History } from "./history.js";
-import { Edits, forEachElementFlags } from "./edits.js";
+import { Edits, CLIPBOARD_FORMAT } from "./edits.js";
 import { Input } from "./input.js";
 import { Panels } from "./panels.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
-import { computeEdges, nodeRows, reachable, HEADER, ROW, list, PARAM_TYPES, BB_TYPES, elementClass, typeName, formatValue, flagSource, bbLabel } from "./model.js";
-import { clone, stringify } from "./jsonio.js";
+import {
+  computeEdges, reachable, indexById, nodeClass, formatValue, sourceKind, blackboardLabel, conditionText, FORMAT,
+  NODE_WIDTH, nodeHeight, hitNode, rowY,
+} from "./model.js";
 
 const FRAGMENT_DELAY = 250;
 const AUTOSAVE_DELAY = 1000;
 const CLIPBOARD_KEY = "ainb-editor.clipboard";
-const CLIPBOARD_FORMAT = "ainb-editor-clipboard/1";
 
 export class Editor {
   constructor(root) {
@@ -26,9 +27,10 @@ export class Editor {
     this.view = new View();
     this.grid = new Grid();
     this.edges = null;
-    this.selection = new Set();
+    this.index = new Map(); // node id -> index in doc.nodes
+    this.selection = new Set(); // node ids
     this.command = -1;
-    this.hover = null; // plug under the pointer: {node, row, side}
+    this.hover = null; // plug under the pointer: {node (id), row, side}
     this.connect = null; // link being dragged
     this.boxSelect = null;
     this.problems = [];
@@ -112,15 +114,16 @@ export class Editor {
       return false;
     }
     this.timings.parsed = performance.now() - this.timings.openStart;
-    this.load(doc, { name: file.name });
+    if (!this.load(doc, { name: file.name })) return false;
     store.remember(file.name, doc);
-    this.status(`Opened ${file.name}: ${doc.file.Elements.length} nodes`);
+    this.status(`Opened ${file.name}: ${doc.nodes.length} nodes`);
     return true;
   }
 
   async reopen(entry) {
-    const doc = await store.getDoc(entry.key);
-    if (!doc) {
+    const stored = await store.getDoc(entry.key);
+    const doc = stored && typeof stored.text === "string" ? parseDoc(stored.text) : null;
+    if (!doc || doc.format !== FORMAT) {
       this.ui.toast(`${entry.name} is no longer stored; open the file again.`, "error");
       return;
     }
@@ -129,16 +132,18 @@ export class Editor {
     this.load(doc, { name: entry.name });
   }
 
-  // Shows a document. opts: name, view ({command, x, y, zoom, selection}), dirty.
+  // Shows a document. opts: name, view ({command, x, y, zoom, selection}), dirty. Returns
+  // false for something that is not a document of this editor's format (an autosave of an
+  // older editor, say).
   load(doc, opts = {}) {
+    if (!doc || doc.format !== FORMAT || !Array.isArray(doc.nodes)) {
+      this.ui.toast(`Not an editor document of format ${FORMAT}${doc && doc.format ? ` (it is ${doc.format})` : ""}; open the file again.`, "error");
+      return false;
+    }
     this.doc = doc;
     // Names this document for the clipboard: a paste is local only into the same one.
     this.docKey = randomKey();
     this.name = opts.name || doc.name || "untitled.ainb";
-    if (!Array.isArray(doc.positions) || doc.positions.length !== doc.file.Elements.length) {
-      this.ui.toast("The document has no node positions; nodes are stacked.", "error");
-      doc.positions = doc.file.Elements.map((_, i) => ({ x: (i % 8) * 340, y: Math.floor(i / 8) * 300, w: 260, h: 200 }));
-    }
     this.history.reset(!!opts.dirty);
     this.selection.clear();
     this.problems = [];
@@ -150,8 +155,8 @@ export class Editor {
     if (v && Number.isFinite(v.zoom)) {
       this.command = Number.isInteger(v.command) ? v.command : -1;
       this.view.set(v);
-      for (const i of v.selection || []) if (i >= 0 && i < doc.file.Elements.length) this.selection.add(i);
-    } else if ((doc.file.Commands || []).length) {
+      for (const id of v.selection || []) if (this.index.has(id)) this.selection.add(id);
+    } else if ((doc.commands || []).length) {
       this.focusCommand(0, { select: false });
     } else {
       this.command = -1;
@@ -164,23 +169,36 @@ export class Editor {
     this.viewChanged();
     this.scheduleAutosave(0);
     this.requestRender();
+    return true;
   }
 
   rebuild() {
-    this.grid.build(this.doc.positions);
-    this.edges = computeEdges(this.doc.file);
+    this.index = indexById(this.doc);
+    this.grid.build(this.doc.nodes);
+    this.edges = computeEdges(this.doc, this.index);
     this.renderer.invalidate();
     this.search.text = null;
+  }
+
+  // The index of a node in doc.nodes, or -1.
+  indexOf(id) {
+    const i = this.index.get(id);
+    return i === undefined ? -1 : i;
+  }
+
+  nodeById(id) {
+    const i = this.index.get(id);
+    return i === undefined ? null : this.doc.nodes[i];
   }
 
   // After any edit, undo or redo.
   changed(cmd) {
-    const n = this.doc.file.Elements.length;
-    if (cmd.geometry) this.grid.build(this.doc.positions);
-    if (cmd.structure || cmd.geometry) this.edges = computeEdges(this.doc.file);
+    if (cmd.structure || cmd.geometry) this.index = indexById(this.doc);
+    if (cmd.geometry || cmd.structure) this.grid.build(this.doc.nodes);
+    if (cmd.structure || cmd.geometry) this.edges = computeEdges(this.doc, this.index);
     this.renderer.invalidate();
     this.search.text = null;
-    for (const i of [...this.selection]) if (i >= n) this.selection.delete(i);
+    for (const id of [...this.selection]) if (!this.index.has(id)) this.selection.delete(id);
     if (this.search.query) this.runSearch(this.search.query, { keep: true });
     this.emit("change", cmd);
     this.emit("dirty");
@@ -207,7 +225,11 @@ export class Editor {
     clearTimeout(this.autosaveTimer);
     this.autosaveTimer = setTimeout(() => {
       if (!this.doc) return;
-      store.putDoc("current", { doc: this.doc, name: this.name, dirty: this.history.dirty() });
+      const t0 = performance.now();
+      // Stored as JSON text: the document is plain JSON, and a string is what IndexedDB
+      // stores fastest.
+      store.putDoc("current", { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty() });
+      this.timings.autosave = performance.now() - t0;
     }, delay);
   }
 
@@ -224,6 +246,7 @@ export class Editor {
     return { command: this.command, x: this.view.x, y: this.view.y, zoom: this.view.zoom, selection: this.selectionList() };
   }
 
+  // The selected node ids, in ascending order.
   selectionList() {
     return [...this.selection].sort((a, b) => a - b);
   }
@@ -255,7 +278,7 @@ export class Editor {
     if (!v) return;
     this.command = v.command;
     this.view.set(v);
-    this.select(v.selection.filter((i) => i < this.doc.file.Elements.length));
+    this.select(v.selection.filter((id) => this.index.has(id)));
     this.viewChanged();
   }
 
@@ -270,36 +293,41 @@ export class Editor {
   }
 
   // Centres a node and selects it; zooms in when the node would be too small to read.
-  focusNode(i, opts = {}) {
-    const p = this.doc && this.doc.positions[i];
-    if (!p) return;
+  focusNode(id, opts = {}) {
+    const n = this.doc && this.nodeById(id);
+    if (!n) return;
     if (this.view.zoom < LOD_FULL) this.view.zoom = 1;
-    this.view.centerOn(p.x + p.w / 2, p.y + Math.min(p.h, this.view.height / this.view.zoom) / 2);
-    if (opts.select !== false) this.select([i]);
+    this.view.centerOn(n.x + NODE_WIDTH / 2, n.y + Math.min(nodeHeight(n), this.view.height / this.view.zoom) / 2);
+    if (opts.select !== false) this.select([id]);
     else this.viewChanged();
   }
 
+  // The box around some nodes (ids), or null.
+  boundsOf(ids) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const id of ids) {
+      const n = this.nodeById(id);
+      if (!n) continue;
+      x0 = Math.min(x0, n.x); y0 = Math.min(y0, n.y);
+      x1 = Math.max(x1, n.x + NODE_WIDTH); y1 = Math.max(y1, n.y + nodeHeight(n));
+    }
+    return x0 === Infinity ? null : [x0, y0, x1, y1];
+  }
+
   focusCommand(k, opts = {}) {
-    const c = (this.doc.file.Commands || [])[k];
+    const c = (this.doc.commands || [])[k];
     if (!c) return;
     this.command = k;
-    const nodes = reachable(this.doc.file, [c.Root, c.Secondary]);
-    const pos = this.doc.positions;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const i of nodes) {
-      const p = pos[i];
-      x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y);
-      x1 = Math.max(x1, p.x + p.w); y1 = Math.max(y1, p.y + p.h);
-    }
-    if (x0 !== Infinity) this.view.fit(x0, y0, x1, y1, 60, 1);
+    const b = this.boundsOf(reachable(this.doc, [c.root, c.secondary], this.index));
+    if (b) this.view.fit(b[0], b[1], b[2], b[3], 60, 1);
     // A big tree is fitted from its root, so the root stays readable.
-    if (this.view.zoom < LOD_FULL && pos[c.Root]) {
+    const root = this.nodeById(c.root);
+    if (this.view.zoom < LOD_FULL && root) {
       this.view.zoom = 0.8;
-      const p = pos[c.Root];
-      this.view.x = p.x + this.view.width / 2 / this.view.zoom - 40;
-      this.view.y = p.y + this.view.height / 2 / this.view.zoom - 40;
+      this.view.x = root.x + this.view.width / 2 / this.view.zoom - 40;
+      this.view.y = root.y + this.view.height / 2 / this.view.zoom - 40;
     }
-    if (opts.select !== false && c.Root >= 0) this.select([c.Root]);
+    if (opts.select !== false && root) this.select([c.root]);
     else this.viewChanged();
     this.emit("command");
   }
@@ -311,61 +339,56 @@ export class Editor {
   }
 
   fitSelection() {
-    if (!this.selection.size) return this.fitAll();
-    const pos = this.doc.positions;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const i of this.selection) {
-      const p = pos[i];
-      x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y);
-      x1 = Math.max(x1, p.x + p.w); y1 = Math.max(y1, p.y + p.h);
-    }
-    this.view.fit(x0, y0, x1, y1, 60, 1);
+    const b = this.selection.size && this.boundsOf(this.selection);
+    if (!b) return this.fitAll();
+    this.view.fit(b[0], b[1], b[2], b[3], 60, 1);
     this.viewChanged();
   }
 
   // What is under a screen point: the minimap, a plug, a node (with its row) or nothing.
+  // Only the document and the metrics decide (metrics.hitNode), never what was drawn.
+  // Nodes are named by id; plugs carry the index of their input, output, child or jump.
   hitTest(sx, sy) {
     const mm = this.renderer.minimapRect;
     if (mm && sx >= mm.x - 4 && sx <= mm.x + mm.w + 4 && sy >= mm.y - 4 && sy <= mm.y + mm.h + 4) return { kind: "minimap" };
     if (!this.doc) return { kind: "empty" };
     const [wx, wy] = this.view.toWorld(sx, sy);
-    const tol = Math.max(6, 8 / this.view.zoom);
-    let node = -1;
-    const pos = this.doc.positions;
-    this.grid.query(wx - tol, wy, wx + tol, wy, (i) => {
-      if (i > node) node = i;
-    });
-    if (node < 0) return { kind: "empty", wx, wy };
-    const p = pos[node];
-    const inside = wx >= p.x && wx <= p.x + p.w;
-    const base = { kind: "node", node, wx, wy, row: -1 };
-    if (this.view.zoom < LOD_FULL || wy < p.y + HEADER) return inside ? base : { kind: "empty", wx, wy };
-    const r = Math.floor((wy - p.y - HEADER) / ROW);
-    const rows = this.renderer.prepared(node).rows;
-    const rowInfo = nodeRows(this.doc.file, this.doc.file.Elements[node])[r];
-    if (!rowInfo) return inside ? base : { kind: "empty", wx, wy };
     const near = Math.max(7, 9 / this.view.zoom);
-    if (Math.abs(wx - p.x) <= near && rowInfo.kind === "io" && rowInfo.input) {
-      return { kind: "plug", side: "in", node, row: r, type: rowInfo.input.type, index: rowInfo.input.index, item: rowInfo.input.item };
+    const full = this.view.zoom >= LOD_FULL;
+    let best = -1, part = null;
+    // Later nodes draw on top, so the last one hit wins.
+    this.grid.query(wx - near, wy, wx + near, wy, (i) => {
+      if (i < best) return;
+      const n = this.doc.nodes[i];
+      const h = hitNode(n, wx, wy, full ? near : 0);
+      if (!h) return;
+      best = i;
+      part = h;
+    });
+    if (best < 0) return { kind: "empty", wx, wy };
+    const n = this.doc.nodes[best];
+    const base = { kind: "node", node: n.id, wx, wy, row: -1 };
+    if (part.part === "header" || !full) return base;
+    if (part.part === "row") return { ...base, row: part.row, at: part.at };
+    const at = part.at;
+    const hit = { kind: "plug", side: part.side, node: n.id, row: part.row };
+    switch (part.side) {
+      case "in": return { ...hit, index: at.input, item: n.inputs[at.input], type: n.inputs[at.input].type };
+      case "out": return { ...hit, index: at.output, item: n.outputs[at.output], type: n.outputs[at.output].type };
+      case "child": return { ...hit, index: at.index, item: n.children[at.index] };
+      case "jump": return { ...hit, index: at.index, item: n.jumps[at.index] };
     }
-    if (Math.abs(wx - (p.x + p.w)) <= near && rows[r].outPlug) {
-      if (rowInfo.kind === "io") return { kind: "plug", side: "out", node, row: r, type: rowInfo.output.type, index: rowInfo.output.index, item: rowInfo.output.item };
-      if (rowInfo.kind === "child") return { kind: "plug", side: "child", node, row: r, index: rowInfo.index, item: rowInfo.plug };
-      if (rowInfo.kind === "jump") return { kind: "plug", side: "jump", node, row: r, index: rowInfo.index, item: rowInfo.plug };
-    }
-    if (!inside) return { kind: "empty", wx, wy };
-    return { ...base, row: r, rowInfo };
+    return base;
   }
 
   // Screen point of a node part, for tests and tooltips: side "in"/"out" at a row, or the
   // header's centre when row < 0.
-  screenOf(node, row = -1, side = "") {
-    const p = this.doc.positions[node];
-    let wx = p.x + p.w / 2, wy = p.y + HEADER / 2;
-    if (row >= 0) {
-      wy = p.y + HEADER + row * ROW + ROW / 2;
-      wx = side === "in" ? p.x : side === "out" ? p.x + p.w : p.x + p.w / 2;
-    }
+  screenOf(id, row = -1, side = "") {
+    const n = this.nodeById(id);
+    if (!n) return null;
+    let wx = n.x + NODE_WIDTH / 2;
+    const wy = rowY(n, row);
+    if (row >= 0) wx = side === "in" ? n.x : side === "out" ? n.x + NODE_WIDTH : n.x + NODE_WIDTH / 2;
     const [sx, sy] = this.view.toScreen(wx, wy);
     const r = this.ui.canvas.getBoundingClientRect();
     return { x: sx + r.left, y: sy + r.top };
@@ -374,45 +397,43 @@ export class Editor {
   // Follows a link from a plug: an input to its source, a child or jump to its target.
   follow(hit) {
     if (hit.side === "in") {
-      const s = hit.item.Sources ? hit.item.Sources.find((x) => x.Node >= 0) : hit.item.Source;
-      if (s && s.Node >= 0) return this.focusNode(s.Node);
+      const it = hit.item;
+      const s = it.sources ? it.sources.find((x) => sourceKind(x) === "node") : it.source;
+      if (sourceKind(s) === "node") return this.focusNode(s.node);
       this.select([hit.node]);
-      this.ui.inspector.reveal(`Inputs.${hit.type}.${hit.index}`);
+      this.ui.inspector.reveal(`inputs.${hit.index}`);
       return;
     }
-    if ((hit.side === "child" || hit.side === "jump") && hit.item.Node >= 0) return this.focusNode(hit.item.Node);
+    if ((hit.side === "child" || hit.side === "jump") && this.nodeById(hit.item.node)) return this.focusNode(hit.item.node);
     if (hit.side === "out") {
       // The first input reading this output.
-      const E = this.edges;
+      const E = this.edges, from = this.indexOf(hit.node);
       for (let k = 0; k < E.count; k++) {
-        if (E.from[k] === hit.node && E.fromRow[k] === hit.row && E.kind[k] === 0) return this.focusNode(E.to[k]);
+        if (E.from[k] === from && E.fromRow[k] === hit.row && E.kind[k] === 0) return this.focusNode(this.doc.nodes[E.to[k]].id);
       }
     }
   }
 
   // ---- search
 
+  // What search looks in for the node at index i, lower case.
   searchText(i) {
-    if (!this.search.text) this.search.text = new Array(this.doc.file.Elements.length);
+    if (!this.search.text) this.search.text = new Array(this.doc.nodes.length);
     let t = this.search.text[i];
     if (t !== undefined) return t;
-    const file = this.doc.file, e = file.Elements[i];
-    const parts = [elementClass(e), typeName(e.Type), e.Name, "#" + i];
-    for (const group of ["Properties", "Inputs", "Outputs"]) {
-      for (const pt of PARAM_TYPES) {
-        for (const it of list(e[group], pt)) {
-          parts.push(it.Name);
-          if (it.ClassName) parts.push(it.ClassName);
-          if (group === "Outputs") continue;
-          const flags = group === "Inputs" ? (it.Source || {}).Flags : it.Flags;
-          const src = flagSource(flags || 0);
-          if (src.kind === "bb") parts.push(bbLabel(file, pt, src));
-          parts.push(formatValue(pt, it.Value, it.ClassName));
-        }
+    const doc = this.doc, n = doc.nodes[i];
+    const parts = [nodeClass(n), n.type, n.name, "#" + n.id];
+    for (const group of ["properties", "inputs", "outputs"]) {
+      for (const it of n[group] || []) {
+        parts.push(it.name);
+        if (it.className) parts.push(it.className);
+        if (group === "outputs") continue;
+        if (sourceKind(it.source) === "blackboard") parts.push(blackboardLabel(doc, it.source));
+        parts.push(formatValue(it.type, it.value, it.className));
       }
     }
-    for (const p of list(e.Plugs, "Child")) parts.push(p.Name, p.String || "");
-    for (const p of list(e.Plugs, "Transition")) if (p.Jump && p.Jump.Command) parts.push(p.Jump.Command);
+    for (const c of n.children || []) parts.push(c.name, conditionText(doc, n, c, false) || "");
+    for (const j of n.jumps || []) if (j.command) parts.push(j.command);
     t = parts.join("\n").toLowerCase();
     this.search.text[i] = t;
     return t;
@@ -424,8 +445,8 @@ export class Editor {
     const q = query.trim().toLowerCase();
     s.hits = [];
     if (q && this.doc) {
-      const n = this.doc.file.Elements.length;
-      for (let i = 0; i < n; i++) if (this.searchText(i).includes(q)) s.hits.push(i);
+      const n = this.doc.nodes.length;
+      for (let i = 0; i < n; i++) if (this.searchText(i).includes(q)) s.hits.push(this.doc.nodes[i].id);
     }
     s.hitSet = new Set(s.hits);
     if (!opts.keep) s.index = -1;
@@ -451,7 +472,12 @@ export class Editor {
     if (!this.doc) return false;
     this.status("Building…");
     try {
-      const { blob, filename } = await api.build(this.doc);
+      // The document is plain JSON (-0, NaN and infinities are strings of their bits), so
+      // the native writer serves; only the document is sent.
+      const t0 = performance.now();
+      const text = JSON.stringify(this.doc);
+      this.timings.serialize = performance.now() - t0;
+      const { blob, filename } = await api.build(text);
       this.download(blob, filename || this.downloadName());
       this.history.markSaved();
       this.setProblems([]);
@@ -470,9 +496,12 @@ export class Editor {
   // Lists what the server found wrong with the document in the problems panel.
   showApiProblems(err) {
     const d = err.detail || {};
+    // Problems name nodes by id; an expression that does not assemble comes as its index
+    // (detail.expression, or detail.function from servers of the first document format).
+    const expr = Number.isInteger(d.expression) ? d.expression : d.function;
     if (err.status === 422 && Array.isArray(d.problems)) this.setProblems(d.problems.map((p) => ({ node: p.node ?? -1, path: p.path, message: p.message })));
-    else if (err.status === 422 && Number.isInteger(d.function)) {
-      this.setProblems([{ node: -1, function: d.function, line: d.line, path: `function ${d.function}` + (d.line ? `, line ${d.line}` : ""), message: d.message || err.message }]);
+    else if (err.status === 422 && Number.isInteger(expr)) {
+      this.setProblems([{ node: -1, expression: expr, line: d.line, path: `expression ${expr}` + (d.line ? `, line ${d.line}` : ""), message: d.message || err.message }]);
     } else this.setProblems([{ node: -1, path: "", message: err.message }]);
   }
 
@@ -505,18 +534,17 @@ export class Editor {
         this.ui.toast("The document changed while tidying; nothing was moved. Tidy again.", "error");
         return false;
       }
-      if (positions.length !== doc.positions.length) {
+      if (positions.length !== doc.nodes.length) {
         this.status("Tidy failed", "error");
-        this.ui.toast(`Could not tidy: the layout has ${positions.length} positions for ${doc.positions.length} nodes`, "error");
+        this.ui.toast(`Could not tidy: the layout has ${positions.length} positions for ${doc.nodes.length} nodes`, "error");
         return false;
       }
-      // Keep the viewport where the user is looking: the selected node (the lowest-numbered
-      // one), or else the node nearest the view centre, stays at the same screen position.
-      // Fitting everything instead would throw away the zoom and place the user chose, and on
-      // a big file would zoom out so far nothing is readable; anchoring one node keeps what
-      // the user was working on under their eyes.
-      const anchor = this.selection.size ? this.selectionList()[0] : this.nearestToCentre();
-      const a = doc.positions[anchor];
+      // Keep the viewport where the user is looking: the selected node (the lowest id), or
+      // else the node nearest the view centre, stays at the same screen position. Fitting
+      // everything instead would throw away the zoom and place the user chose, and on a big
+      // file would zoom out so far nothing is readable; anchoring one node keeps what the
+      // user was working on under their eyes.
+      const a = this.nodeById(this.selection.size ? this.selectionList()[0] : this.nearestToCentre());
       const [ax, ay] = a ? [a.x, a.y] : [0, 0];
       const changed = this.edits.applyLayout(positions, reset ? "Tidy all" : "Tidy");
       if (a && (a.x !== ax || a.y !== ay)) {
@@ -524,7 +552,7 @@ export class Editor {
         this.view.y += a.y - ay;
         this.viewChanged();
       }
-      const pinned = doc.positions.filter((p) => p.pinned).length;
+      const pinned = doc.nodes.filter((n) => n.pinned).length;
       this.status(!changed ? "Already tidy" : reset ? "Tidied every node" : `Tidied; ${pinned} pinned node${pinned === 1 ? "" : "s"} kept in place`);
       return changed;
     } finally {
@@ -533,22 +561,21 @@ export class Editor {
     }
   }
 
-  // The node whose box centre is nearest the centre of the view, or -1 when there is none.
+  // The id of the node whose box centre is nearest the centre of the view, or -1.
   nearestToCentre() {
-    const pos = this.doc.positions;
     const cx = this.view.x, cy = this.view.y;
     let best = -1, bestD = Infinity;
-    for (let i = 0; i < pos.length; i++) {
-      const p = pos[i];
-      const d = Math.hypot(p.x + p.w / 2 - cx, p.y + p.h / 2 - cy);
+    for (const n of this.doc.nodes) {
+      const d = Math.hypot(n.x + NODE_WIDTH / 2 - cx, n.y + nodeHeight(n) / 2 - cy);
       if (d < bestD) {
-        best = i;
+        best = n.id;
         bestD = d;
       }
     }
     return best;
   }
 
+  // Problems name nodes by id (node, or -1 for none).
   setProblems(problems) {
     this.problems = problems;
     this.problemNodes = new Set(problems.map((p) => p.node).filter((n) => n >= 0));
@@ -605,53 +632,33 @@ export class Editor {
         const s = await api.getShare(id);
         const view = frag || s.view || null;
         this.timings.openStart = performance.now();
-        this.load(s.document, { name: s.document.name, view });
-        this.status(`Opened share ${id}`);
+        if (this.load(s.document, { name: s.document.name, view })) this.status(`Opened share ${id}`);
       } catch (err) {
         this.ui.toast(`Could not open share ${id}: ${err.message}`, "error");
       }
       return;
     }
     const cur = await store.getDoc("current");
-    if (cur && cur.doc && !this.doc) {
+    const doc = cur && typeof cur.text === "string" ? parseDoc(cur.text) : null;
+    // An autosave of an older editor (cur.doc) is not restored.
+    if (doc && doc.format === FORMAT && !this.doc) {
       this.timings.openStart = performance.now();
-      this.load(cur.doc, { name: cur.name, view: frag, dirty: cur.dirty });
-      this.status(`Restored ${cur.name}` + (cur.dirty ? " with unsaved edits" : ""));
+      if (this.load(doc, { name: cur.name, view: frag, dirty: cur.dirty })) this.status(`Restored ${cur.name}` + (cur.dirty ? " with unsaved edits" : ""));
     }
   }
 
   // ---- clipboard
 
   // The clipboard lives in localStorage, so nodes copied in one tab paste in another, even
-  // into another file. It carries what a foreign paste needs to make sense of the copies
-  // there (see Edits.adopt): the attachments they use and the names and texts of the
-  // blackboard parameters and expression functions they read. The copy in memory serves
-  // when storage is full or disabled.
+  // into another file. It carries what a paste into another document needs (see
+  // Edits.copyNodes and Edits.paste). The copy in memory serves when storage is full or
+  // disabled.
   copySelection() {
     if (!this.selection.size) return;
     const ids = this.selectionList();
-    const file = this.doc.file, pos = this.doc.positions;
-    const elements = ids.map((i) => clone(file.Elements[i]));
-    const attachments = {}, functions = {}, blackboard = {};
-    const bb = (file.Blackboard && file.Blackboard.Params) || {};
-    for (const t of BB_TYPES) if (list(bb, t).length) blackboard[t] = list(bb, t).map((p) => p.Name);
-    const refs = (holder) => {
-      const src = flagSource(holder.Flags);
-      if (src.kind === "expr" && this.doc.functions && this.doc.functions[src.index]) functions[src.index] = this.doc.functions[src.index].text;
-    };
-    for (const e of elements) {
-      forEachElementFlags(e, refs);
-      for (const a of e.Attachments || []) {
-        const att = (file.Attachments || [])[a];
-        if (!att) continue;
-        attachments[a] = att;
-        forEachElementFlags(att, refs);
-      }
-    }
-    this.clipboard = { format: CLIPBOARD_FORMAT, source: this.docKey, version: file.Version, ids, elements,
-      positions: ids.map((i) => ({ x: pos[i].x, y: pos[i].y })), attachments, functions, blackboard };
+    this.clipboard = this.edits.copyNodes(ids, this.docKey);
     try {
-      localStorage.setItem(CLIPBOARD_KEY, stringify(this.clipboard));
+      localStorage.setItem(CLIPBOARD_KEY, JSON.stringify(this.clipboard));
     } catch {
       // too big for storage or storage disabled: pasting works in this tab only
     }
@@ -662,22 +669,19 @@ export class Editor {
   readClipboard() {
     try {
       const c = JSON.parse(localStorage.getItem(CLIPBOARD_KEY) || "null");
-      if (c && c.format === CLIPBOARD_FORMAT && Array.isArray(c.elements) && c.elements.length) return c;
+      if (c && c.format === CLIPBOARD_FORMAT && Array.isArray(c.nodes) && c.nodes.length) return c;
     } catch {
       // unreadable: fall back to this tab's own copy
     }
     return this.clipboard;
   }
 
+  // Pastes at a world point (the view centre by default).
   paste(at) {
     const c = this.readClipboard();
     if (!c || !this.doc) return;
-    const [cx, cy] = at || [this.view.x, this.view.y];
-    const x0 = Math.min(...c.positions.map((p) => p.x)), y0 = Math.min(...c.positions.map((p) => p.y));
-    const els = c.elements.map((e, k) => Object.assign(clone(e), { __index: c.ids[k] }));
-    const foreign = c.source === this.docKey ? null : c;
-    const label = `Paste ${els.length} node${els.length > 1 ? "s" : ""}` + (foreign ? " from another file" : "");
-    const ids = this.edits.insertCopies(els, c.positions.map((p) => ({ x: p.x - x0 + cx, y: p.y - y0 + cy })), label, foreign);
+    const foreign = c.source !== this.docKey;
+    const ids = this.edits.paste(c, at || [this.view.x, this.view.y], foreign);
     this.select(ids);
     this.status(`Pasted ${ids.length} node${ids.length > 1 ? "s" : ""}` + (foreign ? "; links to nodes not copied were cut" : ""));
   }
@@ -692,6 +696,14 @@ export class Editor {
   duplicateSelection() {
     if (!this.selection.size) return;
     this.select(this.edits.duplicate(this.selectionList()));
+  }
+}
+
+function parseDoc(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }
 

@@ -245,7 +245,7 @@ export class Edits {
       if (src.component && !["x", "y", "z"].includes(src.component)) return `no component ${src.component}`;
       if (src.component && item.type !== "float") return "only floats take one component of a vec3f";
       const want = blackboardTypeFor(item.type, src.component);
-      if (p.type !== want && !(want === "int" && p.type === "u32")) return `a ${TYPE_LABEL[item.type]} value cannot read the ${p.type} parameter ${p.name}`;
+      if (p.type !== want) return `a ${TYPE_LABEL[item.type]} value cannot read the ${p.type} parameter ${p.name}`;
     }
     if (kind === "expression" && expressionText(this.doc, src.expression) === undefined) return `there is no expression ${src.expression}`;
     return "";
@@ -729,7 +729,7 @@ export class Edits {
     this.relink(n, (id) => remap.has(id), (id) => remap.get(id));
     const bbIndex = (k, type) => {
       const want = (clip.blackboard || {})[k];
-      if (!want || (type && want.type !== type && !(type === "int" && want.type === "u32"))) return -1;
+      if (!want || (type && want.type !== type)) return -1;
       return (doc.blackboard || []).findIndex((p) => p.name === want.name && p.type === want.type);
     };
     const retarget = (owner) => {

@@ -2,7 +2,8 @@
 // edits. Dragging from a plug makes or breaks links; dragging a node moves it; dragging empty
 // space pans (or, with Shift, selects a box).
 
-import { TYPE_COLOR, LINK_COLOR, list } from "./model.js";
+import { TYPE_COLOR, LINK_COLOR } from "./model.js";
+import { plugPoint } from "./metrics.js";
 
 const DRAG_THRESHOLD = 4;
 
@@ -49,12 +50,11 @@ export class Input {
       const color = hit.side === "child" ? LINK_COLOR.child : TYPE_COLOR[hit.type];
       this.drag = { ...base, kind: "link", start: [ax, ay], color };
     } else if (hit.kind === "plug" || hit.kind === "node") {
-      const i = hit.node;
-      if (e.shiftKey || e.ctrlKey || e.metaKey) ed.select([i], { add: true, toggle: true });
-      else if (!ed.selection.has(i)) ed.select([i]);
-      const pos = ed.doc.positions;
-      const ids = ed.selection.has(i) ? [...ed.selection] : [];
-      this.drag = { ...base, kind: "move", ids, orig: ids.map((k) => [k, pos[k].x, pos[k].y]), plainClick: !(e.shiftKey || e.ctrlKey || e.metaKey) };
+      const id = hit.node;
+      if (e.shiftKey || e.ctrlKey || e.metaKey) ed.select([id], { add: true, toggle: true });
+      else if (!ed.selection.has(id)) ed.select([id]);
+      const ids = ed.selection.has(id) ? [...ed.selection].filter((k) => ed.nodeById(k)) : [];
+      this.drag = { ...base, kind: "move", ids, orig: ids.map((k) => [k, ed.nodeById(k).x, ed.nodeById(k).y]), plainClick: !(e.shiftKey || e.ctrlKey || e.metaKey) };
     } else if (e.shiftKey) {
       this.drag = { ...base, kind: "box", add: e.ctrlKey || e.metaKey };
       ed.boxSelect = { sx0: sx, sy0: sy, sx1: sx, sy1: sy };
@@ -64,9 +64,7 @@ export class Input {
   }
 
   plugPoint(hit) {
-    const p = this.ed.doc.positions[hit.node];
-    const y = p.y + 30 + hit.row * 18 + 9;
-    return [hit.side === "in" ? p.x : p.x + p.w, y];
+    return plugPoint(this.ed.nodeById(hit.node), hit.row, hit.side);
   }
 
   move(e) {
@@ -102,11 +100,11 @@ export class Input {
         break;
       case "move": {
         const dx = (sx - d.sx) / z, dy = (sy - d.sy) / z;
-        const pos = ed.doc.positions;
-        for (const [k, ox, oy] of d.orig) {
-          pos[k].x = Math.round(ox + dx);
-          pos[k].y = Math.round(oy + dy);
-          ed.grid.update(k, pos[k]);
+        for (const [id, ox, oy] of d.orig) {
+          const n = ed.nodeById(id);
+          n.x = Math.round(ox + dx);
+          n.y = Math.round(oy + dy);
+          ed.grid.update(ed.indexOf(id), n);
         }
         ed.requestRender();
         break;
@@ -141,7 +139,7 @@ export class Input {
     if (target.side === "child" || target.side === "jump") return "tree links go from a child plug to a node";
     if (target.side === from.side) return from.side === "out" ? "connect an output to an input" : "connect an input to an output";
     const [o, i] = from.side === "out" ? [from, target] : [target, from];
-    return ed.edits.connectProblem(o.node, o.type, i.node, i.type);
+    return ed.edits.connectProblem(o.node, o.index, i.node, i.index);
   }
 
   up(e) {
@@ -166,7 +164,7 @@ export class Input {
         const [x0, y0] = ed.view.toWorld(Math.min(b.sx0, b.sx1), Math.min(b.sy0, b.sy1));
         const [x1, y1] = ed.view.toWorld(Math.max(b.sx0, b.sx1), Math.max(b.sy0, b.sy1));
         const ids = [];
-        ed.grid.query(x0, y0, x1, y1, (i) => ids.push(i));
+        ed.grid.query(x0, y0, x1, y1, (i) => ids.push(ed.doc.nodes[i].id));
         ed.select(ids, { add: d.add });
         break;
       }
@@ -192,17 +190,17 @@ export class Input {
       // An input dragged off into space lets go of its source.
       if (from.side === "in") {
         const it = from.item;
-        const connected = it.Sources ? it.Sources.length > 0 : it.Source && it.Source.Node >= 0;
-        if (connected) ed.edits.disconnect(from.node, from.type, from.index, it.Sources ? it.Sources.length - 1 : undefined);
+        const connected = it.sources ? it.sources.length > 0 : !!(it.source && it.source.node !== undefined);
+        if (connected) ed.edits.disconnect(from.node, from.index);
       }
       return;
     }
     const reason = this.linkProblem(from, target);
     if (reason) return this.refuse(reason);
     const [o, i] = from.side === "out" ? [from, target] : [target, from];
-    const res = ed.edits.connect(o.node, o.type, o.index, i.node, i.type, i.index);
+    const res = ed.edits.connect(o.node, o.index, i.node, i.index);
     if (!res.ok) this.refuse(res.reason);
-    else ed.status(`Connected #${o.node}.${o.item.Name} → #${i.node}.${i.item.Name}`);
+    else ed.status(`Connected #${o.node}.${o.item.name} → #${i.node}.${i.item.name}`);
   }
 
   refuse(reason) {
@@ -218,11 +216,11 @@ export class Input {
     this.ed.connect = null;
     this.ed.boxSelect = null;
     if (d && d.kind === "move" && d.moved) {
-      const pos = this.ed.doc.positions;
-      for (const [k, ox, oy] of d.orig) {
-        pos[k].x = ox;
-        pos[k].y = oy;
-        this.ed.grid.update(k, pos[k]);
+      for (const [id, ox, oy] of d.orig) {
+        const n = this.ed.nodeById(id);
+        n.x = ox;
+        n.y = oy;
+        this.ed.grid.update(this.ed.indexOf(id), n);
       }
     }
     this.ed.requestRender();
@@ -317,7 +315,7 @@ export const KEYS = [
   { keys: ["Ctrl+C"], help: "Copy the selected nodes (also to other tabs)", when: "doc", run: (ed) => ed.copySelection() },
   { keys: ["Ctrl+V"], help: "Paste nodes, also from another file", when: "doc", run: (ed) => ed.paste() },
   { keys: ["Ctrl+D"], help: "Duplicate", when: "doc", run: (ed) => ed.duplicateSelection() },
-  { keys: ["Ctrl+A"], help: "Select all", when: "doc", run: (ed) => ed.select(ed.doc.file.Elements.map((_, i) => i)) },
+  { keys: ["Ctrl+A"], help: "Select all", when: "doc", run: (ed) => ed.select(ed.doc.nodes.map((n) => n.id)) },
   { keys: ["A", "Ctrl+K"], help: "Add a node", when: "doc", run: (ed) => ed.ui.openPalette() },
   { keys: ["Delete", "Backspace"], help: "Delete the selection", when: "doc", run: (ed) => ed.deleteSelection() },
   { keys: ["F"], help: "Fit everything", when: "doc", run: (ed) => ed.fitAll() },
@@ -379,7 +377,7 @@ export const GESTURES = [
   ["Drag a node", "Move the selection"],
   ["Drag output → input", "Connect (types must match)"],
   ["Drag an input off", "Disconnect"],
-  ["Drag a child plug → node", "Point a branch at the node"],
+  ["Drag a child plug → node", "Point the child at the node"],
   ["Click a plug", "Follow its link"],
   ["Double-click a node", "Centre it"],
   ["Double-click empty space", "Add a node"],
@@ -389,4 +387,3 @@ export const GESTURES = [
 // Every row of the help: gestures, then one row per key binding.
 export const SHORTCUTS = [...GESTURES, ...KEYS.map((b) => [keyLabel(b), b.help])];
 
-export { list };

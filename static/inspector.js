@@ -1,12 +1,18 @@
 // The inspector: every field of the selected node, each with the control its type needs.
 // Controls never change the document themselves; they call the edit module.
+//
+// Field keys (data-key) name what they edit: "name", "flag.query", "properties.3.value",
+// "inputs.0.source", "inputs.1.source.2.node", "children.0.condition.int", "jumps.0.command",
+// "attachment.0.properties.1.value" and so on.
 
 import { h, clear } from "./dom.js";
 import {
-  PARAM_TYPES, TYPE_COLOR, TYPE_LABEL, BB_FOR_PARAM, list, elementClass, typeName, flagSource,
-  formatFloat, FLAG_QUERY, FLAG_MODULE_CALLER, FLAG_ROOT, FLAG_MULTI_V2, isSelector, branchCondition,
+  TYPE_COLOR, TYPE_LABEL, NODE_FLAGS, nodeClass, sourceKind, formatFloat, isSelector, hasDefaultChild,
+  conditionText, expressionText,
 } from "./model.js";
 import { parseF32, parseInt32, toS32 } from "./edits.js";
+
+const SOURCE_KINDS = [["value", "Value"], ["node", "Node output"], ["blackboard", "Blackboard"], ["expression", "Expression"]];
 
 export class Inspector {
   constructor(ed, el) {
@@ -19,9 +25,10 @@ export class Inspector {
     this.render();
   }
 
-  // Scrolls a field into view and focuses it; key is "Inputs.Float.0" and the like.
+  // Scrolls a field into view and focuses it; key is "inputs.0" and the like (the first
+  // field whose key starts with it).
   reveal(key) {
-    const el = this.el.querySelector(`[data-key="${key}"]`);
+    const el = this.el.querySelector(`[data-key="${key}"]`) || this.el.querySelector(`[data-key^="${key}."]`);
     if (el) {
       el.scrollIntoView({ block: "center" });
       el.focus();
@@ -43,10 +50,9 @@ export class Inspector {
       this.el.append(this.fileSummary(sel));
       return;
     }
-    const i = sel[0];
-    const e = ed.doc.file.Elements[i];
-    if (!e) return;
-    this.el.append(this.nodeView(i, e));
+    const n = ed.nodeById(sel[0]);
+    if (!n) return;
+    this.el.append(this.nodeView(n));
     this.el.scrollTop = scroll;
     if (focusKey) {
       const again = this.el.querySelector(`[data-key="${focusKey}"]`);
@@ -55,274 +61,303 @@ export class Inspector {
   }
 
   fileSummary(sel) {
-    const f = this.ed.doc.file;
+    const d = this.ed.doc;
     return h("div", {},
       h("h2", {}, this.ed.name),
       h("dl.facts", {},
-        fact("Version", "0x" + (f.Version || 0).toString(16)),
-        fact("Filename", f.Filename || ""),
-        fact("Category", f.Category || ""),
-        fact("Nodes", String(f.Elements.length)),
-        fact("Commands", String((f.Commands || []).length)),
-        fact("Attachments", String((f.Attachments || []).length)),
-        fact("Modules", (f.Modules || []).map((m) => m.Path).join(", ") || "none"),
+        fact("Version", "0x" + (d.version || 0).toString(16)),
+        fact("Filename", d.filename || ""),
+        fact("Category", d.category || ""),
+        fact("Nodes", String(d.nodes.length)),
+        fact("Commands", String((d.commands || []).length)),
+        fact("Attachments", String((d.attachments || []).length)),
+        fact("Modules", (d.modules || []).map((m) => m.path).join(", ") || "none"),
       ),
       h("p.hint", {}, sel.length ? `${sel.length} nodes selected. Select one node to edit it.` : "Click a node to inspect and edit it."),
     );
   }
 
-  nodeView(i, e) {
-    const ed = this.ed;
-    const file = ed.doc.file;
+  nodeView(n) {
+    const ed = this.ed, doc = ed.doc, id = n.id;
     const out = h("div.node-view", {});
     out.append(
       h("div.node-title", {},
         h("span.swatch.header-swatch", {}),
-        h("h2", {}, elementClass(e)),
-        h("span.idx", {}, "#" + i)),
-      h("div.sub", {}, typeName(e.Type) + (e.GUID ? " · " + e.GUID : "")),
+        h("h2", {}, nodeClass(n)),
+        h("span.idx", {}, "#" + id)),
+      h("div.sub", {}, n.type + (n.guid ? " · " + n.guid : "")),
     );
     const meta = h("div.fields", {});
-    meta.append(field(e.Type === 0 ? "Class" : "Name", textInput(e.Name || "", "Name", (v) => ed.edits.setField(e, "Name", v, `Rename #${i}`))));
+    meta.append(field(n.type === "UserDefined" ? "Class" : "Name", textInput(n.name || "", "name", (v) => ed.edits.renameNode(id, v))));
     const flags = h("div.flags", {});
-    for (const [bit, label] of [[FLAG_QUERY, "query"], [FLAG_MODULE_CALLER, "module call"], [FLAG_ROOT, "root"], [FLAG_MULTI_V2, "multi-param v2"]]) {
+    for (const [flag, label] of NODE_FLAGS) {
       flags.append(h("label.check", {},
-        h("input", { type: "checkbox", checked: !!(e.Flags & bit), dataset: { key: "Flags." + bit },
-          onchange: (ev) => ed.edits.setField(e, "Flags", ev.target.checked ? e.Flags | bit : e.Flags & ~bit, `Flags of #${i}`) }),
+        h("input", { type: "checkbox", checked: !!n[flag], dataset: { key: "flag." + flag },
+          onchange: (ev) => ed.edits.setNodeFlag(id, flag, ev.target.checked) }),
         label));
     }
     meta.append(field("Flags", flags));
     out.append(meta);
 
-    const props = [];
-    for (const t of PARAM_TYPES) list(e.Properties, t).forEach((p, j) => props.push(this.paramRow({ node: i, group: "Properties", type: t, index: j }, p)));
+    const props = (n.properties || []).map((p, j) => this.valueRow({ node: id, list: "properties", index: j }, p, `properties.${j}`));
     if (props.length) out.append(section("Properties", props));
 
-    const ins = [];
-    for (const t of PARAM_TYPES) list(e.Inputs, t).forEach((p, j) => ins.push(this.paramRow({ node: i, group: "Inputs", type: t, index: j }, p)));
+    const ins = (n.inputs || []).map((p, j) => this.valueRow({ node: id, list: "inputs", index: j }, p, `inputs.${j}`));
     if (ins.length) out.append(section("Inputs", ins));
 
-    const outs = [];
-    for (const t of PARAM_TYPES) {
-      list(e.Outputs, t).forEach((o) => outs.push(h("div.param", {},
-        h("div.param-head", {}, typeChip(t), h("span.pname", {}, o.Name), o.ClassName ? h("span.muted", {}, o.ClassName) : null))));
-    }
+    const outs = (n.outputs || []).map((o, k) => h("div.param", {},
+      h("div.param-head", {}, typeChip(o.type),
+        nameInput(o.name, `outputs.${k}.name`, (v) => ed.edits.renameItem({ node: id, list: "outputs", index: k }, v)),
+        o.className ? h("span.muted", {}, o.className) : null)));
     if (outs.length) out.append(section("Outputs", outs));
 
-    const kids = list(e.Plugs, "Child");
-    if (kids.length || isSelector(e) || e.Type === 2 || e.Type === 3) out.append(section(isSelector(e) ? "Branches" : "Children", this.children(i, e, kids)));
+    out.append(section("Children", this.children(n)));
 
-    const jumps = list(e.Plugs, "Transition");
+    const jumps = n.jumps || [];
     if (jumps.length) {
-      out.append(section("Jumps", jumps.map((p, k) => h("div.param", {},
-        h("div.param-head", {}, h("span.pname", {}, "jump " + k), goButton(ed, p.Node)),
-        p.Jump ? field("Command", textInput(p.Jump.Command || "", `Jump.${k}`, (v) => ed.edits.setField(p.Jump, "Command", v, "Jump command"))) : null))));
+      out.append(section("Jumps", jumps.map((j, k) => h("div.param", {},
+        h("div.param-head", {}, h("span.pname", {}, "jump " + k), h("span.grow", {}), goButton(ed, j.node),
+          h("button.icon", { title: "Remove this jump", onclick: () => ed.edits.removeJump(id, k) }, "✕")),
+        field("Node", intInput(j.node, `jumps.${k}.node`, (v) => this.refused(ed.edits.setJump(id, k, "node", v), `There is no node #${v}.`))),
+        field("Command", textInput(j.command || "", `jumps.${k}.command`, (v) => ed.edits.setJump(id, k, "command", v)))))));
     }
-    if (e.Queries && e.Queries.length) {
-      out.append(section("Queries", e.Queries.map((q) => h("div.param", {},
-        h("div.param-head", {}, h("span.pname", {}, file.Elements[q] ? elementClass(file.Elements[q]) : "?"), goButton(ed, q))))));
-    }
-    if (e.Attachments && e.Attachments.length) {
-      out.append(section("Attachments", e.Attachments.map((a) => {
-        const att = (file.Attachments || [])[a];
-        const rows = [h("div.param-head", {}, h("span.pname", {}, att ? att.Name : "?"), h("span.muted", {}, "attachment " + a))];
-        if (att) for (const t of PARAM_TYPES) list(att.Properties, t).forEach((p, j) => rows.push(this.paramRow({ att: a, type: t, index: j }, p)));
+    const queries = (n.queries || []).map((q, k) => {
+      const target = ed.nodeById(q);
+      return h("div.param", {},
+        h("div.param-head", {}, h("span.pname", {}, target ? nodeClass(target) : "?"), h("span.grow", {}), goButton(ed, q),
+          h("button.icon", { title: "Stop reading this query node", onclick: () => ed.edits.removeQuery(id, k) }, "✕")));
+    });
+    const qIn = h("input.num", { type: "text", placeholder: "node #", dataset: { key: "queries.add" } });
+    queries.push(h("div.add-row", {}, qIn, h("button", { onclick: () => {
+      const v = parseInt32(qIn.value);
+      if (v === null || !ed.edits.addQuery(id, v)) ed.ui.toast(`Node #${qIn.value} cannot be added as a query.`, "error");
+    } }, "Add query")));
+    out.append(section("Queries", queries));
+
+    if (n.attachments && n.attachments.length) {
+      out.append(section("Attachments", n.attachments.map((a) => {
+        const att = (doc.attachments || [])[a];
+        const rows = [h("div.param-head", {}, h("span.pname", {}, att ? att.name : "?"), h("span.muted", {}, "attachment " + a))];
+        if (att) (att.properties || []).forEach((p, j) => rows.push(this.valueRow({ attachment: a, index: j }, p, `attachment.${a}.properties.${j}`)));
         return h("div.attachment", {}, rows);
       })));
     }
-    if (e.Actions && e.Actions.length) {
-      out.append(section("Actions", e.Actions.map((a) => h("div.param", {}, h("span.pname", {}, a.Slot), " → ", a.Action))));
+    if (n.actions && n.actions.length) {
+      out.append(section("Actions", n.actions.map((a) => h("div.param", {}, h("span.pname", {}, a.slot), " → ", a.action))));
     }
     return out;
   }
 
-  children(i, e, kids) {
-    const ed = this.ed, file = ed.doc.file;
-    const rows = kids.map((p, k) => {
-      const isDefault = (e.Type === 1 || e.Type === 4 || e.Type === 5) && k === kids.length - 1;
-      const cond = branchCondition(file, e, p, isDefault);
-      const key = `Child.${k}`;
+  // A refused edit says why in a toast; the field shows the stored value again.
+  refused(ok, why) {
+    if (ok && ok.ok !== false) return true;
+    this.ed.ui.toast((ok && ok.reason) || why, "error");
+    return false;
+  }
+
+  children(n) {
+    const ed = this.ed, doc = ed.doc, id = n.id;
+    const kids = n.children || [];
+    const def = hasDefaultChild(n);
+    const rows = kids.map((c, k) => {
+      const isDefault = def && k === kids.length - 1;
+      const cond = conditionText(doc, n, c, isDefault);
+      const key = `children.${k}`;
       const r = h("div.param", {},
         h("div.param-head", {},
-          h("span.pname", {}, p.Name || `child ${k}`),
+          h("span.pname", {}, c.name || `child ${k}`),
           cond ? h("span.cond", {}, cond) : null,
           h("span.grow", {}),
-          goButton(ed, p.Node),
-          h("button.icon", { title: "Remove this branch", onclick: () => ed.edits.removeChild(i, k) }, "✕")),
-        field("Name", textInput(p.Name || "", key + ".Name", (v) => ed.edits.setPlugField(p, "Name", v))),
-        field("Node", intInput(p.Node, key + ".Node", (v) => {
-          const res = ed.edits.setChild(i, k, v);
-          if (!res.ok) ed.ui.toast(res.reason, "error");
-          return res.ok;
-        })),
+          goButton(ed, c.node),
+          h("button.icon", { title: "Remove this child", onclick: () => ed.edits.removeChild(id, k) }, "✕")),
+        field("Name", textInput(c.name || "", key + ".name", (v) => ed.edits.setChildName(id, k, v))),
+        field("Node", intInput(c.node, key + ".node", (v) => this.refused(ed.edits.setChild(id, k, v)))),
       );
-      if (!isDefault) {
-        if (e.Type === 1) r.append(field("Value", intInput(p.Int ?? 0, key + ".Int", (v) => ed.edits.setPlugField(p, "Int", toS32(v)))));
-        if (e.Type === 5) r.append(field("Value", textInput(p.String ?? "", key + ".String", (v) => ed.edits.setPlugField(p, "String", v))));
-        if (e.Type === 6) r.append(field("Weight", floatInput(p.Float, key + ".Float", (v) => ed.edits.setPlugField(p, "Float", Math.fround(v)))));
-        if (e.Type === 4) {
-          r.append(field("Min", floatInput(p.Float, key + ".Float", (v) => ed.edits.setPlugField(p, "Float", Math.fround(v)))));
-          r.append(field("Max", floatInput(p.MaxFloat, key + ".MaxFloat", (v) => ed.edits.setPlugField(p, "MaxFloat", Math.fround(v)))));
-        }
-      }
+      if (c.condition && !isDefault) r.append(...this.conditionFields(n, k, c.condition, key + ".condition"));
       return r;
     });
-    const target = h("input.num", { type: "text", placeholder: "node #", dataset: { key: "Child.add" } });
+    const target = h("input.num", { type: "text", placeholder: "node #", dataset: { key: "children.add" } });
     rows.push(h("div.add-row", {},
       target,
       h("button", { onclick: () => {
         const v = parseInt32(target.value);
-        const res = v === null ? { ok: false, reason: "type the index of the node the branch leads to" } : ed.edits.addChild(i, v);
-        if (!res.ok) ed.ui.toast(res.reason, "error");
-      } }, isSelector(e) ? "Add branch" : "Add child")));
+        this.refused(v === null ? { ok: false, reason: "type the id of the node the child is" } : ed.edits.addChild(id, v));
+      } }, "Add child")));
+    if (!kids.length && !isSelector(n)) rows.unshift(h("p.hint", {}, "No children."));
     return rows;
   }
 
+  // The fields of a child's condition: the constants it has, and for each a blackboard
+  // parameter it may compare with instead.
+  conditionFields(n, k, c, key) {
+    const ed = this.ed, id = n.id;
+    const set = (name, v) => ed.edits.setCondition(id, k, name, v);
+    const bbSelect = (name, type) => {
+      const params = (ed.doc.blackboard || []).map((p, i) => [p, i]).filter(([p]) => p.type === type);
+      const sel = h("select", { dataset: { key: `${key}.${name}` }, onchange: () => set(name, sel.value === "" ? null : Number(sel.value)) },
+        h("option", { value: "", selected: c[name] === undefined }, "constant"),
+        params.map(([p, i]) => h("option", { value: i, selected: c[name] === i }, `$${p.name}`)));
+      return field(name === "blackboard" ? "Parameter" : name === "minBlackboard" ? "Min parameter" : "Max parameter", sel);
+    };
+    const out = [];
+    if (c.int !== undefined || (c.blackboard !== undefined && c.weight === undefined)) {
+      out.push(field("Value", intInput(c.int ?? 0, `${key}.int`, (v) => set("int", toS32(v)))), bbSelect("blackboard", "int"));
+    }
+    if (c.string !== undefined) out.push(field("Value", textInput(c.string, `${key}.string`, (v) => set("string", v))));
+    if (c.weight !== undefined) out.push(field("Weight", floatInput(c.weight, `${key}.weight`, (v) => set("weight", v))), bbSelect("blackboard", "float"));
+    if (c.min !== undefined || c.max !== undefined) {
+      out.push(field("Min", floatInput(c.min, `${key}.min`, (v) => set("min", v))), bbSelect("minBlackboard", "float"));
+      out.push(field("Max", floatInput(c.max, `${key}.max`, (v) => set("max", v))), bbSelect("maxBlackboard", "float"));
+    }
+    return out;
+  }
+
   // One property or input: its name and type, where its value comes from, and the value.
-  paramRow(ref, p) {
+  valueRow(ref, p, key) {
     const ed = this.ed;
-    const isInput = ref.group === "Inputs";
-    const key = ref.att !== undefined ? `Att${ref.att}.${ref.type}.${ref.index}` : `${ref.group}.${ref.type}.${ref.index}`;
     const row = h("div.param", { dataset: { param: key } });
-    row.append(h("div.param-head", {}, typeChip(ref.type), h("span.pname", {}, p.Name), p.ClassName ? h("span.muted", { title: p.ClassName }, p.ClassName.replace(/^.*::/, "")) : null));
-    if (isInput && p.Sources) {
-      p.Sources.forEach((s, k) => row.append(this.sourceControls({ ...ref, source: k }, p, s, key + ".src" + k)));
-      row.append(h("div.hint", {}, `Multi-input with ${p.Sources.length} sources. Drag more outputs onto its plug to add sources.`));
+    row.append(h("div.param-head", {}, typeChip(p.type),
+      nameInput(p.name, key + ".name", (v) => ed.edits.renameItem(ref, v)),
+      p.className ? h("span.muted", { title: p.className }, p.className.replace(/^.*::/, "")) : null));
+    if (Array.isArray(p.sources)) {
+      p.sources.forEach((s, k) => row.append(this.sourceControls({ ...ref, source: k }, p, s, `${key}.source.${k}`)));
+      row.append(h("div.src-line", {},
+        h("button.small", { dataset: { key: key + ".source.add" }, onclick: () => ed.edits.addSource(ref, null) }, "Add a source"),
+        h("span.hint", {}, `Multi-input with ${p.sources.length} source${p.sources.length === 1 ? "" : "s"}. Drag outputs onto its plug to add more.`)));
+      row.append(this.valueControl(ref, p, key));
       return row;
     }
-    const holder = isInput ? p.Source || { Node: -1, Flags: 0 } : p;
-    row.append(this.sourceControls(ref, p, holder, key));
+    row.append(this.sourceControls(ref, p, p.source, key + ".source"));
     return row;
   }
 
-  sourceControls(ref, p, holder, key) {
-    const ed = this.ed, file = ed.doc.file;
-    const isInput = ref.group === "Inputs";
-    const src = isInput && holder.Node >= 0 ? { kind: "node" } : flagSource(holder.Flags || 0);
+  sourceControls(ref, p, s, key) {
+    const ed = this.ed, doc = ed.doc;
+    const isInput = ref.list === "inputs";
+    const kind = sourceKind(s);
     const wrap = h("div.source", {});
-    const kinds = [["value", "Value"], ["bb", "Blackboard"], ["expr", "Expression"]];
-    if (isInput) kinds.splice(1, 0, ["node", "Node output"]);
-    if (ref.type === "Pointer" && !isInput) kinds.splice(0, 1);
+    const kinds = SOURCE_KINDS.filter(([k]) => isInput || k !== "node");
     const select = h("select.src", { dataset: { key: key + ".kind" }, title: "Where the value comes from",
-      onchange: () => this.switchSource(ref, p, select.value, select, src.kind) },
-    kinds.map(([v, label]) => h("option", { value: v, selected: v === src.kind }, label)));
+      onchange: () => this.switchSource(ref, p, select.value, select, kind) },
+    kinds.map(([v, label]) => h("option", { value: v, selected: v === kind }, label)));
     if (ref.source !== undefined) {
       wrap.append(h("div.src-line", {}, select,
-        h("button.icon", { title: "Remove this source", onclick: () => ed.edits.disconnect(ref.node, ref.type, ref.index, ref.source) }, "✕")));
+        h("button.icon", { title: "Remove this source", onclick: () => ed.edits.disconnect(ref.node, ref.index, ref.source) }, "✕")));
     } else wrap.append(select);
-    switch (src.kind) {
+    switch (kind) {
       case "value":
-        wrap.append(this.valueControl(ref, p, key));
+        // A multi-input's entries share the input's one value, shown once below them.
+        if (ref.source === undefined) wrap.append(this.valueControl(ref, p, key.replace(/\.source$/, "")));
         break;
       case "node": {
-        const srcNode = file.Elements[holder.Node];
-        const outs = srcNode ? list(srcNode.Outputs, ref.type) : [];
-        const nodeIn = intInput(holder.Node, key + ".node", (v) => {
-          const target = file.Elements[v];
-          if (!target || !list(target.Outputs, ref.type).length) {
-            ed.ui.toast(`Node #${v} has no ${TYPE_LABEL[ref.type]} output.`, "error");
+        const srcNode = ed.nodeById(s.node);
+        const outs = srcNode ? (srcNode.outputs || []).map((o, k) => [o, k]).filter(([o]) => o.type === p.type) : [];
+        const cur = s.output || 0;
+        const nodeIn = intInput(s.node, key + ".node", (v) => {
+          const target = ed.nodeById(v);
+          const first = target ? (target.outputs || []).findIndex((o) => o.type === p.type) : -1;
+          if (first < 0) {
+            ed.ui.toast(`Node #${v} has no ${TYPE_LABEL[p.type]} output.`, "error");
             return false;
           }
-          return ed.edits.setSource(ref, { kind: "node", node: v, output: 0 });
+          return this.refused(ed.edits.setSource(ref, { node: v, output: first }));
         });
         const outSel = h("select", { dataset: { key: key + ".output" },
-          onchange: () => ed.edits.setSource(ref, { kind: "node", node: holder.Node, output: Number(outSel.value) }) },
-        outs.map((o, k) => h("option", { value: k, selected: k === holder.Output }, o.Name)));
-        if (!outs[holder.Output]) outSel.append(h("option", { value: holder.Output, selected: true }, `output ${holder.Output}?`));
-        wrap.append(h("div.src-line", {}, h("span.muted", {}, "node"), nodeIn, outSel, goButton(ed, holder.Node)));
-        if (srcNode) wrap.append(h("div.hint", {}, elementClass(srcNode)));
+          onchange: () => this.refused(ed.edits.setSource(ref, { node: s.node, output: Number(outSel.value) })) },
+        outs.map(([o, k]) => h("option", { value: k, selected: k === cur }, o.name)));
+        if (!outs.some(([, k]) => k === cur)) outSel.append(h("option", { value: cur, selected: true }, `output ${cur}?`));
+        wrap.append(h("div.src-line", {}, h("span.muted", {}, "node"), nodeIn, outSel, goButton(ed, s.node)));
+        if (srcNode) wrap.append(h("div.hint", {}, nodeClass(srcNode)));
         break;
       }
-      case "bb": {
-        const options = this.bbOptions(ref.type);
-        const cur = `${src.comp ? "Vec3f" : BB_FOR_PARAM[ref.type]}:${src.index}:${src.comp}`;
-        const bbSel = h("select", { dataset: { key: key + ".bb" },
+      case "blackboard": {
+        const options = this.blackboardOptions(p.type);
+        const cur = `${s.blackboard}:${s.component || ""}`;
+        const bbSel = h("select", { dataset: { key: key + ".blackboard" },
           onchange: () => {
-            const [, index, comp] = bbSel.value.split(":");
-            ed.edits.setSource(ref, { kind: "bb", index: Number(index), comp: Number(comp) });
+            const [k, comp] = bbSel.value.split(":");
+            this.refused(ed.edits.setSource(ref, { blackboard: Number(k), component: comp || undefined }));
           } },
         options.map((o) => h("option", { value: o.value, selected: o.value === cur }, o.label)));
-        if (!options.some((o) => o.value === cur)) bbSel.append(h("option", { value: cur, selected: true }, `#${src.index} (missing)`));
-        wrap.append(h("div.src-line", {}, h("span.muted", {}, "param"), bbSel));
+        if (!options.some((o) => o.value === cur)) bbSel.append(h("option", { value: cur, selected: true }, `#${s.blackboard} (missing)`));
+        wrap.append(h("div.src-line", {}, h("span.muted", {}, "parameter"), bbSel));
         break;
       }
-      case "expr": {
-        const n = (ed.doc.functions || []).length;
-        wrap.append(h("div.src-line", {}, h("span.muted", {}, "function"),
-          intInput(src.index, key + ".expr", (v) => {
+      case "expression": {
+        const n = ((doc.expressions && doc.expressions.functions) || []).length;
+        wrap.append(h("div.src-line", {}, h("span.muted", {}, "expression"),
+          intInput(s.expression, key + ".expression", (v) => {
             if (v < 0 || v >= n) {
-              ed.ui.toast(`There are ${n} expression functions (0–${n - 1}).`, "error");
+              ed.ui.toast(`There are ${n} expressions (0–${n - 1}).`, "error");
               return false;
             }
-            return ed.edits.setSource(ref, { kind: "expr", index: v });
+            return this.refused(ed.edits.setSource(ref, { expression: v }));
           }),
-          h("button.link", { onclick: () => ed.ui.showExpression(src.index) }, "show")));
+          h("button.link", { onclick: () => ed.ui.showExpression(s.expression) }, "show")));
         break;
       }
     }
     return wrap;
   }
 
-  bbOptions(ptype) {
-    const params = (this.ed.doc.file.Blackboard || {}).Params || {};
-    const t = BB_FOR_PARAM[ptype];
-    const opts = list(params, t).map((p, k) => ({ value: `${t}:${k}:0`, label: `${p.Name} (${t})` }));
-    // Scalars may read one component of a vector.
-    if (ptype === "Float") {
-      list(params, "Vec3f").forEach((p, k) => {
-        for (let c = 1; c <= 3; c++) opts.push({ value: `Vec3f:${k}:${c}`, label: `${p.Name}.${"?xyz"[c]} (Vec3f)` });
-      });
-    }
+  // The blackboard parameters a value of type t may read: those of its type and, for floats,
+  // each component of a vec3f.
+  blackboardOptions(t) {
+    const opts = [];
+    (this.ed.doc.blackboard || []).forEach((p, k) => {
+      if (p.type === t) opts.push({ value: `${k}:`, label: `${p.name} (${p.type})` });
+      if (t === "float" && p.type === "vec3f") for (const c of ["x", "y", "z"]) opts.push({ value: `${k}:${c}`, label: `${p.name}.${c} (vec3f)` });
+    });
     return opts;
   }
 
   switchSource(ref, p, kind, select, was) {
-    const ed = this.ed, file = ed.doc.file;
+    const ed = this.ed, doc = ed.doc;
     const refuse = (msg) => {
       ed.ui.toast(msg, "error");
       select.value = was;
     };
     switch (kind) {
       case "value":
-        return ed.edits.setSource(ref, { kind: "value" });
+        return ed.edits.setSource(ref, null);
       case "node": {
-        const els = file.Elements;
-        for (let k = 0; k < els.length; k++) {
-          if (k !== ref.node && list(els[k].Outputs, ref.type).length) return ed.edits.setSource(ref, { kind: "node", node: k, output: 0 });
+        for (const n of doc.nodes) {
+          const k = n.id === ref.node ? -1 : (n.outputs || []).findIndex((o) => o.type === p.type);
+          if (k >= 0) return ed.edits.setSource(ref, { node: n.id, output: k });
         }
-        return refuse(`No node has a ${TYPE_LABEL[ref.type]} output.`);
+        return refuse(`No node has a ${TYPE_LABEL[p.type]} output.`);
       }
-      case "bb": {
-        const o = this.bbOptions(ref.type)[0];
-        if (!o) return refuse(`The blackboard has no ${BB_FOR_PARAM[ref.type]} parameter; add one in the Blackboard panel.`);
-        const [, index, comp] = o.value.split(":");
-        return ed.edits.setSource(ref, { kind: "bb", index: Number(index), comp: Number(comp) });
+      case "blackboard": {
+        const o = this.blackboardOptions(p.type)[0];
+        if (!o) return refuse(`The blackboard has no ${TYPE_LABEL[p.type]} parameter; add one in the Blackboard panel.`);
+        const [k, comp] = o.value.split(":");
+        return ed.edits.setSource(ref, { blackboard: Number(k), component: comp || undefined });
       }
-      case "expr":
-        if (!(ed.doc.functions || []).length) return refuse("The file has no expression functions.");
-        return ed.edits.setSource(ref, { kind: "expr", index: 0 });
+      case "expression":
+        if (expressionText(doc, 0) === undefined) return refuse("The file has no expressions.");
+        return ed.edits.setSource(ref, { expression: 0 });
     }
   }
 
   valueControl(ref, p, key) {
     const ed = this.ed;
-    const v = p.Value || {};
+    const v = p.value;
     const set = (value, comp) => ed.edits.setValue(ref, value, comp);
-    switch (ref.type) {
-      case "Int":
-        return intInput(v.Int ?? 0, key + ".value", (x) => set(x), true);
-      case "Bool":
-        return h("label.check", {}, h("input", { type: "checkbox", checked: !!(v.Int ?? 0), dataset: { key: key + ".value" }, onchange: (ev) => set(ev.target.checked) }), "true");
-      case "Float":
-        return floatInput(v.Float, key + ".value", (x) => set(x));
-      case "String":
-        return textInput(v.String ?? "", key + ".value", (x) => set(x));
-      case "Vector3F": {
-        const vec = v.Vec || [0, 0, 0];
+    switch (p.type) {
+      case "int":
+        return intInput(v ?? 0, key + ".value", (x) => set(x), true);
+      case "bool":
+        return h("label.check", {}, h("input", { type: "checkbox", checked: !!v, dataset: { key: key + ".value" }, onchange: (ev) => set(ev.target.checked) }), "true");
+      case "float":
+        return floatInput(v, key + ".value", (x) => set(x));
+      case "string":
+        return textInput(v ?? "", key + ".value", (x) => set(x));
+      case "vec3f": {
+        const vec = Array.isArray(v) ? v : [0, 0, 0];
         return h("div.vec", {}, [0, 1, 2].map((c) => h("label.vecc", {}, "xyz"[c], floatInput(vec[c], `${key}.value.${c}`, (x) => set(x, c)))));
       }
-      case "Pointer":
-        return h("div.muted", {}, p.ClassName || "pointer (no value)");
+      case "pointer":
+        return h("div.muted", {}, p.className || "pointer (no value)");
     }
     return null;
   }
@@ -341,13 +376,13 @@ function field(label, control) {
 }
 
 function typeChip(t) {
-  const chip = h("span.chip", {}, TYPE_LABEL[t]);
+  const chip = h("span.chip", {}, TYPE_LABEL[t] || t);
   chip.style.setProperty("--c", TYPE_COLOR[t]);
   return chip;
 }
 
-function goButton(ed, node) {
-  return h("button.link", { title: `Go to node #${node}`, disabled: !(node >= 0), onclick: () => ed.focusNode(node) }, `→ #${node}`);
+function goButton(ed, id) {
+  return h("button.link", { title: `Go to node #${id}`, disabled: !ed.nodeById(id), onclick: () => ed.focusNode(id) }, `→ #${id}`);
 }
 
 // Inputs commit on Enter or when they lose focus; invalid text is refused and marked.
@@ -393,4 +428,12 @@ export function intInput(value, key, commit, clampS32) {
 export function textInput(value, key, commit) {
   const el = h("input.text", { type: "text", value, spellcheck: "false", dataset: { key } });
   return committing(el, (t) => t, commit, value);
+}
+
+// A name that edits in place: it looks like a label until focused.
+function nameInput(value, key, commit) {
+  const el = textInput(value, key, commit);
+  el.classList.add("pname-input");
+  el.title = "Rename";
+  return el;
 }

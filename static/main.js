@@ -18,6 +18,7 @@ if (app) {
     lastShare: () => ed.lastShare,
     lastRefusal: () => ed.lastRefusal || "",
     history: () => ({ undo: ed.history.done.map((c) => c.label), redo: ed.history.undone.map((c) => c.label) }),
+    // Nodes are named by id: screenOf(id, row, side), selection() lists ids.
     screenOf: (node, row, side) => ed.screenOf(node, row, side),
     timings: () => ({ ...ed.timings }),
     frame: () => ({ frames: ed.renderer.frames, lastMs: ed.renderer.lastFrameMs, visible: ed.renderer.visibleCount }),
@@ -35,6 +36,16 @@ if (app) {
         times.push(performance.now() - t0);
       }
       ed.viewChanged();
+      return times;
+    },
+    // Serializes the document n times as a save does and returns each time in ms.
+    benchSerialize(n) {
+      const times = [];
+      for (let k = 0; k < n; k++) {
+        const t0 = performance.now();
+        JSON.stringify(ed.doc);
+        times.push(performance.now() - t0);
+      }
       return times;
     },
     setView(v) {

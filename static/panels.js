@@ -6,8 +6,7 @@ import { Inspector } from "./inspector.js";
 import { SHORTCUTS } from "./input.js";
 import * as store from "./store.js";
 import {
-  PARAM_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BB_TYPES, ELEMENT_TYPES, list, elementClass, typeName,
-  formatFloat, nodeHeight,
+  VALUE_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BLACKBOARD_TYPES, NODE_TYPES, nodeClass, formatFloat, clone,
 } from "./model.js";
 import { parseF32, parseInt32 } from "./edits.js";
 
@@ -153,18 +152,18 @@ export class Panels {
   updateInfo() {
     const ed = this.ed;
     if (!ed.doc) return;
-    const n = ed.doc.file.Elements.length;
+    const n = ed.doc.nodes.length;
     this.statusInfo.textContent = `${n} nodes · ${ed.selection.size ? ed.selection.size + " selected · " : ""}zoom ${Math.round(ed.view.zoom * 100)}%`;
   }
 
   buildLegend() {
-    const rows = PARAM_TYPES.map((t) => legendRow(TYPE_COLOR[t], TYPE_LABEL[t], "dot"));
-    rows.push(legendRow(TYPE_COLOR.U32, "u32", "dot"));
-    rows.push(legendRow(LINK_COLOR.child, "child (tree)", "line"));
-    rows.push(legendRow(LINK_COLOR.jump, "jump to root", "dash"));
+    const rows = VALUE_TYPES.map((t) => legendRow(TYPE_COLOR[t], TYPE_LABEL[t], "dot"));
+    rows.push(legendRow(TYPE_COLOR.u32, "u32", "dot"));
+    rows.push(legendRow(LINK_COLOR.child, "child", "line"));
+    rows.push(legendRow(LINK_COLOR.jump, "jump", "dash"));
     rows.push(legendRow(LINK_COLOR.query, "query", "dot-line"));
-    rows.push(legendRow("#f59e5b", "$ blackboard", "text"));
-    rows.push(legendRow(LINK_COLOR.expr, "ƒ expression", "text"));
+    rows.push(legendRow(LINK_COLOR.blackboard, "$ blackboard parameter", "text"));
+    rows.push(legendRow(LINK_COLOR.expression, "ƒ expression", "text"));
     const body = h("div.legend-body", {}, rows);
     const el = h("div.legend", {}, h("button.legend-toggle", { onclick: () => (body.hidden = !body.hidden), title: "Show or hide the legend" }, "Legend"), body);
     return el;
@@ -224,18 +223,18 @@ export class Panels {
     const render = () => {
       clear(body);
       if (!ed.doc) return body.append(h("p.hint", {}, "No file open."));
-      const cmds = ed.doc.file.Commands || [];
+      const cmds = ed.doc.commands || [];
       const listEl = h("ul.list", {});
       cmds.forEach((c, k) => {
-        const name = h("input.text.cmd-name", { type: "text", value: c.Name, dataset: { key: `cmd.${k}` }, title: "Rename",
-          onchange: () => ed.edits.setField(c, "Name", name.value, `Rename command ${c.Name}`) });
+        const name = h("input.text.cmd-name", { type: "text", value: c.name, dataset: { key: `cmd.${k}` }, title: "Rename",
+          onchange: () => ed.edits.renameCommand(k, name.value) });
         listEl.append(h("li.item" + (k === ed.command ? ".active" : ""), { dataset: { command: k } },
           h("button.item-main", { onclick: () => ed.focusCommand(k), title: "Show this command's tree" },
-            h("span.item-title", {}, c.Name || `command ${k}`),
-            h("span.muted", {}, `root #${c.Root}` + (c.Secondary >= 0 ? `, #${c.Secondary}` : ""))),
+            h("span.item-title", {}, c.name || `command ${k}`),
+            h("span.muted", {}, `root #${c.root}` + (c.secondary >= 0 ? `, #${c.secondary}` : ""))),
           h("div.item-tools", {}, name,
             h("button.small", { title: "Make the selected node this command's root", disabled: ed.selection.size !== 1,
-              onclick: () => ed.edits.setField(c, "Root", ed.selectionList()[0], `Root of ${c.Name}`) }, "Set root"),
+              onclick: () => ed.edits.setCommandRoot(k, ed.selectionList()[0]) }, "Set root"),
             h("button.icon", { title: "Remove this command", onclick: () => ed.edits.removeCommand(k) }, "✕"))));
       });
       body.append(listEl);
@@ -243,8 +242,8 @@ export class Panels {
       body.append(h("div.add-row", {}, nameIn, h("button", { onclick: () => {
         const name = nameIn.value.trim();
         if (!name) return this.toast("Name the command first.", "error");
-        const root = ed.selection.size === 1 ? ed.selectionList()[0] : 0;
-        ed.edits.addCommand(name, root);
+        const root = ed.selection.size === 1 ? ed.selectionList()[0] : ed.doc.nodes.length ? ed.doc.nodes[0].id : -1;
+        if (ed.edits.addCommand(name, root) < 0) this.toast("A command needs a root node.", "error");
       } }, "Add command")));
       body.append(h("p.hint", {}, "A new command starts at the selected node. Click a command to show its tree."));
     };
@@ -288,15 +287,16 @@ export class Panels {
       const s = ed.search;
       count.textContent = s.query ? `${s.index >= 0 ? s.index + 1 : 0} / ${s.hits.length}` : "";
       clear(results);
-      const els = ed.doc ? ed.doc.file.Elements : [];
-      for (const i of s.hits.slice(0, 300)) {
-        results.append(h("li.item" + (i === s.current ? ".active" : ""), {},
+      for (const id of s.hits.slice(0, 300)) {
+        const n = ed.nodeById(id);
+        if (!n) continue;
+        results.append(h("li.item" + (id === s.current ? ".active" : ""), {},
           h("button.item-main", { onclick: () => {
-            s.index = s.hits.indexOf(i);
-            s.current = i;
-            ed.focusNode(i);
+            s.index = s.hits.indexOf(id);
+            s.current = id;
+            ed.focusNode(id);
             ed.emit("search");
-          } }, h("span.item-title", {}, elementClass(els[i])), h("span.muted", {}, "#" + i))));
+          } }, h("span.item-title", {}, nodeClass(n)), h("span.muted", {}, "#" + id))));
       }
       if (s.hits.length > 300) results.append(h("li.hint", {}, `…and ${s.hits.length - 300} more`));
     });
@@ -314,9 +314,10 @@ export class Panels {
 
   // ---- blackboard
 
-  // One block per parameter: its name, default value and file reference, each applied when
-  // the field is left. U32 parameters exist only from 0x408 on, so older files are not
-  // offered the type.
+  // One block per parameter, grouped by type: its name, default value and file reference,
+  // each applied when the field is left. Parameters are keyed by their index in the
+  // document's one list (bb.3, bb.3.value, bb.3.file). u32 parameters exist only from 0x408
+  // on, so older files are not offered the type.
   buildBlackboard() {
     const ed = this.ed;
     const body = this.tabBodies.blackboard;
@@ -326,23 +327,21 @@ export class Panels {
       const focusKey = active && body.contains(active) ? active.dataset.key : null;
       clear(body);
       if (!ed.doc) return body.append(h("p.hint", {}, "No file open."));
-      const params = (ed.doc.file.Blackboard || {}).Params || {};
-      let any = false;
-      for (const t of BB_TYPES) {
-        const ps = list(params, t);
+      const params = ed.doc.blackboard || [];
+      for (const t of BLACKBOARD_TYPES) {
+        const ps = params.map((p, k) => [p, k]).filter(([p]) => p.type === t);
         if (!ps.length) continue;
-        any = true;
-        body.append(h("h3.group", {}, t));
-        ps.forEach((p, k) => body.append(this.bbParam(t, k, p)));
+        body.append(h("h3.group", {}, TYPE_LABEL[t]));
+        for (const [p, k] of ps) body.append(this.blackboardParam(k, p));
       }
-      if (!any) body.append(h("p.hint", {}, "The blackboard is empty."));
-      const types = BB_TYPES.filter((t) => t !== "U32" || ed.doc.file.Version >= 0x408);
-      const typeSel = h("select", { dataset: { key: "bb.add.type" } }, types.map((t) => h("option", { value: t }, t)));
+      if (!params.length) body.append(h("p.hint", {}, "The blackboard is empty."));
+      const types = BLACKBOARD_TYPES.filter((t) => t !== "u32" || ed.doc.version >= 0x408);
+      const typeSel = h("select", { dataset: { key: "bb.add.type" } }, types.map((t) => h("option", { value: t }, TYPE_LABEL[t])));
       const nameIn = h("input.text", { type: "text", placeholder: "name", dataset: { key: "bb.add.name" } });
       const add = () => {
         const n = nameIn.value.trim();
         if (!n) return this.toast("Name the parameter first.", "error");
-        if (list(params, typeSel.value).some((p) => p.Name === n)) return this.toast(`There already is a ${typeSel.value} parameter ${n}.`, "error");
+        if (params.some((p) => p.type === typeSel.value && p.name === n)) return this.toast(`There already is a ${typeSel.value} parameter ${n}.`, "error");
         ed.edits.addBlackboard(typeSel.value, n);
       };
       nameIn.addEventListener("keydown", (e) => e.key === "Enter" && add());
@@ -355,29 +354,29 @@ export class Panels {
     render();
   }
 
-  bbParam(t, k, p) {
+  blackboardParam(k, p) {
     const ed = this.ed;
-    const key = `bb.${t}.${k}`;
-    const name = h("input.text", { type: "text", value: p.Name, title: "Name", dataset: { key },
-      onchange: () => ed.edits.setBlackboardField(t, k, "Name", name.value) });
-    const file = h("input.text", { type: "text", value: p.File || "", placeholder: "file reference (none)", title: "Parameter file reference",
-      dataset: { key: key + ".File" }, onchange: () => ed.edits.setBlackboardField(t, k, "File", file.value.trim()) });
-    return h("div.bb-param", { dataset: { bb: key }, title: p.Notes || "" },
+    const key = `bb.${k}`;
+    const name = h("input.text", { type: "text", value: p.name, title: "Name", dataset: { key },
+      onchange: () => ed.edits.renameBlackboard(k, name.value) });
+    const file = h("input.text", { type: "text", value: p.file || "", placeholder: "file reference (none)", title: "Parameter file reference",
+      dataset: { key: key + ".file" }, onchange: () => ed.edits.setBlackboardField(k, "file", file.value.trim()) });
+    return h("div.bb-param", { dataset: { bb: key }, title: p.notes || "" },
       h("div.bb-row", {}, name,
-        h("button.icon", { title: "Remove; values reading it fall back to their own value", dataset: { action: "bb-remove" }, onclick: () => ed.edits.removeBlackboard(t, k) }, "✕")),
-      h("div.bb-row.bb-values", {}, this.bbDefault(t, k, p, key), file));
+        h("button.icon", { title: "Remove; values reading it fall back to their own value", dataset: { action: "bb-remove" }, onclick: () => ed.edits.removeBlackboard(k) }, "✕")),
+      h("div.bb-row.bb-values", {}, this.blackboardDefault(k, p, key), file));
   }
 
   // The control for a parameter's default value; pointers have none.
-  bbDefault(t, k, p, key) {
+  blackboardDefault(k, p, key) {
     const ed = this.ed;
-    const v = p.Value || {};
+    const v = p.value;
     const bad = (what) => {
-      this.toast(`${t} default: ${what}`, "error");
+      this.toast(`${p.name} default: ${what}`, "error");
       this.renderBlackboard(); // puts the stored value back into the field
     };
     const num = (value, sub, parse, set) => {
-      const el = h("input.text.num", { type: "text", value, title: "Default value", dataset: { key: key + ".Value" + sub },
+      const el = h("input.text.num", { type: "text", value, title: "Default value", dataset: { key: key + ".value" + sub },
         onchange: () => {
           const x = parse(el.value);
           if (x === null) return bad(`"${el.value}" is not a number`);
@@ -385,20 +384,21 @@ export class Panels {
         } });
       return el;
     };
-    switch (t) {
-      case "String": {
-        const el = h("input.text", { type: "text", value: v.String ?? "", title: "Default value", dataset: { key: key + ".Value" },
-          onchange: () => ed.edits.setBlackboardValue(t, k, el.value) });
+    switch (p.type) {
+      case "string": {
+        const el = h("input.text", { type: "text", value: v ?? "", title: "Default value", dataset: { key: key + ".value" },
+          onchange: () => ed.edits.setBlackboardValue(k, el.value) });
         return el;
       }
-      case "S32": return num(String(v.Int ?? 0), "", parseInt32, (x) => ed.edits.setBlackboardValue(t, k, x));
-      case "U32": return num(String((v.Int ?? 0) >>> 0), "", parseInt32, (x) => ed.edits.setBlackboardValue(t, k, x));
-      case "F32": return num(formatFloat(v.Float), "", parseF32, (x) => ed.edits.setBlackboardValue(t, k, x));
-      case "Bool": return h("label.check", {}, h("input", { type: "checkbox", checked: !!(v.Int ?? 0), dataset: { key: key + ".Value" },
-        onchange: (e) => ed.edits.setBlackboardValue(t, k, e.target.checked) }), "true");
-      case "Vec3f": {
-        const vec = v.Vec || [0, 0, 0];
-        return h("span.vec", {}, [0, 1, 2].map((c) => num(formatFloat(vec[c]), "." + c, parseF32, (x) => ed.edits.setBlackboardValue(t, k, x, c))));
+      case "int":
+      case "u32":
+        return num(String(v ?? 0), "", parseInt32, (x) => ed.edits.setBlackboardValue(k, x));
+      case "float": return num(formatFloat(v), "", parseF32, (x) => ed.edits.setBlackboardValue(k, x));
+      case "bool": return h("label.check", {}, h("input", { type: "checkbox", checked: !!v, dataset: { key: key + ".value" },
+        onchange: (e) => ed.edits.setBlackboardValue(k, e.target.checked) }), "true");
+      case "vec3f": {
+        const vec = Array.isArray(v) ? v : [0, 0, 0];
+        return h("span.vec", {}, [0, 1, 2].map((c) => num(formatFloat(vec[c]), "." + c, parseF32, (x) => ed.edits.setBlackboardValue(k, x, c))));
       }
     }
     return h("span.muted", {}, "no default");
@@ -411,23 +411,22 @@ export class Panels {
     const body = this.tabBodies.expressions;
     const render = () => {
       clear(body);
-      const fns = ed.doc && ed.doc.functions;
+      const fns = ed.doc && ed.doc.expressions && ed.doc.expressions.functions;
       if (!fns || !fns.length) return body.append(h("p.hint", {}, ed.doc ? "The file has no expressions." : "No file open."));
-      body.append(h("p.hint", {}, "Each function's listing is assembled again when you save. Edit and leave the field to apply."));
+      body.append(h("p.hint", {}, "Each expression is assembled again when you save. Edit and leave the field to apply."));
       fns.forEach((fn, k) => {
         const ta = h("textarea.code", { spellcheck: "false", dataset: { key: `fn.${k}` }, rows: Math.min(18, fn.text.split("\n").length + 1) }, fn.text);
         ta.value = fn.text;
-        ta.addEventListener("change", () => ed.edits.setFunctionText(k, ta.value));
-        const err = ed.problems.find((p) => p.function === k);
-        body.append(h("div.fn" + (err ? ".has-error" : ""), { dataset: { function: k } },
-          h("h3.group", {}, `Function ${k}`, err ? h("span.error-text", {}, ` line ${err.line ?? "?"}: ${err.message}`) : null), ta));
+        ta.addEventListener("change", () => ed.edits.setExpressionText(k, ta.value));
+        const err = ed.problems.find((p) => p.expression === k);
+        body.append(h("div.fn" + (err ? ".has-error" : ""), { dataset: { expression: k } },
+          h("h3.group", {}, `Expression ${k}`, err ? h("span.error-text", {}, ` line ${err.line ?? "?"}: ${err.message}`) : null), ta));
       });
     };
     ed.on("document", render);
     ed.on("problems", render);
-    ed.on("change", (cmd) => {
+    ed.on("change", () => {
       if (!document.activeElement || !body.contains(document.activeElement)) render();
-      void cmd;
     });
     render();
   }
@@ -436,13 +435,13 @@ export class Panels {
     this.showTab("expressions");
     const ta = this.tabBodies.expressions.querySelector(`[data-key="fn.${k}"]`);
     if (ta) {
-      // The function's heading carries the error message, so it comes into view too.
+      // The expression's heading carries the error message, so it comes into view too.
       (ta.closest(".fn") || ta).scrollIntoView({ block: "start" });
       ta.focus({ preventScroll: true });
     }
   }
 
-  // Puts the caret on a line of a function's listing.
+  // Puts the caret on a line of an expression's text.
   showExpressionLine(k, line) {
     this.showExpression(k);
     const ta = this.tabBodies.expressions.querySelector(`[data-key="fn.${k}"]`);
@@ -470,7 +469,7 @@ export class Panels {
       const ul = h("ul.list.problems", {});
       ps.forEach((p) => ul.append(h("li.item", {}, h("button.item-main.problem", { onclick: () => {
         if (p.node >= 0) ed.focusNode(p.node);
-        else if (p.function !== undefined) this.showExpressionLine(p.function, p.line);
+        else if (p.expression !== undefined) this.showExpressionLine(p.expression, p.line);
       } }, h("span.item-title", {}, p.message), h("span.muted", {}, (p.node >= 0 ? `#${p.node} · ` : "") + (p.path || ""))))));
       body.append(ul);
       this.showTab("problems");
@@ -528,7 +527,7 @@ export class Panels {
     this.root.append(el);
   }
 
-  // The add-node palette: built-in element types and every class the open file uses.
+  // The add-node palette: built-in node types and every class the open file uses.
   openPalette(wx, wy) {
     const ed = this.ed;
     if (!ed.doc) return;
@@ -573,57 +572,48 @@ export class Panels {
   }
 
   paletteEntries() {
-    const file = this.ed.doc.file;
+    const doc = this.ed.doc;
     const byClass = new Map();
-    for (const e of file.Elements) {
-      const key = e.Type === 0 ? "0:" + e.Name : "t:" + e.Type;
-      if (!byClass.has(key)) byClass.set(key, e);
+    for (const n of doc.nodes) {
+      const key = n.type === "UserDefined" ? "class:" + n.name : "type:" + n.type;
+      if (!byClass.has(key)) byClass.set(key, n);
     }
     const entries = [];
-    for (const [key, e] of byClass) {
-      const plugs = [];
-      for (const g of ["Properties", "Inputs", "Outputs"]) for (const t of PARAM_TYPES) plugs.push(...list(e[g], t).map((p) => p.Name));
+    for (const [key, n] of byClass) {
+      const names = [];
+      for (const g of ["properties", "inputs", "outputs"]) for (const p of n[g] || []) names.push(p.name);
       entries.push({
-        label: elementClass(e), detail: key.startsWith("0:") ? `class · ${plugs.length} params` : "built-in · as used here",
-        search: (elementClass(e) + " " + plugs.join(" ")).toLowerCase(), template: () => blankFrom(e, file),
+        label: nodeClass(n), detail: key.startsWith("class:") ? `class · ${names.length} values` : "built-in · as used here",
+        search: (nodeClass(n) + " " + names.join(" ")).toLowerCase(), template: () => blankFrom(n, doc),
       });
     }
-    for (const [t, name] of Object.entries(ELEMENT_TYPES)) {
-      if (t === "0" || byClass.has("t:" + t)) continue;
-      entries.push({ label: name, detail: "built-in", search: name.toLowerCase(), template: () => builtin(Number(t), file) });
+    for (const t of NODE_TYPES) {
+      if (t === "UserDefined" || byClass.has("type:" + t)) continue;
+      entries.push({ label: t, detail: "built-in", search: t.toLowerCase(), template: () => builtin(t, doc) });
     }
     entries.sort((a, b) => a.label.localeCompare(b.label));
     return entries;
   }
 }
 
-// A new node shaped like an existing one: same class and parameters with their values, but no
-// links, children or attachments.
-function blankFrom(e, file) {
-  const n = structuredClone(e);
-  delete n.Queries;
-  delete n.Attachments;
-  delete n.Actions;
-  for (const t of PARAM_TYPES) {
-    for (const input of list(n.Inputs, t)) {
-      delete input.Sources;
-      if (input.Source) input.Source = { Node: -1, Output: 0, Flags: (((input.Source.Flags >>> 0) & ~0xce00ffff) | (1 << 23)) >>> 0 };
-    }
+// A new node shaped like an existing one: same class, properties, inputs and outputs with
+// their values, but no links to other nodes, no children, jumps, queries or attachments.
+function blankFrom(n, doc) {
+  const c = clone(n);
+  for (const k of ["id", "pinned", "children", "jumps", "queries", "attachments", "actions"]) delete c[k];
+  for (const input of c.inputs || []) {
+    if (Array.isArray(input.sources)) input.sources = [];
+    delete input.source;
+    delete input.usesDefault;
   }
-  const plugs = {};
-  for (const [k, ps] of Object.entries(n.Plugs || {})) {
-    if (k === "Child" || k === "Transition") continue;
-    plugs[k] = ps.map((p) => ({ ...p, Node: -1 }));
-  }
-  n.Plugs = plugs;
-  if (file.Version < 0x407 && !n.StateInfo) n.StateInfo = { DesiredState: "", Unknown: [0, 0, 0, 0] };
-  return n;
+  if (doc.version < 0x407 && !c.stateInfo) c.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };
+  return c;
 }
 
-function builtin(type, file) {
-  const e = { Type: type, Name: "", Flags: 0, GUID: "00000000-0000-0000-0000-000000000000", Reserved10: 0, Properties: {}, Inputs: {}, Outputs: {}, Plugs: {} };
-  if (file.Version < 0x407) e.StateInfo = { DesiredState: "", Unknown: [0, 0, 0, 0] };
-  return e;
+function builtin(type, doc) {
+  const n = { type, name: "", guid: "" };
+  if (doc.version < 0x407) n.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };
+  return n;
 }
 
 function legendRow(color, label, kind) {
@@ -640,4 +630,3 @@ function ago(t) {
   return new Date(t).toLocaleDateString();
 }
 
-export { typeName, nodeHeight };

@@ -3,9 +3,9 @@
 // the view meets is drawn at all.
 
 import {
-  HEADER, ROW, PARAM_TYPES, TYPE_COLOR, LINK_COLOR, TYPE_LABEL,
-  nodeRows, elementClass, headerColor, flagSource, bbLabel, formatValue, branchCondition,
-  FLAG_QUERY, FLAG_MODULE_CALLER, FLAG_ROOT, EDGE_SOURCE, EDGE_CHILD, EDGE_JUMP, EDGE_QUERY,
+  HEADER, ROW, NODE_WIDTH, VALUE_TYPES, TYPE_COLOR, LINK_COLOR, TYPE_LABEL,
+  nodeRows, nodeClass, headerColor, sourceKind, blackboardLabel, formatValue, conditionText, rowY,
+  EDGE_SOURCE, EDGE_CHILD, EDGE_JUMP, EDGE_QUERY,
 } from "./model.js";
 
 export const LOD_FULL = 0.42; // at or above: text and plugs
@@ -20,14 +20,14 @@ const SELECT = "#ffb347";
 const HIT = "#3ad1ff";
 const FONT_TITLE = "600 13px system-ui, sans-serif";
 const FONT_ROW = "11px system-ui, sans-serif";
-const EDGE_COLORS = PARAM_TYPES.map((t) => TYPE_COLOR[t]);
+const EDGE_COLORS = VALUE_TYPES.map((t) => TYPE_COLOR[t]);
 
 export class Renderer {
   constructor(editor, canvas) {
     this.ed = editor;
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d", { alpha: false });
-    this.rowCache = new Map(); // node -> prepared rows with fitted text
+    this.rowCache = new Map(); // node index -> prepared rows with fitted text (drawing only)
     this.minimap = null; // cached picture of the whole graph
     this.minimapRect = null; // where the minimap sits on screen, for input
     this.measure = document.createElement("canvas").getContext("2d");
@@ -109,16 +109,16 @@ export class Renderer {
 
   // The world point where an edge leaves or enters a node.
   endpoint(i, row, right) {
-    const p = this.ed.doc.positions[i];
-    const y = row < 0 ? p.y + HEADER / 2 : p.y + HEADER + row * ROW + ROW / 2;
-    return [right ? p.x + p.w : p.x, y];
+    const n = this.ed.doc.nodes[i];
+    return [right ? n.x + NODE_WIDTH : n.x, rowY(n, row)];
   }
 
   drawEdges(x0, y0, x1, y1, z) {
-    const ctx = this.ctx, E = this.ed.edges, pos = this.ed.doc.positions;
+    const ctx = this.ctx, E = this.ed.edges, pos = this.ed.doc.nodes;
     if (!E || !E.count) return;
     const simple = z < LOD_BOX;
     const sel = this.ed.selection;
+    const W = NODE_WIDTH;
     // Edges are batched by style: one stroke per style instead of one per edge.
     const batches = new Map();
     const hot = [];
@@ -128,11 +128,11 @@ export class Renderer {
       const kind = E.kind[k];
       const ay = E.fromRow[k] < 0 ? pa.y + HEADER / 2 : pa.y + HEADER + E.fromRow[k] * ROW + ROW / 2;
       const by = E.toRow[k] < 0 ? pb.y + HEADER / 2 : pb.y + HEADER + E.toRow[k] * ROW + ROW / 2;
-      const ax = pa.x + pa.w, bx = pb.x;
+      const ax = pa.x + W, bx = pb.x;
       const c = Math.max(40, Math.abs(bx - ax) * 0.5);
       if (Math.max(ax, bx) + c < x0 || Math.min(ax, bx) - c > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
       const style = kind === EDGE_SOURCE ? "s" + E.color[k] : "k" + kind;
-      if (sel.has(a) || sel.has(b)) hot.push(k);
+      if (sel.size && (sel.has(pa.id) || sel.has(pb.id))) hot.push(k);
       let path = batches.get(style);
       if (!path) batches.set(style, (path = new Path2D()));
       path.moveTo(ax, ay);
@@ -185,45 +185,48 @@ export class Renderer {
   }
 
   drawDots(vis, z) {
-    const ctx = this.ctx, pos = this.ed.doc.positions, els = this.ed.doc.file.Elements;
+    const ctx = this.ctx, boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes;
     const min = 2.5 / z; // at least a couple of pixels, so every node stays visible
-    fillByColour(ctx, vis, (i) => headerColor(els[i]), (path, i) => {
-      const p = pos[i];
-      path.rect(p.x, p.y, Math.max(p.w, min), Math.max(p.h, min));
+    fillByColour(ctx, vis, (i) => headerColor(nodes[i]), (path, i) => {
+      const b = boxes[i];
+      path.rect(b[0], b[1], Math.max(b[2] - b[0], min), Math.max(b[3] - b[1], min));
     }, lighten);
     this.outlineMarked(vis, 2 / z, true);
   }
 
   drawBoxes(vis) {
-    const ctx = this.ctx, pos = this.ed.doc.positions, els = this.ed.doc.file.Elements;
+    const ctx = this.ctx, boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes;
     ctx.fillStyle = BODY;
     ctx.beginPath();
     for (const i of vis) {
-      const p = pos[i];
-      ctx.rect(p.x, p.y, p.w, p.h);
+      const b = boxes[i];
+      ctx.rect(b[0], b[1], b[2] - b[0], b[3] - b[1]);
     }
     ctx.fill();
-    fillByColour(ctx, vis, (i) => headerColor(els[i]), (path, i) => {
-      const p = pos[i];
-      path.rect(p.x, p.y, p.w, HEADER);
+    fillByColour(ctx, vis, (i) => headerColor(nodes[i]), (path, i) => {
+      const b = boxes[i];
+      path.rect(b[0], b[1], b[2] - b[0], HEADER);
     });
     this.outlineMarked(vis, 2.5 / this.ed.view.zoom, false);
   }
 
   outlineMarked(vis, w, dots) {
-    const ctx = this.ctx, pos = this.ed.doc.positions, ed = this.ed;
+    const ctx = this.ctx, boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes, ed = this.ed;
     ctx.lineWidth = w;
     const hits = ed.search.hitSet;
     if (hits && hits.size) {
       ctx.strokeStyle = HIT;
       ctx.beginPath();
-      for (const i of vis) if (hits.has(i)) rectOf(ctx, pos[i], dots ? w : 0);
+      for (const i of vis) if (hits.has(nodes[i].id)) rectOf(ctx, boxes[i], dots ? w : 0);
       ctx.stroke();
     }
     if (ed.selection.size) {
       ctx.strokeStyle = SELECT;
       ctx.beginPath();
-      for (const i of ed.selection) if (pos[i]) rectOf(ctx, pos[i], dots ? w * 2 : 0);
+      for (const id of ed.selection) {
+        const i = ed.indexOf(id);
+        if (i >= 0 && boxes[i]) rectOf(ctx, boxes[i], dots ? w * 2 : 0);
+      }
       ctx.stroke();
     }
   }
@@ -232,33 +235,34 @@ export class Renderer {
   prepared(i) {
     let r = this.rowCache.get(i);
     if (r) return r;
-    const ed = this.ed, file = ed.doc.file, e = file.Elements[i];
+    const ed = this.ed, doc = ed.doc, n = doc.nodes[i];
     const m = this.measure;
     m.font = FONT_TITLE;
     const badges = [];
-    if (e.Flags & FLAG_ROOT) badges.push(["root", "#6b7a99"]);
-    if (e.Flags & FLAG_QUERY) badges.push(["query", LINK_COLOR.query]);
-    if (e.Flags & FLAG_MODULE_CALLER) badges.push(["module", "#e0a050"]);
-    if (e.Attachments && e.Attachments.length) badges.push([`att ${e.Attachments.length}`, "#8d93a0"]);
-    if (e.Queries && e.Queries.length) badges.push([`Q${e.Queries.length}`, LINK_COLOR.query]);
+    if (n.residentInit) badges.push(["root", "#6b7a99"]);
+    if (n.query) badges.push(["query", LINK_COLOR.query]);
+    if (n.moduleCaller) badges.push(["module", "#e0a050"]);
+    if (n.attachments && n.attachments.length) badges.push([`att ${n.attachments.length}`, "#8d93a0"]);
+    if (n.queries && n.queries.length) badges.push([`Q${n.queries.length}`, LINK_COLOR.query]);
     const badgeW = badges.length * 4 + badges.reduce((s, b) => s + b[0].length * 6.5 + 8, 0);
-    const idxW = m.measureText("#" + i).width;
-    const title = fit(m, elementClass(e), 260 - 9 - 8 - idxW - 8 - badgeW);
+    const label = "#" + n.id;
+    const idxW = m.measureText(label).width;
+    const title = fit(m, nodeClass(n), NODE_WIDTH - 9 - 8 - idxW - 8 - badgeW);
     m.font = FONT_ROW;
-    const rows = nodeRows(file, e).map((row) => prepareRow(m, file, e, row));
-    r = { title, idxW, rows, badges, sub: e.Type !== 0 && e.Name ? fit(m, e.Name, 200) : "" };
+    const rows = nodeRows(doc, n).map((row) => prepareRow(m, doc, n, row));
+    r = { title, label, idxW, rows, badges };
     this.rowCache.set(i, r);
     return r;
   }
 
   drawFull(vis) {
-    const ctx = this.ctx, ed = this.ed, pos = ed.doc.positions, els = ed.doc.file.Elements;
-    const z = ed.view.zoom;
+    const ctx = this.ctx, ed = this.ed, pos = ed.doc.nodes, boxes = ed.grid.boxes;
     const hits = ed.search.hitSet;
     const current = ed.search.current;
     for (const i of vis) {
-      const p = pos[i], e = els[i];
-      const sel = ed.selection.has(i);
+      const e = pos[i], b = boxes[i];
+      const p = { x: b[0], y: b[1], w: b[2] - b[0], h: b[3] - b[1] };
+      const sel = ed.selection.has(e.id);
       ctx.fillStyle = BODY;
       ctx.beginPath();
       ctx.roundRect(p.x, p.y, p.w, p.h, 6);
@@ -268,8 +272,8 @@ export class Renderer {
       ctx.roundRect(p.x, p.y, p.w, HEADER, [6, 6, 0, 0]);
       ctx.fill();
       ctx.lineWidth = sel ? 2.5 : 1;
-      ctx.strokeStyle = sel ? SELECT : hits && hits.has(i) ? HIT : ed.problemNodes.has(i) ? "#ff5d5d" : BORDER;
-      if (current === i && !sel) ctx.lineWidth = 2.5;
+      ctx.strokeStyle = sel ? SELECT : hits && hits.has(e.id) ? HIT : ed.problemNodes.has(e.id) ? "#ff5d5d" : BORDER;
+      if (current === e.id && !sel) ctx.lineWidth = 2.5;
       ctx.beginPath();
       ctx.roundRect(p.x, p.y, p.w, p.h, 6);
       ctx.stroke();
@@ -284,13 +288,13 @@ export class Renderer {
       ctx.fillText(pr.title, p.x + 9, p.y + HEADER / 2);
       ctx.textAlign = "right";
       ctx.fillStyle = "rgba(255,255,255,0.45)";
-      ctx.fillText("#" + i, p.x + p.w - 8, p.y + HEADER / 2);
+      ctx.fillText(pr.label, p.x + NODE_WIDTH - 8, p.y + HEADER / 2);
     }
     ctx.font = "600 10px system-ui, sans-serif";
     for (const i of vis) {
       const p = pos[i], pr = this.prepared(i);
       if (!pr.badges.length) continue;
-      let bx = p.x + p.w - 8 - pr.idxW - 6;
+      let bx = p.x + NODE_WIDTH - 8 - pr.idxW - 6;
       for (let k = pr.badges.length - 1; k >= 0; k--) {
         const [label, col] = pr.badges[k];
         const w = label.length * 6.5 + 8;
@@ -310,12 +314,13 @@ export class Renderer {
     for (const i of vis) {
       const p = pos[i], pr = this.prepared(i);
       const rows = pr.rows;
+      const pw = NODE_WIDTH;
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r];
         const cy = p.y + HEADER + r * ROW + ROW / 2;
         if (r % 2 === 1) {
           ctx.fillStyle = "rgba(255,255,255,0.025)";
-          ctx.fillRect(p.x + 1, cy - ROW / 2, p.w - 2, ROW);
+          ctx.fillRect(p.x + 1, cy - ROW / 2, pw - 2, ROW);
         }
         if (row.left) {
           ctx.textAlign = "left";
@@ -330,10 +335,10 @@ export class Renderer {
         if (row.right) {
           ctx.textAlign = "right";
           ctx.fillStyle = row.rightColor || MUTED;
-          ctx.fillText(row.right, p.x + p.w - 12, cy);
+          ctx.fillText(row.right, p.x + pw - 12, cy);
         }
-        if (row.inPlug) this.plug(p.x, cy, row.inPlug, hv && hv.node === i && hv.row === r && hv.side === "in", row.inFilled);
-        if (row.outPlug) this.plug(p.x + p.w, cy, row.outPlug, hv && hv.node === i && hv.row === r && hv.side === "out", true);
+        if (row.inPlug) this.plug(p.x, cy, row.inPlug, hv && hv.node === p.id && hv.row === r && hv.side === "in", row.inFilled);
+        if (row.outPlug) this.plug(p.x + pw, cy, row.outPlug, hv && hv.node === p.id && hv.row === r && hv.side === "out", true);
         if (row.mark) {
           ctx.fillStyle = row.mark;
           ctx.fillRect(p.x + 4, cy - 3, 3, 6);
@@ -410,10 +415,10 @@ export class Renderer {
     c.height = Math.ceil(mh * this.dpr);
     const ctx = c.getContext("2d");
     ctx.scale(this.dpr, this.dpr);
-    const pos = this.ed.doc.positions, els = this.ed.doc.file.Elements;
-    fillByColour(ctx, pos.keys(), (i) => headerColor(els[i]), (path, i) => {
-      const p = pos[i];
-      path.rect((p.x - gx0) * s, (p.y - gy0) * s, Math.max(1, p.w * s), Math.max(1, p.h * s));
+    const boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes;
+    fillByColour(ctx, nodes.keys(), (i) => headerColor(nodes[i]), (path, i) => {
+      const b = boxes[i];
+      path.rect((b[0] - gx0) * s, (b[1] - gy0) * s, Math.max(1, (b[2] - b[0]) * s), Math.max(1, (b[3] - b[1]) * s));
     }, lighten);
     return c;
   }
@@ -436,8 +441,9 @@ function fillByColour(ctx, ids, colourOf, addShape, style = (col) => col) {
   }
 }
 
-function rectOf(ctx, p, pad) {
-  ctx.rect(p.x - pad, p.y - pad, p.w + 2 * pad, p.h + 2 * pad);
+// b is a grid box [x0, y0, x1, y1].
+function rectOf(ctx, b, pad) {
+  ctx.rect(b[0] - pad, b[1] - pad, b[2] - b[0] + 2 * pad, b[3] - b[1] + 2 * pad);
 }
 
 const lightCache = new Map();
@@ -463,37 +469,38 @@ export function fit(m, s, maxW) {
 }
 
 // What a row says: text on the left and right, plugs on the edges, and their colours.
-function prepareRow(m, file, e, row) {
+function prepareRow(m, doc, n, row) {
   const out = {};
-  const W = 260;
-  const sourceText = (ptype, flags, value, className) => {
-    const src = flagSource(flags);
-    if (src.kind === "expr") return [`ƒ${src.index}`, LINK_COLOR.expr];
-    if (src.kind === "bb") return [bbLabel(file, ptype, src), "#f59e5b"];
-    return [formatValue(ptype, value, className), TEXT];
+  const W = NODE_WIDTH;
+  const sourceText = (item) => {
+    const s = item.source;
+    switch (sourceKind(s)) {
+      case "expression": return [`ƒ${s.expression}`, LINK_COLOR.expression];
+      case "blackboard": return [blackboardLabel(doc, s), LINK_COLOR.blackboard];
+    }
+    return [formatValue(item.type, item.value, item.className), TEXT];
   };
   switch (row.kind) {
-    case "prop": {
+    case "property": {
       const it = row.item;
-      out.mark = TYPE_COLOR[row.type];
-      const [val, col] = sourceText(row.type, it.Flags, it.Value, it.ClassName);
-      out.left = fit(m, it.Name, W * 0.5 - 14);
+      out.mark = TYPE_COLOR[it.type];
+      const [val, col] = sourceText(it);
+      out.left = fit(m, it.name, W * 0.5 - 14);
       out.right = fit(m, val, W - 24 - m.measureText(out.left).width - 10);
       out.rightColor = col;
       break;
     }
     case "io": {
       if (row.input) {
-        const it = row.input.item, t = row.input.type;
-        out.inPlug = TYPE_COLOR[t];
-        const multi = it.Sources;
-        const src = multi ? null : it.Source;
-        out.inFilled = multi ? multi.some((s) => s.Node >= 0) : src.Node >= 0;
-        out.left = fit(m, it.Name + (multi ? ` [${multi.length}]` : ""), row.output ? W * 0.5 - 18 : W * 0.45);
+        const it = row.input.item;
+        out.inPlug = TYPE_COLOR[it.type];
+        const multi = it.sources;
+        out.inFilled = multi ? multi.some((s) => sourceKind(s) === "node") : sourceKind(it.source) === "node";
+        out.left = fit(m, it.name + (multi ? ` [${multi.length}]` : ""), row.output ? W * 0.5 - 18 : W * 0.45);
         out.leftW = m.measureText(out.left).width;
         out.leftColor = TEXT;
-        if (!multi && src.Node < 0) {
-          const [val, col] = sourceText(t, src.Flags, it.Value, it.ClassName);
+        if (!multi && !out.inFilled) {
+          const [val, col] = sourceText(it);
           const room = (row.output ? W * 0.5 : W - 12) - 12 - out.leftW - 8;
           if (room > 20) {
             out.leftValue = fit(m, val, room);
@@ -503,38 +510,38 @@ function prepareRow(m, file, e, row) {
       }
       if (row.output) {
         const it = row.output.item;
-        out.outPlug = TYPE_COLOR[row.output.type];
-        out.right = fit(m, it.Name, W * 0.5 - 18);
+        out.outPlug = TYPE_COLOR[it.type];
+        out.right = fit(m, it.name, W * 0.5 - 18);
         out.rightColor = TEXT;
       }
       break;
     }
     case "child": {
-      const p = row.plug;
+      const c = row.child;
       out.outPlug = LINK_COLOR.child;
-      const cond = branchCondition(file, e, p, row.isDefault);
-      out.left = fit(m, cond ? `${p.Name}` : p.Name || "child", W * 0.45);
+      const cond = conditionText(doc, n, c, row.isDefault);
+      out.left = fit(m, c.name || "child", W * 0.45);
       out.leftColor = TEXT;
       if (cond) {
         out.right = fit(m, cond, W * 0.5 - 18);
         out.rightColor = "#f0c365";
       } else {
-        out.right = `→ #${p.Node}`;
+        out.right = `→ #${c.node}`;
         out.rightColor = MUTED;
       }
       break;
     }
     case "jump": {
-      const j = row.plug.Jump || {};
+      const j = row.jump;
       out.outPlug = LINK_COLOR.jump;
-      out.left = fit(m, "jump" + (j.Command ? " → " + j.Command : ` type ${j.Type ?? 0}`), W - 60);
+      out.left = fit(m, "jump" + (j.command ? " → " + j.command : ` type ${j.type ?? 0}`), W - 60);
       out.leftColor = LINK_COLOR.jump;
-      out.right = `#${row.plug.Node}`;
+      out.right = `#${j.node}`;
       break;
     }
-    case "att": {
-      out.left = fit(m, "◆ " + (row.item ? row.item.Name : `attachment ${row.att}`), W - 60);
-      out.right = `att ${row.att}`;
+    case "attachment": {
+      out.left = fit(m, "◆ " + (row.item ? row.item.name : `attachment ${row.ref}`), W - 60);
+      out.right = `attachment ${row.ref}`;
       break;
     }
   }

@@ -1,5 +1,9 @@
 // A uniform grid over node boxes: culling and hit testing touch only the cells in question,
-// so the cost of a frame follows what is on screen, not the size of the file.
+// so the cost of a frame follows what is on screen, not the size of the file. Boxes come
+// from the nodes' places and the metrics (metrics.js), never from what the renderer drew.
+// Nodes are known here by their index in doc.nodes.
+
+import { NODE_WIDTH, nodeHeight } from "./metrics.js";
 
 export class Grid {
   constructor(cell = 512) {
@@ -11,11 +15,11 @@ export class Grid {
     this.bounds = [0, 0, 0, 0];
   }
 
-  build(positions) {
+  build(nodes) {
     this.cells.clear();
-    this.boxes = new Array(positions.length);
-    this.stamp = new Int32Array(positions.length);
-    for (let i = 0; i < positions.length; i++) this.insert(i, positions[i]);
+    this.boxes = new Array(nodes.length);
+    this.stamp = new Int32Array(nodes.length);
+    for (let i = 0; i < nodes.length; i++) this.insert(i, nodes[i]);
     this.computeBounds();
   }
 
@@ -31,8 +35,8 @@ export class Grid {
     this.bounds = x0 === Infinity ? [0, 0, 0, 0] : [x0, y0, x1, y1];
   }
 
-  insert(i, p) {
-    const b = [p.x, p.y, p.x + p.w, p.y + p.h];
+  insert(i, n) {
+    const b = [n.x, n.y, n.x + NODE_WIDTH, n.y + nodeHeight(n)];
     this.boxes[i] = b;
     this.eachCell(b, (key) => {
       let c = this.cells.get(key);
@@ -52,9 +56,9 @@ export class Grid {
     this.boxes[i] = null;
   }
 
-  update(i, p) {
+  update(i, n) {
     this.remove(i);
-    this.insert(i, p);
+    this.insert(i, n);
     this.computeBounds();
   }
 

@@ -1,5 +1,6 @@
 // What survives a reload: the list of recently opened files (localStorage) and the documents
-// themselves (IndexedDB, which keeps -0 and big documents that localStorage cannot).
+// themselves (IndexedDB, which keeps big documents that localStorage cannot), stored as
+// their JSON text.
 
 const RECENT_KEY = "ainb-editor.recent";
 const MAX_RECENT = 10;
@@ -53,11 +54,11 @@ export function recent() {
   }
 }
 
-// Adds a file to the recent list and keeps its document for re-opening.
+// Adds a file to the recent list and keeps its document (as JSON text) for re-opening.
 export async function remember(name, doc) {
   const key = "recent:" + name;
   const list = recent().filter((r) => r.key !== key);
-  list.unshift({ name, key, time: Date.now(), nodes: doc.file.Elements.length });
+  list.unshift({ name, key, time: Date.now(), nodes: doc.nodes.length });
   const dropped = list.splice(MAX_RECENT);
   try {
     localStorage.setItem(RECENT_KEY, JSON.stringify(list));
@@ -65,5 +66,5 @@ export async function remember(name, doc) {
     // storage full or disabled: the list is a convenience
   }
   for (const r of dropped) deleteDoc(r.key);
-  await putDoc(key, doc);
+  await putDoc(key, { text: JSON.stringify(doc) });
 }
