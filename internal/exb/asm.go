@@ -2,6 +2,7 @@ package exb
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -687,6 +688,47 @@ func FromCompat(c *Compat) (*Module, error) {
 		}
 	}
 	if err := m.rebuild(fns); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// FunctionError reports the function whose text did not assemble.
+type FunctionError struct {
+	Function int
+	Err      error
+}
+
+func (e *FunctionError) Error() string { return fmt.Sprintf("exb: function %d: %v", e.Function, e.Err) }
+func (e *FunctionError) Unwrap() error { return e.Err }
+
+// AssembleFunctions makes a canonically laid-out module of the given version from function
+// texts (the form FunctionText produces), with memory sizes computed. InstanceCount is left 0
+// for the caller to set. Errors are *FunctionError; a text's syntax errors carry its line.
+func AssembleFunctions(version uint32, texts []string) (*Module, error) {
+	if version < 1 || version > 3 {
+		return nil, fmt.Errorf("exb: unsupported version %d (want 1, 2 or 3)", version)
+	}
+	fns := make([]function, len(texts))
+	for i, t := range texts {
+		fn, err := parseFunction(t, version, TypeNone, TypeNone)
+		if err != nil {
+			return nil, &FunctionError{i, err}
+		}
+		fns[i] = fn
+	}
+	m := &Module{Version: version}
+	if err := m.rebuild(fns); err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			// rebuild reports a line within the function it was laying out; find which.
+			for i := range fns {
+				one := &Module{Version: version}
+				if one.rebuild(fns[i:i+1]) != nil {
+					return nil, &FunctionError{i, err}
+				}
+			}
+		}
 		return nil, err
 	}
 	return m, nil

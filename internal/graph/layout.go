@@ -1,9 +1,5 @@
 package graph
 
-import (
-	"ainbeditor/internal/ainb"
-)
-
 // Node boxes. The browser draws nodes with the same metrics, so boxes placed here never
 // overlap there.
 const (
@@ -18,14 +14,8 @@ const (
 
 // NodeHeight is the height of a node's box: a header, one row per property, one row per
 // input/output pair, one per child, jump and attachment.
-func NodeHeight(e *ainb.Element) float64 {
-	props, ins, outs := 0, 0, 0
-	for t := range ainb.NumParamTypes {
-		props += len(e.Properties[t])
-		ins += len(e.Inputs[t])
-		outs += len(e.Outputs[t])
-	}
-	rows := props + max(ins, outs) + len(e.Plugs[ainb.PlugChild]) + len(e.Plugs[ainb.PlugJump]) + len(e.Attachments)
+func NodeHeight(n *Node) float64 {
+	rows := len(n.Properties) + max(len(n.Inputs), len(n.Outputs)) + len(n.Children) + len(n.Jumps) + len(n.Attachments)
 	return HeaderHeight + float64(rows)*RowHeight + FooterHeight
 }
 
@@ -34,26 +24,21 @@ func NodeHeight(e *ainb.Element) float64 {
 // sit in its tree as extra children, so they end up beside it. Jump targets start trees of
 // their own. A node reached twice is placed at its first visit; cycles end there. Nodes no
 // command reaches are set out in rows below everything else. The result depends only on
-// the file.
+// the document (references to ids that do not exist are ignored).
 func Layout(d *Document) {
-	f := d.File
-	n := len(f.Elements)
-	if len(d.Positions) != n {
-		d.Positions = make([]Position, n)
-	}
-	l := &layouter{f: f, pos: d.Positions, placed: make([]bool, n), heights: make([]float64, n)}
-	for i := range f.Elements {
-		l.heights[i] = NodeHeight(&f.Elements[i])
-		d.Positions[i].W, d.Positions[i].H = NodeWidth, l.heights[i]
+	n := len(d.Nodes)
+	l := &layouter{d: d, placed: make([]bool, n), heights: make([]float64, n), index: nodeIndex(d)}
+	for i := range d.Nodes {
+		l.heights[i] = NodeHeight(&d.Nodes[i])
 	}
 	// Pinned nodes keep their places, but their subtrees are still laid out around the
 	// automatic ones: only the pinned box itself is left alone.
 	y := 0.0
 	var roots []int
-	for _, c := range f.Commands {
-		roots = append(roots, c.Root)
+	for _, c := range d.Commands {
+		roots = append(roots, l.index(c.Root))
 		if c.Secondary >= 0 {
-			roots = append(roots, c.Secondary)
+			roots = append(roots, l.index(c.Secondary))
 		}
 	}
 	for len(roots) > 0 {
@@ -70,7 +55,7 @@ func Layout(d *Document) {
 	// Everything else, in rows.
 	x, rowH := 0.0, 0.0
 	const rowWidth = 8 * (NodeWidth + gapX)
-	for i := range f.Elements {
+	for i := range d.Nodes {
 		if l.placed[i] {
 			continue
 		}
@@ -84,9 +69,48 @@ func Layout(d *Document) {
 	}
 }
 
+// nodeIndex returns a function from node id to index (-1 for none): by a slice when ids are
+// small, as parsing makes them, by a map otherwise.
+func nodeIndex(d *Document) func(int) int {
+	n := len(d.Nodes)
+	maxID := -1
+	for i := range d.Nodes {
+		maxID = max(maxID, d.Nodes[i].ID)
+	}
+	if maxID < 4*n+1024 {
+		s := make([]int32, maxID+1)
+		for i := range s {
+			s[i] = -1
+		}
+		for i := range d.Nodes {
+			if id := d.Nodes[i].ID; id >= 0 && s[id] < 0 {
+				s[id] = int32(i)
+			}
+		}
+		return func(id int) int {
+			if id < 0 || id >= len(s) {
+				return -1
+			}
+			return int(s[id])
+		}
+	}
+	m := make(map[int]int, n)
+	for i := range d.Nodes {
+		if _, ok := m[d.Nodes[i].ID]; !ok {
+			m[d.Nodes[i].ID] = i
+		}
+	}
+	return func(id int) int {
+		if i, ok := m[id]; ok {
+			return i
+		}
+		return -1
+	}
+}
+
 type layouter struct {
-	f       *ainb.File
-	pos     []Position
+	d       *Document
+	index   func(int) int
 	placed  []bool
 	heights []float64
 	jumps   []int
@@ -94,7 +118,7 @@ type layouter struct {
 
 func (l *layouter) place(i int, x, y float64) {
 	l.placed[i] = true
-	p := &l.pos[i]
+	p := &l.d.Nodes[i]
 	if !p.Pinned {
 		p.X, p.Y = x, y
 	}
@@ -102,33 +126,33 @@ func (l *layouter) place(i int, x, y float64) {
 
 // next lists the nodes laid out to the right of i: its children, then what it reads.
 func (l *layouter) next(i int) []int {
-	e := &l.f.Elements[i]
-	n := len(l.f.Elements)
+	nd := &l.d.Nodes[i]
 	var out []int
-	add := func(j int) {
-		if j >= 0 && j < n && !l.placed[j] {
+	add := func(id int) {
+		if j := l.index(id); j >= 0 && !l.placed[j] {
 			out = append(out, j)
 		}
 	}
-	for _, p := range e.Plugs[ainb.PlugChild] {
-		add(int(p.Node))
+	for _, c := range nd.Children {
+		add(c.Node)
 	}
-	for _, q := range e.Queries {
+	for _, q := range nd.Queries {
 		add(q)
 	}
-	for t := range ainb.NumParamTypes {
-		for _, in := range e.Inputs[t] {
-			if in.IsMulti() {
-				for _, s := range in.Sources {
-					add(int(s.Node))
+	for k := range nd.Inputs {
+		in := &nd.Inputs[k]
+		if in.Sources != nil {
+			for _, s := range in.Sources {
+				if s.Node != nil {
+					add(*s.Node)
 				}
-			} else {
-				add(int(in.Source.Node))
 			}
+		} else if in.Source != nil && in.Source.Node != nil {
+			add(*in.Source.Node)
 		}
 	}
-	for _, p := range e.Plugs[ainb.PlugJump] {
-		if j := int(p.Node); j >= 0 && j < n {
+	for _, jp := range nd.Jumps {
+		if j := l.index(jp.Node); j >= 0 {
 			l.jumps = append(l.jumps, j)
 		}
 	}

@@ -1,5 +1,7 @@
 package graph
 
+import "ainbeditor/internal/ainb"
+
 // The editor document, declared once. static/document.js describes the same shape for the
 // front end (as JSDoc typedefs) and the tests check real documents against it.
 //
@@ -13,6 +15,10 @@ package graph
 //
 // Nodes are referred to by id, never by position, so that deleting or reordering nodes needs
 // no renumbering anywhere. A node's place in Nodes is its index in the file.
+//
+// The JSON form is written by encode.go and read by decode.go, both by hand (no reflection):
+// document.schema.json describes it exactly. Where a Go type below differs from the plain
+// reading of its JSON (Value, Float, GUID, pointer fields), the comment says how.
 
 // Format names the document format and its version.
 const Format = "ainb-editor-document/2"
@@ -50,9 +56,9 @@ type Document struct {
 
 // Command is an entry point: the node a command starts from.
 type Command struct {
-	Name string `json:"name"`
-	GUID string `json:"guid"`
-	Root int    `json:"root"` // node id
+	Name string    `json:"name"`
+	GUID ainb.GUID `json:"guid"` // JSON: "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" as the community JSON prints it
+	Root int       `json:"root"` // node id
 	// Secondary is the id of a second root node, or -1.
 	Secondary int `json:"secondary"`
 }
@@ -63,11 +69,13 @@ type NodeType string
 
 // Node is one node of the graph.
 type Node struct {
+	// ID is any integer from 0 to 2^31-1, unique in the document. Parsing numbers nodes by
+	// their index in the file.
 	ID   int      `json:"id"`
 	Type NodeType `json:"type"`
 	// Name is the class name of a user-defined node, or the module name of a module caller.
-	Name string `json:"name"`
-	GUID string `json:"guid"`
+	Name string    `json:"name"`
+	GUID ainb.GUID `json:"guid"` // JSON: a string, as Command.GUID
 
 	// Flags, as named booleans.
 	Query        bool `json:"query,omitempty"`        // a node other nodes read
@@ -100,7 +108,20 @@ type ValueType string
 // number for float (or, for NaN, infinities and -0, the string of its bits like
 // "0x7fc00000", since JSON has no number for them), a string for string, three floats for
 // vec3f; null for pointer.
-type Value = any
+//
+// In Go the value is a plain struct and the type that goes with it (the Type of the property,
+// input or parameter) says which field holds it: Int for int, u32 (0..2^32-1) and bool (0 or
+// 1), Float for float, Vec for vec3f, String for string; nothing for pointer.
+type Value struct {
+	Int    int64
+	Float  Float
+	Vec    [3]Float
+	String string
+}
+
+// Float is a 32-bit float, kept bit for bit. JSON: the shortest number that reads back as the
+// same float32; NaN, infinities and -0 as the string of their bits, "0x7fc00000".
+type Float = ainb.F32
 
 // Property is a value a node or attachment is configured with. The file groups properties,
 // inputs and outputs by type (int, bool, float, string, vec3f, pointer); the document lists
@@ -128,7 +149,9 @@ type Input struct {
 	ClassName string    `json:"className,omitempty"` // pointer inputs only
 	Value     Value     `json:"value"`               // the default value
 	Source    *Source   `json:"source,omitempty"`
-	Sources   []Source  `json:"sources,omitempty"` // a multi-input; never together with Source
+	// Sources makes the input a multi-input; never together with Source. An empty list (a
+	// multi-input without sources) is written as [] and differs from an absent one.
+	Sources []Source `json:"sources,omitempty"`
 	// SetBlackboard is "Is Set Blackboard" of the community JSON.
 	SetBlackboard bool `json:"setBlackboard,omitempty"`
 	IsOutput      bool `json:"isOutput,omitempty"`
@@ -179,12 +202,18 @@ type Child struct {
 // the selector: S32 and BSA selectors: Int (or Blackboard); string selectors: String; random
 // selectors: Weight (or Blackboard, a weight parameter); F32 selectors: the range Min..Max,
 // each bound a constant or a blackboard parameter (MinBlackboard, MaxBlackboard).
+//
+// Parsing sets every value field the selector stores (int, string, weight or min and max),
+// also beside a blackboard parameter (the value is then the parameter's default) and on the
+// default branch. A missing value builds as 0 or "". Blackboard indexes Document.Blackboard:
+// an int parameter for S32 and BSA selectors, string for string selectors, float for random
+// and F32 selectors.
 type Condition struct {
 	Int           *int32  `json:"int,omitempty"`
 	String        *string `json:"string,omitempty"`
-	Weight        Value   `json:"weight,omitempty"`
-	Min           Value   `json:"min,omitempty"`
-	Max           Value   `json:"max,omitempty"`
+	Weight        *Float  `json:"weight,omitempty"` // JSON: a float (see Float)
+	Min           *Float  `json:"min,omitempty"`
+	Max           *Float  `json:"max,omitempty"`
 	Blackboard    *int    `json:"blackboard,omitempty"`
 	MinBlackboard *int    `json:"minBlackboard,omitempty"`
 	MaxBlackboard *int    `json:"maxBlackboard,omitempty"`
@@ -193,7 +222,7 @@ type Condition struct {
 // Jump switches the root of the running command to Node (the format's "transition").
 type Jump struct {
 	Node int `json:"node"` // node id
-	// Type 0 jumps end the state and name the Command to go to.
+	// Type 0 jumps end the state and name the Command to go to; 0..255.
 	Type    int    `json:"type"`
 	Command string `json:"command,omitempty"`
 	// PostCalc applies the jump right after the current command's calculation.

@@ -1,0 +1,59 @@
+package graph
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"ainbeditor/internal/testcorpus"
+)
+
+// Every corpus file: parse, encode, decode and build give the very bytes; decoding and
+// encoding again gives the same JSON.
+func TestCorpusRoundTrip(t *testing.T) {
+	for _, path := range testcorpus.AINB(t) {
+		name := filepath.Base(path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Parse(name, b)
+		if err != nil {
+			t.Errorf("%s: parse: %v", name, err)
+			continue
+		}
+		js := d.Encode()
+		d2, err := Decode(js)
+		if err != nil {
+			t.Errorf("%s: decode: %v", name, err)
+			continue
+		}
+		if again := d2.Encode(); !bytes.Equal(again, js) {
+			t.Errorf("%s: decode/encode is not the identity:\n%s", name, firstDiff(js, again))
+		}
+		out, err := d2.Build()
+		if err != nil {
+			t.Errorf("%s: build: %v", name, err)
+			continue
+		}
+		if !bytes.Equal(out, b) {
+			t.Errorf("%s: the document did not build the original bytes (%d vs %d bytes, first difference at %#x)", name, len(out), len(b), diffAt(out, b))
+		}
+	}
+}
+
+func diffAt(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+func firstDiff(a, b []byte) string {
+	i := diffAt(a, b)
+	lo := max(i-80, 0)
+	return "want ..." + string(a[lo:min(i+80, len(a))]) + "\ngot  ..." + string(b[lo:min(i+80, len(b))])
+}

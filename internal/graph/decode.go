@@ -1,0 +1,1461 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+
+	"ainbeditor/internal/ainb"
+)
+
+// The document's JSON, read by hand in one pass: a tokenizer over the bytes and one function
+// per object shape, no reflection and no intermediate tree. Malformed JSON stops the read with
+// a *SyntaxError; anything well-formed but not a document (an unknown member, a string where
+// a number belongs, a number out of range) is a Problem, and reading goes on past it so that
+// every problem is reported at once, as a *ProblemsError.
+
+// SyntaxError reports text that is not JSON.
+type SyntaxError struct {
+	Offset       int // byte offset of the error
+	Line, Column int // 1-based; the column counts bytes
+	Msg          string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("document: invalid JSON at line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+// Decode reads a document from its JSON.
+func Decode(data []byte) (*Document, error) {
+	d := &dec{data: data}
+	doc := &Document{}
+	d.ws()
+	if d.pos >= len(d.data) {
+		d.syntax("no JSON: the body is empty")
+	} else {
+		d.document(doc)
+		d.ws()
+		if d.err == nil && d.pos < len(d.data) {
+			d.syntax("text after the document")
+		}
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if len(d.problems) > 0 {
+		return nil, &ProblemsError{d.problems}
+	}
+	return doc, nil
+}
+
+type frame struct {
+	key []byte // the member being read, in an object
+	idx int    // the element being read, in an array; in an object, >= 0 once a member was read
+	arr bool
+}
+
+type dec struct {
+	data     []byte
+	pos      int
+	err      *SyntaxError
+	problems []Problem
+	frames   []frame
+	lines    []int // offsets of line starts, built at the first error
+	key      []byte
+	slab     slab
+	depth    int
+}
+
+// position returns the 1-based line and column of off.
+func (d *dec) position(off int) (int, int) {
+	if d.lines == nil {
+		d.lines = append(d.lines, 0)
+		for i, c := range d.data {
+			if c == '\n' {
+				d.lines = append(d.lines, i+1)
+			}
+		}
+	}
+	l, found := slices.BinarySearch(d.lines, off)
+	if !found {
+		l--
+	}
+	return l + 1, off - d.lines[l] + 1
+}
+
+func (d *dec) syntax(format string, args ...any) {
+	if d.err != nil {
+		return
+	}
+	line, col := d.position(d.pos)
+	d.err = &SyntaxError{Offset: d.pos, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// path formats the current path, with an optional member appended.
+func (d *dec) path(member string) string {
+	var b strings.Builder
+	for _, f := range d.frames {
+		if f.arr {
+			if f.idx < 0 {
+				continue
+			}
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(f.idx))
+			b.WriteByte(']')
+			continue
+		}
+		if f.key == nil {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.Write(f.key)
+	}
+	if member != "" {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(member)
+	}
+	return b.String()
+}
+
+// nodeIndex is the index of the node being read, or -1.
+func (d *dec) nodeIndex() int {
+	if len(d.frames) >= 2 && string(d.frames[0].key) == "nodes" && d.frames[1].arr {
+		return d.frames[1].idx
+	}
+	return -1
+}
+
+// problemAt records a problem at the current path (plus member) and offset.
+func (d *dec) problemAt(off int, member string, format string, args ...any) {
+	if len(d.problems) >= maxProblems {
+		return
+	}
+	line, col := d.position(off)
+	d.problems = append(d.problems, Problem{Path: d.path(member), Node: d.nodeIndex(), Line: line, Column: col,
+		Msg: fmt.Sprintf(format, args...)})
+}
+
+func (d *dec) problem(format string, args ...any) { d.problemAt(d.pos, "", format, args...) }
+
+func (d *dec) ws() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next significant byte, or 0 at the end.
+func (d *dec) peek() byte {
+	d.ws()
+	if d.pos >= len(d.data) {
+		return 0
+	}
+	return d.data[d.pos]
+}
+
+func describe(c byte) string {
+	switch {
+	case c == 0:
+		return "the end of the text"
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	}
+	return strconv.QuoteRune(rune(c))
+}
+
+// begin starts an object (or array, with open '['), pushing a frame. It returns false, having
+// skipped the value and recorded a problem, when the value is something else; with nullOK a
+// null is skipped silently.
+func (d *dec) begin(open byte, what string, nullOK bool) bool {
+	if d.err != nil {
+		return false
+	}
+	c := d.peek()
+	if c == open {
+		d.pos++
+		d.depth++
+		if d.depth > 64 {
+			d.syntax("nested too deeply")
+			return false
+		}
+		d.frames = append(d.frames, frame{idx: -1, arr: open == '['})
+		return true
+	}
+	if c == 'n' && nullOK {
+		d.skip()
+		return false
+	}
+	d.problem("want %s, found %s", what, describe(c))
+	d.skip()
+	return false
+}
+
+func (d *dec) end() {
+	d.frames = d.frames[:len(d.frames)-1]
+	d.depth--
+}
+
+// nextKey reads the next member's key and colon; false at the end of the object.
+func (d *dec) nextKey() bool {
+	if d.err != nil {
+		return false
+	}
+	f := &d.frames[len(d.frames)-1]
+	c := d.peek()
+	if f.idx >= 0 {
+		if c == '}' {
+			d.pos++
+			d.end()
+			return false
+		}
+		if c != ',' {
+			d.syntax("want , or } after an object member, found %s", describe(c))
+			return false
+		}
+		d.pos++
+		c = d.peek()
+	} else if c == '}' {
+		d.pos++
+		d.end()
+		return false
+	}
+	f.idx = 0
+	if c != '"' {
+		d.syntax("want a member name in double quotes, found %s", describe(c))
+		return false
+	}
+	f.key = d.rawString()
+	if d.peek() != ':' {
+		d.syntax("want : after a member name")
+		return false
+	}
+	d.pos++
+	d.key = f.key
+	return true
+}
+
+// nextElem moves to the next array element; false at the end of the array.
+func (d *dec) nextElem() bool {
+	if d.err != nil {
+		return false
+	}
+	f := &d.frames[len(d.frames)-1]
+	c := d.peek()
+	if f.idx >= 0 {
+		if c == ']' {
+			d.pos++
+			d.end()
+			return false
+		}
+		if c != ',' {
+			d.syntax("want , or ] after an array element, found %s", describe(c))
+			return false
+		}
+		d.pos++
+	} else if c == ']' {
+		d.pos++
+		d.end()
+		return false
+	}
+	f.idx++
+	return true
+}
+
+// unknown records an unknown member and skips its value.
+func (d *dec) unknown() {
+	d.problemAt(d.pos, "", "unknown member")
+	d.skip()
+}
+
+// rawString reads a string and returns its bytes: a slice of the input when it has no
+// escapes (valid until the input changes), a new slice otherwise.
+func (d *dec) rawString() []byte {
+	d.pos++ // the quote
+	start := d.pos
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		if c == '"' {
+			s := d.data[start:d.pos]
+			d.pos++
+			return s
+		}
+		if c == '\\' {
+			return d.escaped(start)
+		}
+		if c < 0x20 {
+			d.syntax("a control character in a string must be escaped")
+			return nil
+		}
+		d.pos++
+	}
+	d.syntax("a string is not closed")
+	return nil
+}
+
+func (d *dec) escaped(start int) []byte {
+	b := append([]byte(nil), d.data[start:d.pos]...)
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return b
+		case c < 0x20:
+			d.syntax("a control character in a string must be escaped")
+			return nil
+		case c != '\\':
+			b = append(b, c)
+			d.pos++
+			continue
+		}
+		if d.pos+1 >= len(d.data) {
+			break
+		}
+		e := d.data[d.pos+1]
+		d.pos += 2
+		switch e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := d.hex4()
+			if !ok {
+				return nil
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
+					save := d.pos
+					d.pos += 2
+					if r2, ok = d.hex4(); !ok {
+						return nil
+					}
+					if utf16.DecodeRune(r, r2) == utf8.RuneError {
+						d.pos = save
+						r2 = -1
+					}
+				}
+				if r2 < 0 {
+					r = utf8.RuneError
+				} else {
+					r = utf16.DecodeRune(r, r2)
+				}
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			d.pos--
+			d.syntax("invalid escape \\%c in a string", e)
+			return nil
+		}
+	}
+	d.syntax("a string is not closed")
+	return nil
+}
+
+func (d *dec) hex4() (rune, bool) {
+	if d.pos+4 > len(d.data) {
+		d.syntax("a \\u escape needs four hex digits")
+		return 0, false
+	}
+	var r rune
+	for _, c := range d.data[d.pos : d.pos+4] {
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			d.syntax("a \\u escape needs four hex digits")
+			return 0, false
+		}
+		r = r<<4 | rune(v)
+	}
+	d.pos += 4
+	return r, true
+}
+
+// number reads a number's text.
+func (d *dec) number() []byte {
+	start := d.pos
+	if d.pos < len(d.data) && d.data[d.pos] == '-' {
+		d.pos++
+	}
+	digits := func() int {
+		n := 0
+		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+			d.pos++
+			n++
+		}
+		return n
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '0' {
+		d.pos++
+	} else if digits() == 0 {
+		d.syntax("invalid number")
+		return nil
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		if digits() == 0 {
+			d.syntax("invalid number: digits must follow the decimal point")
+			return nil
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if digits() == 0 {
+			d.syntax("invalid number: digits must follow the exponent")
+			return nil
+		}
+	}
+	return d.data[start:d.pos]
+}
+
+func (d *dec) literal(word string) {
+	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
+		d.syntax("invalid literal")
+		return
+	}
+	d.pos += len(word)
+}
+
+// skip reads and discards one value, checking its syntax.
+func (d *dec) skip() {
+	if d.err != nil {
+		return
+	}
+	switch c := d.peek(); {
+	case c == '{':
+		d.depth++
+		if d.depth > 64 {
+			d.syntax("nested too deeply")
+			return
+		}
+		d.pos++
+		if d.peek() == '}' {
+			d.pos++
+			d.depth--
+			return
+		}
+		for d.err == nil {
+			if d.peek() != '"' {
+				d.syntax("want a member name in double quotes")
+				return
+			}
+			d.rawString()
+			if d.peek() != ':' {
+				d.syntax("want : after a member name")
+				return
+			}
+			d.pos++
+			d.skip()
+			switch d.peek() {
+			case ',':
+				d.pos++
+			case '}':
+				d.pos++
+				d.depth--
+				return
+			default:
+				d.syntax("want , or } after an object member")
+			}
+		}
+	case c == '[':
+		d.depth++
+		if d.depth > 64 {
+			d.syntax("nested too deeply")
+			return
+		}
+		d.pos++
+		if d.peek() == ']' {
+			d.pos++
+			d.depth--
+			return
+		}
+		for d.err == nil {
+			d.skip()
+			switch d.peek() {
+			case ',':
+				d.pos++
+			case ']':
+				d.pos++
+				d.depth--
+				return
+			default:
+				d.syntax("want , or ] after an array element")
+			}
+		}
+	case c == '"':
+		d.rawString()
+	case c == 't':
+		d.literal("true")
+	case c == 'f':
+		d.literal("false")
+	case c == 'n':
+		d.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		d.number()
+	case c == 0:
+		d.syntax("the text ends where a value belongs")
+	default:
+		d.syntax("want a value, found %s", describe(c))
+	}
+}
+
+// Scalars. Each records a problem (at the current member) and skips the value when it is of
+// another kind.
+
+func (d *dec) str() string {
+	if d.peek() != '"' {
+		d.problem("want a string, found %s", describe(d.peek()))
+		d.skip()
+		return ""
+	}
+	return string(d.rawString())
+}
+
+func (d *dec) boolean() bool {
+	switch d.peek() {
+	case 't':
+		d.literal("true")
+		return true
+	case 'f':
+		d.literal("false")
+		return false
+	}
+	d.problem("want true or false, found %s", describe(d.peek()))
+	d.skip()
+	return false
+}
+
+// integer reads an integer in [lo, hi].
+func (d *dec) integer(lo, hi int64) int64 {
+	c := d.peek()
+	if c != '-' && (c < '0' || c > '9') {
+		d.problem("want a number, found %s", describe(c))
+		d.skip()
+		return 0
+	}
+	at := d.pos
+	t := d.number()
+	if d.err != nil {
+		return 0
+	}
+	v, ok := parseInt(t)
+	if !ok {
+		d.problemAt(at, "", "want an integer, found %s", t)
+		return 0
+	}
+	if v < lo || v > hi {
+		d.problemAt(at, "", "%s is out of range (%d to %d)", t, lo, hi)
+		return 0
+	}
+	return v
+}
+
+func parseInt(t []byte) (int64, bool) {
+	neg := false
+	if len(t) > 0 && t[0] == '-' {
+		neg = true
+		t = t[1:]
+	}
+	if len(t) == 0 || len(t) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range t {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func (d *dec) int32() int      { return int(d.integer(math.MinInt32, math.MaxInt32)) }
+func (d *dec) index() int      { return int(d.integer(0, math.MaxInt32)) }
+func (d *dec) uint32() uint32  { return uint32(d.integer(0, math.MaxUint32)) }
+func (d *dec) optIndex() *int  { return d.optInt(0, math.MaxInt32) }
+func (d *dec) optInt32() *int  { return d.optInt(math.MinInt32, math.MaxInt32) }
+func (d *dec) optBool() *bool {
+	if d.peek() == 'n' {
+		d.skip()
+		return nil
+	}
+	return d.slab.bool(d.boolean())
+}
+
+func (d *dec) optInt(lo, hi int64) *int {
+	if d.peek() == 'n' {
+		d.skip()
+		return nil
+	}
+	return d.slab.int(int(d.integer(lo, hi)))
+}
+
+// float reads a float32: a number, or the string of its bits.
+func (d *dec) float() Float {
+	switch c := d.peek(); {
+	case c == '"':
+		at := d.pos
+		s := d.rawString()
+		if f, ok := floatBits(s); ok {
+			return f
+		}
+		d.problemAt(at, "", "want a number or the bits of a float as \"0x7fc00000\", found %q", s)
+		return 0
+	case c == '-' || c >= '0' && c <= '9':
+		at := d.pos
+		t := d.number()
+		if d.err != nil {
+			return 0
+		}
+		f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(t), len(t)), 32)
+		if err != nil {
+			d.problemAt(at, "", "%s is out of the float range (32 bits)", t)
+			return 0
+		}
+		return Float(f)
+	default:
+		d.problem("want a number, found %s", describe(c))
+		d.skip()
+		return 0
+	}
+}
+
+func floatBits(s []byte) (Float, bool) {
+	if len(s) < 3 || len(s) > 10 || s[0] != '0' || s[1] != 'x' && s[1] != 'X' {
+		return 0, false
+	}
+	var v uint32
+	for _, c := range s[2:] {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | uint32(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | uint32(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			v = v<<4 | uint32(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return Float(math.Float32frombits(v)), true
+}
+
+func (d *dec) optFloat() *Float {
+	if d.peek() == 'n' {
+		d.skip()
+		return nil
+	}
+	f := d.float()
+	return &f
+}
+
+func (d *dec) guid() (g ainb.GUID) {
+	at := d.pos
+	s := d.str()
+	if d.err == nil && g.UnmarshalText([]byte(s)) != nil {
+		d.problemAt(at, "", "want a GUID like \"01234567-89ab-cdef-0123-456789abcdef\", found %q", s)
+	}
+	return g
+}
+
+func (d *dec) uints(out []uint32) {
+	if !d.begin('[', "an array", false) {
+		return
+	}
+	i := 0
+	for d.nextElem() {
+		v := d.uint32()
+		if i < len(out) {
+			out[i] = v
+		}
+		i++
+	}
+	if i != len(out) {
+		d.problem("want %d numbers, found %d", len(out), i)
+	}
+}
+
+func (d *dec) ints() []int {
+	if !d.begin('[', "an array", true) {
+		return nil
+	}
+	var out []int
+	for d.nextElem() {
+		out = append(out, d.index())
+	}
+	return out
+}
+
+// A value whose type may come after it in its object is held as read, then converted.
+
+type jscalar struct {
+	kind byte // 'n' number, 's' string, 'b' bool, 'z' null, 'a' array
+	at   int
+	num  []byte
+	str  string
+	b    bool
+}
+
+type jvalue struct {
+	set bool
+	jscalar
+	elems [3]jscalar
+	n     int
+}
+
+func (d *dec) scalar(s *jscalar) {
+	s.at = d.pos
+	switch c := d.peek(); {
+	case c == '"':
+		s.kind = 's'
+		s.str = string(d.rawString())
+	case c == 't' || c == 'f':
+		s.kind = 'b'
+		s.b = d.boolean()
+	case c == 'n':
+		s.kind = 'z'
+		d.skip()
+	case c == '-' || c >= '0' && c <= '9':
+		s.kind = 'n'
+		s.num = d.number()
+	case c == '[' || c == '{':
+		s.kind = 'a'
+		d.skip()
+	default:
+		d.skip()
+	}
+}
+
+func (d *dec) rawValue(v *jvalue) {
+	v.set = true
+	if d.peek() != '[' {
+		d.scalar(&v.jscalar)
+		return
+	}
+	v.kind = 'a'
+	v.at = d.pos
+	if !d.begin('[', "an array", false) {
+		return
+	}
+	for d.nextElem() {
+		if v.n < 3 {
+			d.scalar(&v.elems[v.n])
+		} else {
+			d.skip()
+		}
+		v.n++
+	}
+}
+
+// floatOf converts a held scalar to a float.
+func (d *dec) floatOf(s *jscalar, member string) Float {
+	switch s.kind {
+	case 'n':
+		f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(s.num), len(s.num)), 32)
+		if err != nil {
+			d.problemAt(s.at, member, "%s is out of the float range (32 bits)", s.num)
+			return 0
+		}
+		return Float(f)
+	case 's':
+		if f, ok := floatBits([]byte(s.str)); ok {
+			return f
+		}
+		d.problemAt(s.at, member, "want a number or the bits of a float as \"0x7fc00000\", found %q", s.str)
+		return 0
+	}
+	d.problemAt(s.at, member, "want a number")
+	return 0
+}
+
+var kindNames = map[byte]string{'n': "a number", 's': "a string", 'b': "a boolean", 'z': "null", 'a': "an array or object"}
+
+// value converts a held value to the given type. Unknown types are reported elsewhere.
+func (d *dec) value(t ValueType, v *jvalue, out *Value) {
+	if !v.set {
+		return
+	}
+	const m = "value"
+	want := func(what string) {
+		d.problemAt(v.at, m, "a %s value is %s, found %s", t, what, kindNames[v.kind])
+	}
+	switch t {
+	case "int", "u32":
+		if v.kind != 'n' {
+			want("an integer")
+			return
+		}
+		n, ok := parseInt(v.num)
+		lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+		if t == "u32" {
+			lo, hi = 0, math.MaxUint32
+		}
+		switch {
+		case !ok:
+			d.problemAt(v.at, m, "want an integer, found %s", v.num)
+		case n < lo || n > hi:
+			d.problemAt(v.at, m, "%s is out of the %s range (%d to %d)", v.num, t, lo, hi)
+		default:
+			out.Int = n
+		}
+	case "bool":
+		if v.kind != 'b' {
+			want("true or false")
+			return
+		}
+		if v.b {
+			out.Int = 1
+		}
+	case "float":
+		if v.kind != 'n' && v.kind != 's' {
+			want("a number")
+			return
+		}
+		out.Float = d.floatOf(&v.jscalar, m)
+	case "string":
+		if v.kind != 's' {
+			want("a string")
+			return
+		}
+		out.String = v.str
+	case "vec3f":
+		if v.kind != 'a' || v.n != 3 {
+			want("an array of three numbers")
+			return
+		}
+		for i := range 3 {
+			out.Vec[i] = d.floatOf(&v.elems[i], m)
+		}
+	case "pointer":
+		if v.kind != 'z' {
+			want("null")
+		}
+	}
+}
+
+// Objects.
+
+func (d *dec) document(doc *Document) {
+	if !d.begin('{', "an object", false) {
+		return
+	}
+	for d.nextKey() {
+		switch string(d.key) {
+		case "format":
+			doc.Format = d.str()
+		case "name":
+			doc.Name = d.str()
+		case "version":
+			doc.Version = d.uint32()
+		case "filename":
+			doc.Filename = d.str()
+		case "category":
+			doc.Category = d.str()
+		case "commands":
+			doc.Commands = []Command{}
+			if d.begin('[', "an array", false) {
+				for d.nextElem() {
+					doc.Commands = append(doc.Commands, Command{})
+					d.command(&doc.Commands[len(doc.Commands)-1])
+				}
+			}
+		case "nodes":
+			doc.Nodes = []Node{}
+			if d.begin('[', "an array", false) {
+				doc.Nodes = make([]Node, 0, len(d.data)/300)
+				for d.nextElem() {
+					doc.Nodes = append(doc.Nodes, Node{})
+					d.node(&doc.Nodes[len(doc.Nodes)-1])
+				}
+			}
+		case "attachments":
+			doc.Attachments = []Attachment{}
+			if d.begin('[', "an array", false) {
+				for d.nextElem() {
+					doc.Attachments = append(doc.Attachments, Attachment{})
+					d.attachment(&doc.Attachments[len(doc.Attachments)-1])
+				}
+			}
+		case "blackboard":
+			doc.Blackboard = []BlackboardParam{}
+			if d.begin('[', "an array", false) {
+				for d.nextElem() {
+					doc.Blackboard = append(doc.Blackboard, BlackboardParam{})
+					d.blackboardParam(&doc.Blackboard[len(doc.Blackboard)-1])
+				}
+			}
+		case "expressions":
+			doc.Expressions = nil
+			if d.begin('{', "an object or null", true) {
+				x := &Expressions{Functions: []Function{}}
+				doc.Expressions = x
+				for d.nextKey() {
+					switch string(d.key) {
+					case "version":
+						x.Version = d.uint32()
+					case "functions":
+						if d.begin('[', "an array", false) {
+							for d.nextElem() {
+								var fn Function
+								if d.begin('{', "an object", false) {
+									for d.nextKey() {
+										if string(d.key) == "text" {
+											fn.Text = d.str()
+										} else {
+											d.unknown()
+										}
+									}
+								}
+								x.Functions = append(x.Functions, fn)
+							}
+						}
+					default:
+						d.unknown()
+					}
+				}
+			}
+		case "modules":
+			doc.Modules = []Module{}
+			if d.begin('[', "an array", false) {
+				for d.nextElem() {
+					var m Module
+					if d.begin('{', "an object", false) {
+						for d.nextKey() {
+							switch string(d.key) {
+							case "path":
+								m.Path = d.str()
+							case "category":
+								m.Category = d.str()
+							case "instances":
+								m.Instances = d.uint32()
+							default:
+								d.unknown()
+							}
+						}
+					}
+					doc.Modules = append(doc.Modules, m)
+				}
+			}
+		case "moduleCall":
+			if d.begin('{', "an object", false) {
+				for d.nextKey() {
+					switch string(d.key) {
+					case "blackboardId":
+						doc.ModuleCall.BlackboardID = d.uint32()
+					case "parentBlackboardId":
+						doc.ModuleCall.ParentBlackboardID = d.uint32()
+					default:
+						d.unknown()
+					}
+				}
+			}
+		case "replacements":
+			doc.Replacements = nil
+			if d.begin('[', "an array or null", true) {
+				doc.Replacements = []Replacement{}
+				for d.nextElem() {
+					var r Replacement
+					if d.begin('{', "an object", false) {
+						for d.nextKey() {
+							switch string(d.key) {
+							case "type":
+								r.Type = d.str()
+							case "node":
+								r.Node = d.index()
+							case "index":
+								r.Index = d.int32()
+							case "new":
+								r.New = d.optIndex()
+							default:
+								d.unknown()
+							}
+						}
+					}
+					doc.Replacements = append(doc.Replacements, r)
+				}
+			}
+		case "enumRelocations":
+			doc.EnumRelocations = []EnumRelocation{}
+			if d.begin('[', "an array", true) {
+				for d.nextElem() {
+					var r EnumRelocation
+					if d.begin('{', "an object", false) {
+						for d.nextKey() {
+							switch string(d.key) {
+							case "className":
+								r.ClassName = d.str()
+							case "valueName":
+								r.ValueName = d.str()
+							case "target":
+								if d.begin('{', "an object or null", true) {
+									t := &ValueTarget{}
+									r.Target = t
+									for d.nextKey() {
+										switch string(d.key) {
+										case "node":
+											t.Node = d.optIndex()
+										case "attachment":
+											t.Attachment = d.optIndex()
+										case "property":
+											t.Property = d.optIndex()
+										case "input":
+											t.Input = d.optIndex()
+										default:
+											d.unknown()
+										}
+									}
+								}
+							default:
+								d.unknown()
+							}
+						}
+					}
+					doc.EnumRelocations = append(doc.EnumRelocations, r)
+				}
+			}
+		case "section58":
+			doc.Section58 = nil
+			if d.begin('{', "an object or null", true) {
+				s := &Section58{}
+				doc.Section58 = s
+				for d.nextKey() {
+					switch string(d.key) {
+					case "description":
+						s.Description = d.str()
+					case "unknown":
+						d.uints(s.Unknown[:])
+					default:
+						d.unknown()
+					}
+				}
+			}
+		case "hasSection6C":
+			doc.HasSection6C = d.boolean()
+		case "layout":
+			doc.Layout = d.str()
+		default:
+			d.unknown()
+		}
+	}
+}
+
+func (d *dec) command(c *Command) {
+	if !d.begin('{', "an object", false) {
+		return
+	}
+	c.Secondary = -1
+	for d.nextKey() {
+		switch string(d.key) {
+		case "name":
+			c.Name = d.str()
+		case "guid":
+			c.GUID = d.guid()
+		case "root":
+			c.Root = d.index()
+		case "secondary":
+			c.Secondary = int(d.integer(-1, math.MaxInt32))
+		default:
+			d.unknown()
+		}
+	}
+}
+
+func (d *dec) coord() float64 {
+	c := d.peek()
+	if c != '-' && (c < '0' || c > '9') {
+		d.problem("want a number, found %s", describe(c))
+		d.skip()
+		return 0
+	}
+	at := d.pos
+	t := d.number()
+	if d.err != nil {
+		return 0
+	}
+	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(t), len(t)), 64)
+	if err != nil {
+		d.problemAt(at, "", "%s is out of range", t)
+		return 0
+	}
+	return f
+}
+
+func (d *dec) node(n *Node) {
+	if !d.begin('{', "an object", false) {
+		return
+	}
+	for d.nextKey() {
+		switch string(d.key) {
+		case "id":
+			n.ID = d.index()
+		case "type":
+			n.Type = NodeType(d.str())
+		case "name":
+			n.Name = d.str()
+		case "guid":
+			n.GUID = d.guid()
+		case "query":
+			n.Query = d.boolean()
+		case "moduleCaller":
+			n.ModuleCaller = d.boolean()
+		case "residentInit":
+			n.ResidentInit = d.boolean()
+		case "multiParamV2":
+			n.MultiParamV2 = d.boolean()
+		case "x":
+			n.X = d.coord()
+		case "y":
+			n.Y = d.coord()
+		case "pinned":
+			n.Pinned = d.boolean()
+		case "properties":
+			n.Properties = d.properties()
+		case "inputs":
+			if d.begin('[', "an array", true) {
+				for d.nextElem() {
+					n.Inputs = append(n.Inputs, Input{})
+					d.input(&n.Inputs[len(n.Inputs)-1])
+				}
+			}
+		case "outputs":
+			if d.begin('[', "an array", true) {
+				for d.nextElem() {
+					var o Output
+					if d.begin('{', "an object", false) {
+						for d.nextKey() {
+							switch string(d.key) {
+							case "name":
+								o.Name = d.str()
+							case "type":
+								o.Type = ValueType(d.str())
+							case "className":
+								o.ClassName = d.str()
+							case "connected":
+								o.Connected = d.boolean()
+							default:
+								d.unknown()
+							}
+						}
+					}
+					n.Outputs = append(n.Outputs, o)
+				}
+			}
+		case "children":
+			if d.begin('[', "an array", true) {
+				for d.nextElem() {
+					n.Children = append(n.Children, Child{})
+					d.child(&n.Children[len(n.Children)-1])
+				}
+			}
+		case "jumps":
+			if d.begin('[', "an array", true) {
+				for d.nextElem() {
+					var j Jump
+					if d.begin('{', "an object", false) {
+						for d.nextKey() {
+							switch string(d.key) {
+							case "node":
+								j.Node = d.index()
+							case "type":
+								j.Type = int(d.integer(0, 255))
+							case "command":
+								j.Command = d.str()
+							case "postCalc":
+								j.PostCalc = d.boolean()
+							default:
+								d.unknown()
+							}
+						}
+					}
+					n.Jumps = append(n.Jumps, j)
+				}
+			}
+		case "queries":
+			n.Queries = d.ints()
+		case "attachments":
+			n.Attachments = d.ints()
+		case "actions":
+			if d.begin('[', "an array", true) {
+				for d.nextElem() {
+					var a Action
+					if d.begin('{', "an object", false) {
+						for d.nextKey() {
+							switch string(d.key) {
+							case "slot":
+								a.Slot = d.str()
+							case "action":
+								a.Action = d.str()
+							default:
+								d.unknown()
+							}
+						}
+					}
+					n.Actions = append(n.Actions, a)
+				}
+			}
+		case "stateInfo":
+			if d.begin('{', "an object or null", true) {
+				s := &StateInfo{}
+				n.StateInfo = s
+				for d.nextKey() {
+					switch string(d.key) {
+					case "desiredState":
+						s.DesiredState = d.str()
+					case "unknown":
+						d.uints(s.Unknown[:])
+					default:
+						d.unknown()
+					}
+				}
+			}
+		default:
+			d.unknown()
+		}
+	}
+}
+
+func (d *dec) properties() []Property {
+	if !d.begin('[', "an array", true) {
+		return nil
+	}
+	var out []Property
+	for d.nextElem() {
+		var p Property
+		var v jvalue
+		if d.begin('{', "an object", false) {
+			for d.nextKey() {
+				switch string(d.key) {
+				case "name":
+					p.Name = d.str()
+				case "type":
+					p.Type = ValueType(d.str())
+				case "className":
+					p.ClassName = d.str()
+				case "value":
+					d.rawValue(&v)
+				case "source":
+					p.Source = d.source(true)
+				case "isOutput":
+					p.IsOutput = d.boolean()
+				case "usesDefault":
+					p.UsesDefault = d.optBool()
+				default:
+					d.unknown()
+				}
+			}
+			// The object's frame is gone; the array element's is on top again.
+			d.value(p.Type, &v, &p.Value)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func (d *dec) input(in *Input) {
+	var v jvalue
+	if !d.begin('{', "an object", false) {
+		return
+	}
+	for d.nextKey() {
+		switch string(d.key) {
+		case "name":
+			in.Name = d.str()
+		case "type":
+			in.Type = ValueType(d.str())
+		case "className":
+			in.ClassName = d.str()
+		case "value":
+			d.rawValue(&v)
+		case "source":
+			in.Source = d.source(true)
+		case "sources":
+			if d.begin('[', "an array", true) {
+				in.Sources = []Source{}
+				for d.nextElem() {
+					var s Source
+					if p := d.source(false); p != nil {
+						s = *p
+					}
+					in.Sources = append(in.Sources, s)
+				}
+			}
+		case "setBlackboard":
+			in.SetBlackboard = d.boolean()
+		case "isOutput":
+			in.IsOutput = d.boolean()
+		case "usesDefault":
+			in.UsesDefault = d.optBool()
+		default:
+			d.unknown()
+		}
+	}
+	// The object's frame is gone; the array element's frame is on top again.
+	d.value(in.Type, &v, &in.Value)
+}
+
+func (d *dec) source(nullOK bool) *Source {
+	if !d.begin('{', "an object", nullOK) {
+		return nil
+	}
+	s := &Source{}
+	for d.nextKey() {
+		switch string(d.key) {
+		case "node":
+			s.Node = d.optIndex()
+		case "output":
+			s.Output = d.index()
+		case "blackboard":
+			s.Blackboard = d.optIndex()
+		case "component":
+			s.Component = d.str()
+		case "expression":
+			s.Expression = d.optIndex()
+		case "isOutput":
+			s.IsOutput = d.boolean()
+		case "usesDefault":
+			s.UsesDefault = d.optBool()
+		default:
+			d.unknown()
+		}
+	}
+	return s
+}
+
+func (d *dec) child(c *Child) {
+	if !d.begin('{', "an object", false) {
+		return
+	}
+	for d.nextKey() {
+		switch string(d.key) {
+		case "node":
+			c.Node = d.index()
+		case "name":
+			c.Name = d.str()
+		case "condition":
+			if d.begin('{', "an object or null", true) {
+				k := &Condition{}
+				c.Condition = k
+				for d.nextKey() {
+					switch string(d.key) {
+					case "int":
+						if p := d.optInt32(); p != nil {
+							v := int32(*p)
+							k.Int = &v
+						}
+					case "string":
+						if d.peek() == 'n' {
+							d.skip()
+						} else {
+							s := d.str()
+							k.String = &s
+						}
+					case "weight":
+						k.Weight = d.optFloat()
+					case "min":
+						k.Min = d.optFloat()
+					case "max":
+						k.Max = d.optFloat()
+					case "blackboard":
+						k.Blackboard = d.optIndex()
+					case "minBlackboard":
+						k.MinBlackboard = d.optIndex()
+					case "maxBlackboard":
+						k.MaxBlackboard = d.optIndex()
+					default:
+						d.unknown()
+					}
+				}
+			}
+		default:
+			d.unknown()
+		}
+	}
+}
+
+func (d *dec) attachment(a *Attachment) {
+	if !d.begin('{', "an object", false) {
+		return
+	}
+	for d.nextKey() {
+		switch string(d.key) {
+		case "name":
+			a.Name = d.str()
+		case "debug":
+			a.Debug = d.uint32()
+		case "properties":
+			a.Properties = d.properties()
+		default:
+			d.unknown()
+		}
+	}
+}
+
+func (d *dec) blackboardParam(p *BlackboardParam) {
+	var v jvalue
+	if !d.begin('{', "an object", false) {
+		return
+	}
+	for d.nextKey() {
+		switch string(d.key) {
+		case "name":
+			p.Name = d.str()
+		case "type":
+			p.Type = ValueType(d.str())
+		case "notes":
+			p.Notes = d.str()
+		case "inherit":
+			p.Inherit = d.str()
+		case "file":
+			p.File = d.str()
+		case "value":
+			d.rawValue(&v)
+		default:
+			d.unknown()
+		}
+	}
+	d.value(p.Type, &v, &p.Value)
+}

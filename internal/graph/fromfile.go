@@ -1,0 +1,799 @@
+package graph
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/exb"
+)
+
+// slab hands out pointers to small values without one allocation each.
+type slab struct {
+	ints  []int
+	bools []bool
+}
+
+func (s *slab) int(v int) *int {
+	if len(s.ints) == cap(s.ints) {
+		s.ints = make([]int, 0, 512)
+	}
+	s.ints = append(s.ints, v)
+	return &s.ints[len(s.ints)-1]
+}
+
+func (s *slab) bool(v bool) *bool {
+	if len(s.bools) == cap(s.bools) {
+		s.bools = make([]bool, 0, 512)
+	}
+	s.bools = append(s.bools, v)
+	return &s.bools[len(s.bools)-1]
+}
+
+// Parse reads an AINB binary into a document, laid out automatically.
+func Parse(name string, data []byte) (*Document, error) {
+	f, err := ainb.Read(data)
+	if err != nil {
+		return nil, err
+	}
+	return FromFile(name, f, data)
+}
+
+// FromFile makes a document of a model, with every node laid out automatically. input is the
+// binary the model was read from: it is only measured (is its string pool the canonical one?),
+// never kept. With nil input, a model read from a file is assumed to end its string pool with
+// a NUL.
+func FromFile(name string, f *ainb.File, input []byte) (*Document, error) {
+	c := &fromCtx{f: f, input: input, facts: &fileFacts{}}
+	d, err := c.document(name)
+	if err != nil {
+		return nil, err
+	}
+	Layout(d)
+	return d, nil
+}
+
+type fromCtx struct {
+	f      *ainb.File
+	input  []byte
+	d      *Document
+	facts  *fileFacts
+	bbBase [ainb.NumBlackboardTypes]int
+	nExpr  int
+	slab   slab
+	h      hasher
+	mirror [3][]ainb.Plug // scratch for the canonical mirror plugs
+}
+
+func (c *fromCtx) document(name string) (*Document, error) {
+	f := c.f
+	d := &Document{Format: Format, Name: name, Version: f.Version, Filename: f.Filename,
+		Category: f.Category, HasSection6C: f.HasSection6C}
+	c.d = d
+	d.ModuleCall = ModuleCall{BlackboardID: f.BlackboardID, ParentBlackboardID: f.ParentBlackboardID}
+	if f.Layout != nil {
+		c.facts.section6C = f.Layout.Section6C
+		c.facts.header54 = f.Layout.Header54
+		// TODO(pool tails): when ainb.Layout gains the string pool's tail references (the
+		// string-pool fix on main), record them here beside the pool order.
+	}
+	if want := canonicalCategoryID(f.Version, f.Category); want != f.CategoryID {
+		v := f.CategoryID
+		c.facts.categoryID = &v
+	}
+
+	// Blackboard, one flat list in type order.
+	n := 0
+	for t := range ainb.NumBlackboardTypes {
+		c.bbBase[t] = n
+		n += len(f.Blackboard.Params[t])
+	}
+	d.Blackboard = make([]BlackboardParam, 0, n)
+	for t := range ainb.NumBlackboardTypes {
+		for _, p := range f.Blackboard.Params[t] {
+			if int(p.Inherit) >= len(inheritNames) {
+				return nil, fmt.Errorf("graph: blackboard parameter %q has inherit mode %d, which no file may have", p.Name, p.Inherit)
+			}
+			bp := BlackboardParam{Name: p.Name, Type: blackboardTypes[t], Notes: p.Notes,
+				Inherit: inheritNames[p.Inherit], File: p.File}
+			switch t {
+			case ainb.BBString:
+				bp.Value.String = p.Value.String
+			case ainb.BBS32:
+				bp.Value.Int = int64(p.Value.Int)
+			case ainb.BBU32:
+				bp.Value.Int = int64(uint32(p.Value.Int))
+			case ainb.BBBool:
+				if p.Value.Int != 0 {
+					bp.Value.Int = 1
+				}
+				if p.Value.Int != 0 && p.Value.Int != 1 {
+					c.facts.bbWords = append(c.facts.bbWords, fact{a: len(d.Blackboard), v: uint32(p.Value.Int)})
+				}
+			case ainb.BBF32:
+				bp.Value.Float = p.Value.Float
+			case ainb.BBVec3f:
+				bp.Value.Vec = p.Value.Vec
+			}
+			d.Blackboard = append(d.Blackboard, bp)
+		}
+	}
+
+	if m := f.Expressions; m != nil {
+		x, err := c.expressions(m)
+		if err != nil {
+			return nil, err
+		}
+		d.Expressions = x
+		c.nExpr = len(x.Functions)
+	}
+
+	d.Commands = make([]Command, len(f.Commands))
+	for i, cm := range f.Commands {
+		d.Commands[i] = Command{Name: cm.Name, GUID: cm.GUID, Root: cm.Root, Secondary: cm.Secondary}
+	}
+
+	d.Nodes = make([]Node, len(f.Elements))
+	for i := range f.Elements {
+		if err := c.node(i, &f.Elements[i], &d.Nodes[i]); err != nil {
+			return nil, err
+		}
+	}
+
+	d.Attachments = make([]Attachment, len(f.Attachments))
+	for i := range f.Attachments {
+		a := &f.Attachments[i]
+		o := &ownerFacts{key: i}
+		d.Attachments[i] = Attachment{Name: a.Name, Debug: a.Debug, Properties: c.properties(&a.Properties, o)}
+		if len(o.words) > 0 {
+			o.fp = attachmentFingerprint(&c.h, &d.Attachments[i])
+			c.facts.atts = append(c.facts.atts, o)
+		}
+	}
+
+	d.Modules = make([]Module, len(f.Modules))
+	for i, m := range f.Modules {
+		d.Modules[i] = Module{Path: m.Path, Category: m.Category, Instances: m.Instances}
+	}
+
+	if r := f.Replacement; r != nil {
+		c.facts.replProc = r.Processed
+		d.Replacements = make([]Replacement, len(r.Entries))
+		for i, e := range r.Entries {
+			if int(e.Type) >= len(replacementNames) {
+				return nil, fmt.Errorf("graph: replacement %d has type %d, which no file may have", i, e.Type)
+			}
+			rp := Replacement{Type: replacementNames[e.Type], Node: int(e.Element), Index: int(e.Index)}
+			derived := int16(-1)
+			if e.Type == ainb.ReplaceChild {
+				rp.New = c.slab.int(int(e.New))
+				derived = e.New
+			}
+			if e.New != derived {
+				c.facts.replNew = append(c.facts.replNew, fact{a: i, v: uint32(uint16(e.New))})
+			}
+			d.Replacements[i] = rp
+		}
+	}
+
+	d.EnumRelocations = make([]EnumRelocation, len(f.EnumRelocations))
+	for i, r := range f.EnumRelocations {
+		er := EnumRelocation{ClassName: r.ClassName, ValueName: r.ValueName}
+		if t := r.Target; t != nil {
+			vt := &ValueTarget{}
+			var list int
+			if t.Element >= 0 {
+				vt.Node = c.slab.int(t.Element)
+				e := &f.Elements[t.Element]
+				if t.Input {
+					list = flatIndex((*[ainb.NumParamTypes][]ainb.Input)(&e.Inputs), t.Type, t.Index)
+				} else {
+					list = flatIndex((*[ainb.NumParamTypes][]ainb.Property)(&e.Properties), t.Type, t.Index)
+				}
+			} else {
+				vt.Attachment = c.slab.int(t.Attachment)
+				list = flatIndex((*[ainb.NumParamTypes][]ainb.Property)(&f.Attachments[t.Attachment].Properties), t.Type, t.Index)
+			}
+			if t.Input {
+				vt.Input = c.slab.int(list)
+			} else {
+				vt.Property = c.slab.int(list)
+			}
+			er.Target = vt
+		} else {
+			c.facts.relocs = append(c.facts.relocs, fact{a: i, v: r.Offset})
+		}
+		d.EnumRelocations[i] = er
+	}
+
+	if s := f.Section58; s != nil {
+		d.Section58 = &Section58{Description: s.Description, Unknown: s.Unknown}
+	}
+
+	if f.Layout != nil && !canonicalPool(f, c.input) {
+		c.facts.hasStrings = true
+		c.facts.strings = f.Layout.Strings
+	}
+	d.Layout = encodeLayout(c.facts)
+	return d, nil
+}
+
+// flatIndex is the index in a flat list grouped by type of entry i of type t.
+func flatIndex[T any](lists *[ainb.NumParamTypes][]T, t ainb.ParamType, i int) int {
+	for u := range t {
+		i += len(lists[u])
+	}
+	return i
+}
+
+func canonicalCategoryID(version uint32, category string) uint32 {
+	if version < ainb.Version407 {
+		return 0
+	}
+	return ainb.CategoryIDs[category]
+}
+
+// expressions turns the expression binary into function texts, and records the binary as a
+// listing when assembling those texts again would not give it back.
+func (c *fromCtx) expressions(m *exb.Module) (*Expressions, error) {
+	x := &Expressions{Version: m.Version, Functions: make([]Function, len(m.Functions))}
+	texts := make([]string, len(m.Functions))
+	for i := range m.Functions {
+		t, err := m.FunctionText(i)
+		if err != nil {
+			return nil, fmt.Errorf("graph: expression %d: %w", i, err)
+		}
+		x.Functions[i].Text = t
+		texts[i] = t
+	}
+	same := false
+	if again, err := exb.AssembleFunctions(m.Version, texts); err == nil {
+		again.Header.InstanceCount = m.Header.InstanceCount
+		a, err1 := again.Append(nil)
+		b, err2 := m.Append(nil)
+		same = err1 == nil && err2 == nil && string(a) == string(b)
+	}
+	if !same {
+		l, err := m.Listing()
+		if err != nil {
+			return nil, fmt.Errorf("graph: expression binary: %w", err)
+		}
+		c.facts.exbListing = l
+		c.facts.exbTexts = textsHash(x.Functions)
+	}
+	return x, nil
+}
+
+// value converts an immediate value; word reports a bool stored as a word other than 0 or 1.
+func value(t ainb.ParamType, v ainb.Value) (out Value, word uint32, odd bool) {
+	switch t {
+	case ainb.ParamInt:
+		out.Int = int64(v.Int)
+	case ainb.ParamBool:
+		if v.Int != 0 {
+			out.Int = 1
+		}
+		return out, uint32(v.Int), v.Int != 0 && v.Int != 1
+	case ainb.ParamFloat:
+		out.Float = v.Float
+	case ainb.ParamString:
+		out.String = v.String
+	case ainb.ParamVec3f:
+		out.Vec = v.Vec
+	}
+	return out, 0, false
+}
+
+// source reads where a value of type t comes from by its flag word (the node field aside),
+// and the per-type blackboard index the derived word uses.
+func (c *fromCtx) source(t ainb.ParamType, fl ainb.ParamFlags) (*Source, int) {
+	switch {
+	case fl.IsExpression():
+		if fl.Index() < c.nExpr {
+			return &Source{Expression: c.slab.int(fl.Index())}, 0
+		}
+	case fl.IsBlackboard():
+		comp := fl.VectorComponent()
+		if comp != 0 && t != ainb.ParamFloat {
+			break
+		}
+		bt := sourceBlackboardType(t, comp)
+		if fl.Index() < len(c.f.Blackboard.Params[bt]) {
+			return &Source{Blackboard: c.slab.int(c.bbBase[bt] + fl.Index()), Component: componentNames[comp]}, fl.Index()
+		}
+	}
+	return nil, 0
+}
+
+// flags sets isOutput and usesDefault from a flag word and returns the bits the source and
+// those two do not give, as an XOR against the derived word.
+func (c *fromCtx) flags(fl ainb.ParamFlags, src *Source, bbIndex int, isOutput *bool, usesDefault **bool) uint32 {
+	*isOutput = fl&ainb.ParamIsOutput != 0
+	ud := fl&ainb.ParamUsesDefault != 0
+	if ud != isImmediate(src) {
+		*usesDefault = c.slab.bool(ud)
+	}
+	return uint32(fl) ^ paramWord(src, bbIndex, *isOutput, *usesDefault)
+}
+
+func (c *fromCtx) properties(ps *ainb.Properties, o *ownerFacts) []Property {
+	n := 0
+	for t := range ainb.NumParamTypes {
+		n += len(ps[t])
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Property, 0, n)
+	for t := range ainb.NumParamTypes {
+		for _, p := range ps[t] {
+			k := len(out)
+			v, word, odd := value(t, p.Value)
+			if odd {
+				o.add(fkPropWord, k, 0, word)
+			}
+			pr := Property{Name: p.Name, Type: valueTypes[t], ClassName: p.ClassName, Value: v}
+			var bb int
+			pr.Source, bb = c.source(t, p.Flags)
+			if x := c.flags(p.Flags, pr.Source, bb, &pr.IsOutput, &pr.UsesDefault); x != 0 {
+				o.add(fkPropFlags, k, 0, x)
+			}
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// nodeSource reads a source with a node field: another node's output, or by its flags.
+// It returns the source, the per-type blackboard index and whether the node and output
+// fields are what the source derives.
+func (c *fromCtx) nodeSource(t ainb.ParamType, s ainb.Source) (*Source, int, bool) {
+	if s.Node >= 0 {
+		node := int(s.Node)
+		out := int(s.Output)
+		if node < len(c.f.Elements) {
+			out = flatIndex((*[ainb.NumParamTypes][]ainb.Output)(&c.f.Elements[node].Outputs), t, out)
+		}
+		return &Source{Node: c.slab.int(node), Output: out}, 0, s.Output >= 0
+	}
+	src, bb := c.source(t, s.Flags)
+	return src, bb, s.Node == -1 && s.Output == 0
+}
+
+func rawSource(s ainb.Source) uint32 { return uint32(uint16(s.Node))<<16 | uint32(uint16(s.Output)) }
+
+func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
+	f := c.f
+	typ, ok := nodeTypeNames[e.Type]
+	if !ok {
+		return fmt.Errorf("graph: node %d has type %d, which the editor does not know", i, e.Type)
+	}
+	o := &ownerFacts{key: i}
+	*n = Node{ID: i, Type: typ, Name: e.Name, GUID: e.GUID,
+		Query: e.Flags&ainb.FlagQuery != 0, ModuleCaller: e.Flags&ainb.FlagModuleCaller != 0,
+		ResidentInit: e.Flags&ainb.FlagResidentInit != 0, MultiParamV2: e.Flags&ainb.FlagQueryMultiParamV2 != 0}
+	if x := e.Flags &^ 0xf; x != 0 {
+		o.add(fkFlags, 0, 0, uint32(x))
+	}
+	if e.Reserved10 != 0 {
+		o.add(fkReserved10, 0, 0, e.Reserved10)
+	}
+	n.Properties = c.properties(&e.Properties, o)
+
+	nIn, nOut := 0, 0
+	for t := range ainb.NumParamTypes {
+		nIn += len(e.Inputs[t])
+		nOut += len(e.Outputs[t])
+	}
+	if nIn > 0 {
+		n.Inputs = make([]Input, 0, nIn)
+	}
+	for t := range ainb.NumParamTypes {
+		for j := range e.Inputs[t] {
+			in := &e.Inputs[t][j]
+			k := len(n.Inputs)
+			v, word, odd := value(t, in.Value)
+			if odd {
+				o.add(fkInWord, k, 0, word)
+			}
+			if t == ainb.ParamPointer && in.PointerValue != 0 {
+				o.add(fkInWord, k, 0, in.PointerValue)
+			}
+			di := Input{Name: in.Name, Type: valueTypes[t], ClassName: in.ClassName, Value: v, SetBlackboard: in.SetBlackboard}
+			if in.IsMulti() {
+				di.Sources = make([]Source, len(in.Sources))
+				for m, s := range in.Sources {
+					src, bb, exact := c.nodeSource(t, s)
+					if !exact {
+						o.add(fkSrcRaw, k, m, rawSource(s))
+					}
+					var ds Source
+					if src != nil {
+						ds = *src
+					}
+					if x := c.flags(s.Flags, src, bb, &ds.IsOutput, &ds.UsesDefault); x != 0 {
+						o.add(fkSrcFlags, k, m, x)
+					}
+					di.Sources[m] = ds
+				}
+				if in.Source.Flags != 0 {
+					o.add(fkInFlags, k, 0, uint32(in.Source.Flags))
+				}
+			} else {
+				src, bb, exact := c.nodeSource(t, in.Source)
+				if !exact {
+					o.add(fkInRaw, k, 0, rawSource(in.Source))
+				}
+				di.Source = src
+				if x := c.flags(in.Source.Flags, src, bb, &di.IsOutput, &di.UsesDefault); x != 0 {
+					o.add(fkInFlags, k, 0, x)
+				}
+			}
+			n.Inputs = append(n.Inputs, di)
+		}
+	}
+	if nOut > 0 {
+		n.Outputs = make([]Output, 0, nOut)
+		for t := range ainb.NumParamTypes {
+			for _, out := range e.Outputs[t] {
+				n.Outputs = append(n.Outputs, Output{Name: out.Name, Type: valueTypes[t], ClassName: out.ClassName, Connected: out.Connected})
+			}
+		}
+	}
+
+	layout, _ := e.PlugLayout(ainb.PlugChild, f.Version)
+	if ps := e.Plugs[ainb.PlugChild]; len(ps) > 0 {
+		n.Children = make([]Child, len(ps))
+		bt := conditionBlackboardType(layout)
+		for j := range ps {
+			p := &ps[j]
+			ch := Child{Node: int(p.Node), Name: p.Name}
+			if layout != ainb.LayoutBasic {
+				cd := &Condition{}
+				var bb *int
+				var derived uint32
+				bb, derived = c.conditionBlackboard(bt, p.Word)
+				switch layout {
+				case ainb.LayoutWordInt:
+					v := p.Int
+					cd.Int = &v
+					cd.Blackboard = bb
+				case ainb.LayoutWordString:
+					v := p.String
+					cd.String = &v
+					cd.Blackboard = bb
+				case ainb.LayoutWordFloat:
+					v := p.Float
+					cd.Weight = &v
+					cd.Blackboard = bb
+				case ainb.LayoutF32Range:
+					lo, hi := p.Float, p.MaxFloat
+					cd.Min, cd.Max = &lo, &hi
+					cd.MinBlackboard = bb
+					var dmax uint32
+					cd.MaxBlackboard, dmax = c.conditionBlackboard(bt, p.MaxWord)
+					if x := p.MaxWord ^ dmax; x != 0 {
+						o.add(fkChildMax, j, 0, x)
+					}
+					for r, w := range p.Reserved {
+						if w != 0 {
+							o.add(fkChildRes, j, r, w)
+						}
+					}
+				}
+				if x := p.Word ^ derived; x != 0 {
+					o.add(fkChildWord, j, 0, x)
+				}
+				ch.Condition = cd
+			}
+			n.Children[j] = ch
+		}
+	}
+	if ps := e.Plugs[ainb.PlugJump]; len(ps) > 0 {
+		n.Jumps = make([]Jump, len(ps))
+		for j, p := range ps {
+			if p.Jump == nil {
+				return fmt.Errorf("graph: node %d: jump %d has no table entry", i, j)
+			}
+			n.Jumps[j] = Jump{Node: int(p.Node), Type: int(p.Jump.Type), Command: p.Jump.Command, PostCalc: p.Jump.PostCalc}
+			if p.Jump.Reserved != 0 {
+				o.add(fkJump, j, 0, p.Jump.Reserved)
+			}
+		}
+	}
+	if len(e.Queries) > 0 {
+		n.Queries = append([]int(nil), e.Queries...)
+	}
+	if len(e.Attachments) > 0 {
+		n.Attachments = append([]int(nil), e.Attachments...)
+	}
+	if len(e.Actions) > 0 {
+		n.Actions = make([]Action, len(e.Actions))
+		for j, a := range e.Actions {
+			n.Actions[j] = Action{Slot: a.Slot, Action: a.Action}
+		}
+	}
+	if s := e.StateInfo; s != nil {
+		n.StateInfo = &StateInfo{DesiredState: s.DesiredState, Unknown: s.Unknown}
+	}
+
+	// Mirror plugs: recorded only when they are not what the inputs derive.
+	deriveMirror(&c.mirror, e, f.Version)
+	if !sameMirror(&c.mirror, e) {
+		var m [3][]plugFact
+		for k, kind := range mirrorKinds {
+			ps := e.Plugs[kind]
+			m[k] = make([]plugFact, len(ps))
+			for j, p := range ps {
+				pf := plugFact{node: int(p.Node), name: p.Name, word: p.Word, int: p.Int,
+					float: math.Float32bits(float32(p.Float)), string: p.String}
+				pf.raw = p.Node < 0 || int(p.Node) >= len(f.Elements)
+				m[k][j] = pf
+			}
+		}
+		o.mirror = &m
+	}
+	if len(o.words) > 0 || o.mirror != nil {
+		o.fp = nodeFingerprint(&c.h, n)
+		c.facts.nodes = append(c.facts.nodes, o)
+	}
+	return nil
+}
+
+// conditionBlackboard reads a selector word: bit 31 says a blackboard parameter of type bt
+// (index in the low half) is compared with. It returns the parameter's document index and the
+// word the document derives.
+func (c *fromCtx) conditionBlackboard(bt ainb.BlackboardType, w uint32) (*int, uint32) {
+	if w>>31 == 0 {
+		return nil, 0
+	}
+	idx := int(w & 0xffff)
+	if idx >= len(c.f.Blackboard.Params[bt]) {
+		return nil, 0
+	}
+	return c.slab.int(c.bbBase[bt] + idx), wordBlackboard | uint32(idx)
+}
+
+// deriveMirror computes the canonical mirror plugs of an element from its inputs: for
+// selectors and expressions one plug per input source, in input order, with the input's name
+// and default value; for other nodes one per source that is another node's output. Int inputs
+// go to the Int list, string inputs to the String list, the rest to Generic.
+func deriveMirror(m *[3][]ainb.Plug, e *ainb.Element, version uint32) {
+	for k := range m {
+		m[k] = m[k][:0]
+	}
+	all := false
+	switch e.Type {
+	case ainb.S32Selector, ainb.F32Selector, ainb.StringSelector, ainb.RandomSelector, ainb.BoolSelector, ainb.Expression:
+		all = true
+	}
+	for t := range ainb.NumParamTypes {
+		k := 0
+		switch t {
+		case ainb.ParamInt:
+			k = 2
+		case ainb.ParamString:
+			k = 1
+		}
+		for j := range e.Inputs[t] {
+			in := &e.Inputs[t][j]
+			add := func(s ainb.Source) {
+				if !all && s.Node < 0 {
+					return
+				}
+				p := ainb.Plug{Node: int32(s.Node), Name: in.Name}
+				if s.Node < 0 {
+					p.Node = -1
+				}
+				if all {
+					switch t {
+					case ainb.ParamFloat:
+						p.Int = int32(math.Float32bits(float32(in.Value.Float)))
+					default:
+						p.Int = in.Value.Int
+					}
+					p.Float = in.Value.Float
+					p.String = in.Value.String
+				}
+				m[k] = append(m[k], p)
+			}
+			if in.IsMulti() {
+				for _, s := range in.Sources {
+					add(s)
+				}
+			} else {
+				add(in.Source)
+			}
+		}
+	}
+}
+
+// sameMirror reports whether an element's stored mirror plugs are the derived ones, in the
+// fields its plug layouts store.
+func sameMirror(m *[3][]ainb.Plug, e *ainb.Element) bool {
+	for k, kind := range mirrorKinds {
+		ps := e.Plugs[kind]
+		if len(ps) != len(m[k]) {
+			return false
+		}
+		for j := range ps {
+			a, b := &ps[j], &m[k][j]
+			if a.Node != b.Node || a.Name != b.Name || a.Word != b.Word || a.Int != b.Int ||
+				math.Float32bits(float32(a.Float)) != math.Float32bits(float32(b.Float)) || a.String != b.String ||
+				a.MaxWord != 0 || a.MaxFloat != 0 || a.Reserved != [4]uint32{} || a.Jump != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// canonicalPool reports whether writing f without a recorded string pool gives the pool it
+// was read with: the pool is exactly the distinct strings in the order the writer first uses
+// them, ends with a NUL, and nothing points into the middle of a string. It walks the model
+// in the writer's order instead of writing it.
+func canonicalPool(f *ainb.File, input []byte) bool {
+	strs := f.Layout.Strings
+	if input != nil && len(input) >= 0x28 {
+		size := 0
+		for _, s := range strs {
+			size += len(s) + 1
+		}
+		at := int(binary.LittleEndian.Uint32(input[0x24:]))
+		if at > len(input) || len(input)-at != size {
+			return false
+		}
+	}
+	p := &poolWalk{strs: strs, seen: make(map[string]struct{}, len(strs))}
+	p.file(f)
+	return p.ok() && p.k == len(strs)
+}
+
+type poolWalk struct {
+	strs []string
+	k    int
+	seen map[string]struct{}
+	bad  bool
+}
+
+func (p *poolWalk) ok() bool { return !p.bad }
+
+func (p *poolWalk) use(s string) {
+	if p.bad {
+		return
+	}
+	if _, ok := p.seen[s]; ok {
+		return
+	}
+	if p.k < len(p.strs) && p.strs[p.k] == s {
+		p.seen[s] = struct{}{}
+		p.k++
+		return
+	}
+	p.bad = true
+}
+
+// file uses the strings in the order (*ainb.File).Bytes writes them.
+func (p *poolWalk) file(f *ainb.File) {
+	p.use(f.Filename)
+	p.use(f.Category)
+	for _, c := range f.Commands {
+		p.use(c.Name)
+	}
+	for i := range f.Elements {
+		p.use(f.Elements[i].Name)
+	}
+	slots := []ainb.BlackboardType{ainb.BBString, ainb.BBS32, ainb.BBU32, ainb.BBF32, ainb.BBBool, ainb.BBVec3f, ainb.BBPointer}
+	if f.Version < ainb.Version408 {
+		slots = append(slots[:2], slots[3:]...)
+	}
+	for _, t := range slots {
+		for _, bp := range f.Blackboard.Params[t] {
+			p.use(bp.Name)
+			p.use(bp.Notes)
+		}
+	}
+	for _, bp := range f.Blackboard.Params[ainb.BBString] {
+		p.use(bp.Value.String)
+	}
+	for _, t := range slots {
+		for _, bp := range f.Blackboard.Params[t] {
+			if bp.File != "" {
+				p.use(bp.File)
+			}
+		}
+	}
+	for i := range f.Elements {
+		e := &f.Elements[i]
+		for k := range ainb.PlugKind(ainb.NumPlugKinds) {
+			l, _ := e.PlugLayout(k, f.Version)
+			if l == ainb.LayoutJump {
+				continue
+			}
+			for j := range e.Plugs[k] {
+				p.use(e.Plugs[k][j].Name)
+				if l == ainb.LayoutWordString {
+					p.use(e.Plugs[k][j].String)
+				}
+			}
+		}
+	}
+	for i := range f.Attachments {
+		p.use(f.Attachments[i].Name)
+	}
+	prop := func(t ainb.ParamType, pr *ainb.Property) {
+		p.use(pr.Name)
+		if t == ainb.ParamPointer {
+			p.use(pr.ClassName)
+		}
+		if t == ainb.ParamString {
+			p.use(pr.Value.String)
+		}
+	}
+	for t := range ainb.NumParamTypes {
+		for i := range f.Elements {
+			for j := range f.Elements[i].Properties[t] {
+				prop(t, &f.Elements[i].Properties[t][j])
+			}
+		}
+		for i := range f.Attachments {
+			for j := range f.Attachments[i].Properties[t] {
+				prop(t, &f.Attachments[i].Properties[t][j])
+			}
+		}
+	}
+	for t := range ainb.NumParamTypes {
+		for i := range f.Elements {
+			for j := range f.Elements[i].Inputs[t] {
+				in := &f.Elements[i].Inputs[t][j]
+				p.use(in.Name)
+				if t == ainb.ParamPointer {
+					p.use(in.ClassName)
+				}
+				if t == ainb.ParamString {
+					p.use(in.Value.String)
+				}
+			}
+		}
+		for i := range f.Elements {
+			for _, o := range f.Elements[i].Outputs[t] {
+				p.use(o.Name)
+				if t == ainb.ParamPointer {
+					p.use(o.ClassName)
+				}
+			}
+		}
+	}
+	for i := range f.Elements {
+		for _, pl := range f.Elements[i].Plugs[ainb.PlugJump] {
+			if pl.Jump != nil && pl.Jump.Type == 0 {
+				p.use(pl.Jump.Command)
+			}
+		}
+	}
+	for _, m := range f.Modules {
+		p.use(m.Path)
+		p.use(m.Category)
+	}
+	for i := range f.Elements {
+		for _, a := range f.Elements[i].Actions {
+			p.use(a.Slot)
+			p.use(a.Action)
+		}
+	}
+	if s := f.Section58; s != nil {
+		p.use(s.Description)
+	}
+	if f.Version < ainb.Version407 {
+		for i := range f.Elements {
+			if s := f.Elements[i].StateInfo; s != nil {
+				p.use(s.DesiredState)
+			}
+		}
+	}
+	for _, r := range f.EnumRelocations {
+		p.use(r.ClassName)
+		p.use(r.ValueName)
+	}
+}
