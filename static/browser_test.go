@@ -19,7 +19,7 @@ func TestOpenFile(t *testing.T) {
 	p := newBrowser(t)
 	p.screenshot("ainb-welcome")
 	p.open(corpusFile(t, "synthetic/kitchen_sink_v407.ainb"))
-	n := eval[int](p, `ainbEditor.document().file.Elements.length`)
+	n := eval[int](p, `ainbEditor.document().nodes.length`)
 	if n != 29 {
 		t.Fatalf("got %d nodes, want 29", n)
 	}
@@ -29,10 +29,13 @@ func TestOpenFile(t *testing.T) {
 	p.screenshot("ainb-kitchen")
 }
 
-const floatKey = `[data-key="Properties.Float.0.value"]`
+// floatKey is the inspector field of node 3's first float property.
+func floatKey(p *page) string {
+	return fmt.Sprintf(`[data-key="properties.%d.value"]`, itemIndex(p, 3, "properties", "float", 0))
+}
 
 func floatValue(p *page) float64 {
-	return eval[float64](p, `ainbEditor.document().file.Elements[3].Properties.Float[0].Value.Float`)
+	return eval[float64](p, fmt.Sprintf(`(`+nodeJS+`).properties[%d].value`, 3, itemIndex(p, 3, "properties", "float", 0)))
 }
 
 func (p *page) key(keys string, mods ...chromedp.Modifier) {
@@ -52,8 +55,8 @@ func TestEditUndoRedoSave(t *testing.T) {
 	if sel := eval[[]int](p, `ainbEditor.selection()`); len(sel) != 1 || sel[0] != 3 {
 		t.Fatalf("selection after click: %v, want [3]", sel)
 	}
-	p.do(chromedp.WaitVisible(chromedp.CSS(floatKey)))
-	p.typeInto(floatKey, "1.1\r")
+	p.do(chromedp.WaitVisible(chromedp.CSS(floatKey(p))))
+	p.typeInto(floatKey(p), "1.1\r")
 	want := float64(float32(1.1))
 	if got := floatValue(p); got != want {
 		t.Fatalf("after typing 1.1: %v, want the f32 %v", got, want)
@@ -80,9 +83,9 @@ func TestEditUndoRedoSave(t *testing.T) {
 		t.Fatalf("after redo (Ctrl+Y): %v, want %v", got, want)
 	}
 	// Out-of-range input is clamped to the type, not stored as typed.
-	intKey := `[data-key="Properties.Int.0.value"]`
-	p.typeInto(intKey, "99999999999\r")
-	if got := eval[float64](p, `ainbEditor.document().file.Elements[3].Properties.Int[0].Value.Int`); got != math.MaxInt32 {
+	intAt := itemIndex(p, 3, "properties", "int", 0)
+	p.typeInto(fmt.Sprintf(`[data-key="properties.%d.value"]`, intAt), "99999999999\r")
+	if got := eval[float64](p, fmt.Sprintf(`(`+nodeJS+`).properties[%d].value`, 3, intAt)); got != math.MaxInt32 {
 		t.Fatalf("s32 field took %v, want it clamped to %d", got, math.MaxInt32)
 	}
 	p.key("z", chromedp.ModifierCtrl)
@@ -158,13 +161,14 @@ func firstDiff(a, b []byte) string {
 	return fmt.Sprintf("%d lines vs %d", len(al), len(bl))
 }
 
-// rowOf asks the page's own model code for the row of a node's input or output.
-func rowOf(p *page, node int, kind, typ string, index int) int {
-	fn := "inputRow"
+// rowOf asks the page's own metrics for the row of a node's nth input or output of a type.
+func rowOf(p *page, node int, kind, typ string, nth int) int {
+	fn, list := "inputRow", "inputs"
 	if kind == "out" {
-		fn = "outputRow"
+		fn, list = "outputRow", "outputs"
 	}
-	return eval[int](p, fmt.Sprintf(`import("/static/model.js").then((m) => m.%s(ainbEditor.document().file.Elements[%d], %q, %d))`, fn, node, typ, index))
+	k := itemIndex(p, node, list, typ, nth)
+	return eval[int](p, fmt.Sprintf(`import("/static/metrics.js").then((m) => m.%s(`+nodeJS+`, %d))`, fn, node, k))
 }
 
 // Dragging an output onto an input of another type is refused with a reason; onto one of
@@ -173,11 +177,12 @@ func TestConnectPlugs(t *testing.T) {
 	p := newBrowser(t)
 	p.open(corpusFile(t, "synthetic/params_v407.ainb"))
 	p.run(`ainbEditor.setView({x: 640, y: 420, zoom: 0.8})`)
-	src := `JSON.stringify(ainbEditor.document().file.Elements[3].Inputs.Int[0].Source)`
+	intInput := fmt.Sprintf(`(`+nodeJS+`).inputs[%d]`, 3, itemIndex(p, 3, "inputs", "int", 0))
+	src := `JSON.stringify(` + intInput + `.source)`
 	before := eval[string](p, src)
 
-	floatOut := p.screenOf(1, rowOf(p, 1, "out", "Float", 0), "out")
-	intIn := p.screenOf(3, rowOf(p, 3, "in", "Int", 0), "in")
+	floatOut := p.screenOf(1, rowOf(p, 1, "out", "float", 0), "out")
+	intIn := p.screenOf(3, rowOf(p, 3, "in", "int", 0), "in")
 	p.drag(floatOut, intIn)
 	if got := eval[string](p, src); got != before {
 		t.Fatalf("a float output connected to an int input: %s", got)
@@ -194,10 +199,11 @@ func TestConnectPlugs(t *testing.T) {
 		t.Error("a refused link made the document dirty")
 	}
 
-	intOut := p.screenOf(1, rowOf(p, 1, "out", "Int", 0), "out")
+	intOut := p.screenOf(1, rowOf(p, 1, "out", "int", 0), "out")
 	p.drag(intOut, intIn)
-	got := eval[map[string]float64](p, `ainbEditor.document().file.Elements[3].Inputs.Int[0].Source`)
-	if got["Node"] != 1 || got["Output"] != 0 {
+	wantOut := itemIndex(p, 1, "outputs", "int", 0)
+	got := eval[map[string]float64](p, intInput+`.source`)
+	if got["node"] != 1 || got["output"] != float64(wantOut) {
 		t.Fatalf("after dragging node 1's int output onto node 3's first int input: source %v", got)
 	}
 	p.screenshot("ainb-connected")
@@ -206,12 +212,12 @@ func TestConnectPlugs(t *testing.T) {
 		t.Fatalf("undo left the source %s, want %s", got, before)
 	}
 	p.key("y", chromedp.ModifierCtrl)
-	if got := eval[float64](p, `ainbEditor.document().file.Elements[3].Inputs.Int[0].Source.Node`); got != 1 {
+	if got := eval[float64](p, intInput+`.source.node`); got != 1 {
 		t.Fatalf("redo: source node %v, want 1", got)
 	}
 }
 
-const docText = `import("/static/jsonio.js").then((m) => m.stringify(ainbEditor.document()))`
+const docText = `JSON.stringify(ainbEditor.document())`
 
 type viewState struct {
 	Command float64 `json:"command"`
@@ -228,14 +234,13 @@ func TestShareRestoresView(t *testing.T) {
 	if v := eval[viewState](p, `ainbEditor.view()`); v.Command != 1 {
 		t.Fatalf("clicking the second command: view %+v", v)
 	}
-	p.run(`(() => { const q = ainbEditor.document().positions[5]; ainbEditor.setView({x: q.x + 300, y: q.y + 200, zoom: 0.5}); })()`)
+	p.run(`(() => { const q = ainbEditor.document().nodes[5]; ainbEditor.setView({x: q.x + 300, y: q.y + 200, zoom: 0.5}); })()`)
 	p.click(p.screenOf(5, -1, ""))
 	other := eval[int](p, `(() => {
 		const r = document.getElementById("graph").getBoundingClientRect();
-		const n = ainbEditor.document().file.Elements.length;
-		for (let i = 0; i < n; i++) {
-			const s = ainbEditor.screenOf(i, -1, "");
-			if (i !== 5 && s.x > r.left + 20 && s.x < r.right - 220 && s.y > r.top + 20 && s.y < r.bottom - 200) return i;
+		for (const n of ainbEditor.document().nodes) {
+			const s = ainbEditor.screenOf(n.id, -1, "");
+			if (n.id !== 5 && s.x > r.left + 20 && s.x < r.right - 220 && s.y > r.top + 20 && s.y < r.bottom - 200) return n.id;
 		}
 		return -1;
 	})()`)
@@ -280,7 +285,7 @@ func TestReloadKeepsDocumentAndView(t *testing.T) {
 	p.open(corpusFile(t, "synthetic/params_v407.ainb"))
 	p.run(`ainbEditor.setView({x: 470, y: 300, zoom: 1})`)
 	p.click(p.screenOf(3, -1, ""))
-	p.typeInto(floatKey, "-2.75\r")
+	p.typeInto(floatKey(p), "-2.75\r")
 	p.run(`ainbEditor.setView({x: 400.5, y: 250.25, zoom: 0.9})`)
 	p.waitFor(`location.hash.includes("z=0.9") && location.hash.includes("sel=3")`)
 	time.Sleep(1500 * time.Millisecond) // the autosave runs a second after the last edit

@@ -89,10 +89,12 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 	}
 	inside := eval[[]int](p, `(() => {
 		const out = [];
-		ainbEditor.document().positions.forEach((q, i) => {
-			if (q.x >= 310 && q.x + q.w <= 960 && q.y >= 4032 && q.y + q.h <= 4655) out.push(i);
+		return import("/static/metrics.js").then((m) => {
+			for (const q of ainbEditor.document().nodes) {
+				if (q.x >= 310 && q.x + m.NODE_WIDTH <= 960 && q.y >= 4032 && q.y + m.nodeHeight(q) <= 4655) out.push(q.id);
+			}
+			return out;
 		});
-		return out;
 	})()`)
 	if !slices.Equal(inside, want) {
 		t.Fatalf("the nodes inside the box are %v; the test expects %v", inside, want)
@@ -167,7 +169,7 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 	if sel := eval[[]int](p, `ainbEditor.selection()`); !slices.Equal(sel, []int{29, 30, 31, 32}) {
 		t.Fatalf("selection after pasting: %v", sel)
 	}
-	offsets := eval[[]point](p, `(() => { const q = ainbEditor.document().positions; return [2, 3, 4, 26].map((i, k) => ({x: q[29 + k].x - q[i].x, y: q[29 + k].y - q[i].y})); })()`)
+	offsets := eval[[]point](p, `(() => { const q = ainbEditor.document().nodes; return [2, 3, 4, 26].map((i, k) => ({x: q[29 + k].x - q[i].x, y: q[29 + k].y - q[i].y})); })()`)
 	for _, o := range offsets[1:] {
 		if o != offsets[0] {
 			t.Errorf("the pasted nodes are not laid out as the copied ones: offsets %v", offsets)
@@ -206,12 +208,12 @@ func TestOpenZstd(t *testing.T) {
 	}
 	p.open(path)
 	wantDoc := eval[string](p, docText)
-	wantFirst := eval[string](p, `ainbEditor.document().file.Elements[0].Name + "|" + ainbEditor.document().file.Elements[1].Name`)
+	wantFirst := eval[string](p, `ainbEditor.document().nodes[0].name + "|" + ainbEditor.document().nodes[1].name`)
 	p.open(zs)
-	if n := eval[int](p, `ainbEditor.document().file.Elements.length`); n != 29 {
+	if n := eval[int](p, `ainbEditor.document().nodes.length`); n != 29 {
 		t.Fatalf("%d nodes from the .zs, want 29", n)
 	}
-	if first := eval[string](p, `ainbEditor.document().file.Elements[0].Name + "|" + ainbEditor.document().file.Elements[1].Name`); first != wantFirst {
+	if first := eval[string](p, `ainbEditor.document().nodes[0].name + "|" + ainbEditor.document().nodes[1].name`); first != wantFirst {
 		t.Errorf("first nodes %q, want %q", first, wantFirst)
 	}
 	if d := eval[string](p, docText); d != wantDoc {
@@ -281,7 +283,7 @@ func TestHelpListsShortcuts(t *testing.T) {
 		t.Errorf("0 left the zoom at %v", got)
 	}
 	p.key("a", chromedp.ModifierCtrl)
-	if n := len(eval[[]int](p, `ainbEditor.selection()`)); n != eval[int](p, `ainbEditor.document().file.Elements.length`) {
+	if n := len(eval[[]int](p, `ainbEditor.selection()`)); n != eval[int](p, `ainbEditor.document().nodes.length`) {
 		t.Errorf("Ctrl+A selected %d nodes", n)
 	}
 	p.key("A", chromedp.ModifierShift)

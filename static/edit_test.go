@@ -14,7 +14,7 @@ func TestBuildProblemsSelectNode(t *testing.T) {
 	p.allowed = append(p.allowed, "status of 422")
 	p.open(corpusFile(t, "synthetic/params_v407.ainb"))
 	// Node 0 is no query node, so a node may not read it as one.
-	p.run(`ainbEditor.document().file.Elements[3].Queries = [0]`)
+	p.run(`ainbEditor.document().nodes[3].queries = [0]`)
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="save"]`)))
 	p.waitFor(`ainbEditor.problems().length > 0`)
 	probs := eval[[]map[string]any](p, `ainbEditor.problems()`)
@@ -56,7 +56,7 @@ func TestStructuralEdits(t *testing.T) {
 	p := newBrowser(t)
 	p.open(corpusFile(t, "synthetic/kitchen_sink_v407.ainb"))
 	orig := eval[string](p, docText)
-	count := func() int { return eval[int](p, `ainbEditor.document().file.Elements.length`) }
+	count := func() int { return eval[int](p, `ainbEditor.document().nodes.length`) }
 
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="add"]`)))
 	p.do(chromedp.WaitVisible(chromedp.CSS(`.palette-input`)))
@@ -67,7 +67,7 @@ func TestStructuralEdits(t *testing.T) {
 	if sel := eval[[]int](p, `ainbEditor.selection()`); len(sel) != 1 || sel[0] != 29 {
 		t.Fatalf("the new node is not selected: %v", sel)
 	}
-	if att := eval[bool](p, `"Attachments" in ainbEditor.document().file.Elements[29]`); att {
+	if att := eval[bool](p, `"attachments" in ainbEditor.document().nodes[29]`); att {
 		t.Error("a node from the palette kept its model's attachments")
 	}
 	p.key("d", chromedp.ModifierCtrl)
@@ -78,7 +78,7 @@ func TestStructuralEdits(t *testing.T) {
 	if n := count(); n != 30 {
 		t.Fatalf("%d nodes after deleting the copy, want 30", n)
 	}
-	// Deleting a node others point at renumbers and drops the links.
+	// Deleting a node others point at drops the links to it; no other node is renumbered.
 	p.run(`ainbEditor.setView({x: 800, y: 200, zoom: 0.5})`)
 	p.run(`document.getElementById("graph").focus()`)
 	// Node 6 roots a command: deleting it is refused with a reason.
@@ -92,14 +92,15 @@ func TestStructuralEdits(t *testing.T) {
 	if n := count(); n != 29 {
 		t.Fatalf("%d nodes after deleting node 7, want 29", n)
 	}
-	kids := eval[[]float64](p, `ainbEditor.document().file.Elements[0].Plugs.Child.map((c) => c.Node)`)
-	for _, k := range kids {
-		if k < 0 || k >= 29 {
-			t.Fatalf("child plugs after the delete: %v", kids)
-		}
+	if eval[bool](p, `ainbEditor.document().nodes.some((n) => n.id === 7)`) {
+		t.Fatal("node 7 is still there")
 	}
-	if len(kids) != 22 || kids[0] != 6 || kids[1] != 7 {
-		t.Errorf("the root's children after deleting node 7: %v, want its plug gone and node 8 renumbered 7", kids)
+	kids := eval[[]float64](p, `ainbEditor.document().nodes[0].children.map((c) => c.node)`)
+	if dangling := eval[[]float64](p, `(() => { const ids = new Set(ainbEditor.document().nodes.map((n) => n.id)); return ainbEditor.document().nodes[0].children.map((c) => c.node).filter((k) => !ids.has(k)); })()`); len(dangling) != 0 {
+		t.Fatalf("children lead to deleted nodes %v: %v", dangling, kids)
+	}
+	if len(kids) != 22 || kids[0] != 6 || kids[1] != 8 {
+		t.Errorf("the root's children after deleting node 7: %v, want its child gone and node 8 still 8", kids)
 	}
 	for range 4 {
 		p.key("z", chromedp.ModifierCtrl)

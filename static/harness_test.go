@@ -297,6 +297,20 @@ func (p *page) drag(from, to point, mods ...chromedp.Modifier) {
 	p.do(acts...)
 }
 
+// nodeJS is a JavaScript expression for the node with id %d in the open document.
+const nodeJS = `ainbEditor.document().nodes.find((n) => n.id === %d)`
+
+// itemIndex is the index in node id's list (properties, inputs or outputs) of the nth entry
+// of type typ.
+func itemIndex(p *page, id int, list, typ string, nth int) int {
+	p.t.Helper()
+	i := eval[int](p, fmt.Sprintf(`(() => { const l = (`+nodeJS+`)[%q] || []; let k = -1; for (let i = 0; i < l.length; i++) if (l[i].type === %q && ++k === %d) return i; return -1; })()`, id, list, typ, nth))
+	if i < 0 {
+		p.t.Fatalf("node %d has no %s number %d of type %s", id, list, nth, typ)
+	}
+	return i
+}
+
 // screenshot saves the page as a PNG under /tmp for a person to look at.
 func (p *page) screenshot(name string) {
 	p.t.Helper()
@@ -322,7 +336,7 @@ func corpusFile(t testing.TB, rel string) string {
 
 // The embedded assets must all be there: a missing module breaks the page at load.
 func TestEmbeddedAssets(t *testing.T) {
-	for _, name := range []string{"main.js", "editor.js", "editor.css", "render.js", "model.js"} {
+	for _, name := range []string{"main.js", "editor.js", "editor.css", "render.js", "model.js", "metrics.js", "edits.js", "history.js"} {
 		if _, err := fs.Stat(static.FS, name); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}

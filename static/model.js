@@ -9,9 +9,8 @@
 // id everywhere; a node's place in doc.nodes is only its index in the file.
 
 export * from "./metrics.js";
+export { FORMAT } from "./document.js";
 import { rowCounts, childRow, jumpRow, outputRow } from "./metrics.js";
-
-export const FORMAT = "ainb-editor-document/2";
 
 // The value types of properties, inputs and outputs, in the order a file groups them.
 export const VALUE_TYPES = ["int", "bool", "float", "string", "vec3f", "pointer"];

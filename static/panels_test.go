@@ -77,19 +77,19 @@ func (p *page) undoAll() {
 // selectNode centres a node and clicks its header.
 func (p *page) selectNode(i int, mods ...chromedp.Modifier) {
 	p.t.Helper()
-	p.run(fmt.Sprintf(`(() => { const q = ainbEditor.document().positions[%d]; ainbEditor.setView({x: q.x + q.w / 2, y: q.y + 15, zoom: 1}); })()`, i))
+	p.run(fmt.Sprintf(`(() => { const q = `+nodeJS+`; ainbEditor.setView({x: q.x + 130, y: q.y + 15, zoom: 1}); })()`, i))
 	p.click(p.screenOf(i, -1, ""), mods...)
 }
 
 const fn0 = `document.querySelector('[data-key="fn.0"]')`
 
-// replaceInFunction selects text in function 0's listing and types over it, then leaves the
+// replaceInFunction selects text in expression 0's text and types over it, then leaves the
 // field, which applies the edit.
 func (p *page) replaceInFunction(old, typed string) {
 	p.t.Helper()
 	ok := eval[bool](p, fmt.Sprintf(`(() => { const ta = %s; const at = ta.value.indexOf(%q); if (at < 0) return false; ta.focus(); ta.setSelectionRange(at, at + %d); return true; })()`, fn0, old, len(old)))
 	if !ok {
-		p.t.Fatalf("%q is not in function 0's listing", old)
+		p.t.Fatalf("%q is not in expression 0's text", old)
 	}
 	p.do(chromedp.KeyEvent(typed))
 	p.run(`document.getElementById("graph").focus()`)
@@ -103,11 +103,11 @@ func TestExpressionsEdit(t *testing.T) {
 	path := corpusFile(t, "synthetic/expressions_v407.ainb")
 	orig := readFile(t, path)
 	p.open(path)
-	orig0 := eval[string](p, `ainbEditor.document().functions[0].text`)
+	orig0 := eval[string](p, `ainbEditor.document().expressions.functions[0].text`)
 	p.do(chromedp.Click(chromedp.CSS(`[data-tab="expressions"]`)))
 	p.do(chromedp.WaitVisible(chromedp.CSS(`[data-key="fn.0"]`)))
 	shown := eval[[]string](p, `[...document.querySelectorAll(".fn textarea")].map((ta) => ta.value)`)
-	texts := eval[[]string](p, `ainbEditor.document().functions.map((f) => f.text)`)
+	texts := eval[[]string](p, `ainbEditor.document().expressions.functions.map((f) => f.text)`)
 	if len(texts) != len(orig.Expressions.Functions) || !slices.Equal(shown, texts) {
 		t.Fatalf("the panel shows %d listings, the document has %d and the file %d functions", len(shown), len(texts), len(orig.Expressions.Functions))
 	}
@@ -115,7 +115,7 @@ func TestExpressionsEdit(t *testing.T) {
 	const oldLine, newLine = "ADD int LMem32[0x0], int 3\n", "ADD int LMem32[0x0], int 4\n"
 	p.replaceInFunction("int 3\n", "int 4\n")
 	want := strings.Replace(orig0, oldLine, newLine, 1)
-	if got := eval[string](p, `ainbEditor.document().functions[0].text`); got != want || want == orig0 {
+	if got := eval[string](p, `ainbEditor.document().expressions.functions[0].text`); got != want || want == orig0 {
 		t.Fatalf("function 0 after the edit:\n%s\nwant\n%s", got, want)
 	}
 	if h := eval[[]string](p, `ainbEditor.history().undo`); len(h) != 1 || h[0] != "Edit expression 0" {
@@ -146,12 +146,12 @@ func TestExpressionsEdit(t *testing.T) {
 		t.Fatal("a listing that does not assemble was built")
 	}
 	probs := eval[[]map[string]any](p, `ainbEditor.problems()`)
-	if len(probs) != 1 || probs[0]["function"] != float64(0) || probs[0]["line"] != float64(5) {
-		t.Fatalf("problems %v, want one in function 0 at line 5", probs)
+	if len(probs) != 1 || probs[0]["expression"] != float64(0) || probs[0]["line"] != float64(5) {
+		t.Fatalf("problems %v, want one in expression 0 at line 5", probs)
 	}
 	shownProblem := eval[string](p, `document.querySelector(".problem").textContent`)
-	if !strings.Contains(shownProblem, "function 0") || !strings.Contains(shownProblem, "line 5") {
-		t.Errorf("the problem reads %q; it should name function 0 and line 5", shownProblem)
+	if !strings.Contains(shownProblem, "expression 0") || !strings.Contains(shownProblem, "line 5") {
+		t.Errorf("the problem reads %q; it should name expression 0 and line 5", shownProblem)
 	}
 	p.screenshot("ainb-expression-problem")
 	p.do(chromedp.Click(chromedp.CSS(`.problem`)))
@@ -165,8 +165,8 @@ func TestExpressionsEdit(t *testing.T) {
 	if !strings.HasSuffix(sel, "FOO int LMem32[0x0], int 4") || strings.Contains(sel, "\n") {
 		t.Errorf("the selection in the listing is %q, want line 5", sel)
 	}
-	if head := eval[string](p, `document.querySelector('.fn.has-error[data-function="0"] h3').textContent`); !strings.Contains(head, "line 5") {
-		t.Errorf("function 0's heading reads %q", head)
+	if head := eval[string](p, `document.querySelector('.fn.has-error[data-expression="0"] h3').textContent`); !strings.Contains(head, "line 5") {
+		t.Errorf("expression 0's heading reads %q", head)
 	}
 	p.screenshot("ainb-expression-line")
 }
@@ -181,20 +181,30 @@ func TestBlackboardEdits(t *testing.T) {
 	origDoc := eval[string](p, docText)
 	p.do(chromedp.Click(chromedp.CSS(`[data-tab="blackboard"]`)))
 	types := eval[[]string](p, `[...document.querySelectorAll('[data-key="bb.add.type"] option')].map((o) => o.value)`)
-	if !slices.Equal(types, []string{"String", "S32", "U32", "F32", "Bool", "Vec3f", "VoidPtr"}) {
+	if !slices.Equal(types, []string{"string", "int", "u32", "float", "bool", "vec3f", "pointer"}) {
 		t.Fatalf("a 0x408 file offers the types %v", types)
 	}
+	// Parameters are keyed by their index in the document's one list.
+	bb := func(typ string, nth int) int {
+		k := eval[int](p, fmt.Sprintf(`(() => { let k = -1; const l = ainbEditor.document().blackboard; for (let i = 0; i < l.length; i++) if (l[i].type === %q && ++k === %d) return i; return -1; })()`, typ, nth))
+		if k < 0 {
+			t.Fatalf("no %s parameter number %d", typ, nth)
+		}
+		return k
+	}
+	added := eval[int](p, `ainbEditor.document().blackboard.length`)
+	int2, u1, vec0, bool0 := bb("int", 2), bb("u32", 1), bb("vec3f", 0), bb("bool", 0)
 
-	p.run(`document.querySelector('[data-key="bb.add.type"]').value = "F32"`)
+	p.run(`document.querySelector('[data-key="bb.add.type"]').value = "float"`)
 	p.do(chromedp.SendKeys(chromedp.CSS(`[data-key="bb.add.name"]`), "Added"))
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="bb-add"]`)))
-	p.do(chromedp.WaitVisible(chromedp.CSS(`[data-key="bb.F32.3.Value"]`)))
-	p.typeInto(`[data-key="bb.F32.3.Value"]`, "2.5\r")
-	p.typeInto(`[data-key="bb.F32.3.File"]`, "Work/AI/Added.ainb\r")
-	p.typeInto(`[data-key="bb.S32.2"]`, "IntTop\r")
-	p.typeInto(`[data-key="bb.U32.1.Value"]`, "4000000000\r")
-	p.typeInto(`[data-key="bb.Vec3f.0.Value.1"]`, "-0.5\r")
-	p.do(chromedp.Click(chromedp.CSS(`[data-bb="bb.Bool.0"] [data-action="bb-remove"]`)))
+	p.do(chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-key="bb.%d.value"]`, added))))
+	p.typeInto(fmt.Sprintf(`[data-key="bb.%d.value"]`, added), "2.5\r")
+	p.typeInto(fmt.Sprintf(`[data-key="bb.%d.file"]`, added), "Work/AI/Added.ainb\r")
+	p.typeInto(fmt.Sprintf(`[data-key="bb.%d"]`, int2), "IntTop\r")
+	p.typeInto(fmt.Sprintf(`[data-key="bb.%d.value"]`, u1), "4000000000\r")
+	p.typeInto(fmt.Sprintf(`[data-key="bb.%d.value.1"]`, vec0), "-0.5\r")
+	p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`[data-bb="bb.%d"] [data-action="bb-remove"]`, bool0))))
 	if h := eval[[]string](p, `ainbEditor.history().undo`); len(h) != 7 {
 		t.Fatalf("history after the edits: %q", h)
 	}
@@ -232,7 +242,7 @@ func TestBlackboardEdits(t *testing.T) {
 	p.allowDialogs()
 	p.open(corpusFile(t, "synthetic/blackboard_v407.ainb"))
 	types = eval[[]string](p, `[...document.querySelectorAll('[data-key="bb.add.type"] option')].map((o) => o.value)`)
-	if slices.Contains(types, "U32") {
+	if slices.Contains(types, "u32") {
 		t.Errorf("a 0x407 file offers U32 parameters: %v", types)
 	}
 }

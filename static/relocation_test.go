@@ -44,7 +44,7 @@ func TestDeleteKeepsEnumRelocations(t *testing.T) {
 	at := p.screenOf(1, -1, "")
 	p.click(at)
 	if sel := eval[[]int](p, `ainbEditor.selection()`); len(sel) != 1 || sel[0] != 1 {
-		t.Fatalf("selected %v, want [1]; clicked %+v, view %v, positions %v", sel, at, eval[map[string]any](p, `ainbEditor.view()`), eval[any](p, `ainbEditor.document().positions`))
+		t.Fatalf("selected %v, want [1]; clicked %+v, view %v, positions %v", sel, at, eval[map[string]any](p, `ainbEditor.view()`), eval[any](p, `ainbEditor.document().nodes.map((n) => [n.id, n.x, n.y])`))
 	}
 	p.key(kb.Delete)
 	saved := p.save()

@@ -23,11 +23,13 @@ func (b box) overlaps(c box) bool {
 	return b.X < c.X+c.W && c.X < b.X+b.W && b.Y < c.Y+c.H && c.Y < b.Y+b.H
 }
 
-const positionsJS = `ainbEditor.document().positions`
+// positionsJS is every node's box: its place and pin from the document, its size from the
+// metrics.
+const positionsJS = `import("/static/metrics.js").then((m) => ainbEditor.document().nodes.map((n) => ({x: n.x, y: n.y, w: m.NODE_WIDTH, h: m.nodeHeight(n), pinned: n.pinned})))`
 
-// positionsText is the positions as the document holds them, keys and all, to compare
-// undo and redo exactly.
-const positionsText = `import("/static/jsonio.js").then((m) => m.stringify(ainbEditor.document().positions))`
+// positionsText is the nodes as the document holds them, keys and all, to compare undo and
+// redo exactly.
+const positionsText = `JSON.stringify(ainbEditor.document().nodes)`
 
 // Tidy lays out the nodes that are not pinned: a node added from the palette (not pinned)
 // moves off the nodes it landed on, a dragged node (pinned) stays, and the rest go back to
@@ -40,12 +42,12 @@ func TestTidy(t *testing.T) {
 	const dragged = 7
 
 	// Look at the node to drag, so the palette adds the new node right on top of it.
-	p.run(fmt.Sprintf(`(() => { const q = ainbEditor.document().positions[%d]; ainbEditor.setView({x: q.x + 130, y: q.y + 100, zoom: 0.5}); })()`, dragged))
+	p.run(fmt.Sprintf(`(() => { const q = `+nodeJS+`; ainbEditor.setView({x: q.x + 130, y: q.y + 100, zoom: 0.5}); })()`, dragged))
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="add"]`)))
 	p.do(chromedp.WaitVisible(chromedp.CSS(`.palette-input`)))
 	p.do(chromedp.SendKeys(chromedp.CSS(`.palette-input`), "Task05\r"))
 	added := n
-	if got := eval[int](p, `ainbEditor.document().positions.length`); got != n+1 {
+	if got := eval[int](p, `ainbEditor.document().nodes.length`); got != n+1 {
 		t.Fatalf("%d positions after adding a node, want %d", got, n+1)
 	}
 	pos := eval[[]box](p, positionsJS)
@@ -139,7 +141,7 @@ func TestTidyError(t *testing.T) {
 	p := newBrowser(t)
 	p.allowed = append(p.allowed, "status of 400")
 	p.open(corpusFile(t, "synthetic/kitchen_sink_v407.ainb"))
-	p.run(`ainbEditor.document().file.Elements[0].Type = "not a type"`)
+	p.run(`ainbEditor.document().nodes[0].type = "not a type"`)
 	before := eval[string](p, positionsText)
 	p.key("l")
 	p.waitFor(`ainbEditor.problems().length > 0 && !document.querySelector('[data-action="tidy"]').disabled`)
