@@ -50,6 +50,7 @@ export class Editor {
     this.renderer = new Renderer(this, this.ui.canvas);
     this.input = new Input(this, this.ui.canvas);
     this.frameQueued = false;
+    this.afterLoad = [];
     new ResizeObserver(() => this.requestRender()).observe(this.ui.canvas);
     window.addEventListener("beforeunload", (e) => {
       if (this.doc && this.history.dirty()) {
@@ -80,10 +81,14 @@ export class Editor {
       if (this.pendingLoad) {
         const t = performance.now();
         this.timings.firstFrame = t - (this.timings.openStart ?? t);
+        this.timings.firstDraw = this.renderer.lastFrameMs;
         this.pendingLoad = false;
         this.loads++;
         this.resolveReady(true);
         this.emit("drawn");
+        // Work that can wait (storing the document) runs after the first frame is shown.
+        const later = this.afterLoad.splice(0);
+        if (later.length) setTimeout(() => later.forEach((fn) => fn()), 0);
       }
       this.emit("frame");
     });
@@ -115,7 +120,7 @@ export class Editor {
     }
     this.timings.parsed = performance.now() - this.timings.openStart;
     if (!this.load(doc, { name: file.name })) return false;
-    store.remember(file.name, doc);
+    this.afterLoad.push(() => store.remember(file.name, doc));
     this.status(`Opened ${file.name}: ${doc.nodes.length} nodes`);
     return true;
   }
@@ -140,6 +145,7 @@ export class Editor {
       this.ui.toast(`Not an editor document of format ${FORMAT}${doc && doc.format ? ` (it is ${doc.format})` : ""}; open the file again.`, "error");
       return false;
     }
+    const t0 = performance.now();
     this.doc = doc;
     // Names this document for the clipboard: a paste is local only into the same one.
     this.docKey = randomKey();
@@ -163,11 +169,12 @@ export class Editor {
       this.fitAll();
     }
     this.pendingLoad = true;
+    this.afterLoad.push(() => this.scheduleAutosave(0));
+    this.timings.load = performance.now() - t0;
     this.emit("document");
     this.emit("selection");
     this.emit("dirty");
     this.viewChanged();
-    this.scheduleAutosave(0);
     this.requestRender();
     return true;
   }
