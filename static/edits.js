@@ -70,13 +70,13 @@ export function toS32(x) {
   x = Number(x);
   if (!Number.isFinite(x)) return 0;
   x = Math.trunc(x);
-  return Math.min(2147483647, Math.max(-2147483648, x));
+  return Math.min(2147483647, Math.max(-2147483648, x)) + 0; // + 0: never -0
 }
 
 export function toU32(x) {
   x = Number(x);
   if (!Number.isFinite(x)) return 0;
-  return Math.min(4294967295, Math.max(0, Math.trunc(x)));
+  return Math.min(4294967295, Math.max(0, Math.trunc(x))) + 0;
 }
 
 // A value of type t made from what the user gave: s32 ints, u32s, booleans, f32 floats,
@@ -257,6 +257,9 @@ export class Edits {
   setSource(ref, src, label) {
     const item = this.item(ref);
     if (!item) return { ok: false, reason: "no such value" };
+    if (Array.isArray(item.sources) !== (ref.source !== undefined)) {
+      return { ok: false, reason: Array.isArray(item.sources) ? "a multi-input's sources are set one by one" : "not a multi-input" };
+    }
     const reason = this.sourceProblem(ref, item, src);
     if (reason) return { ok: false, reason };
     const tx = this.begin(label || `Source of ${this.itemLabel(ref, item)}`);

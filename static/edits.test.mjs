@@ -567,3 +567,73 @@ test("model: rows, edges, reachability, conditions", () => {
   assert.equal(conditionText(doc, doc.nodes[0], doc.nodes[0].children[1], false), "== $I");
   assert.equal(conditionText(doc, doc.nodes[0], doc.nodes[0].children[2], true), "default");
 });
+
+// A seeded random walk over every operation: after each step the document stays whole;
+// undoing everything gives back the very text it started as, and redoing everything the
+// text it ended as.
+test("random edit sequences undo and redo exactly", () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    let state = seed * 2654435761;
+    const rnd = (n) => {
+      state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
+      return n > 0 ? state % n : 0;
+    };
+    const doc = sampleDoc();
+    const start = JSON.stringify(doc);
+    const ed = createEdits(doc);
+    const ids = () => doc.nodes.map((n) => n.id);
+    const anyId = () => (doc.nodes.length ? ids()[rnd(doc.nodes.length)] : 0);
+    const node = (id) => doc.nodes.find((n) => n.id === id);
+    const values = [0, 1, -1, 2147483648, 1.1, NaN, -0, Infinity, "0x7fc00001", "text", true, [1, -0, NaN]];
+    const ops = [
+      () => ed.addNode({ type: "Sequential", name: "", guid: "" }, rnd(1000), rnd(1000)),
+      () => ed.duplicate([anyId(), anyId()]),
+      () => ed.deleteNodes([anyId()]),
+      () => ed.paste(ed.copyNodes([anyId(), anyId()], "x"), [rnd(500), rnd(500)], rnd(2) === 1),
+      () => ed.connect(anyId(), rnd(3), anyId(), rnd(4)),
+      () => ed.disconnect(anyId(), rnd(4), rnd(3)),
+      () => {
+        const n = node(anyId());
+        const list = ["properties", "inputs"][rnd(2)];
+        if (n && n[list] && n[list].length) ed.setValue({ node: n.id, list, index: rnd(n[list].length) }, values[rnd(values.length)], rnd(2) ? rnd(3) : undefined);
+      },
+      () => {
+        const n = node(anyId());
+        const list = ["properties", "inputs"][rnd(2)];
+        const srcs = [null, { blackboard: rnd(5) }, { blackboard: 3, component: "x" }, { expression: rnd(3) }, { node: anyId(), output: rnd(3) }];
+        if (n && n[list] && n[list].length) ed.setSource({ node: n.id, list, index: rnd(n[list].length) }, srcs[rnd(srcs.length)]);
+      },
+      () => ed.addChild(anyId(), anyId(), "c"),
+      () => ed.removeChild(anyId(), rnd(3)),
+      () => ed.setChild(anyId(), rnd(3), anyId()),
+      () => ed.setCondition(anyId(), rnd(3), ["int", "string", "weight", "min", "max", "blackboard"][rnd(6)], rnd(3)),
+      () => ed.addJump(anyId(), anyId(), "Root"),
+      () => ed.removeJump(anyId(), rnd(2)),
+      () => ed.addQuery(anyId(), anyId()),
+      () => ed.removeQuery(anyId(), rnd(2)),
+      () => ed.renameNode(anyId(), "n" + rnd(9)),
+      () => ed.setNodeFlag(anyId(), ["query", "moduleCaller", "residentInit", "multiParamV2"][rnd(4)], rnd(2) === 1),
+      () => ed.addCommand("C" + rnd(9), anyId()),
+      () => ed.removeCommand(rnd(3)),
+      () => ed.setCommandRoot(rnd(3), anyId()),
+      () => ed.addBlackboard(["string", "int", "float", "bool", "vec3f", "pointer"][rnd(6)], "b" + rnd(9)),
+      () => ed.removeBlackboard(rnd(6)),
+      () => ed.setBlackboardValue(rnd(6), values[rnd(values.length)], rnd(3)),
+      () => ed.renameBlackboard(rnd(6), "r" + rnd(9)),
+      () => ed.addExpression(".main\n"),
+      () => ed.removeExpression(rnd(3)),
+      () => ed.setExpressionText(rnd(3), "t" + rnd(9)),
+      () => ed.moveTo([[anyId(), rnd(900), rnd(900)]]),
+      () => ed.applyLayout(doc.nodes.map((n) => ({ id: n.id, x: rnd(900), y: rnd(900), pinned: rnd(2) === 1 }))),
+    ];
+    for (let k = 0; k < 150; k++) {
+      ops[rnd(ops.length)]();
+      check(doc);
+    }
+    const end = JSON.stringify(doc);
+    while (ed.undo());
+    assert.equal(JSON.stringify(doc), start, `seed ${seed}: undoing everything`);
+    while (ed.redo());
+    assert.equal(JSON.stringify(doc), end, `seed ${seed}: redoing everything`);
+  }
+});
