@@ -96,7 +96,7 @@ func TestEndToEnd(t *testing.T) {
 		{"api/parse", "application/octet-stream", make([]byte, 17<<20), http.StatusRequestEntityTooLarge},
 		{"api/build", "application/json", []byte(`{"format":`), http.StatusBadRequest},
 		{"api/build", "text/plain", []byte(`{}`), http.StatusUnsupportedMediaType},
-		{"api/shares", "application/json", []byte(`{"document":{}}`), http.StatusBadRequest},
+		{"api/shares", "application/json", []byte(`{"document":{}}`), http.StatusUnprocessableEntity},
 	} {
 		resp, err := c.Post(srv.url+bad.path, bad.contentType, bytes.NewReader(bad.body))
 		b := body(t, resp, err, bad.status, bad.path)

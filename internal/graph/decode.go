@@ -67,6 +67,7 @@ type dec struct {
 	frames   []frame
 	lines    []int // offsets of line starts, built at the first error
 	key      []byte
+	keyAt    int // offset of the member name just read
 	slab     slab
 	depth    int
 }
@@ -247,6 +248,7 @@ func (d *dec) nextKey() bool {
 		d.syntax("want a member name in double quotes, found %s", describe(c))
 		return false
 	}
+	d.keyAt = d.pos
 	f.key = d.rawString()
 	if d.peek() != ':' {
 		d.syntax("want : after a member name")
@@ -286,7 +288,7 @@ func (d *dec) nextElem() bool {
 
 // unknown records an unknown member and skips its value.
 func (d *dec) unknown() {
-	d.problemAt(d.pos, "", "unknown member")
+	d.problemAt(d.keyAt, "", "unknown member")
 	d.skip()
 }
 
@@ -613,11 +615,11 @@ func parseInt(t []byte) (int64, bool) {
 	return v, true
 }
 
-func (d *dec) int32() int      { return int(d.integer(math.MinInt32, math.MaxInt32)) }
-func (d *dec) index() int      { return int(d.integer(0, math.MaxInt32)) }
-func (d *dec) uint32() uint32  { return uint32(d.integer(0, math.MaxUint32)) }
-func (d *dec) optIndex() *int  { return d.optInt(0, math.MaxInt32) }
-func (d *dec) optInt32() *int  { return d.optInt(math.MinInt32, math.MaxInt32) }
+func (d *dec) int32() int     { return int(d.integer(math.MinInt32, math.MaxInt32)) }
+func (d *dec) index() int     { return int(d.integer(0, math.MaxInt32)) }
+func (d *dec) uint32() uint32 { return uint32(d.integer(0, math.MaxUint32)) }
+func (d *dec) optIndex() *int { return d.optInt(0, math.MaxInt32) }
+func (d *dec) optInt32() *int { return d.optInt(math.MinInt32, math.MaxInt32) }
 func (d *dec) optBool() *bool {
 	if d.peek() == 'n' {
 		d.skip()
@@ -695,12 +697,78 @@ func (d *dec) optFloat() *Float {
 
 func (d *dec) guid() (g ainb.GUID) {
 	at := d.pos
-	s := d.str()
-	if d.err == nil && g.UnmarshalText([]byte(s)) != nil {
+	if d.peek() != '"' {
+		d.problem("want a string, found %s", describe(d.peek()))
+		d.skip()
+		return g
+	}
+	s := d.rawString()
+	if d.err == nil && !parseGUID(s, &g) {
 		d.problemAt(at, "", "want a GUID like \"01234567-89ab-cdef-0123-456789abcdef\", found %q", s)
 	}
 	return g
 }
+
+// parseGUID reads the form appendGUID writes: the first three groups are little-endian
+// integers, the last two plain bytes.
+func parseGUID(s []byte, g *ainb.GUID) bool {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return false
+	}
+	order := [16]int{3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15}
+	at := 0
+	for _, i := range order {
+		if at == 8 || at == 13 || at == 18 || at == 23 {
+			at++
+		}
+		hi, ok1 := unhex(s[at])
+		lo, ok2 := unhex(s[at+1])
+		if !ok1 || !ok2 {
+			return false
+		}
+		g[i] = hi<<4 | lo
+		at += 2
+	}
+	return true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// enum reads a string that is usually one of a few names, without allocating for those.
+func (d *dec) enum(names []string) string {
+	if d.peek() != '"' {
+		d.problem("want a string, found %s", describe(d.peek()))
+		d.skip()
+		return ""
+	}
+	b := d.rawString()
+	for _, n := range names {
+		if string(b) == n {
+			return n
+		}
+	}
+	return string(b)
+}
+
+var valueTypeNames = []string{"int", "bool", "float", "string", "vec3f", "pointer", "u32"}
+
+var nodeTypeNameList = func() []string {
+	var out []string
+	for _, n := range nodeTypeNames {
+		out = append(out, string(n))
+	}
+	return out
+}()
 
 func (d *dec) uints(out []uint32) {
 	if !d.begin('[', "an array", false) {
@@ -1003,7 +1071,7 @@ func (d *dec) document(doc *Document) {
 						for d.nextKey() {
 							switch string(d.key) {
 							case "type":
-								r.Type = d.str()
+								r.Type = d.enum(replacementNames[:])
 							case "node":
 								r.Node = d.index()
 							case "index":
@@ -1133,7 +1201,7 @@ func (d *dec) node(n *Node) {
 		case "id":
 			n.ID = d.index()
 		case "type":
-			n.Type = NodeType(d.str())
+			n.Type = NodeType(d.enum(nodeTypeNameList))
 		case "name":
 			n.Name = d.str()
 		case "guid":
@@ -1171,7 +1239,7 @@ func (d *dec) node(n *Node) {
 							case "name":
 								o.Name = d.str()
 							case "type":
-								o.Type = ValueType(d.str())
+								o.Type = ValueType(d.enum(valueTypeNames))
 							case "className":
 								o.ClassName = d.str()
 							case "connected":
@@ -1272,7 +1340,7 @@ func (d *dec) properties() []Property {
 				case "name":
 					p.Name = d.str()
 				case "type":
-					p.Type = ValueType(d.str())
+					p.Type = ValueType(d.enum(valueTypeNames))
 				case "className":
 					p.ClassName = d.str()
 				case "value":
@@ -1305,7 +1373,7 @@ func (d *dec) input(in *Input) {
 		case "name":
 			in.Name = d.str()
 		case "type":
-			in.Type = ValueType(d.str())
+			in.Type = ValueType(d.enum(valueTypeNames))
 		case "className":
 			in.ClassName = d.str()
 		case "value":
@@ -1444,11 +1512,11 @@ func (d *dec) blackboardParam(p *BlackboardParam) {
 		case "name":
 			p.Name = d.str()
 		case "type":
-			p.Type = ValueType(d.str())
+			p.Type = ValueType(d.enum(valueTypeNames))
 		case "notes":
 			p.Notes = d.str()
 		case "inherit":
-			p.Inherit = d.str()
+			p.Inherit = d.enum(inheritNames[:])
 		case "file":
 			p.File = d.str()
 		case "value":

@@ -19,26 +19,27 @@ func (d *Document) Encode() []byte {
 // MarshalJSON makes encoding/json write the document as Encode does.
 func (d *Document) MarshalJSON() ([]byte, error) { return d.Encode(), nil }
 
-type enc struct{ b []byte }
-
-func (e *enc) raw(s string)  { e.b = append(e.b, s...) }
-func (e *enc) key(k string)  { e.b = append(e.b, k...) } // k is `"name":` with a leading comma where needed
-func (e *enc) int(v int64)   { e.b = strconv.AppendInt(e.b, v, 10) }
-func (e *enc) uint(v uint64) { e.b = strconv.AppendUint(e.b, v, 10) }
-func (e *enc) bool(v bool) {
+func appendRaw(b []byte, s string) []byte  { return append(b, s...) }
+func appendInt(b []byte, v int64) []byte   { return strconv.AppendInt(b, v, 10) }
+func appendUint(b []byte, v uint64) []byte { return strconv.AppendUint(b, v, 10) }
+func appendBool(b []byte, v bool) []byte {
 	if v {
-		e.raw("true")
-	} else {
-		e.raw("false")
+		return append(b, "true"...)
 	}
+	return append(b, "false"...)
 }
 
-func (e *enc) str(s string) { e.b = appendString(e.b, s) }
+// sep appends a comma when something was written since n.
+func sep(b []byte, n int) []byte {
+	if len(b) > n {
+		return append(b, ',')
+	}
+	return b
+}
 
-// float writes a float32: the shortest number that reads back as the same float32, or for
-// NaN, infinities and -0 the string of its bits.
-func (e *enc) float(f Float) { e.b = appendFloat(e.b, f) }
-
+// appendFloat writes a float32: the shortest number that reads back as the same float32, or
+// for NaN, infinities and -0 the string of its bits. Whole numbers below a million, the
+// common case, are written as integers without going through the float formatter.
 func appendFloat(b []byte, f Float) []byte {
 	bits := math.Float32bits(float32(f))
 	if bits&0x7f800000 == 0x7f800000 || bits == 0x80000000 {
@@ -49,16 +50,31 @@ func appendFloat(b []byte, f Float) []byte {
 		}
 		return append(b, '"')
 	}
+	if v := float32(f); v > -1e6 && v < 1e6 && v == float32(int32(v)) {
+		return strconv.AppendInt(b, int64(v), 10)
+	}
 	return strconv.AppendFloat(b, float64(f), 'g', -1, 32)
 }
 
 // position writes a canvas coordinate.
-func (e *enc) position(x float64) {
+func appendPosition(b []byte, x float64) []byte {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		x = 0
 	}
-	e.b = strconv.AppendFloat(e.b, x, 'g', -1, 64)
+	if x > -1e15 && x < 1e15 && x == math.Trunc(x) {
+		return strconv.AppendInt(b, int64(x), 10)
+	}
+	return strconv.AppendFloat(b, x, 'g', -1, 64)
 }
+
+// plain marks the bytes a JSON string holds as they are: printable ASCII but the quote and
+// the backslash.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // appendString quotes s as JSON. Control characters, quotes and backslashes are escaped, and
 // U+2028 and U+2029, which end lines in JavaScript; bytes that are not UTF-8 become U+FFFD.
@@ -68,11 +84,11 @@ func appendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -111,491 +127,488 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-func (e *enc) guid(g *ainb.GUID) {
+func appendGUID(b []byte, g *ainb.GUID) []byte {
 	const hex = "0123456789abcdef"
 	// The first three groups are little-endian integers, the last two plain bytes.
 	order := [16]int{3, 2, 1, 0, -1, 5, 4, -1, 7, 6, -1, 8, 9, -1, 10, 11}
-	e.b = append(e.b, '"')
+	b = append(b, '"')
 	for _, i := range order {
 		if i < 0 {
-			e.b = append(e.b, '-')
+			b = append(b, '-')
 			continue
 		}
-		e.b = append(e.b, hex[g[i]>>4], hex[g[i]&0xf])
+		b = append(b, hex[g[i]>>4], hex[g[i]&0xf])
 	}
 	for i := 12; i < 16; i++ {
-		e.b = append(e.b, hex[g[i]>>4], hex[g[i]&0xf])
+		b = append(b, hex[g[i]>>4], hex[g[i]&0xf])
 	}
-	e.b = append(e.b, '"')
+	b = append(b, '"')
+	return b
 }
 
 // value writes an immediate value of type t.
-func (e *enc) value(t ValueType, v *Value) {
+func appendValue(b []byte, t ValueType, v *Value) []byte {
 	switch t {
 	case "int", "u32":
-		e.int(v.Int)
+		b = appendInt(b, v.Int)
 	case "bool":
-		e.bool(v.Int != 0)
+		b = appendBool(b, v.Int != 0)
 	case "float":
-		e.float(v.Float)
+		b = appendFloat(b, v.Float)
 	case "string":
-		e.str(v.String)
+		b = appendString(b, v.String)
 	case "vec3f":
-		e.b = append(e.b, '[')
-		e.float(v.Vec[0])
-		e.b = append(e.b, ',')
-		e.float(v.Vec[1])
-		e.b = append(e.b, ',')
-		e.float(v.Vec[2])
-		e.b = append(e.b, ']')
+		b = append(b, '[')
+		b = appendFloat(b, v.Vec[0])
+		b = append(b, ',')
+		b = appendFloat(b, v.Vec[1])
+		b = append(b, ',')
+		b = appendFloat(b, v.Vec[2])
+		b = append(b, ']')
 	default:
-		e.raw("null")
+		b = appendRaw(b, "null")
 	}
+	return b
 }
 
-func (e *enc) optInt(k string, p *int) {
+func appendOptInt(b []byte, k string, p *int) []byte {
 	if p != nil {
-		e.key(k)
-		e.int(int64(*p))
+		b = appendRaw(b, k)
+		b = appendInt(b, int64(*p))
 	}
+	return b
 }
 
-func (e *enc) optBool(k string, p *bool) {
+func appendOptBool(b []byte, k string, p *bool) []byte {
 	if p != nil {
-		e.key(k)
-		e.bool(*p)
+		b = appendRaw(b, k)
+		b = appendBool(b, *p)
 	}
+	return b
 }
 
-func (e *enc) flag(k string, v bool) {
+func appendFlag(b []byte, k string, v bool) []byte {
 	if v {
-		e.key(k)
-		e.raw("true")
+		b = appendRaw(b, k)
+		b = appendRaw(b, "true")
 	}
+	return b
 }
 
-func (e *enc) ints(v []int) {
-	e.b = append(e.b, '[')
+func appendInts(b []byte, v []int) []byte {
+	b = append(b, '[')
 	for i, x := range v {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.int(int64(x))
+		b = appendInt(b, int64(x))
 	}
-	e.b = append(e.b, ']')
+	b = append(b, ']')
+	return b
 }
 
-func (e *enc) uints(v []uint32) {
-	e.b = append(e.b, '[')
+func appendUints(b []byte, v []uint32) []byte {
+	b = append(b, '[')
 	for i, x := range v {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.uint(uint64(x))
+		b = appendUint(b, uint64(x))
 	}
-	e.b = append(e.b, ']')
+	b = append(b, ']')
+	return b
 }
 
-func (e *enc) source(s *Source) {
-	e.b = append(e.b, '{')
-	n := len(e.b)
-	comma := func(k string) {
-		if len(e.b) > n {
-			e.b = append(e.b, ',')
-		}
-		e.key(k)
-	}
+func appendSource(b []byte, s *Source) []byte {
+	b = append(b, '{')
+	n := len(b)
 	if s.Node != nil {
-		comma(`"node":`)
-		e.int(int64(*s.Node))
+		b = append(sep(b, n), `"node":`...)
+		b = appendInt(b, int64(*s.Node))
 	}
 	if s.Output != 0 {
-		comma(`"output":`)
-		e.int(int64(s.Output))
+		b = append(sep(b, n), `"output":`...)
+		b = appendInt(b, int64(s.Output))
 	}
 	if s.Blackboard != nil {
-		comma(`"blackboard":`)
-		e.int(int64(*s.Blackboard))
+		b = append(sep(b, n), `"blackboard":`...)
+		b = appendInt(b, int64(*s.Blackboard))
 	}
 	if s.Component != "" {
-		comma(`"component":`)
-		e.str(s.Component)
+		b = append(sep(b, n), `"component":`...)
+		b = appendString(b, s.Component)
 	}
 	if s.Expression != nil {
-		comma(`"expression":`)
-		e.int(int64(*s.Expression))
+		b = append(sep(b, n), `"expression":`...)
+		b = appendInt(b, int64(*s.Expression))
 	}
 	if s.IsOutput {
-		comma(`"isOutput":true`)
+		b = append(sep(b, n), `"isOutput":true`...)
 	}
 	if s.UsesDefault != nil {
-		comma(`"usesDefault":`)
-		e.bool(*s.UsesDefault)
+		b = append(sep(b, n), `"usesDefault":`...)
+		b = appendBool(b, *s.UsesDefault)
 	}
-	e.b = append(e.b, '}')
+	b = append(b, '}')
+	return b
 }
 
-func (e *enc) properties(ps []Property) {
-	e.b = append(e.b, '[')
+func appendProperties(b []byte, ps []Property) []byte {
+	b = append(b, '[')
 	for i := range ps {
 		p := &ps[i]
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.key(`{"name":`)
-		e.str(p.Name)
-		e.key(`,"type":`)
-		e.str(string(p.Type))
+		b = appendRaw(b, `{"name":`)
+		b = appendString(b, p.Name)
+		b = appendRaw(b, `,"type":`)
+		b = appendString(b, string(p.Type))
 		if p.ClassName != "" {
-			e.key(`,"className":`)
-			e.str(p.ClassName)
+			b = appendRaw(b, `,"className":`)
+			b = appendString(b, p.ClassName)
 		}
-		e.key(`,"value":`)
-		e.value(p.Type, &p.Value)
+		b = appendRaw(b, `,"value":`)
+		b = appendValue(b, p.Type, &p.Value)
 		if p.Source != nil {
-			e.key(`,"source":`)
-			e.source(p.Source)
+			b = appendRaw(b, `,"source":`)
+			b = appendSource(b, p.Source)
 		}
-		e.flag(`,"isOutput":`, p.IsOutput)
-		e.optBool(`,"usesDefault":`, p.UsesDefault)
-		e.b = append(e.b, '}')
+		b = appendFlag(b, `,"isOutput":`, p.IsOutput)
+		b = appendOptBool(b, `,"usesDefault":`, p.UsesDefault)
+		b = append(b, '}')
 	}
-	e.b = append(e.b, ']')
+	b = append(b, ']')
+	return b
 }
 
-func (e *enc) node(n *Node) {
-	e.key(`{"id":`)
-	e.int(int64(n.ID))
-	e.key(`,"type":`)
-	e.str(string(n.Type))
-	e.key(`,"name":`)
-	e.str(n.Name)
-	e.key(`,"guid":`)
-	e.guid(&n.GUID)
-	e.flag(`,"query":`, n.Query)
-	e.flag(`,"moduleCaller":`, n.ModuleCaller)
-	e.flag(`,"residentInit":`, n.ResidentInit)
-	e.flag(`,"multiParamV2":`, n.MultiParamV2)
-	e.key(`,"x":`)
-	e.position(n.X)
-	e.key(`,"y":`)
-	e.position(n.Y)
-	e.flag(`,"pinned":`, n.Pinned)
+func appendNode(b []byte, n *Node) []byte {
+	b = appendRaw(b, `{"id":`)
+	b = appendInt(b, int64(n.ID))
+	b = appendRaw(b, `,"type":`)
+	b = appendString(b, string(n.Type))
+	b = appendRaw(b, `,"name":`)
+	b = appendString(b, n.Name)
+	b = appendRaw(b, `,"guid":`)
+	b = appendGUID(b, &n.GUID)
+	b = appendFlag(b, `,"query":`, n.Query)
+	b = appendFlag(b, `,"moduleCaller":`, n.ModuleCaller)
+	b = appendFlag(b, `,"residentInit":`, n.ResidentInit)
+	b = appendFlag(b, `,"multiParamV2":`, n.MultiParamV2)
+	b = appendRaw(b, `,"x":`)
+	b = appendPosition(b, n.X)
+	b = appendRaw(b, `,"y":`)
+	b = appendPosition(b, n.Y)
+	b = appendFlag(b, `,"pinned":`, n.Pinned)
 	if len(n.Properties) > 0 {
-		e.key(`,"properties":`)
-		e.properties(n.Properties)
+		b = appendRaw(b, `,"properties":`)
+		b = appendProperties(b, n.Properties)
 	}
 	if len(n.Inputs) > 0 {
-		e.key(`,"inputs":[`)
+		b = appendRaw(b, `,"inputs":[`)
 		for i := range n.Inputs {
 			in := &n.Inputs[i]
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.key(`{"name":`)
-			e.str(in.Name)
-			e.key(`,"type":`)
-			e.str(string(in.Type))
+			b = appendRaw(b, `{"name":`)
+			b = appendString(b, in.Name)
+			b = appendRaw(b, `,"type":`)
+			b = appendString(b, string(in.Type))
 			if in.ClassName != "" {
-				e.key(`,"className":`)
-				e.str(in.ClassName)
+				b = appendRaw(b, `,"className":`)
+				b = appendString(b, in.ClassName)
 			}
-			e.key(`,"value":`)
-			e.value(in.Type, &in.Value)
+			b = appendRaw(b, `,"value":`)
+			b = appendValue(b, in.Type, &in.Value)
 			if in.Source != nil {
-				e.key(`,"source":`)
-				e.source(in.Source)
+				b = appendRaw(b, `,"source":`)
+				b = appendSource(b, in.Source)
 			}
 			if in.Sources != nil {
-				e.key(`,"sources":[`)
+				b = appendRaw(b, `,"sources":[`)
 				for k := range in.Sources {
 					if k > 0 {
-						e.b = append(e.b, ',')
+						b = append(b, ',')
 					}
-					e.source(&in.Sources[k])
+					b = appendSource(b, &in.Sources[k])
 				}
-				e.b = append(e.b, ']')
+				b = append(b, ']')
 			}
-			e.flag(`,"setBlackboard":`, in.SetBlackboard)
-			e.flag(`,"isOutput":`, in.IsOutput)
-			e.optBool(`,"usesDefault":`, in.UsesDefault)
-			e.b = append(e.b, '}')
+			b = appendFlag(b, `,"setBlackboard":`, in.SetBlackboard)
+			b = appendFlag(b, `,"isOutput":`, in.IsOutput)
+			b = appendOptBool(b, `,"usesDefault":`, in.UsesDefault)
+			b = append(b, '}')
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
 	if len(n.Outputs) > 0 {
-		e.key(`,"outputs":[`)
+		b = appendRaw(b, `,"outputs":[`)
 		for i := range n.Outputs {
 			o := &n.Outputs[i]
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.key(`{"name":`)
-			e.str(o.Name)
-			e.key(`,"type":`)
-			e.str(string(o.Type))
+			b = appendRaw(b, `{"name":`)
+			b = appendString(b, o.Name)
+			b = appendRaw(b, `,"type":`)
+			b = appendString(b, string(o.Type))
 			if o.ClassName != "" {
-				e.key(`,"className":`)
-				e.str(o.ClassName)
+				b = appendRaw(b, `,"className":`)
+				b = appendString(b, o.ClassName)
 			}
-			e.flag(`,"connected":`, o.Connected)
-			e.b = append(e.b, '}')
+			b = appendFlag(b, `,"connected":`, o.Connected)
+			b = append(b, '}')
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
 	if len(n.Children) > 0 {
-		e.key(`,"children":[`)
+		b = appendRaw(b, `,"children":[`)
 		for i := range n.Children {
 			c := &n.Children[i]
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.key(`{"node":`)
-			e.int(int64(c.Node))
-			e.key(`,"name":`)
-			e.str(c.Name)
+			b = appendRaw(b, `{"node":`)
+			b = appendInt(b, int64(c.Node))
+			b = appendRaw(b, `,"name":`)
+			b = appendString(b, c.Name)
 			if k := c.Condition; k != nil {
-				e.key(`,"condition":{`)
-				n := len(e.b)
-				comma := func(key string) {
-					if len(e.b) > n {
-						e.b = append(e.b, ',')
-					}
-					e.key(key)
-				}
+				b = appendRaw(b, `,"condition":{`)
+				n := len(b)
 				if k.Int != nil {
-					comma(`"int":`)
-					e.int(int64(*k.Int))
+					b = append(sep(b, n), `"int":`...)
+					b = appendInt(b, int64(*k.Int))
 				}
 				if k.String != nil {
-					comma(`"string":`)
-					e.str(*k.String)
+					b = append(sep(b, n), `"string":`...)
+					b = appendString(b, *k.String)
 				}
 				if k.Weight != nil {
-					comma(`"weight":`)
-					e.float(*k.Weight)
+					b = append(sep(b, n), `"weight":`...)
+					b = appendFloat(b, *k.Weight)
 				}
 				if k.Min != nil {
-					comma(`"min":`)
-					e.float(*k.Min)
+					b = append(sep(b, n), `"min":`...)
+					b = appendFloat(b, *k.Min)
 				}
 				if k.Max != nil {
-					comma(`"max":`)
-					e.float(*k.Max)
+					b = append(sep(b, n), `"max":`...)
+					b = appendFloat(b, *k.Max)
 				}
 				if k.Blackboard != nil {
-					comma(`"blackboard":`)
-					e.int(int64(*k.Blackboard))
+					b = append(sep(b, n), `"blackboard":`...)
+					b = appendInt(b, int64(*k.Blackboard))
 				}
 				if k.MinBlackboard != nil {
-					comma(`"minBlackboard":`)
-					e.int(int64(*k.MinBlackboard))
+					b = append(sep(b, n), `"minBlackboard":`...)
+					b = appendInt(b, int64(*k.MinBlackboard))
 				}
 				if k.MaxBlackboard != nil {
-					comma(`"maxBlackboard":`)
-					e.int(int64(*k.MaxBlackboard))
+					b = append(sep(b, n), `"maxBlackboard":`...)
+					b = appendInt(b, int64(*k.MaxBlackboard))
 				}
-				e.b = append(e.b, '}')
+				b = append(b, '}')
 			}
-			e.b = append(e.b, '}')
+			b = append(b, '}')
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
 	if len(n.Jumps) > 0 {
-		e.key(`,"jumps":[`)
+		b = appendRaw(b, `,"jumps":[`)
 		for i := range n.Jumps {
 			j := &n.Jumps[i]
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.key(`{"node":`)
-			e.int(int64(j.Node))
-			e.key(`,"type":`)
-			e.int(int64(j.Type))
+			b = appendRaw(b, `{"node":`)
+			b = appendInt(b, int64(j.Node))
+			b = appendRaw(b, `,"type":`)
+			b = appendInt(b, int64(j.Type))
 			if j.Command != "" {
-				e.key(`,"command":`)
-				e.str(j.Command)
+				b = appendRaw(b, `,"command":`)
+				b = appendString(b, j.Command)
 			}
-			e.flag(`,"postCalc":`, j.PostCalc)
-			e.b = append(e.b, '}')
+			b = appendFlag(b, `,"postCalc":`, j.PostCalc)
+			b = append(b, '}')
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
 	if len(n.Queries) > 0 {
-		e.key(`,"queries":`)
-		e.ints(n.Queries)
+		b = appendRaw(b, `,"queries":`)
+		b = appendInts(b, n.Queries)
 	}
 	if len(n.Attachments) > 0 {
-		e.key(`,"attachments":`)
-		e.ints(n.Attachments)
+		b = appendRaw(b, `,"attachments":`)
+		b = appendInts(b, n.Attachments)
 	}
 	if len(n.Actions) > 0 {
-		e.key(`,"actions":[`)
+		b = appendRaw(b, `,"actions":[`)
 		for i, a := range n.Actions {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.key(`{"slot":`)
-			e.str(a.Slot)
-			e.key(`,"action":`)
-			e.str(a.Action)
-			e.b = append(e.b, '}')
+			b = appendRaw(b, `{"slot":`)
+			b = appendString(b, a.Slot)
+			b = appendRaw(b, `,"action":`)
+			b = appendString(b, a.Action)
+			b = append(b, '}')
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
 	if s := n.StateInfo; s != nil {
-		e.key(`,"stateInfo":{"desiredState":`)
-		e.str(s.DesiredState)
-		e.key(`,"unknown":`)
-		e.uints(s.Unknown[:])
-		e.b = append(e.b, '}')
+		b = appendRaw(b, `,"stateInfo":{"desiredState":`)
+		b = appendString(b, s.DesiredState)
+		b = appendRaw(b, `,"unknown":`)
+		b = appendUints(b, s.Unknown[:])
+		b = append(b, '}')
 	}
-	e.b = append(e.b, '}')
+	b = append(b, '}')
+	return b
 }
 
 // AppendJSON appends the document's JSON to b.
 func (d *Document) AppendJSON(b []byte) []byte {
-	e := &enc{b: b}
-	e.key(`{"format":`)
-	e.str(d.Format)
-	e.key(`,"name":`)
-	e.str(d.Name)
-	e.key(`,"version":`)
-	e.uint(uint64(d.Version))
-	e.key(`,"filename":`)
-	e.str(d.Filename)
-	e.key(`,"category":`)
-	e.str(d.Category)
+	b = appendRaw(b, `{"format":`)
+	b = appendString(b, d.Format)
+	b = appendRaw(b, `,"name":`)
+	b = appendString(b, d.Name)
+	b = appendRaw(b, `,"version":`)
+	b = appendUint(b, uint64(d.Version))
+	b = appendRaw(b, `,"filename":`)
+	b = appendString(b, d.Filename)
+	b = appendRaw(b, `,"category":`)
+	b = appendString(b, d.Category)
 
-	e.key(`,"commands":[`)
+	b = appendRaw(b, `,"commands":[`)
 	for i := range d.Commands {
 		c := &d.Commands[i]
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.key(`{"name":`)
-		e.str(c.Name)
-		e.key(`,"guid":`)
-		e.guid(&c.GUID)
-		e.key(`,"root":`)
-		e.int(int64(c.Root))
-		e.key(`,"secondary":`)
-		e.int(int64(c.Secondary))
-		e.b = append(e.b, '}')
+		b = appendRaw(b, `{"name":`)
+		b = appendString(b, c.Name)
+		b = appendRaw(b, `,"guid":`)
+		b = appendGUID(b, &c.GUID)
+		b = appendRaw(b, `,"root":`)
+		b = appendInt(b, int64(c.Root))
+		b = appendRaw(b, `,"secondary":`)
+		b = appendInt(b, int64(c.Secondary))
+		b = append(b, '}')
 	}
-	e.key(`],"nodes":[`)
+	b = appendRaw(b, `],"nodes":[`)
 	for i := range d.Nodes {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.node(&d.Nodes[i])
+		b = appendNode(b, &d.Nodes[i])
 	}
-	e.key(`],"attachments":[`)
+	b = appendRaw(b, `],"attachments":[`)
 	for i := range d.Attachments {
 		a := &d.Attachments[i]
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.key(`{"name":`)
-		e.str(a.Name)
-		e.key(`,"debug":`)
-		e.uint(uint64(a.Debug))
+		b = appendRaw(b, `{"name":`)
+		b = appendString(b, a.Name)
+		b = appendRaw(b, `,"debug":`)
+		b = appendUint(b, uint64(a.Debug))
 		if len(a.Properties) > 0 {
-			e.key(`,"properties":`)
-			e.properties(a.Properties)
+			b = appendRaw(b, `,"properties":`)
+			b = appendProperties(b, a.Properties)
 		}
-		e.b = append(e.b, '}')
+		b = append(b, '}')
 	}
-	e.key(`],"blackboard":[`)
+	b = appendRaw(b, `],"blackboard":[`)
 	for i := range d.Blackboard {
 		p := &d.Blackboard[i]
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.key(`{"name":`)
-		e.str(p.Name)
-		e.key(`,"type":`)
-		e.str(string(p.Type))
+		b = appendRaw(b, `{"name":`)
+		b = appendString(b, p.Name)
+		b = appendRaw(b, `,"type":`)
+		b = appendString(b, string(p.Type))
 		if p.Notes != "" {
-			e.key(`,"notes":`)
-			e.str(p.Notes)
+			b = appendRaw(b, `,"notes":`)
+			b = appendString(b, p.Notes)
 		}
-		e.key(`,"inherit":`)
-		e.str(p.Inherit)
+		b = appendRaw(b, `,"inherit":`)
+		b = appendString(b, p.Inherit)
 		if p.File != "" {
-			e.key(`,"file":`)
-			e.str(p.File)
+			b = appendRaw(b, `,"file":`)
+			b = appendString(b, p.File)
 		}
-		e.key(`,"value":`)
-		e.value(p.Type, &p.Value)
-		e.b = append(e.b, '}')
+		b = appendRaw(b, `,"value":`)
+		b = appendValue(b, p.Type, &p.Value)
+		b = append(b, '}')
 	}
-	e.key(`],"expressions":`)
+	b = appendRaw(b, `],"expressions":`)
 	if x := d.Expressions; x == nil {
-		e.raw("null")
+		b = appendRaw(b, "null")
 	} else {
-		e.key(`{"version":`)
-		e.uint(uint64(x.Version))
-		e.key(`,"functions":[`)
+		b = appendRaw(b, `{"version":`)
+		b = appendUint(b, uint64(x.Version))
+		b = appendRaw(b, `,"functions":[`)
 		for i, f := range x.Functions {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.key(`{"text":`)
-			e.str(f.Text)
-			e.b = append(e.b, '}')
+			b = appendRaw(b, `{"text":`)
+			b = appendString(b, f.Text)
+			b = append(b, '}')
 		}
-		e.key(`]}`)
+		b = appendRaw(b, `]}`)
 	}
-	e.key(`,"modules":[`)
+	b = appendRaw(b, `,"modules":[`)
 	for i, m := range d.Modules {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.key(`{"path":`)
-		e.str(m.Path)
-		e.key(`,"category":`)
-		e.str(m.Category)
-		e.key(`,"instances":`)
-		e.uint(uint64(m.Instances))
-		e.b = append(e.b, '}')
+		b = appendRaw(b, `{"path":`)
+		b = appendString(b, m.Path)
+		b = appendRaw(b, `,"category":`)
+		b = appendString(b, m.Category)
+		b = appendRaw(b, `,"instances":`)
+		b = appendUint(b, uint64(m.Instances))
+		b = append(b, '}')
 	}
-	e.key(`],"moduleCall":{"blackboardId":`)
-	e.uint(uint64(d.ModuleCall.BlackboardID))
-	e.key(`,"parentBlackboardId":`)
-	e.uint(uint64(d.ModuleCall.ParentBlackboardID))
-	e.key(`},"replacements":`)
+	b = appendRaw(b, `],"moduleCall":{"blackboardId":`)
+	b = appendUint(b, uint64(d.ModuleCall.BlackboardID))
+	b = appendRaw(b, `,"parentBlackboardId":`)
+	b = appendUint(b, uint64(d.ModuleCall.ParentBlackboardID))
+	b = appendRaw(b, `},"replacements":`)
 	if d.Replacements == nil {
-		e.raw("null")
+		b = appendRaw(b, "null")
 	} else {
-		e.b = append(e.b, '[')
+		b = append(b, '[')
 		for i, r := range d.Replacements {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				b = append(b, ',')
 			}
-			e.key(`{"type":`)
-			e.str(r.Type)
-			e.key(`,"node":`)
-			e.int(int64(r.Node))
-			e.key(`,"index":`)
-			e.int(int64(r.Index))
-			e.optInt(`,"new":`, r.New)
-			e.b = append(e.b, '}')
+			b = appendRaw(b, `{"type":`)
+			b = appendString(b, r.Type)
+			b = appendRaw(b, `,"node":`)
+			b = appendInt(b, int64(r.Node))
+			b = appendRaw(b, `,"index":`)
+			b = appendInt(b, int64(r.Index))
+			b = appendOptInt(b, `,"new":`, r.New)
+			b = append(b, '}')
 		}
-		e.b = append(e.b, ']')
+		b = append(b, ']')
 	}
-	e.key(`,"enumRelocations":[`)
+	b = appendRaw(b, `,"enumRelocations":[`)
 	for i, r := range d.EnumRelocations {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.key(`{"className":`)
-		e.str(r.ClassName)
-		e.key(`,"valueName":`)
-		e.str(r.ValueName)
+		b = appendRaw(b, `{"className":`)
+		b = appendString(b, r.ClassName)
+		b = appendRaw(b, `,"valueName":`)
+		b = appendString(b, r.ValueName)
 		if t := r.Target; t != nil {
-			e.key(`,"target":{`)
-			n := len(e.b)
+			b = appendRaw(b, `,"target":{`)
+			n := len(b)
 			for _, f := range []struct {
 				k string
 				p *int
@@ -603,32 +616,53 @@ func (d *Document) AppendJSON(b []byte) []byte {
 				if f.p == nil {
 					continue
 				}
-				if len(e.b) > n {
-					e.b = append(e.b, ',')
+				if len(b) > n {
+					b = append(b, ',')
 				}
-				e.key(f.k)
-				e.int(int64(*f.p))
+				b = appendRaw(b, f.k)
+				b = appendInt(b, int64(*f.p))
 			}
-			e.b = append(e.b, '}')
+			b = append(b, '}')
 		}
-		e.b = append(e.b, '}')
+		b = append(b, '}')
 	}
-	e.key(`],"section58":`)
+	b = appendRaw(b, `],"section58":`)
 	if s := d.Section58; s == nil {
-		e.raw("null")
+		b = appendRaw(b, "null")
 	} else {
-		e.key(`{"description":`)
-		e.str(s.Description)
-		e.key(`,"unknown":`)
-		e.uints(s.Unknown[:])
-		e.b = append(e.b, '}')
+		b = appendRaw(b, `{"description":`)
+		b = appendString(b, s.Description)
+		b = appendRaw(b, `,"unknown":`)
+		b = appendUints(b, s.Unknown[:])
+		b = append(b, '}')
 	}
-	e.key(`,"hasSection6C":`)
-	e.bool(d.HasSection6C)
+	b = appendRaw(b, `,"hasSection6C":`)
+	b = appendBool(b, d.HasSection6C)
 	if d.Layout != "" {
-		e.key(`,"layout":`)
-		e.str(d.Layout)
+		b = appendRaw(b, `,"layout":`)
+		b = appendString(b, d.Layout)
 	}
-	e.b = append(e.b, '}')
-	return e.b
+	b = append(b, '}')
+	return b
+}
+
+// AppendPositions appends {"positions":[{"id":..,"x":..,"y":..[,"pinned":true]},...]}: where
+// every node is, in the document's order. It is the answer of /api/layout.
+func AppendPositions(b []byte, d *Document) []byte {
+	b = append(b, `{"positions":[`...)
+	for i := range d.Nodes {
+		n := &d.Nodes[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = strconv.AppendInt(b, int64(n.ID), 10)
+		b = append(b, `,"x":`...)
+		b = appendPosition(b, n.X)
+		b = append(b, `,"y":`...)
+		b = appendPosition(b, n.Y)
+		b = appendFlag(b, `,"pinned":`, n.Pinned)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
 }

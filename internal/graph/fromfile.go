@@ -238,18 +238,20 @@ func canonicalCategoryID(version uint32, category string) uint32 {
 // listing when assembling those texts again would not give it back.
 func (c *fromCtx) expressions(m *exb.Module) (*Expressions, error) {
 	x := &Expressions{Version: m.Version, Functions: make([]Function, len(m.Functions))}
-	texts := make([]string, len(m.Functions))
 	for i := range m.Functions {
 		t, err := m.FunctionText(i)
 		if err != nil {
 			return nil, fmt.Errorf("graph: expression %d: %w", i, err)
 		}
 		x.Functions[i].Text = t
-		texts[i] = t
 	}
+	// Building assembles the texts; Canonicalize lays out the very instructions the texts
+	// spell (FunctionText and the assembler round-trip), so it tells the same at a fraction of
+	// the cost: no text is parsed.
+	again := *m
+	again.Functions = append([]exb.Function(nil), m.Functions...)
 	same := false
-	if again, err := exb.AssembleFunctions(m.Version, texts); err == nil {
-		again.Header.InstanceCount = m.Header.InstanceCount
+	if again.Canonicalize() == nil {
 		a, err1 := again.Append(nil)
 		b, err2 := m.Append(nil)
 		same = err1 == nil && err2 == nil && string(a) == string(b)

@@ -24,10 +24,22 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
+	s := p.Msg
 	if p.Line > 0 {
-		return fmt.Sprintf("%s: line %d: %s", p.Path, p.Line, p.Msg)
+		s = fmt.Sprintf("line %d: %s", p.Line, s)
 	}
-	return p.Path + ": " + p.Msg
+	if p.Path != "" {
+		s = p.Path + ": " + s
+	}
+	return s
+}
+
+// CheckFormat reports a document of another format (or version of this one).
+func (d *Document) CheckFormat() error {
+	if d.Format != Format {
+		return &ProblemsError{[]Problem{{Path: "format", Node: -1, Msg: fmt.Sprintf("%q, want %q", d.Format, Format)}}}
+	}
+	return nil
 }
 
 // ProblemsError lists every problem found in a document.
@@ -83,9 +95,9 @@ type toCtx struct {
 	idSlice []int32
 	idMap   map[int]int
 
-	bbType  []ainb.BlackboardType // per document blackboard index
-	bbIndex []int                 // index within its type
-	nExpr   int
+	bbType    []ainb.BlackboardType // per document blackboard index
+	bbIndex   []int                 // index within its type
+	nExpr     int
 	nodeFacts map[int]*ownerFacts
 	attFacts  map[int]*ownerFacts
 	h         hasher

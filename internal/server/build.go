@@ -74,14 +74,21 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request) ([]byte, error
 	return body, nil
 }
 
-// decodeDocument decodes and checks a document, answering 400 when it is not one.
+// decodeDocument decodes a document in one pass: text that is not JSON is a 400 saying where;
+// JSON that is not a document (unknown members, wrong kinds of values, out-of-range numbers)
+// is a 422 listing every problem with its path.
 func decodeDocument(data []byte) (*graph.Document, error) {
-	if err := checkJSON(data); err != nil {
-		return nil, err
-	}
 	doc, err := graph.Decode(data)
-	if err != nil {
-		return nil, &apiError{Status: http.StatusBadRequest, Message: "invalid document: " + jsonMessage(err)}
+	var se *graph.SyntaxError
+	var pe *graph.ProblemsError
+	switch {
+	case errors.As(err, &se):
+		return nil, &apiError{http.StatusBadRequest, fmt.Sprintf("invalid JSON at line %d, column %d: %s", se.Line, se.Column, se.Msg),
+			map[string]any{"offset": se.Offset, "line": se.Line, "column": se.Column}}
+	case errors.As(err, &pe):
+		return nil, problemsError(pe)
+	case err != nil:
+		return nil, &apiError{Status: http.StatusBadRequest, Message: "invalid document: " + err.Error()}
 	}
 	return doc, nil
 }

@@ -2,13 +2,11 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
+		"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
-	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/graph"
 )
 
@@ -56,35 +54,29 @@ func editDocument(t *testing.T, s http.Handler, data []byte, edit func(*graph.Do
 		t.Fatal(err)
 	}
 	edit(doc)
-	b, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return doc.Encode()
 }
 
 func TestBuildDanglingIndex(t *testing.T) {
 	s := newTestServer(t, nil)
 	data := corpusFile(t, midFile)
 	node := -1
-	var nodes int
 	body := editDocument(t, s, data, func(d *graph.Document) {
-		nodes = len(d.File.Elements)
-		for i := range d.File.Elements {
-			if len(d.File.Elements[i].Plugs[ainb.PlugChild]) > 0 {
-				d.File.Elements[i].Plugs[ainb.PlugChild][0].Node = 9999
+		for i := range d.Nodes {
+			if len(d.Nodes[i].Children) > 0 {
+				d.Nodes[i].Children[0].Node = 9999
 				node = i
 				break
 			}
 		}
 	})
 	if node < 0 {
-		t.Fatal("no node with a child plug in the test file")
+		t.Fatal("no node with a child in the test file")
 	}
 	e := wantError(t, do(s, "POST", "/api/build", "application/json", body), http.StatusUnprocessableEntity)
-	wantPath := fmt.Sprintf("Nodes[%d].Plugs.Child[0].Node Index", node)
-	wantMsg := fmt.Sprintf("9999 out of range (%d nodes)", nodes)
-	if e.Error != "the file is not valid: "+wantPath+": "+wantMsg {
+	wantPath := fmt.Sprintf("nodes[%d].children[0].node", node)
+	wantMsg := "no node with id 9999"
+	if e.Error != "the document is not valid: "+wantPath+": "+wantMsg {
 		t.Errorf("error %q", e.Error)
 	}
 	problems, _ := e.Detail["problems"].([]any)
@@ -100,23 +92,43 @@ func TestBuildDanglingIndex(t *testing.T) {
 func TestBuildSeveralProblems(t *testing.T) {
 	s := newTestServer(t, nil)
 	body := editDocument(t, s, corpusFile(t, midFile), func(d *graph.Document) {
-		d.File.Commands[0].Root = 7000
-		for i := range d.File.Elements {
-			if len(d.File.Elements[i].Plugs[ainb.PlugChild]) > 0 {
-				d.File.Elements[i].Plugs[ainb.PlugChild][0].Node = -5
+		d.Commands[0].Root = 7000
+		for i := range d.Nodes {
+			if len(d.Nodes[i].Children) > 0 {
+				d.Nodes[i].Children[0].Node = 4000
 				break
 			}
 		}
 	})
 	e := wantError(t, do(s, "POST", "/api/build", "application/json", body), http.StatusUnprocessableEntity)
 	problems, _ := e.Detail["problems"].([]any)
-	if e.Error != "the file is not valid: 2 problems" || len(problems) != 2 {
+	if e.Error != "the document is not valid: 2 problems" || len(problems) != 2 {
 		t.Fatalf("%q with %d problems", e.Error, len(problems))
 	}
 	// A problem outside any node has a null node.
 	first := problems[0].(map[string]any)
-	if v, ok := first["node"]; !ok || v != nil || first["path"] != "Commands[0].Root Node Index" {
-		t.Fatalf("first problem %v, want Commands[0].Root Node Index with node null", first)
+	if v, ok := first["node"]; !ok || v != nil || first["path"] != "commands[0].root" || first["message"] != "no node with id 7000" {
+		t.Fatalf("first problem %v, want commands[0].root with node null", first)
+	}
+}
+
+// Problems of the JSON's shape come with every problem at once, each with its line and column.
+func TestBuildShapeProblems(t *testing.T) {
+	s := newTestServer(t, nil)
+	body := []byte("{\"format\": \"ainb-editor-document/2\", \"name\": 7,\n \"nodes\": [{\"id\": 0, \"colour\": \"red\"}]}")
+	e := wantError(t, do(s, "POST", "/api/build", "application/json", body), http.StatusUnprocessableEntity)
+	problems, _ := e.Detail["problems"].([]any)
+	want := []string{
+		"map[column:46 line:1 message:want a string, found a number node:<nil> path:name]",
+		"map[column:22 line:2 message:unknown member node:0 path:nodes[0].colour]",
+	}
+	if len(problems) != len(want) {
+		t.Fatalf("problems %v", problems)
+	}
+	for i := range want {
+		if got := fmt.Sprint(problems[i]); got != want[i] {
+			t.Errorf("problem %d: %s, want %s", i, got, want[i])
+		}
 	}
 }
 
@@ -125,18 +137,23 @@ func TestBuildExpressionError(t *testing.T) {
 	data := corpusFile(t, "synthetic/expressions_v407.ainb")
 	var line int
 	body := editDocument(t, s, data, func(d *graph.Document) {
-		if len(d.Functions) < 2 {
-			t.Fatalf("%d expression functions in the test file, want 2 or more", len(d.Functions))
+		if d.Expressions == nil || len(d.Expressions.Functions) < 2 {
+			t.Fatal("fewer than 2 expression functions in the test file")
 		}
-		text := strings.TrimRight(d.Functions[1].Text, "\n")
+		text := strings.TrimRight(d.Expressions.Functions[1].Text, "\n")
 		line = strings.Count(text, "\n") + 2
-		d.Functions[1].Text = text + "\nfrobnicate $1, $2\n"
+		d.Expressions.Functions[1].Text = text + "\nfrobnicate $1, $2\n"
 	})
 	e := wantError(t, do(s, "POST", "/api/build", "application/json", body), http.StatusUnprocessableEntity)
-	if e.Detail["function"] != float64(1) || e.Detail["line"] != float64(line) {
-		t.Fatalf("detail %v, want function 1 line %d; error %q", e.Detail, line, e.Error)
+	problems, _ := e.Detail["problems"].([]any)
+	if len(problems) != 1 {
+		t.Fatalf("problems %v", e.Detail)
 	}
-	if want := fmt.Sprintf("expression function 1: line %d", line); !strings.HasPrefix(e.Error, want) {
+	p := problems[0].(map[string]any)
+	if p["path"] != "expressions.functions[1].text" || p["line"] != float64(line) || p["node"] != nil {
+		t.Fatalf("problem %v, want expressions.functions[1].text at line %d", p, line)
+	}
+	if want := fmt.Sprintf("the document is not valid: expressions.functions[1].text: line %d: ", line); !strings.HasPrefix(e.Error, want) {
 		t.Fatalf("error %q, want it to start %q", e.Error, want)
 	}
 	// The unedited document still builds the original.
@@ -150,28 +167,24 @@ func TestBuildBadInput(t *testing.T) {
 	s := newTestServer(t, nil)
 	doc := parseOK(t, s, "x.ainb", corpusFile(t, midFile))
 
-	e := wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`{"format": "ainb-editor-document/1", "name": `)), http.StatusBadRequest)
-	if e.Error != "invalid JSON at byte 45: unexpected end of JSON input" {
-		t.Errorf("truncated JSON: %q", e.Error)
+	e := wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`{"format": "ainb-editor-document/2", "name": `)), http.StatusBadRequest)
+	if e.Error != "invalid JSON at line 1, column 46: the text ends where a value belongs" || e.Detail["offset"] != float64(45) {
+		t.Errorf("truncated JSON: %+v", e)
 	}
-	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`{"a":1,}`)), http.StatusBadRequest)
-	if e.Error != "invalid JSON at byte 8: invalid character '}' looking for beginning of object key string" || e.Detail["offset"] != float64(8) {
+	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte("{\"a\":1,\n}")), http.StatusBadRequest)
+	if e.Error != "invalid JSON at line 2, column 1: want a member name in double quotes, found '}'" || e.Detail["line"] != float64(2) {
 		t.Errorf("invalid JSON: %+v", e)
 	}
 	e = wantError(t, do(s, "POST", "/api/build", "application/json", nil), http.StatusBadRequest)
 	if e.Error != "empty body: send the document as JSON" {
 		t.Errorf("empty: %q", e.Error)
 	}
-	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`{"format":"something/2","file":{}}`)), http.StatusBadRequest)
-	if e.Error != `invalid document: document: format "something/2", want "ainb-editor-document/1"` {
+	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`{"format":"something/2","version":1031,"category":"AI"}`)), http.StatusUnprocessableEntity)
+	if e.Error != `the document is not valid: format: "something/2", want "ainb-editor-document/2"` {
 		t.Errorf("wrong format: %q", e.Error)
 	}
-	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`{"format":"ainb-editor-document/1","name":7}`)), http.StatusBadRequest)
-	if e.Error != "invalid document: name: a JSON number is not allowed here" {
-		t.Errorf("wrong type: %q", e.Error)
-	}
-	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`[1,2]`)), http.StatusBadRequest)
-	if e.Error != "invalid document: a JSON array is not allowed here" {
+	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`[1,2]`)), http.StatusUnprocessableEntity)
+	if e.Error != "the document is not valid: line 1: want an object, found an array" {
 		t.Errorf("array: %q", e.Error)
 	}
 	for _, ct := range []string{"", "application/octet-stream", "text/plain", "multipart/form-data; boundary=x", "application/jsonx"} {
@@ -184,7 +197,7 @@ func TestBuildBadInput(t *testing.T) {
 
 func TestBuildTooLarge(t *testing.T) {
 	s := newTestServer(t, func(c *Config) { c.MaxDocument = 1000 })
-	body := []byte(`{"format":"ainb-editor-document/1","name":"` + strings.Repeat("x", 1000) + `"}`)
+	body := []byte(`{"format":"ainb-editor-document/2","name":"` + strings.Repeat("x", 1000) + `"}`)
 	e := wantError(t, do(s, "POST", "/api/build", "application/json", body), http.StatusRequestEntityTooLarge)
 	if e.Error != "request body too large: the limit is 1000 bytes" {
 		t.Errorf("%q", e.Error)

@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"ainbeditor/internal/ainb"
-	"ainbeditor/internal/exb"
 	"ainbeditor/internal/graph"
 )
 
@@ -34,24 +33,48 @@ type errorBody struct {
 	Detail any    `json:"detail"`
 }
 
-// problemJSON is one validation problem as the editor shows it: the node (null for a problem
-// outside any node), the path of the plug or value, and what is wrong.
+// problemJSON is one problem as the editor shows it: the node (its index in the document's
+// nodes; null for a problem outside any node), the path of the value in the document, what is
+// wrong, and for problems in a text (an expression function) or in the JSON itself the line
+// and column.
 type problemJSON struct {
 	Node    *int   `json:"node"`
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+}
+
+// problemsError answers 422 with every problem of a document.
+func problemsError(pe *graph.ProblemsError) *apiError {
+	problems := make([]problemJSON, len(pe.Problems))
+	for i, p := range pe.Problems {
+		problems[i] = problemJSON{Path: p.Path, Message: p.Msg, Line: p.Line, Column: p.Column}
+		if p.Node >= 0 {
+			problems[i].Node = &p.Node
+		}
+	}
+	msg := fmt.Sprintf("the document is not valid: %d problems", len(problems))
+	if len(problems) == 1 {
+		msg = "the document is not valid: " + pe.Problems[0].String()
+	}
+	return &apiError{http.StatusUnprocessableEntity, msg, map[string]any{"problems": problems}}
 }
 
 // codecError turns an error of the codec (packages ainb, exb, graph), whose messages are
 // written for users, into a 422 carrying what the editor needs to point at the problem.
 func codecError(err error) *apiError {
 	var (
-		fe  *ainb.FormatError
-		ve  *ainb.ValidationError
-		fne *graph.FunctionError
+		fe *ainb.FormatError
+		ve *ainb.ValidationError
+		pe *graph.ProblemsError
 	)
 	switch {
+	case errors.As(err, &pe):
+		return problemsError(pe)
 	case errors.As(err, &ve):
+		// The document checks everything the writer relies on, so this is a defect of the
+		// document checks; still, the problems say what is wrong, in the model's terms.
 		problems := make([]problemJSON, len(ve.Problems))
 		for i, p := range ve.Problems {
 			problems[i] = problemJSON{Path: p.Path, Message: p.Msg}
@@ -64,17 +87,6 @@ func codecError(err error) *apiError {
 			msg = "the file is not valid: " + ve.Problems[0].String()
 		}
 		return &apiError{http.StatusUnprocessableEntity, msg, map[string]any{"problems": problems}}
-	case errors.As(err, &fne):
-		detail := map[string]any{"function": fne.Function}
-		var se *exb.SyntaxError
-		if errors.As(fne.Err, &se) {
-			detail["line"] = se.Line
-			if se.Col > 0 {
-				detail["column"] = se.Col
-			}
-			detail["message"] = se.Msg
-		}
-		return &apiError{http.StatusUnprocessableEntity, fmt.Sprintf("expression function %d: %v", fne.Function, fne.Err), detail}
 	case errors.As(err, &fe):
 		return &apiError{http.StatusUnprocessableEntity, err.Error(), map[string]any{"section": fe.Section, "offset": fe.Offset}}
 	}
@@ -103,6 +115,19 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 
 func tooLarge(limit int64) *apiError {
 	return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large: the limit is %d bytes", limit), map[string]any{"limit": limit}}
+}
+
+// writeRawJSON sends a JSON body that is already encoded.
+func writeRawJSON(w http.ResponseWriter, status int, b []byte) {
+	b = append(b, '\n')
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	if status >= 400 {
+		h.Set("Cache-Control", "no-store")
+	}
+	w.WriteHeader(status)
+	w.Write(b)
 }
 
 // writeJSON sends v as JSON. Responses are built in memory first so that an encoding failure

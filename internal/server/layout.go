@@ -7,8 +7,9 @@ import (
 )
 
 // handleLayout lays out a document's nodes again, for the editor's "tidy" command after
-// structural edits: it answers {"positions": [...]}, one per node. Pinned positions stay
-// unless ?reset=1 asks for a layout of everything.
+// structural edits: it answers {"positions": [{"id": 3, "x": 340, "y": 0}, ...]}, one per
+// node in the document's order, with "pinned": true on the nodes that stayed put. Pinned
+// positions stay unless ?reset=1 asks for a layout of everything (and unpins every node).
 func (s *Server) handleLayout(w http.ResponseWriter, r *http.Request) error {
 	doc, release, err := s.readDocument(w, r)
 	if err != nil {
@@ -16,12 +17,12 @@ func (s *Server) handleLayout(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer release()
 	if r.URL.Query().Get("reset") == "1" {
-		for i := range doc.Positions {
-			doc.Positions[i].Pinned = false
+		for i := range doc.Nodes {
+			doc.Nodes[i].Pinned = false
 		}
 	}
 	graph.Layout(doc)
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{"positions": doc.Positions})
+	writeRawJSON(w, http.StatusOK, graph.AppendPositions(make([]byte, 0, 40*len(doc.Nodes)+32), doc))
 	return nil
 }

@@ -61,10 +61,15 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	_, err = decodeDocument(req.Document)
+	doc, err := decodeDocument(req.Document)
 	release()
 	if err != nil {
 		return err
+	}
+	// A share may hold a document that does not build yet (work in progress), but it must be
+	// a document of this format.
+	if err := doc.CheckFormat(); err != nil {
+		return codecError(err)
 	}
 	// Stored re-encoded from the checked parts, so the share holds only the document and the
 	// view, compacted (json.RawMessage is), with the text otherwise as sent: no HTML escaping.

@@ -1,0 +1,78 @@
+package graph
+
+import "testing"
+
+const (
+	bigFile = "real/nodedefs_ai_v407.ainb"       // 2 MB, 7,130 nodes
+	midFile = "random/random_s29_v407_n369.ainb" // about 210 KB
+)
+
+// benchParse measures what /api/parse does: read the binary, make the document, lay it out
+// and encode it (no compression).
+func benchParse(b *testing.B, name string) {
+	data := readCorpus(b, name)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var n int
+	for b.Loop() {
+		d, err := Parse("x.ainb", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(d.Encode())
+	}
+	b.ReportMetric(float64(n), "json-bytes")
+}
+
+// benchBuild measures what /api/build does: decode the JSON and write the binary.
+func benchBuild(b *testing.B, name string) {
+	data := readCorpus(b, name)
+	d, err := Parse("x.ainb", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	js := d.Encode()
+	b.SetBytes(int64(len(js)))
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := Decode(js)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := d.Build(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseBig(b *testing.B) { benchParse(b, bigFile) }
+func BenchmarkBuildBig(b *testing.B) { benchBuild(b, bigFile) }
+func BenchmarkParseMid(b *testing.B) { benchParse(b, midFile) }
+func BenchmarkBuildMid(b *testing.B) { benchBuild(b, midFile) }
+
+// The steps on their own, for the big file.
+func BenchmarkEncodeBig(b *testing.B) {
+	d, err := Parse("x.ainb", readCorpus(b, bigFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Encode()
+	}
+}
+
+func BenchmarkDecodeBig(b *testing.B) {
+	d, err := Parse("x.ainb", readCorpus(b, bigFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	js := d.Encode()
+	b.SetBytes(int64(len(js)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(js); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
