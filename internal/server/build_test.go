@@ -2,7 +2,7 @@ package server
 
 import (
 	"bytes"
-		"fmt"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
