@@ -178,7 +178,7 @@ func TestConnectPlugs(t *testing.T) {
 	p.open(corpusFile(t, "synthetic/params_v407.ainb"))
 	p.run(`ainbEditor.setView({x: 640, y: 420, zoom: 0.8})`)
 	intInput := fmt.Sprintf(`(`+nodeJS+`).inputs[%d]`, 3, itemIndex(p, 3, "inputs", "int", 0))
-	src := `JSON.stringify(` + intInput + `.source)`
+	src := `JSON.stringify(` + intInput + `.source ?? null)`
 	before := eval[string](p, src)
 
 	floatOut := p.screenOf(1, rowOf(p, 1, "out", "float", 0), "out")

@@ -478,12 +478,14 @@ export class Editor {
   async save() {
     if (!this.doc) return false;
     this.status("Building…");
+    let ids = null;
     try {
       // The document is plain JSON (-0, NaN and infinities are strings of their bits), so
       // the native writer serves; only the document is sent.
       const t0 = performance.now();
       const text = JSON.stringify(this.doc);
       this.timings.serialize = performance.now() - t0;
+      ids = this.doc.nodes.map((n) => n.id);
       const { blob, filename } = await api.build(text);
       this.download(blob, filename || this.downloadName());
       this.history.markSaved();
@@ -494,22 +496,33 @@ export class Editor {
       return true;
     } catch (err) {
       this.status("Save failed", "error");
-      this.showApiProblems(err);
+      this.showApiProblems(err, ids);
       this.ui.toast(`The file cannot be built: ${err.message}`, "error");
       return false;
     }
   }
 
-  // Lists what the server found wrong with the document in the problems panel.
-  showApiProblems(err) {
+  // Lists what the server found wrong with the document in the problems panel. ids are the
+  // node ids of the document as it was sent: a problem names its node by index in that
+  // document's nodes, and an expression by its path (expressions.functions[k].text) and line.
+  showApiProblems(err, ids) {
     const d = err.detail || {};
-    // Problems name nodes by id; an expression that does not assemble comes as its index
-    // (detail.expression, or detail.function from servers of the first document format).
+    const nodeId = (k) => (Number.isInteger(k) && k >= 0 ? (ids && k < ids.length ? ids[k] : k) : -1);
+    const problem = (p) => {
+      const out = { node: nodeId(p.node), path: p.path || "", message: p.message || "" };
+      const m = /^expressions\.functions\[(\d+)\]/.exec(out.path);
+      if (m) {
+        out.expression = Number(m[1]);
+        if (p.line) out.line = p.line;
+        out.path = `expression ${out.expression}` + (p.line ? `, line ${p.line}` : "");
+      }
+      return out;
+    };
+    // detail.expression (or detail.function) with line: one expression that does not assemble.
     const expr = Number.isInteger(d.expression) ? d.expression : d.function;
-    if (err.status === 422 && Array.isArray(d.problems)) this.setProblems(d.problems.map((p) => ({ node: p.node ?? -1, path: p.path, message: p.message })));
-    else if (err.status === 422 && Number.isInteger(expr)) {
-      this.setProblems([{ node: -1, expression: expr, line: d.line, path: `expression ${expr}` + (d.line ? `, line ${d.line}` : ""), message: d.message || err.message }]);
-    } else this.setProblems([{ node: -1, path: "", message: err.message }]);
+    if (Array.isArray(d.problems)) this.setProblems(d.problems.map(problem));
+    else if (Number.isInteger(expr)) this.setProblems([problem({ path: `expressions.functions[${expr}].text`, line: d.line, message: d.message || err.message })]);
+    else this.setProblems([{ node: -1, path: "", message: err.message }]);
   }
 
   // ---- tidy
@@ -532,7 +545,7 @@ export class Editor {
         positions = await api.layout(doc, { reset });
       } catch (err) {
         this.status("Tidy failed", "error");
-        this.showApiProblems(err);
+        this.showApiProblems(err, doc.nodes.map((n) => n.id));
         this.ui.toast(`Could not tidy: ${err.message}`, "error");
         return false;
       }

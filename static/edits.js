@@ -280,9 +280,12 @@ export class Edits {
       return;
     }
     if (sameValue(s, item.source ?? null)) return;
+    const was = usesDefault(item);
     tx.set(item, "source", s || undefined);
-    // An input's "uses default" follows its source again.
+    // An input's "uses default" follows its source again; a property's stays what it was
+    // (absent means the usual for the source it has, so it is written when that differs).
     if (ref.list === "inputs") tx.set(item, "usesDefault", undefined);
+    else tx.set(item, "usesDefault", was === !s ? undefined : was);
   }
 
   // Why output k of node outId cannot feed input j of node inId, or "" when it can.
@@ -754,8 +757,13 @@ export class Edits {
       };
       for (const p of owner.properties || []) {
         if (!p.source) continue;
+        const was = usesDefault(p);
         fix(p.source);
-        if (sourceKind(p.source) === "value") delete p.source;
+        if (sourceKind(p.source) === "value") {
+          delete p.source;
+          if (was) delete p.usesDefault;
+          else p.usesDefault = false;
+        }
       }
       for (const input of owner.inputs || []) {
         if (input.source) {
@@ -1015,6 +1023,12 @@ export class Edits {
     tx.structure = true;
     return this.commit(tx);
   }
+}
+
+// Whether a property or input uses its default: usesDefault, or when absent the usual (true
+// for the immediate value, false with a source).
+function usesDefault(item) {
+  return item.usesDefault ?? !item.source;
 }
 
 // The keys of a node in the order the document writes them, so that copies read like

@@ -234,6 +234,12 @@ test("sources: value, node, blackboard (with component), expression", () => {
   assert.deepEqual(node(2).inputs[1].sources[0], {});
   roundTrip(doc, ed, () => ed.addSource(inp(1), { expression: 0 }));
   assert.deepEqual(node(2).inputs[1].sources.at(-1), { expression: 0 });
+  // A property keeps its "uses default": PBB read the blackboard (usual: false), so falling
+  // back to its value writes false; setting a source again makes it the usual once more.
+  roundTrip(doc, ed, () => ed.setSource({ node: 2, list: "properties", index: 1 }, null));
+  assert.equal(node(2).properties[1].usesDefault, false);
+  roundTrip(doc, ed, () => ed.setSource({ node: 2, list: "properties", index: 1 }, { blackboard: 2 }));
+  assert.equal("usesDefault" in node(2).properties[1], false);
   // usesDefault follows an input's source again.
   node(2).inputs[2].usesDefault = true;
   roundTrip(doc, ed, () => ed.setSource(inp(2), { blackboard: 2 }));

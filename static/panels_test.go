@@ -185,7 +185,7 @@ func TestBlackboardEdits(t *testing.T) {
 		t.Fatalf("a 0x408 file offers the types %v", types)
 	}
 	// Parameters are keyed by their index in the document's one list.
-	bb := func(typ string, nth int) int {
+	bbAt := func(typ string, nth int) int {
 		k := eval[int](p, fmt.Sprintf(`(() => { let k = -1; const l = ainbEditor.document().blackboard; for (let i = 0; i < l.length; i++) if (l[i].type === %q && ++k === %d) return i; return -1; })()`, typ, nth))
 		if k < 0 {
 			t.Fatalf("no %s parameter number %d", typ, nth)
@@ -193,7 +193,7 @@ func TestBlackboardEdits(t *testing.T) {
 		return k
 	}
 	added := eval[int](p, `ainbEditor.document().blackboard.length`)
-	int2, u1, vec0, bool0 := bb("int", 2), bb("u32", 1), bb("vec3f", 0), bb("bool", 0)
+	int2, u1, vec0, bool0 := bbAt("int", 2), bbAt("u32", 1), bbAt("vec3f", 0), bbAt("bool", 0)
 
 	p.run(`document.querySelector('[data-key="bb.add.type"]').value = "float"`)
 	p.do(chromedp.SendKeys(chromedp.CSS(`[data-key="bb.add.name"]`), "Added"))
