@@ -459,7 +459,7 @@ func (c *toCtx) ownerFacts(m map[int]*ownerFacts, key int, fp func() uint64) *ow
 
 // paramSource checks a source of a value of type t and returns its flag word (derived) and,
 // for node sources, the node index and per-type output index.
-func (c *toCtx) paramSource(i int, path string, t ainb.ParamType, src *Source, isOutput bool, usesDefault *bool, allowNode bool) (word uint32, node, output int) {
+func (c *toCtx) paramSource(i int, path string, t ainb.ParamType, src *Source, isOutput bool, usesDefault *bool, allowNode, multi bool) (word uint32, node, output int) {
 	node, output = -1, 0
 	bad := func(sub, format string, args ...any) {
 		if i >= 0 {
@@ -488,6 +488,9 @@ func (c *toCtx) paramSource(i int, path string, t ainb.ParamType, src *Source, i
 		}
 		if src.Blackboard == nil && src.Component != "" {
 			bad(".component", "component goes with blackboard")
+		}
+		if !multi && (src.IsOutput || src.UsesDefault != nil) {
+			bad("", "isOutput and usesDefault go on the value itself; a source has them only in a multi-input's sources")
 		}
 		switch {
 		case src.Node != nil:
@@ -581,7 +584,7 @@ func (c *toCtx) properties(owner int, base string, ps []Property, o *ownerFacts)
 			c.addAt(owner, path(".className"), "only pointer values have a class name")
 		}
 		v := c.value(t, &p.Value, func(format string, args ...any) { c.addAt(owner, path(".value"), format, args...) })
-		w, _, _ := c.paramSource(owner, strings.TrimPrefix(path(".source"), "nodes["+strconv.Itoa(owner)+"]"), t, p.Source, p.IsOutput, p.UsesDefault, false)
+		w, _, _ := c.paramSource(owner, strings.TrimPrefix(path(".source"), "nodes["+strconv.Itoa(owner)+"]"), t, p.Source, p.IsOutput, p.UsesDefault, false, false)
 		order[k] = len(out[t])
 		out[t] = append(out[t], ainb.Property{Name: p.Name, ClassName: p.ClassName, Flags: ainb.ParamFlags(w), Value: v})
 	}
@@ -710,11 +713,11 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 					if !isImmediate(s) || s.Output != 0 || s.Component != "" {
 						src = s
 					}
-					w, node, out := c.paramSource(i, sub(fmt.Sprintf(".sources[%d]", m)), t, src, s.IsOutput, s.UsesDefault, true)
+					w, node, out := c.paramSource(i, sub(fmt.Sprintf(".sources[%d]", m)), t, src, s.IsOutput, s.UsesDefault, true, true)
 					ei.Sources[m] = ainb.Source{Node: int16(node), Output: int16(out), Flags: ainb.ParamFlags(w)}
 				}
 			} else {
-				w, node, out := c.paramSource(i, sub(".source"), t, in.Source, in.IsOutput, in.UsesDefault, true)
+				w, node, out := c.paramSource(i, sub(".source"), t, in.Source, in.IsOutput, in.UsesDefault, true, false)
 				ei.Source = ainb.Source{Node: int16(node), Output: int16(out), Flags: ainb.ParamFlags(w)}
 			}
 			inOrder[k] = len(e.Inputs[t])
