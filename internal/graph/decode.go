@@ -889,7 +889,7 @@ func (d *dec) value(t ValueType, v *jvalue, out *Value) {
 	}
 	const m = "value"
 	want := func(what string) {
-		d.problemAt(v.at, m, "a %s value is %s, found %s", t, what, kindNames[v.kind])
+		d.problemAt(v.at, m, "want %s (type %s), found %s", what, t, kindNames[v.kind])
 	}
 	switch t {
 	case "int", "u32":
