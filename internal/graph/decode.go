@@ -70,6 +70,13 @@ type dec struct {
 	keyAt    int // offset of the member name just read
 	slab     slab
 	depth    int
+	// strs interns the strings read: names repeat all over a document.
+	strs map[string]string
+	// Scratch lists, copied out at their exact length.
+	inputs   []Input
+	props    []Property
+	outputs  []Output
+	children []Child
 }
 
 // position returns the 1-based line and column of off.
@@ -551,7 +558,22 @@ func (d *dec) str() string {
 		d.skip()
 		return ""
 	}
-	return string(d.rawString())
+	return d.intern(d.rawString())
+}
+
+func (d *dec) intern(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if s, ok := d.strs[string(b)]; ok {
+		return s
+	}
+	if d.strs == nil {
+		d.strs = make(map[string]string, 1024)
+	}
+	s := string(b)
+	d.strs[s] = s
+	return s
 }
 
 func (d *dec) boolean() bool {
@@ -615,8 +637,12 @@ func parseInt(t []byte) (int64, bool) {
 	return v, true
 }
 
-func (d *dec) int32() int     { return int(d.integer(math.MinInt32, math.MaxInt32)) }
-func (d *dec) index() int     { return int(d.integer(0, math.MaxInt32)) }
+func (d *dec) int32() int { return int(d.integer(math.MinInt32, math.MaxInt32)) }
+func (d *dec) index() int { return int(d.integer(0, math.MaxInt32)) }
+
+// ref reads a node id a child, jump or replacement refers to. Files may hold numbers there
+// that name no node, negative ones too; the build reports them.
+func (d *dec) ref() int       { return int(d.integer(math.MinInt32, math.MaxInt32)) }
 func (d *dec) uint32() uint32 { return uint32(d.integer(0, math.MaxUint32)) }
 func (d *dec) optIndex() *int { return d.optInt(0, math.MaxInt32) }
 func (d *dec) optInt32() *int { return d.optInt(math.MinInt32, math.MaxInt32) }
@@ -974,7 +1000,7 @@ func (d *dec) document(doc *Document) {
 		case "nodes":
 			doc.Nodes = []Node{}
 			if d.begin('[', "an array", false) {
-				doc.Nodes = make([]Node, 0, len(d.data)/300)
+				doc.Nodes = make([]Node, 0, len(d.data)/200)
 				for d.nextElem() {
 					doc.Nodes = append(doc.Nodes, Node{})
 					d.node(&doc.Nodes[len(doc.Nodes)-1])
@@ -1073,7 +1099,7 @@ func (d *dec) document(doc *Document) {
 							case "type":
 								r.Type = d.enum(replacementNames[:])
 							case "node":
-								r.Node = d.index()
+								r.Node = d.ref()
 							case "index":
 								r.Index = d.int32()
 							case "new":
@@ -1224,13 +1250,17 @@ func (d *dec) node(n *Node) {
 			n.Properties = d.properties()
 		case "inputs":
 			if d.begin('[', "an array", true) {
+				d.inputs = d.inputs[:0]
 				for d.nextElem() {
-					n.Inputs = append(n.Inputs, Input{})
-					d.input(&n.Inputs[len(n.Inputs)-1])
+					d.inputs = append(d.inputs, Input{})
+					d.input(&d.inputs[len(d.inputs)-1])
 				}
+				n.Inputs = slices.Clone(d.inputs)
+				clear(d.inputs)
 			}
 		case "outputs":
 			if d.begin('[', "an array", true) {
+				d.outputs = d.outputs[:0]
 				for d.nextElem() {
 					var o Output
 					if d.begin('{', "an object", false) {
@@ -1249,15 +1279,18 @@ func (d *dec) node(n *Node) {
 							}
 						}
 					}
-					n.Outputs = append(n.Outputs, o)
+					d.outputs = append(d.outputs, o)
 				}
+				n.Outputs = slices.Clone(d.outputs)
 			}
 		case "children":
 			if d.begin('[', "an array", true) {
+				d.children = d.children[:0]
 				for d.nextElem() {
-					n.Children = append(n.Children, Child{})
-					d.child(&n.Children[len(n.Children)-1])
+					d.children = append(d.children, Child{})
+					d.child(&d.children[len(d.children)-1])
 				}
+				n.Children = slices.Clone(d.children)
 			}
 		case "jumps":
 			if d.begin('[', "an array", true) {
@@ -1267,7 +1300,7 @@ func (d *dec) node(n *Node) {
 						for d.nextKey() {
 							switch string(d.key) {
 							case "node":
-								j.Node = d.index()
+								j.Node = d.ref()
 							case "type":
 								j.Type = int(d.integer(0, 255))
 							case "command":
@@ -1330,7 +1363,7 @@ func (d *dec) properties() []Property {
 	if !d.begin('[', "an array", true) {
 		return nil
 	}
-	var out []Property
+	d.props = d.props[:0]
 	for d.nextElem() {
 		var p Property
 		var v jvalue
@@ -1358,8 +1391,10 @@ func (d *dec) properties() []Property {
 			// The object's frame is gone; the array element's is on top again.
 			d.value(p.Type, &v, &p.Value)
 		}
-		out = append(out, p)
+		d.props = append(d.props, p)
 	}
+	out := slices.Clone(d.props)
+	clear(d.props)
 	return out
 }
 
@@ -1440,7 +1475,7 @@ func (d *dec) child(c *Child) {
 	for d.nextKey() {
 		switch string(d.key) {
 		case "node":
-			c.Node = d.index()
+			c.Node = d.ref()
 		case "name":
 			c.Name = d.str()
 		case "condition":
