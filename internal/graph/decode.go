@@ -569,7 +569,7 @@ func (d *dec) intern(b []byte) string {
 		return s
 	}
 	if d.strs == nil {
-		d.strs = make(map[string]string, 1024)
+		d.strs = make(map[string]string, min(max(len(d.data)/128, 64), 1<<16))
 	}
 	s := string(b)
 	d.strs[s] = s
