@@ -97,3 +97,27 @@ func TestBuildErrors(t *testing.T) {
 		t.Fatalf("unknown command: exit %d, want 2", code)
 	}
 }
+
+// build names a Layout.Tails entry that no recorded string ends with.
+func TestBuildBadTails(t *testing.T) {
+	src := filepath.Join(testcorpus.Dir(t), "ainb", "synthetic", "minimal_v407.ainb")
+	own, _, code := runCLI(t, "dump", src)
+	if code != 0 {
+		t.Fatalf("dump: exit %d", code)
+	}
+	tmp := t.TempDir()
+	in, out := filepath.Join(tmp, "tails.json"), filepath.Join(tmp, "tails.ainb")
+	doc := strings.Replace(own, `"Strings": [`, `"Tails": ["DoNothing", "xyz"], "Strings": [`, 1)
+	os.WriteFile(in, []byte(doc), 0o644)
+	_, errs, code := runCLI(t, "build", in, "-o", out)
+	want := `Layout.Tails[1]: "xyz" is not the tail of any string in Layout.Strings` + "\n"
+	if code != 1 || !strings.HasSuffix(errs, want) {
+		t.Fatalf("got %q (exit %d), want an error ending %q", errs, code, want)
+	}
+	// A tail some string ends with builds.
+	doc = strings.Replace(own, `"Strings": [`, `"Tails": ["DoNothing"], "Strings": [`, 1)
+	os.WriteFile(in, []byte(doc), 0o644)
+	if _, errs, code := runCLI(t, "build", in, "-o", out); code != 0 {
+		t.Fatalf("build with a valid tail: exit %d: %s", code, errs)
+	}
+}

@@ -184,6 +184,15 @@ func FuzzReadJSON(f *testing.F) {
 		}
 		f.Add(js)
 	}
+	tails, err := Read(tailSeed(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	js, err := tails.JSON()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(js)
 	f.Fuzz(func(t *testing.T, b []byte) { checkLoaded(t, ReadJSON, b) })
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -202,6 +203,9 @@ func TestStringTailReference(t *testing.T) {
 	}
 	if f.Elements[0].Name != "DoNothing" {
 		t.Fatalf("name %q", f.Elements[0].Name)
+	}
+	if !slices.Equal(f.Layout.Tails, []string{"DoNothing"}) {
+		t.Fatalf("tails %q, want the one the file points into", f.Layout.Tails)
 	}
 	// The name hash on disk still belongs to the old name; the writer stores the right one.
 	binary.LittleEndian.PutUint32(b[name+4:], Hash("DoNothing"))

@@ -64,6 +64,14 @@ func (f *File) UnmarshalJSON(data []byte) error {
 		}
 		f.Expressions = m
 	}
+	if l := f.Layout; l != nil && len(l.Tails) > 0 {
+		found := tailOffsets(l.Strings, l.Tails)
+		for i, t := range l.Tails {
+			if _, ok := found[t]; !ok {
+				return fmt.Errorf("Layout.Tails[%d]: %.40q is not the tail of any string in Layout.Strings", i, t)
+			}
+		}
+	}
 	return nil
 }
 

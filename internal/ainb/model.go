@@ -51,6 +51,11 @@ type Layout struct {
 	Section6C uint32
 	// Header54 is the header word at 0x54, 0 in every known file.
 	Header54 uint32 `json:",omitempty"`
+	// Tails are the strings the file referenced at an offset inside a longer pool string
+	// rather than at the start of one, in order of their first such offset. Only these may
+	// point into a tail again when written: any other string missing from Strings is
+	// appended, since readers that index the pool by string starts reject inner offsets.
+	Tails []string `json:",omitempty"`
 
 	index *poolIndex // built by the reader for Strings, so writes need not rebuild it
 }

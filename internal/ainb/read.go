@@ -338,7 +338,30 @@ func (d *decoder) file() (*File, error) {
 			e.Queries[j] = queryElems[q]
 		}
 	}
+	f.Layout.Tails = d.tailStrings()
 	return f, nil
+}
+
+// tailStrings lists the distinct strings the file referenced inside a longer pool string, by
+// offset, or nil when it referenced none.
+func (d *decoder) tailStrings() []string {
+	if len(d.tails) == 0 {
+		return nil
+	}
+	offs := make([]uint32, 0, len(d.tails))
+	for at := range d.tails {
+		offs = append(offs, at)
+	}
+	slices.Sort(offs)
+	seen := make(map[string]bool, len(offs))
+	tails := make([]string, 0, len(offs))
+	for _, at := range offs {
+		if s := d.tails[at]; !seen[s] {
+			seen[s] = true
+			tails = append(tails, s)
+		}
+	}
+	return tails
 }
 
 // splitPool records the strings of the pool in order, and indexes them both ways: by offset

@@ -115,6 +115,7 @@ func FuzzRead(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	f.Add(tailSeed(f))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		file, err := Read(b)
 		if err != nil {

@@ -34,11 +34,15 @@ func newPoolIndex(strs []string) *poolIndex {
 }
 
 // stringPool assigns pool offsets. A pool recorded from a read file keeps its order so the
-// file comes back identical; strings it lacks are appended.
+// file comes back identical; strings it lacks are appended, each as a string of its own.
 type stringPool struct {
 	recorded *poolIndex
 	added    map[string]uint32
 	tail     []byte // the appended strings
+	// tails are the Layout.Tails: the only strings that may point inside a recorded string,
+	// because the file read pointed there. tailAt holds where each lands, found on first use.
+	tails  []string
+	tailAt map[string]uint32
 }
 
 func newStringPool(l *Layout) *stringPool {
@@ -49,6 +53,7 @@ func newStringPool(l *Layout) *stringPool {
 		} else {
 			p.recorded = newPoolIndex(l.Strings)
 		}
+		p.tails = l.Tails
 	}
 	return p
 }
@@ -69,24 +74,80 @@ func (p *stringPool) offset(s string) uint32 {
 	if o, ok := p.added[s]; ok {
 		return o
 	}
-	// Files may point into the tail of a longer string; find such a tail in the recorded pool
-	// before adding a copy.
-	if p.recorded != nil && !strings.ContainsRune(s, 0) {
-		at := 0
-		for _, r := range p.recorded.strings {
-			if strings.HasSuffix(r, s) {
-				o := uint32(at + len(r) - len(s))
-				p.added[s] = o
-				return o
-			}
-			at += len(r) + 1
-		}
+	// Readers that index the pool by string starts reject an offset inside a string, so only
+	// a string the read file itself pointed into a tail with goes back into a tail.
+	if o, ok := p.tailOffset(s); ok {
+		p.added[s] = o
+		return o
 	}
 	o := uint32(p.base() + len(p.tail))
 	p.added[s] = o
 	p.tail = append(p.tail, s...)
 	p.tail = append(p.tail, 0)
 	return o
+}
+
+// tailOffset returns where s lands as a recorded tail: in the first recorded string it is a
+// proper suffix of. Strings not in Layout.Tails, and strings holding a NUL, have none.
+func (p *stringPool) tailOffset(s string) (uint32, bool) {
+	if len(p.tails) == 0 || strings.IndexByte(s, 0) >= 0 {
+		return 0, false
+	}
+	if p.tailAt == nil {
+		p.tailAt = tailOffsets(p.recorded.strings, p.tails)
+	}
+	o, ok := p.tailAt[s]
+	return o, ok
+}
+
+// tailOffsets finds each of tails in the pool made of strs: the offset where it starts as a
+// proper suffix of the first string in pool order that ends with it. Tails no string ends
+// with are left out. It walks a trie of the reversed tails once over the pool, so it costs the
+// size of the pool plus that of the tails, however many tails there are.
+func tailOffsets(strs, tails []string) map[string]uint32 {
+	type edge struct {
+		node int32
+		c    byte
+	}
+	end := []int32{-1} // per trie node: the index of the tail ending there and not found yet, or -1
+	next := make(map[edge]int32)
+	left := 0 // distinct tails not found yet
+	for i, t := range tails {
+		n := int32(0)
+		for j := len(t) - 1; j >= 0; j-- {
+			e := edge{n, t[j]}
+			c, ok := next[e]
+			if !ok {
+				c = int32(len(end))
+				end = append(end, -1)
+				next[e] = c
+			}
+			n = c
+		}
+		if end[n] < 0 {
+			end[n] = int32(i)
+			left++
+		}
+	}
+	found := make(map[string]uint32, left)
+	off := 0
+	for _, r := range strs {
+		if left == 0 {
+			break
+		}
+		// At depth d the walk has matched the last d bytes of r; a proper suffix is shorter.
+		n, ok := int32(0), true
+		for d := 0; d < len(r) && ok; d++ {
+			if i := end[n]; i >= 0 {
+				found[tails[i]] = uint32(off + len(r) - d)
+				end[n] = -1 // found: later strings come after it
+				left--
+			}
+			n, ok = next[edge{n, r[len(r)-1-d]}]
+		}
+		off += len(r) + 1
+	}
+	return found
 }
 
 // appendTo appends the pool bytes.
