@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -32,7 +34,10 @@ func (e *SyntaxError) Error() string {
 
 // Decode reads a document from its JSON.
 func Decode(data []byte) (*Document, error) {
-	d := &dec{data: data}
+	// One copy of the whole text: every string without escapes is a substring of it, so
+	// reading names costs no allocation (and no interning map) each. The document keeps the
+	// text alive, which is no more than the document's own size.
+	d := &dec{data: data, text: string(data)}
 	doc := &Document{}
 	d.ws()
 	if d.pos >= len(d.data) {
@@ -61,6 +66,7 @@ type frame struct {
 
 type dec struct {
 	data     []byte
+	text     string // data as a string, for substrings
 	pos      int
 	err      *SyntaxError
 	problems []Problem
@@ -70,8 +76,6 @@ type dec struct {
 	keyAt    int // offset of the member name just read
 	slab     slab
 	depth    int
-	// strs interns the strings read: names repeat all over a document.
-	strs map[string]string
 	// Scratch lists, copied out at their exact length.
 	inputs   []Input
 	props    []Property
@@ -304,6 +308,12 @@ func (d *dec) unknown() {
 func (d *dec) rawString() []byte {
 	d.pos++ // the quote
 	start := d.pos
+	// Eight bytes at a time while none of them ends the string, starts an escape or is a
+	// control character: strings are most of a document's bytes. The loop below then finds
+	// the byte that stopped this one.
+	for d.pos+8 <= len(d.data) && !stringSpecial(binary.LittleEndian.Uint64(d.data[d.pos:])) {
+		d.pos += 8
+	}
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		if c == '"' {
@@ -324,8 +334,20 @@ func (d *dec) rawString() []byte {
 	return nil
 }
 
+// stringSpecial reports whether any of the eight bytes of w is '"', '\\' or below 0x20
+// (the classic "has zero byte" and "has byte less than" tricks; exact, no false positives).
+func stringSpecial(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
+	less := (w - ones*0x20) & ^w & highs
+	return hasZero(w^(ones*'"'))|hasZero(w^(ones*'\\'))|less != 0
+}
+
 func (d *dec) escaped(start int) []byte {
-	b := append([]byte(nil), d.data[start:d.pos]...)
+	// Room for the whole string at once (escapes only shorten it): expression texts are long
+	// and full of \n, and growing byte by byte would copy them many times.
+	b := make([]byte, d.pos-start, d.pos-start+rawStringLen(d.data[d.pos:]))
+	copy(b, d.data[start:d.pos])
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		switch {
@@ -391,6 +413,28 @@ func (d *dec) escaped(start int) []byte {
 	}
 	d.syntax("a string is not closed")
 	return nil
+}
+
+// rawStringLen is the length of the string text at the start of b up to its closing quote,
+// or of all of b when it has none.
+func rawStringLen(b []byte) int {
+	n := 0
+	for {
+		i := bytes.IndexByte(b[n:], '"')
+		if i < 0 {
+			return len(b)
+		}
+		n += i
+		// The quote closes the string unless an odd number of backslashes escapes it.
+		k := n
+		for k > 0 && b[k-1] == '\\' {
+			k--
+		}
+		if (n-k)%2 == 0 {
+			return n
+		}
+		n++
+	}
 }
 
 func (d *dec) hex4() (rune, bool) {
@@ -558,22 +602,22 @@ func (d *dec) str() string {
 		d.skip()
 		return ""
 	}
-	return d.intern(d.rawString())
+	return d.stringValue()
 }
 
-func (d *dec) intern(b []byte) string {
-	if len(b) == 0 {
+// stringValue reads the string at d.pos as a Go string: a substring of d.text, which costs
+// nothing, unless it has escapes. Escapes always make the read bytes shorter than the
+// text they came from, which tells the two apart.
+func (d *dec) stringValue() string {
+	start := d.pos + 1
+	b := d.rawString()
+	switch {
+	case len(b) == 0:
 		return ""
+	case d.pos-1-start == len(b):
+		return d.text[start : start+len(b)]
 	}
-	if s, ok := d.strs[string(b)]; ok {
-		return s
-	}
-	if d.strs == nil {
-		d.strs = make(map[string]string, min(max(len(d.data)/128, 64), 1<<16))
-	}
-	s := string(b)
-	d.strs[s] = s
-	return s
+	return string(b)
 }
 
 func (d *dec) boolean() bool {
@@ -770,31 +814,24 @@ func unhex(c byte) (byte, bool) {
 	return 0, false
 }
 
-// enum reads a string that is usually one of a few names, without allocating for those.
+// enum reads a string that is usually one of a few names, returning the name itself then
+// (so the document holds no substrings of the text for them).
 func (d *dec) enum(names []string) string {
 	if d.peek() != '"' {
 		d.problem("want a string, found %s", describe(d.peek()))
 		d.skip()
 		return ""
 	}
-	b := d.rawString()
+	s := d.stringValue()
 	for _, n := range names {
-		if string(b) == n {
+		if s == n {
 			return n
 		}
 	}
-	return string(b)
+	return s
 }
 
 var valueTypeNames = []string{"int", "bool", "float", "string", "vec3f", "pointer", "u32"}
-
-var nodeTypeNameList = func() []string {
-	var out []string
-	for _, n := range nodeTypeNames {
-		out = append(out, string(n))
-	}
-	return out
-}()
 
 func (d *dec) uints(out []uint32) {
 	if !d.begin('[', "an array", false) {
@@ -846,7 +883,7 @@ func (d *dec) scalar(s *jscalar) {
 	switch c := d.peek(); {
 	case c == '"':
 		s.kind = 's'
-		s.str = string(d.rawString())
+		s.str = d.stringValue()
 	case c == 't' || c == 'f':
 		s.kind = 'b'
 		s.b = d.boolean()
@@ -1227,7 +1264,8 @@ func (d *dec) node(n *Node) {
 		case "id":
 			n.ID = d.index()
 		case "type":
-			n.Type = NodeType(d.enum(nodeTypeNameList))
+			// Node types are many names; a substring of the text costs nothing either.
+			n.Type = NodeType(d.str())
 		case "name":
 			n.Name = d.str()
 		case "guid":
