@@ -39,3 +39,18 @@ func BenchmarkWrite(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFunctionTexts measures what parsing a document spends on expressions: the text of
+// every function of the largest section.
+func BenchmarkFunctionTexts(b *testing.B) {
+	m, err := Parse(largest(b).section)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.FunctionTexts(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -338,3 +338,26 @@ func TestCorpusFunctionText(t *testing.T) {
 		}
 	}
 }
+
+// FunctionTexts gives what FunctionText gives, function by function.
+func TestCorpusFunctionTexts(t *testing.T) {
+	for _, f := range corpus(t) {
+		m, err := Parse(f.section)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		texts, err := m.FunctionTexts()
+		if err != nil {
+			t.Fatalf("%s: FunctionTexts: %v", f.name, err)
+		}
+		if len(texts) != len(m.Functions) {
+			t.Fatalf("%s: %d texts for %d functions", f.name, len(texts), len(m.Functions))
+		}
+		for i, got := range texts {
+			want, err := m.FunctionText(i)
+			if err != nil || got != want {
+				t.Fatalf("%s: function %d: FunctionTexts gives\n%s\nFunctionText (err %v)\n%s", f.name, i, got, err, want)
+			}
+		}
+	}
+}

@@ -48,39 +48,61 @@ func pyBool(b bool) string {
 // caller's parameters may address one component of a vector: bit 15 set,
 // bits 8..14 the component's byte offset, bits 0..7 the parameter.
 func memText(src Source, off uint16, t DataType) (string, bool) {
-	name := memoryNames[src]
+	b, ok := appendMem(nil, src, off, t)
+	return string(b), ok
+}
+
+// appendMem appends what memText returns, and reports the same.
+func appendMem(b []byte, src Source, off uint16, t DataType) ([]byte, bool) {
+	b = append(b, memoryNames[src]...)
+	b = append(b, '[')
 	if (src == SrcUserInput || src == SrcUserOutput) && t == TypeFloat && off&0x8000 != 0 {
 		c := off >> 8 & 0x7f
 		if c == 0 || c == 4 || c == 8 {
-			return fmt.Sprintf("%s[%#x].%c", name, off&0xff, "xyz"[c/4]), true
+			b = appendHex(b, uint64(off&0xff))
+			return append(b, ']', '.', "xyz"[c/4]), true
 		}
-		return fmt.Sprintf("%s[%#x]", name, off), false
+		return append(appendHex(b, uint64(off)), ']'), false
 	}
-	return fmt.Sprintf("%s[%#x]", name, off), true
+	return append(appendHex(b, uint64(off)), ']'), true
 }
 
-func writeArg(sb *strings.Builder, a *arg, t DataType) {
+// appendHex appends v as fmt's %#x does.
+func appendHex(b []byte, v uint64) []byte {
+	return strconv.AppendUint(append(b, "0x"...), v, 16)
+}
+
+// appendAddr appends an address as fmt's "0x%04x" does.
+func appendAddr(b []byte, v int) []byte {
+	b = append(b, "0x"...)
+	for n := 0x1000; n > 1 && v < n; n >>= 4 {
+		b = append(b, '0')
+	}
+	return strconv.AppendUint(b, uint64(v), 16)
+}
+
+func appendArg(b []byte, a *arg, t DataType) []byte {
 	if t != TypeNone {
-		sb.WriteString(typeWord(t))
-		sb.WriteByte(' ')
+		b = append(b, typeWord(t)...)
+		b = append(b, ' ')
 	}
 	if a.mem {
-		s, _ := memText(a.src, a.off, t)
-		sb.WriteString(s)
-		return
+		b, _ = appendMem(b, a.src, a.off, t)
+		return b
 	}
 	switch a.kind {
 	case litNum:
-		sb.WriteString(strconv.FormatInt(a.num, 10))
+		b = strconv.AppendInt(b, a.num, 10)
 	case litBool:
-		sb.WriteString(pyBool(a.b))
+		b = append(b, pyBool(a.b)...)
 	case litFloat:
-		sb.WriteString(floatText(a.bits[0]))
+		b = append(b, floatText(a.bits[0])...)
 	case litVec:
-		sb.WriteString(vecText(a.bits, floatText))
+		b = append(b, vecText(a.bits, floatText)...)
 	case litStr:
-		sb.WriteString(quote(a.str))
+		b = strconv.AppendQuote(b, a.str)
 	}
+	return b
 }
 
 // plainSig reports whether a signature can be written without quotes.
@@ -119,42 +141,48 @@ func isWordByte(c byte) bool {
 }
 
 // text renders a statement in the listing's instruction syntax.
-func (s *stmt) text(version uint32) string {
-	var sb strings.Builder
+func (s *stmt) text(version uint32) string { return string(s.appendText(nil, version)) }
+
+// appendText appends what text returns. It builds no intermediate strings: function texts
+// are made for every expression of every file parsed.
+func (s *stmt) appendText(b []byte, version uint32) []byte {
 	if s.raw {
-		b, _ := s.ins.Bytes(version)
-		sb.WriteString(".raw ")
-		sb.WriteString(hex.EncodeToString(b[:]))
-		return sb.String()
+		ins, _ := s.ins.Bytes(version)
+		b = append(b, ".raw "...)
+		return hex.AppendEncode(b, ins[:])
 	}
-	sb.WriteString(s.op.String())
+	b = append(b, s.op.String()...)
 	switch s.op.form() {
 	case formUnary:
-		sb.WriteByte(' ')
-		writeArg(&sb, &s.a[0], s.typ)
+		b = append(b, ' ')
+		b = appendArg(b, &s.a[0], s.typ)
 	case formBinary:
-		sb.WriteByte(' ')
-		writeArg(&sb, &s.a[0], s.typ)
-		sb.WriteString(", ")
-		writeArg(&sb, &s.a[1], s.op.rhsType(s.typ))
+		b = append(b, ' ')
+		b = appendArg(b, &s.a[0], s.typ)
+		b = append(b, ", "...)
+		b = appendArg(b, &s.a[1], s.op.rhsType(s.typ))
 	case formBranch:
-		sb.WriteByte(' ')
-		writeArg(&sb, &s.a[0], s.typ)
-		fmt.Fprintf(&sb, ", %#x", int(s.target)*8)
+		b = append(b, ' ')
+		b = appendArg(b, &s.a[0], s.typ)
+		b = append(b, ", "...)
+		b = appendHex(b, uint64(s.target)*8)
 	case formJump:
-		fmt.Fprintf(&sb, " %#x", int(s.target)*8)
+		b = append(b, ' ')
+		b = appendHex(b, uint64(s.target)*8)
 	case formCall:
-		sb.WriteByte(' ')
+		b = append(b, ' ')
 		if t, ok := sigReturnType(s.sig); ok && t == s.typ && plainSig(s.sig) {
-			sb.WriteString(s.sig)
+			b = append(b, s.sig...)
 		} else {
-			sb.WriteString(typeWord(s.typ))
-			sb.WriteByte(' ')
-			sb.WriteString(quote(s.sig))
+			b = append(b, typeWord(s.typ)...)
+			b = append(b, ' ')
+			b = strconv.AppendQuote(b, s.sig)
 		}
-		fmt.Fprintf(&sb, ", GMem[%#x]", s.argOff)
+		b = append(b, ", GMem["...)
+		b = appendHex(b, uint64(s.argOff))
+		b = append(b, ']')
 	}
-	return sb.String()
+	return b
 }
 
 // compatOperand renders an operand exactly as the reference tool does, or
@@ -333,31 +361,73 @@ func (m *Module) FunctionText(i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fn, err := m.decodeFunction(c, i)
-	if err != nil {
-		return "", err
-	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, ".input %s\n.output %s\n", fn.input, fn.output)
-	if len(fn.setup) > 0 {
-		sb.WriteString(".setup\n")
-		writeBlock(&sb, fn.setup, m.Version)
-	}
-	sb.WriteString(".main\n")
-	writeBlock(&sb, fn.main, m.Version)
-	if sb.Len() > maxTextBytes {
-		return "", fmt.Errorf("exb: function %d: text exceeds %d bytes", i, maxTextBytes)
-	}
-	return sb.String(), nil
+	b, err := m.appendFunctionText(nil, c, i)
+	return string(b), err
 }
 
-func writeBlock(sb *strings.Builder, ss []stmt, version uint32) {
-	for j := range ss {
-		if sb.Len() > maxTextBytes {
-			return
-		}
-		fmt.Fprintf(sb, "0x%04x  %s\n", j*8, ss[j].text(version))
+// FunctionTexts returns what FunctionText returns for every function, in order, or the
+// first error. It resolves the module's tables once for all functions and writes all texts
+// into one buffer, so a module costs a few allocations instead of several per instruction.
+func (m *Module) FunctionTexts() ([]string, error) {
+	c, err := m.newDecodeCtx()
+	if err != nil {
+		return nil, err
 	}
+	ends := make([]int, len(m.Functions))
+	var b []byte
+	for i := range m.Functions {
+		if b, err = m.appendFunctionText(b, c, i); err != nil {
+			return nil, err
+		}
+		ends[i] = len(b)
+	}
+	all := string(b) // one copy; each text is a substring of it
+	out := make([]string, len(m.Functions))
+	start := 0
+	for i, end := range ends {
+		out[i] = all[start:end]
+		start = end
+	}
+	return out, nil
+}
+
+// appendFunctionText appends the text of function i to b.
+func (m *Module) appendFunctionText(b []byte, c *decodeCtx, i int) ([]byte, error) {
+	f := &m.Functions[i]
+	start := len(b)
+	b = append(b, ".input "...)
+	b = append(b, f.Input.String()...)
+	b = append(b, "\n.output "...)
+	b = append(b, f.Output.String()...)
+	b = append(b, '\n')
+	for k, blk := range [2]Block{f.Setup, f.Main} {
+		ins, err := m.block(blk)
+		if err != nil {
+			return b, fmt.Errorf("exb: function %d: %s %v", i, blockName(k), err)
+		}
+		if k == 0 {
+			if len(ins) == 0 {
+				continue
+			}
+			b = append(b, ".setup\n"...)
+		} else {
+			b = append(b, ".main\n"...)
+		}
+		for j := range ins {
+			if len(b)-start > maxTextBytes {
+				break
+			}
+			s := c.decode(&ins[j])
+			b = appendAddr(b, j*8)
+			b = append(b, "  "...)
+			b = s.appendText(b, m.Version)
+			b = append(b, '\n')
+		}
+	}
+	if len(b)-start > maxTextBytes {
+		return b, fmt.Errorf("exb: function %d: text exceeds %d bytes", i, maxTextBytes)
+	}
+	return b, nil
 }
 
 // paramText renders a param entry for a .param line. Entries whose typed
