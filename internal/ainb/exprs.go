@@ -26,12 +26,12 @@ func expressionIOSizes(m *exb.Module) []int {
 	return out
 }
 
-// expressionBytes writes the expression binary with its instance count (the number of
-// expression uses in the file) set.
-func expressionBytes(m *exb.Module, instances int) ([]byte, error) {
+// appendExpressions appends the expression binary with its instance count (the number of
+// expression uses in the file) set; on error dst comes back unchanged.
+func appendExpressions(dst []byte, m *exb.Module, instances int) ([]byte, error) {
 	c := *m
 	c.Header.InstanceCount = uint32(instances)
-	return c.Append(nil)
+	return c.Append(dst)
 }
 
 func expressionsCompat(m *exb.Module) (any, error) { return m.Compat() }

@@ -45,8 +45,11 @@ type stringPool struct {
 	tailAt map[string]uint32
 }
 
-func newStringPool(l *Layout) *stringPool {
-	p := &stringPool{added: make(map[string]uint32)}
+// newStringPool makes the pool of a file of elements elements. Without recorded strings
+// every string is added, about four per element and ten bytes each in known files (see
+// stringsPerElement): sizing for them up front saves growing the map and the tail many times.
+func newStringPool(l *Layout, elements int) *stringPool {
+	p := &stringPool{}
 	if l != nil {
 		if l.index.valid(l) {
 			p.recorded = l.index
@@ -55,8 +58,18 @@ func newStringPool(l *Layout) *stringPool {
 		}
 		p.tails = l.Tails
 	}
+	if p.recorded == nil || len(p.recorded.strings) == 0 {
+		p.added = make(map[string]uint32, 16+elements*stringsPerElement)
+		p.tail = make([]byte, 0, 256+elements*stringsPerElement*10)
+	} else {
+		p.added = make(map[string]uint32)
+	}
 	return p
 }
+
+// stringsPerElement is about the most distinct strings per element of the corpus files (1.5
+// to 4.5; the fewer, the more elements).
+const stringsPerElement = 4
 
 func (p *stringPool) base() int {
 	if p.recorded == nil {
@@ -219,7 +232,7 @@ func (f *File) Bytes() ([]byte, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	e := &encoder{f: f, pool: newStringPool(f.Layout), buf: make([]byte, 0, f.sizeHint())}
+	e := &encoder{f: f, pool: newStringPool(f.Layout, len(f.Elements)), buf: make([]byte, 0, f.sizeHint())}
 	if err := e.file(); err != nil {
 		return nil, err
 	}
@@ -228,11 +241,17 @@ func (f *File) Bytes() ([]byte, error) {
 
 // sizeHint estimates the output size so the buffer rarely grows.
 func (f *File) sizeHint() int {
-	n := 4096 + len(f.Elements)*0x140
-	if f.Layout != nil {
+	n := 4096 + len(f.Elements)*0x180
+	if f.Layout != nil && len(f.Layout.Strings) > 0 {
 		for _, s := range f.Layout.Strings {
 			n += len(s) + 1
 		}
+	} else {
+		n += len(f.Elements) * stringsPerElement * 10 // the pool, as newStringPool sizes it
+	}
+	if m := f.Expressions; m != nil {
+		// Instructions are 8 bytes; functions, parameters and strings add about as much again.
+		n += 256 + 16*len(m.Instructions) + 32*len(m.Functions)
 	}
 	return n
 }
@@ -624,11 +643,12 @@ func (e *encoder) expressions(p *layoutPlan) error {
 		return nil
 	}
 	e.patch32(hdrExpressions, uint32(e.pos()))
-	b, err := expressionBytes(f.Expressions, p.instances)
+	// Straight into the file's buffer: no copy of the binary.
+	b, err := appendExpressions(e.buf, f.Expressions, p.instances)
 	if err != nil {
 		return fmt.Errorf("ainb: expression binary: %w", err)
 	}
-	e.buf = append(e.buf, b...)
+	e.buf = b
 	return nil
 }
 
