@@ -273,8 +273,10 @@ func referenced(d *Document, id int) bool {
 	return false
 }
 
+// Deleting a node nothing refers to changes no other node: they keep their facts (kept by
+// node id), whatever their index becomes.
 func TestEditDeleteNode(t *testing.T) {
-	done := 0
+	done, withFacts := 0, 0
 	for _, path := range testcorpus.AINB(t) {
 		name := strings.TrimPrefix(filepath.ToSlash(path), filepath.ToSlash(testcorpus.Dir(t))+"/ainb/")
 		if done == 6 || strings.Contains(name, "nodedefs") {
@@ -298,6 +300,11 @@ func TestEditDeleteNode(t *testing.T) {
 			continue // every node is referenced
 		}
 		done++
+		if facts, err := decodeLayout(d.Layout); err != nil {
+			t.Fatal(err)
+		} else if len(facts.nodes) > 0 {
+			withFacts++
+		}
 		n := len(d.Nodes)
 		d.Nodes = append(d.Nodes[:del], d.Nodes[del+1:]...)
 		f, again := rebuild(t, d)
@@ -319,6 +326,9 @@ func TestEditDeleteNode(t *testing.T) {
 	}
 	if done < 6 {
 		t.Fatalf("deleted a node of %d files, want 6", done)
+	}
+	if withFacts == 0 {
+		t.Fatal("no file had node facts: the test checks nothing about keeping them")
 	}
 }
 
@@ -533,7 +543,9 @@ func TestEditValues(t *testing.T) {
 	}
 }
 
-// An untouched node keeps facts the document cannot express; an edited one becomes canonical.
+// An untouched node keeps facts the document cannot express; so does a renamed one (its
+// mirror plugs derive from its type and inputs only); one whose input source changed gets the
+// canonical mirror plugs.
 func TestEditFactsFollowFingerprints(t *testing.T) {
 	d, data := parseFile(t, "random/random_s29_v407_n369.ainb")
 	facts, err := decodeLayout(d.Layout)
@@ -541,12 +553,29 @@ func TestEditFactsFollowFingerprints(t *testing.T) {
 		t.Fatalf("want a file with node facts: %v", err)
 	}
 	orig, _ := ainb.Read(data)
-	kept, edited := facts.nodes[0].key, facts.nodes[1].key
-	d.Nodes[edited].Name += "X"
-	f, _ := rebuild(t, d)
+	kept, renamed := facts.nodes[0].key, facts.nodes[1].key
+	d.Nodes[renamed].Name += "X"
+	// A node with stored mirror plugs and an input fed by another node: disconnect it.
+	edited := -1
+	for _, o := range facts.nodes[2:] {
+		for k, in := range d.Nodes[o.key].Inputs {
+			if o.mirror != nil && in.Source != nil && in.Source.Node != nil && edited < 0 {
+				edited = o.key
+				d.Nodes[o.key].Inputs[k].Source, d.Nodes[o.key].Inputs[k].UsesDefault = nil, nil
+			}
+		}
+	}
+	if edited < 0 {
+		t.Fatal("no node with mirror facts and a node source")
+	}
+	f, again := rebuild(t, d)
+	sameContent(t, d, again)
 	before, after := compatNodes(t, orig), compatNodes(t, f)
 	if mustJSON(before[kept]) != mustJSON(after[kept]) {
 		t.Fatalf("untouched node %d changed", kept)
+	}
+	if mustJSON(before[renamed]["Plugs"]) != mustJSON(after[renamed]["Plugs"]) {
+		t.Fatalf("renamed node %d lost its stored plugs", renamed)
 	}
 	// The edited node's mirror plugs are the canonical ones now.
 	var m [3][]ainb.Plug

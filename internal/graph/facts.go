@@ -19,10 +19,38 @@ import (
 // hold the input bytes: each fact is a measured difference from the canonical derivation, and
 // most files have none.
 //
-// Facts about a node (or an attachment) carry a fingerprint of its document content at parse
-// time; a build applies them only while the fingerprint still matches and the node ids they
-// mention still exist. An edited node therefore becomes canonical and an untouched one keeps
-// its bytes, whatever happens elsewhere.
+// Each fact is keyed to what it describes and applies while that still exists, whatever else
+// the edit changed; an edit therefore changes the built file only where it changed what the
+// file says:
+//
+//   - Node facts are kept by node id (attachment facts by attachment index); the facts of a node
+//     whose id is gone are dropped.
+//   - A word fact describes one value: a property, an input, one source of a multi-input, a
+//     child, a jump, or the node's own flag byte and Reserved10. It carries a check word, a hash
+//     of that value's kind: a property's or input's type, whether the input is a multi-input
+//     and, for facts about flag words and source words, the kind of its source (immediate, node
+//     output, blackboard parameter or expression; not which one); a child's node type and
+//     whether its condition reads a blackboard parameter. A fact applies while the value at its
+//     position (the index in the node's flat list) exists and has that kind, independent of
+//     other edits on the node: changing a value, a default, a name or the node's children keeps
+//     the facts of every other value, and the value's own facts as long as its kind stays.
+//     Changing a source's kind (connecting, disconnecting, immediate to blackboard...) drops its
+//     flag and source word facts. A flag or condition word a fact changes must moreover still
+//     read back as the document's source (a stored out-of-range blackboard index must not
+//     become a real reference once the blackboard grew) and must pass ainb's validation (no
+//     expression index past the last function); otherwise the fact is dropped. Source word facts
+//     (the raw node and output words of a source that is not a node output) never apply to a
+//     node source.
+//   - Mirror plugs (the stored Generic/String/Int plug lists, which the canonical derivation
+//     makes from the inputs) carry a fingerprint of exactly what they are derived from: the node
+//     type and each input's name, type and source (node id and output, blackboard parameter and
+//     component, expression; a multi-input's whole source list). They apply while that is
+//     unchanged and every node id they name exists: editing a property, a value, a default,
+//     the node's name, children, jumps or anything else keeps them; changing, connecting or
+//     disconnecting an input's source, renaming, retyping, adding or removing an input, or
+//     changing the node type drops them, and the node gets the canonical mirror plugs.
+//
+// Nodes a document adds have no facts and are canonical.
 
 // Kinds of word facts. a and b index the node's (or attachment's) flat lists.
 const (
@@ -46,6 +74,7 @@ type fact struct {
 	kind uint8
 	a, b int
 	v    uint32
+	chk  uint32 // word facts of a node or attachment: what the fact describes (valueChk, childChk)
 }
 
 // plugFact is a stored mirror plug: Node is a node id, or with raw the number as stored (it
@@ -62,14 +91,14 @@ type plugFact struct {
 
 // ownerFacts are the facts of one node or attachment.
 type ownerFacts struct {
-	key    int // node id or attachment index
-	fp     uint64
+	key    int    // node id or attachment index
+	fp     uint64 // with mirror: mirrorFingerprint of the node
 	words  []fact
 	mirror *[3][]plugFact // Generic, String, Int as stored
 }
 
-func (o *ownerFacts) add(kind uint8, a, b int, v uint32) {
-	o.words = append(o.words, fact{kind, a, b, v})
+func (o *ownerFacts) add(kind uint8, a, b int, v, chk uint32) {
+	o.words = append(o.words, fact{kind, a, b, v, chk})
 }
 
 // mirrorKinds are the plug lists whose stored contents the mirror facts hold.
@@ -79,6 +108,7 @@ var mirrorKinds = [3]ainb.PlugKind{ainb.PlugGeneric, ainb.PlugString, ainb.PlugI
 type fileFacts struct {
 	strings    []string // the string pool in file order; nil when canonical
 	hasStrings bool
+	tails      []string // ainb.Layout.Tails: strings the file referenced inside a longer one
 	section6C  uint32
 	header54   uint32
 	categoryID *uint32
@@ -95,14 +125,18 @@ type fileFacts struct {
 }
 
 func (f *fileFacts) empty() bool {
-	return !f.hasStrings && f.section6C == 0 && f.header54 == 0 && f.categoryID == nil &&
+	return !f.hasStrings && len(f.tails) == 0 && f.section6C == 0 && f.header54 == 0 && f.categoryID == nil &&
 		f.exbListing == "" && f.replProc == 0 && len(f.replNew) == 0 && len(f.relocs) == 0 &&
 		len(f.bbWords) == 0 && len(f.nodes) == 0 && len(f.atts) == 0
 }
 
+// Layout versions: 2 keys node facts to what they describe (check words, mirror
+// fingerprints) and records string pool tails. A version 1 layout (whole-node fingerprints)
+// is still read for its file facts; its node and attachment facts are dropped, leaving those
+// canonical.
 const (
 	layoutMagic   = 'L'
-	layoutVersion = 1
+	layoutVersion = 2
 )
 
 type lw struct{ b []byte }
@@ -114,13 +148,16 @@ func (w *lw) s(v string) {
 	w.b = append(w.b, v...)
 }
 
-func (w *lw) facts(fs []fact) {
+func (w *lw) facts(fs []fact, chk bool) {
 	w.u(uint64(len(fs)))
 	for _, f := range fs {
 		w.u(uint64(f.kind))
 		w.u(uint64(f.a))
 		w.u(uint64(f.b))
 		w.u(uint64(f.v))
+		if chk {
+			w.u(uint64(f.chk))
+		}
 	}
 }
 
@@ -129,7 +166,7 @@ func (w *lw) owners(os []*ownerFacts) {
 	for _, o := range os {
 		w.u(uint64(o.key))
 		w.b = binary.LittleEndian.AppendUint64(w.b, o.fp)
-		w.facts(o.words)
+		w.facts(o.words, true)
 		if o.mirror == nil {
 			w.u(0)
 			continue
@@ -168,10 +205,19 @@ func encodeLayout(f *fileFacts) string {
 	if f.categoryID != nil {
 		bits |= 2
 	}
+	if len(f.tails) > 0 {
+		bits |= 4
+	}
 	w.u(bits)
 	if f.hasStrings {
 		w.u(uint64(len(f.strings)))
 		for _, s := range f.strings {
+			w.s(s)
+		}
+	}
+	if len(f.tails) > 0 {
+		w.u(uint64(len(f.tails)))
+		for _, s := range f.tails {
 			w.s(s)
 		}
 	}
@@ -183,9 +229,9 @@ func encodeLayout(f *fileFacts) string {
 	w.s(f.exbListing)
 	w.u(f.exbTexts)
 	w.u(uint64(f.replProc))
-	w.facts(f.replNew)
-	w.facts(f.relocs)
-	w.facts(f.bbWords)
+	w.facts(f.replNew, false)
+	w.facts(f.relocs, false)
+	w.facts(f.bbWords, false)
 	w.owners(f.nodes)
 	w.owners(f.atts)
 	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.ChecksumIEEE(w.b))
@@ -248,19 +294,27 @@ func (r *lr) count(minSize int) int {
 	return int(r.u(uint64(len(r.b) / minSize)))
 }
 
-func (r *lr) facts() []fact {
-	n := r.count(4)
+func (r *lr) facts(chk bool) []fact {
+	size := 4
+	if chk {
+		size = 5
+	}
+	n := r.count(size)
 	if n == 0 {
 		return nil
 	}
 	fs := make([]fact, n)
 	for i := range fs {
-		fs[i] = fact{uint8(r.u(numFactKinds - 1)), int(r.u(math.MaxInt32)), int(r.u(math.MaxInt32)), uint32(r.u(math.MaxUint32))}
+		fs[i] = fact{kind: uint8(r.u(numFactKinds - 1)), a: int(r.u(math.MaxInt32)), b: int(r.u(math.MaxInt32)), v: uint32(r.u(math.MaxUint32))}
+		if chk {
+			fs[i].chk = uint32(r.u(math.MaxUint32))
+		}
 	}
 	return fs
 }
 
-func (r *lr) owners() []*ownerFacts {
+// owners reads node or attachment facts; chk says the word facts have check words (version 2).
+func (r *lr) owners(chk bool) []*ownerFacts {
 	n := r.count(11)
 	os := make([]*ownerFacts, n)
 	for i := range os {
@@ -273,7 +327,7 @@ func (r *lr) owners() []*ownerFacts {
 		}
 		o.fp = binary.LittleEndian.Uint64(r.b)
 		r.b = r.b[8:]
-		o.words = r.facts()
+		o.words = r.facts(chk)
 		if r.u(1) == 1 {
 			var m [3][]plugFact
 			for k := range m {
@@ -307,20 +361,27 @@ func decodeLayout(s string) (*fileFacts, error) {
 	if err != nil || len(b) < 6 || b[0] != layoutMagic {
 		return nil, errors.New("not a layout this editor wrote: send back the layout /api/parse gave, unchanged, or leave it out")
 	}
-	if b[1] != layoutVersion {
+	if b[1] != layoutVersion && b[1] != 1 {
 		return nil, fmt.Errorf("layout version %d, want %d", b[1], layoutVersion)
 	}
+	v2 := b[1] == layoutVersion
 	body := b[:len(b)-4]
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, errors.New("checksum mismatch: the layout was changed; send it back as /api/parse gave it, or leave it out")
 	}
 	r := &lr{b: body[2:]}
-	bits := r.u(3)
+	bits := r.u(7)
 	if bits&1 != 0 {
 		f.hasStrings = true
 		f.strings = make([]string, r.count(1))
 		for i := range f.strings {
 			f.strings[i] = r.s()
+		}
+	}
+	if bits&4 != 0 {
+		f.tails = make([]string, r.count(1))
+		for i := range f.tails {
+			f.tails[i] = r.s()
 		}
 	}
 	if bits&2 != 0 {
@@ -332,21 +393,24 @@ func decodeLayout(s string) (*fileFacts, error) {
 	f.exbListing = r.s()
 	f.exbTexts = r.u(math.MaxUint64)
 	f.replProc = uint8(r.u(255))
-	f.replNew = r.facts()
-	f.relocs = r.facts()
-	f.bbWords = r.facts()
-	f.nodes = r.owners()
-	f.atts = r.owners()
+	f.replNew = r.facts(false)
+	f.relocs = r.facts(false)
+	f.bbWords = r.facts(false)
+	f.nodes = r.owners(v2)
+	f.atts = r.owners(v2)
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errors.New("has trailing bytes")
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("layout %v", r.err)
 	}
+	if !v2 {
+		f.nodes, f.atts = nil, nil
+	}
 	return f, nil
 }
 
-// Fingerprints: a hash of a node's document content, positions left out.
+// Fingerprints and check words: hashes of what a fact describes.
 
 type hasher struct{ b []byte }
 
@@ -371,35 +435,9 @@ func (h *hasher) opt(p *int) {
 	h.b = append(h.b, 1)
 	h.i(int64(*p))
 }
-func (h *hasher) optBool(p *bool) {
-	switch {
-	case p == nil:
-		h.b = append(h.b, 2)
-	case *p:
-		h.b = append(h.b, 1)
-	default:
-		h.b = append(h.b, 0)
-	}
-}
-func (h *hasher) float(f Float) { h.u(uint64(math.Float32bits(float32(f)))) }
-func (h *hasher) optFloat(f *Float) {
-	if f == nil {
-		h.b = append(h.b, 0)
-		return
-	}
-	h.b = append(h.b, 1)
-	h.float(*f)
-}
 
-func (h *hasher) value(v *Value) {
-	h.i(v.Int)
-	h.float(v.Float)
-	for _, c := range v.Vec {
-		h.float(c)
-	}
-	h.s(v.String)
-}
-
+// source hashes where a value comes from, its flags (isOutput, usesDefault) left out: they do
+// not go into the mirror plugs.
 func (h *hasher) source(s *Source) {
 	if s == nil {
 		h.b = append(h.b, 0)
@@ -411,133 +449,79 @@ func (h *hasher) source(s *Source) {
 	h.opt(s.Blackboard)
 	h.s(s.Component)
 	h.opt(s.Expression)
-	h.bool(s.IsOutput)
-	h.optBool(s.UsesDefault)
-}
-
-func (h *hasher) properties(ps []Property) {
-	h.u(uint64(len(ps)))
-	for i := range ps {
-		p := &ps[i]
-		h.s(p.Name)
-		h.s(string(p.Type))
-		h.s(p.ClassName)
-		h.value(&p.Value)
-		h.source(p.Source)
-		h.bool(p.IsOutput)
-		h.optBool(p.UsesDefault)
-	}
 }
 
 func (h *hasher) sum() uint64 { return murmur3.Sum64(h.b) }
 
-// nodeFingerprint hashes everything of a node but its position.
-func nodeFingerprint(h *hasher, n *Node) uint64 {
+// mirrorFingerprint hashes what a node's mirror plugs are derived from: its type and each
+// input's name, type and source (a multi-input's whole source list).
+func mirrorFingerprint(h *hasher, n *Node) uint64 {
 	h.b = h.b[:0]
-	h.i(int64(n.ID))
 	h.s(string(n.Type))
-	h.s(n.Name)
-	h.b = append(h.b, n.GUID[:]...)
-	h.bool(n.Query)
-	h.bool(n.ModuleCaller)
-	h.bool(n.ResidentInit)
-	h.bool(n.MultiParamV2)
-	h.properties(n.Properties)
 	h.u(uint64(len(n.Inputs)))
-	for i := range n.Inputs {
-		in := &n.Inputs[i]
+	for k := range n.Inputs {
+		in := &n.Inputs[k]
 		h.s(in.Name)
 		h.s(string(in.Type))
-		h.s(in.ClassName)
-		h.value(&in.Value)
-		h.source(in.Source)
 		if in.Sources == nil {
 			h.b = append(h.b, 0)
-		} else {
-			h.b = append(h.b, 1)
-			h.u(uint64(len(in.Sources)))
-			for k := range in.Sources {
-				h.source(&in.Sources[k])
-			}
+			h.source(in.Source)
+			continue
 		}
-		h.bool(in.SetBlackboard)
-		h.bool(in.IsOutput)
-		h.optBool(in.UsesDefault)
-	}
-	h.u(uint64(len(n.Outputs)))
-	for _, o := range n.Outputs {
-		h.s(o.Name)
-		h.s(string(o.Type))
-		h.s(o.ClassName)
-		h.bool(o.Connected)
-	}
-	h.u(uint64(len(n.Children)))
-	for _, c := range n.Children {
-		h.i(int64(c.Node))
-		h.s(c.Name)
-		if c.Condition == nil {
-			h.b = append(h.b, 0)
-		} else {
-			k := c.Condition
-			h.b = append(h.b, 1)
-			if k.Int == nil {
-				h.b = append(h.b, 0)
-			} else {
-				h.b = append(h.b, 1)
-				h.i(int64(*k.Int))
-			}
-			if k.String == nil {
-				h.b = append(h.b, 0)
-			} else {
-				h.b = append(h.b, 1)
-				h.s(*k.String)
-			}
-			h.optFloat(k.Weight)
-			h.optFloat(k.Min)
-			h.optFloat(k.Max)
-			h.opt(k.Blackboard)
-			h.opt(k.MinBlackboard)
-			h.opt(k.MaxBlackboard)
-		}
-	}
-	h.u(uint64(len(n.Jumps)))
-	for _, j := range n.Jumps {
-		h.i(int64(j.Node))
-		h.i(int64(j.Type))
-		h.s(j.Command)
-		h.bool(j.PostCalc)
-	}
-	h.u(uint64(len(n.Queries)))
-	for _, q := range n.Queries {
-		h.i(int64(q))
-	}
-	h.u(uint64(len(n.Attachments)))
-	for _, a := range n.Attachments {
-		h.i(int64(a))
-	}
-	h.u(uint64(len(n.Actions)))
-	for _, a := range n.Actions {
-		h.s(a.Slot)
-		h.s(a.Action)
-	}
-	if s := n.StateInfo; s == nil {
-		h.b = append(h.b, 0)
-	} else {
 		h.b = append(h.b, 1)
-		h.s(s.DesiredState)
-		for _, u := range s.Unknown {
-			h.u(uint64(u))
+		h.u(uint64(len(in.Sources)))
+		for m := range in.Sources {
+			h.source(&in.Sources[m])
 		}
 	}
 	return h.sum()
 }
 
-func attachmentFingerprint(h *hasher, a *Attachment) uint64 {
+// Source kinds, as check words tell them apart.
+const (
+	kindImmediate = iota
+	kindNode
+	kindBlackboard
+	kindExpression
+)
+
+func sourceKind(s *Source) uint64 {
+	switch {
+	case s == nil:
+	case s.Node != nil:
+		return kindNode
+	case s.Blackboard != nil:
+		return kindBlackboard
+	case s.Expression != nil:
+		return kindExpression
+	}
+	return kindImmediate
+}
+
+// valueChk is the check word of a word fact about a property (multi false), an input, or with
+// multi and src one source of a multi-input: the fact's kind, the value's type, whether it is
+// a multi-input and, but for facts about a stored value word (fkPropWord, fkInWord), the kind
+// of its source.
+func valueChk(h *hasher, kind uint8, typ ValueType, multi bool, src *Source) uint32 {
 	h.b = h.b[:0]
-	h.s(a.Name)
-	h.u(uint64(a.Debug))
-	h.properties(a.Properties)
-	return h.sum()
+	h.u(uint64(kind))
+	h.s(string(typ))
+	h.bool(multi)
+	if kind != fkPropWord && kind != fkInWord {
+		h.u(sourceKind(src))
+	}
+	return murmur3.Sum32(h.b)
+}
+
+// childChk is the check word of a word fact about a child: the fact's kind, the node type (it
+// decides the plug layout) and whether the condition word the fact is about reads a
+// blackboard parameter.
+func childChk(h *hasher, kind uint8, typ NodeType, blackboard bool) uint32 {
+	h.b = h.b[:0]
+	h.u(uint64(kind))
+	h.s(string(typ))
+	h.bool(blackboard)
+	return murmur3.Sum32(h.b)
 }
 
 // textsHash identifies the expression function texts an EXB listing fact goes with.

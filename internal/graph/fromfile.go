@@ -75,8 +75,6 @@ func (c *fromCtx) document(name string) (*Document, error) {
 	if f.Layout != nil {
 		c.facts.section6C = f.Layout.Section6C
 		c.facts.header54 = f.Layout.Header54
-		// TODO(pool tails): when ainb.Layout gains the string pool's tail references (the
-		// string-pool fix on main), record them here beside the pool order.
 	}
 	if want := canonicalCategoryID(f.Version, f.Category); want != f.CategoryID {
 		v := f.CategoryID
@@ -147,7 +145,6 @@ func (c *fromCtx) document(name string) (*Document, error) {
 		o := &ownerFacts{key: i}
 		d.Attachments[i] = Attachment{Name: a.Name, Debug: a.Debug, Properties: c.properties(&a.Properties, o)}
 		if len(o.words) > 0 {
-			o.fp = attachmentFingerprint(&c.h, &d.Attachments[i])
 			c.facts.atts = append(c.facts.atts, o)
 		}
 	}
@@ -214,6 +211,9 @@ func (c *fromCtx) document(name string) (*Document, error) {
 	if f.Layout != nil && !canonicalPool(f, c.input) {
 		c.facts.hasStrings = true
 		c.facts.strings = f.Layout.Strings
+		// The tails the file pointed into: only these may be pointed into again (a tail
+		// reference makes the pool non-canonical, so they always go with the pool order).
+		c.facts.tails = f.Layout.Tails
 	}
 	d.Layout = encodeLayout(c.facts)
 	return d, nil
@@ -332,14 +332,14 @@ func (c *fromCtx) properties(ps *ainb.Properties, o *ownerFacts) []Property {
 		for _, p := range ps[t] {
 			k := len(out)
 			v, word, odd := value(t, p.Value)
-			if odd {
-				o.add(fkPropWord, k, 0, word)
-			}
 			pr := Property{Name: p.Name, Type: valueTypes[t], ClassName: p.ClassName, Value: v}
+			if odd {
+				o.add(fkPropWord, k, 0, word, valueChk(&c.h, fkPropWord, pr.Type, false, nil))
+			}
 			var bb int
 			pr.Source, bb = c.source(t, p.Flags)
 			if x := c.flags(p.Flags, pr.Source, bb, &pr.IsOutput, &pr.UsesDefault); x != 0 {
-				o.add(fkPropFlags, k, 0, x)
+				o.add(fkPropFlags, k, 0, x, valueChk(&c.h, fkPropFlags, pr.Type, false, pr.Source))
 			}
 			out = append(out, pr)
 		}
@@ -376,10 +376,10 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 		Query: e.Flags&ainb.FlagQuery != 0, ModuleCaller: e.Flags&ainb.FlagModuleCaller != 0,
 		ResidentInit: e.Flags&ainb.FlagResidentInit != 0, MultiParamV2: e.Flags&ainb.FlagQueryMultiParamV2 != 0}
 	if x := e.Flags &^ 0xf; x != 0 {
-		o.add(fkFlags, 0, 0, uint32(x))
+		o.add(fkFlags, 0, 0, uint32(x), 0)
 	}
 	if e.Reserved10 != 0 {
-		o.add(fkReserved10, 0, 0, e.Reserved10)
+		o.add(fkReserved10, 0, 0, e.Reserved10, 0)
 	}
 	n.Properties = c.properties(&e.Properties, o)
 
@@ -396,40 +396,41 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 			in := &e.Inputs[t][j]
 			k := len(n.Inputs)
 			v, word, odd := value(t, in.Value)
+			typ := valueTypes[t]
 			if odd {
-				o.add(fkInWord, k, 0, word)
+				o.add(fkInWord, k, 0, word, valueChk(&c.h, fkInWord, typ, false, nil))
 			}
 			if t == ainb.ParamPointer && in.PointerValue != 0 {
-				o.add(fkInWord, k, 0, in.PointerValue)
+				o.add(fkInWord, k, 0, in.PointerValue, valueChk(&c.h, fkInWord, typ, false, nil))
 			}
-			di := Input{Name: in.Name, Type: valueTypes[t], ClassName: in.ClassName, Value: v, SetBlackboard: in.SetBlackboard}
+			di := Input{Name: in.Name, Type: typ, ClassName: in.ClassName, Value: v, SetBlackboard: in.SetBlackboard}
 			if in.IsMulti() {
 				di.Sources = make([]Source, len(in.Sources))
 				for m, s := range in.Sources {
 					src, bb, exact := c.nodeSource(t, s)
-					if !exact {
-						o.add(fkSrcRaw, k, m, rawSource(s))
-					}
 					var ds Source
 					if src != nil {
 						ds = *src
 					}
+					if !exact {
+						o.add(fkSrcRaw, k, m, rawSource(s), valueChk(&c.h, fkSrcRaw, typ, true, src))
+					}
 					if x := c.flags(s.Flags, src, bb, &ds.IsOutput, &ds.UsesDefault); x != 0 {
-						o.add(fkSrcFlags, k, m, x)
+						o.add(fkSrcFlags, k, m, x, valueChk(&c.h, fkSrcFlags, typ, true, src))
 					}
 					di.Sources[m] = ds
 				}
 				if in.Source.Flags != 0 {
-					o.add(fkInFlags, k, 0, uint32(in.Source.Flags))
+					o.add(fkInFlags, k, 0, uint32(in.Source.Flags), valueChk(&c.h, fkInFlags, typ, true, nil))
 				}
 			} else {
 				src, bb, exact := c.nodeSource(t, in.Source)
 				if !exact {
-					o.add(fkInRaw, k, 0, rawSource(in.Source))
+					o.add(fkInRaw, k, 0, rawSource(in.Source), valueChk(&c.h, fkInRaw, typ, false, src))
 				}
 				di.Source = src
 				if x := c.flags(in.Source.Flags, src, bb, &di.IsOutput, &di.UsesDefault); x != 0 {
-					o.add(fkInFlags, k, 0, x)
+					o.add(fkInFlags, k, 0, x, valueChk(&c.h, fkInFlags, typ, false, src))
 				}
 			}
 			n.Inputs = append(n.Inputs, di)
@@ -476,16 +477,16 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 					var dmax uint32
 					cd.MaxBlackboard, dmax = c.conditionBlackboard(bt, p.MaxWord)
 					if x := p.MaxWord ^ dmax; x != 0 {
-						o.add(fkChildMax, j, 0, x)
+						o.add(fkChildMax, j, 0, x, childChk(&c.h, fkChildMax, typ, cd.MaxBlackboard != nil))
 					}
 					for r, w := range p.Reserved {
 						if w != 0 {
-							o.add(fkChildRes, j, r, w)
+							o.add(fkChildRes, j, r, w, childChk(&c.h, fkChildRes, typ, false))
 						}
 					}
 				}
 				if x := p.Word ^ derived; x != 0 {
-					o.add(fkChildWord, j, 0, x)
+					o.add(fkChildWord, j, 0, x, childChk(&c.h, fkChildWord, typ, bb != nil))
 				}
 				ch.Condition = cd
 			}
@@ -500,7 +501,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 			}
 			n.Jumps[j] = Jump{Node: int(p.Node), Type: int(p.Jump.Type), Command: p.Jump.Command, PostCalc: p.Jump.PostCalc}
 			if p.Jump.Reserved != 0 {
-				o.add(fkJump, j, 0, p.Jump.Reserved)
+				o.add(fkJump, j, 0, p.Jump.Reserved, 0)
 			}
 		}
 	}
@@ -536,8 +537,10 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 		}
 		o.mirror = &m
 	}
+	if o.mirror != nil {
+		o.fp = mirrorFingerprint(&c.h, n)
+	}
 	if len(o.words) > 0 || o.mirror != nil {
-		o.fp = nodeFingerprint(&c.h, n)
 		c.facts.nodes = append(c.facts.nodes, o)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -97,6 +98,7 @@ type toCtx struct {
 
 	bbType    []ainb.BlackboardType // per document blackboard index
 	bbIndex   []int                 // index within its type
+	bbCount   [ainb.NumBlackboardTypes]int
 	nExpr     int
 	nodeFacts map[int]*ownerFacts
 	attFacts  map[int]*ownerFacts
@@ -173,6 +175,13 @@ func (c *toCtx) file() *ainb.File {
 	f.Layout = &ainb.Layout{Section6C: facts.section6C, Header54: facts.header54}
 	if facts.hasStrings {
 		f.Layout.Strings = facts.strings
+	}
+	if len(facts.tails) > 0 {
+		if k := badTail(facts.strings, facts.tails); k >= 0 {
+			c.add(-1, "layout", "string pool tail %d is not the end of any string of the pool: send the layout back as /api/parse gave it, or leave it out", k)
+		} else {
+			f.Layout.Tails = facts.tails
+		}
 	}
 
 	c.ids()
@@ -358,6 +367,7 @@ func (c *toCtx) blackboard(f *ainb.File) {
 			f.Blackboard.Params[ainb.BBBool][c.bbIndex[w.a]].Value.Int = int32(w.v)
 		}
 	}
+	c.bbCount = counts
 	total, bytes := 0, 0
 	for t := range ainb.NumBlackboardTypes {
 		total += counts[t]
@@ -448,13 +458,72 @@ func (c *toCtx) value(t ainb.ParamType, v *Value, bad func(format string, args .
 	return out
 }
 
-// facts of an owner, applicable when its fingerprint matches.
-func (c *toCtx) ownerFacts(m map[int]*ownerFacts, key int, fp func() uint64) *ownerFacts {
-	o := m[key]
-	if o == nil || o.fp != fp() {
-		return nil
+// readsBack reports whether a flag word of a value of type t, changed by a layout fact, still
+// reads back as the document's source src (node: the value is a node output, which the
+// reader takes from the node word) and passes validation.
+func (c *toCtx) readsBack(t ainb.ParamType, w ainb.ParamFlags, src *Source, node bool) bool {
+	if w.IsExpression() && w.Index() >= c.nExpr {
+		return false // ainb's validation refuses it
 	}
-	return o
+	if node {
+		return true
+	}
+	switch {
+	case w.IsExpression():
+		return src != nil && src.Expression != nil && *src.Expression == w.Index()
+	case w.IsBlackboard():
+		comp := w.VectorComponent()
+		if comp != 0 && t != ainb.ParamFloat {
+			break
+		}
+		bt := sourceBlackboardType(t, comp)
+		if w.Index() >= c.bbCount[bt] {
+			break
+		}
+		if src == nil || src.Blackboard == nil || *src.Blackboard < 0 || *src.Blackboard >= len(c.bbType) {
+			return false
+		}
+		b := *src.Blackboard
+		want, _ := componentIndex(src.Component)
+		return c.bbType[b] == bt && c.bbIndex[b] == w.Index() && want == comp
+	}
+	return isImmediate(src)
+}
+
+// condReadsBack is readsBack for a selector's condition word: bit 31 and an index in range
+// read a blackboard parameter of type bt.
+func (c *toCtx) condReadsBack(bt ainb.BlackboardType, w uint32, bb *int) bool {
+	if w>>31 == 0 || int(w&0xffff) >= c.bbCount[bt] {
+		return bb == nil
+	}
+	return bb != nil && *bb >= 0 && *bb < len(c.bbIndex) && c.bbType[*bb] == bt && c.bbIndex[*bb] == int(w&0xffff)
+}
+
+// badTail returns the index of a recorded tail that is no proper suffix of a pool string, or
+// -1. Reversed and sorted, the strings that end with a tail follow the reversed tail itself.
+func badTail(strs, tails []string) int {
+	rev := func(s string) string {
+		b := []byte(s)
+		slices.Reverse(b)
+		return string(b)
+	}
+	rs := make([]string, len(strs))
+	for i, s := range strs {
+		rs[i] = rev(s)
+	}
+	slices.Sort(rs)
+	rs = slices.Compact(rs)
+	for k, t := range tails {
+		rt := rev(t)
+		i, _ := slices.BinarySearch(rs, rt)
+		if i < len(rs) && rs[i] == rt {
+			i++ // a proper suffix: a longer string
+		}
+		if i >= len(rs) || !strings.HasPrefix(rs[i], rt) {
+			return k
+		}
+	}
+	return -1
 }
 
 // paramSource checks a source of a value of type t and returns its flag word (derived) and,
@@ -590,13 +659,19 @@ func (c *toCtx) properties(owner int, base string, ps []Property, o *ownerFacts)
 	}
 	if o != nil {
 		for _, fc := range o.words {
-			if fc.a >= len(ps) || types[fc.a] == ainb.NumParamTypes {
+			if (fc.kind != fkPropFlags && fc.kind != fkPropWord) || fc.a >= len(ps) || types[fc.a] == ainb.NumParamTypes {
+				continue
+			}
+			p := &ps[fc.a]
+			if fc.chk != valueChk(&c.h, fc.kind, p.Type, false, p.Source) {
 				continue
 			}
 			pr := &out[types[fc.a]][order[fc.a]]
 			switch fc.kind {
 			case fkPropFlags:
-				pr.Flags ^= ainb.ParamFlags(fc.v)
+				if w := pr.Flags ^ ainb.ParamFlags(fc.v); c.readsBack(types[fc.a], w, p.Source, false) {
+					pr.Flags = w
+				}
 			case fkPropWord:
 				if types[fc.a] == ainb.ParamBool && pr.Value.Int == 1 {
 					pr.Value.Int = int32(fc.v)
@@ -614,10 +689,7 @@ func (c *toCtx) addAt(owner int, path, format string, args ...any) {
 
 func (c *toCtx) attachment(i int, a *ainb.Attachment) {
 	da := &c.d.Attachments[i]
-	var o *ownerFacts
-	if c.attFacts != nil {
-		o = c.ownerFacts(c.attFacts, i, func() uint64 { return attachmentFingerprint(&c.h, da) })
-	}
+	o := c.attFacts[i]
 	c.str(-1, func() string { return fmt.Sprintf("attachments[%d].name", i) }, da.Name)
 	a.Name, a.Debug = da.Name, da.Debug
 	a.Properties, _ = c.properties(-1, fmt.Sprintf("attachments[%d].properties", i), da.Properties, o)
@@ -625,10 +697,7 @@ func (c *toCtx) attachment(i int, a *ainb.Attachment) {
 
 func (c *toCtx) node(i int, e *ainb.Element) {
 	n := &c.d.Nodes[i]
-	var o *ownerFacts
-	if c.nodeFacts != nil {
-		o = c.ownerFacts(c.nodeFacts, n.ID, func() uint64 { return nodeFingerprint(&c.h, n) })
-	}
+	o := c.nodeFacts[n.ID]
 	typ, ok := nodeTypeByName[n.Type]
 	if !ok {
 		c.nodeErr(i, ".type", "unknown node type %q", n.Type)
@@ -828,12 +897,15 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		c.nodeErr(i, ".stateInfo", "every node of a 0x404 file has state info")
 	}
 
-	// The facts, then the mirror plugs from the inputs as they now are.
+	// The facts, then the mirror plugs: as stored while what they derive from is unchanged,
+	// else from the inputs as they now are.
 	var mirror *[3][]plugFact
 	if o != nil {
-		mirror = o.mirror
+		if o.mirror != nil && o.fp == mirrorFingerprint(&c.h, n) {
+			mirror = o.mirror
+		}
 		for _, fc := range o.words {
-			c.apply(e, fc, inTypes, inOrder)
+			c.apply(n, e, fc, inTypes, inOrder)
 		}
 	}
 	if mirror != nil {
@@ -879,23 +951,41 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 	}
 }
 
-// apply applies one fact to an element built from an unchanged node.
-func (c *toCtx) apply(e *ainb.Element, fc fact, inTypes []ainb.ParamType, inOrder []int) {
-	input := func() *ainb.Input {
+// apply applies one word fact of node n to its element, if the value it describes is still
+// there with the kind the fact's check word names (see facts.go) and the word it changes
+// still reads back as the document says.
+func (c *toCtx) apply(n *Node, e *ainb.Element, fc fact, inTypes []ainb.ParamType, inOrder []int) {
+	// The input (and, with multi, its source fc.b) the fact is about, if its check word holds.
+	input := func(multi bool) (*Input, *ainb.Input) {
 		if fc.a >= len(inTypes) || inTypes[fc.a] == ainb.NumParamTypes {
-			return nil
+			return nil, nil
 		}
-		return &e.Inputs[inTypes[fc.a]][inOrder[fc.a]]
-	}
-	source := func() *ainb.Source {
-		in := input()
-		if in == nil || fc.b >= len(in.Sources) {
-			return nil
+		in := &n.Inputs[fc.a]
+		var src *Source
+		switch {
+		case multi:
+			if in.Sources == nil || fc.b >= len(in.Sources) {
+				return nil, nil
+			}
+			src = &in.Sources[fc.b]
+		case fc.kind == fkInFlags && in.Sources != nil:
+			multi = true // a multi-input's own word
+		case fc.kind == fkInRaw && in.Sources != nil:
+			return nil, nil
+		default:
+			src = in.Source
 		}
-		return &in.Sources[fc.b]
+		if fc.chk != valueChk(&c.h, fc.kind, in.Type, multi, src) {
+			return nil, nil
+		}
+		return in, &e.Inputs[inTypes[fc.a]][inOrder[fc.a]]
 	}
 	raw := func(s *ainb.Source) {
-		s.Node, s.Output = int16(fc.v>>16), int16(fc.v)
+		// Only the words of a source that is no node output: the reader takes those by their
+		// flags, so the words change nothing it reads.
+		if node, out := int16(fc.v>>16), int16(fc.v); s.Node < 0 && node < 0 {
+			s.Node, s.Output = node, out
+		}
 	}
 	switch fc.kind {
 	case fkFlags:
@@ -903,42 +993,69 @@ func (c *toCtx) apply(e *ainb.Element, fc fact, inTypes []ainb.ParamType, inOrde
 	case fkReserved10:
 		e.Reserved10 = fc.v
 	case fkInFlags:
-		if in := input(); in != nil {
-			in.Source.Flags ^= ainb.ParamFlags(fc.v)
+		if in, ei := input(false); ei != nil {
+			w := ei.Source.Flags ^ ainb.ParamFlags(fc.v)
+			if ei.IsMulti() || c.readsBack(inTypes[fc.a], w, in.Source, ei.Source.Node >= 0) {
+				ei.Source.Flags = w
+			}
 		}
 	case fkInWord:
-		if in := input(); in != nil {
+		if _, ei := input(false); ei != nil {
 			if inTypes[fc.a] == ainb.ParamPointer {
-				in.PointerValue = fc.v
-			} else if inTypes[fc.a] == ainb.ParamBool && in.Value.Int == 1 {
-				in.Value.Int = int32(fc.v)
+				ei.PointerValue = fc.v
+			} else if inTypes[fc.a] == ainb.ParamBool && ei.Value.Int == 1 {
+				ei.Value.Int = int32(fc.v)
 			}
 		}
 	case fkInRaw:
-		if in := input(); in != nil && !in.IsMulti() {
-			raw(&in.Source)
+		if _, ei := input(false); ei != nil && !ei.IsMulti() {
+			raw(&ei.Source)
 		}
-	case fkSrcFlags:
-		if s := source(); s != nil {
-			s.Flags ^= ainb.ParamFlags(fc.v)
+	case fkSrcFlags, fkSrcRaw:
+		in, ei := input(true)
+		if ei == nil || fc.b >= len(ei.Sources) {
+			return
 		}
-	case fkSrcRaw:
-		if s := source(); s != nil {
+		s := &ei.Sources[fc.b]
+		if fc.kind == fkSrcRaw {
 			raw(s)
+			return
+		}
+		w := s.Flags ^ ainb.ParamFlags(fc.v)
+		if c.readsBack(inTypes[fc.a], w, &in.Sources[fc.b], s.Node >= 0) {
+			s.Flags = w
 		}
 	case fkChildWord, fkChildMax, fkChildRes:
 		ps := e.Plugs[ainb.PlugChild]
-		if fc.a >= len(ps) {
+		if fc.a >= len(ps) || fc.a >= len(n.Children) || n.Children[fc.a].Condition == nil {
 			return
 		}
+		layout, _ := e.PlugLayout(ainb.PlugChild, c.version)
+		cd := n.Children[fc.a].Condition
+		bb := cd.Blackboard
+		if layout == ainb.LayoutF32Range {
+			bb = cd.MinBlackboard
+		}
+		if fc.kind == fkChildMax {
+			bb = cd.MaxBlackboard
+		}
+		if fc.chk != childChk(&c.h, fc.kind, n.Type, bb != nil) || layout == ainb.LayoutBasic {
+			return
+		}
+		bt := conditionBlackboardType(layout)
+		p := &ps[fc.a]
 		switch fc.kind {
 		case fkChildWord:
-			ps[fc.a].Word ^= fc.v
+			if w := p.Word ^ fc.v; c.condReadsBack(bt, w, bb) {
+				p.Word = w
+			}
 		case fkChildMax:
-			ps[fc.a].MaxWord ^= fc.v
+			if w := p.MaxWord ^ fc.v; layout == ainb.LayoutF32Range && c.condReadsBack(bt, w, bb) {
+				p.MaxWord = w
+			}
 		default:
-			if fc.b < 4 {
-				ps[fc.a].Reserved[fc.b] = fc.v
+			if fc.b < 4 && layout == ainb.LayoutF32Range {
+				p.Reserved[fc.b] = fc.v
 			}
 		}
 	case fkJump:
