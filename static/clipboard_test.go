@@ -16,6 +16,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/graph"
 )
 
 // screenAt is where a world point of the canvas is on the screen.
@@ -59,6 +60,30 @@ func remapElement(e ainb.Element, m map[int]int) ainb.Element {
 		}
 	}
 	return c
+}
+
+// canonicalFile is the file at path as its document builds without layout facts: every
+// node canonical, as a node the editor adds.
+func canonicalFile(t *testing.T, path string) *ainb.File {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := graph.Parse(filepath.Base(path), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Layout = ""
+	out, err := d.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ainb.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 func elementJSON(t *testing.T, e ainb.Element) string {
@@ -181,9 +206,18 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 		t.Fatalf("%d nodes saved, want 33", len(got.Elements))
 	}
 	m := map[int]int{2: 29, 3: 30, 4: 31, 26: 32}
+	// Pasted nodes are new: they have no layout facts, so their mirror plugs (the Generic,
+	// String and Int plug lists, derived from the inputs) are the canonical derivation, not
+	// the lists the file stored for the originals. The canonical ones are what the original
+	// document builds without its layout facts.
+	canon := canonicalFile(t, path)
 	for k, i := range want {
 		w := remapElement(orig.Elements[i], m)
 		w.GUID = got.Elements[29+k].GUID
+		c := remapElement(canon.Elements[i], m)
+		for _, kind := range []ainb.PlugKind{ainb.PlugGeneric, ainb.PlugString, ainb.PlugInt} {
+			w.Plugs[kind] = c.Plugs[kind]
+		}
 		if a, b := elementJSON(t, w), elementJSON(t, got.Elements[29+k]); a != b {
 			t.Errorf("the copy of node %d:\n%s", i, firstDiff([]byte(a), []byte(b)))
 		}
