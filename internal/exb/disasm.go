@@ -100,9 +100,22 @@ func appendArg(b []byte, a *arg, t DataType) []byte {
 	case litVec:
 		b = append(b, vecText(a.bits, floatText)...)
 	case litStr:
-		b = strconv.AppendQuote(b, a.str)
+		b = appendQuote(b, a.str)
 	}
 	return b
+}
+
+// appendQuote appends s as strconv.Quote does. Most strings are printable ASCII without
+// quotes or backslashes, which Quote leaves as they are: those skip its rune by rune work.
+func appendQuote(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // plainSig reports whether a signature can be written without quotes.
@@ -176,7 +189,7 @@ func (s *stmt) appendText(b []byte, version uint32) []byte {
 		} else {
 			b = append(b, typeWord(s.typ)...)
 			b = append(b, ' ')
-			b = strconv.AppendQuote(b, s.sig)
+			b = appendQuote(b, s.sig)
 		}
 		b = append(b, ", GMem["...)
 		b = appendHex(b, uint64(s.argOff))
