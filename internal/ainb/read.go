@@ -46,6 +46,9 @@ type decoder struct {
 	section string
 	err     error
 	pool    []byte
+	// poolText is pool as one string: every string read from the pool is a substring of it,
+	// one allocation for the whole pool instead of one per string.
+	poolText string
 	// starts and strings index the pool's strings by offset; tails caches strings that
 	// start inside another one.
 	starts  []uint32
@@ -135,7 +138,7 @@ func (d *decoder) strAt(off int, at uint32) string {
 		d.fail(off, "string at pool offset %#x has no terminating NUL", at)
 		return ""
 	}
-	s := string(d.pool[at : int(at)+end])
+	s := d.poolText[at : int(at)+end]
 	if d.tails == nil {
 		d.tails = make(map[uint32]string)
 	}
@@ -372,6 +375,7 @@ func (d *decoder) splitPool() *Layout {
 	offsets := make(map[string]uint32, n)
 	d.starts = make([]uint32, 0, n)
 	pool := d.pool
+	d.poolText = string(pool)
 	at := uint32(0)
 	for len(pool) > 0 {
 		i := bytes.IndexByte(pool, 0)
@@ -379,7 +383,7 @@ func (d *decoder) splitPool() *Layout {
 			// A pool without a final NUL: the tail is not a string anyone can reference.
 			break
 		}
-		s := string(pool[:i])
+		s := d.poolText[at : int(at)+i]
 		l.Strings = append(l.Strings, s)
 		d.starts = append(d.starts, at)
 		if _, ok := offsets[s]; !ok {
