@@ -238,11 +238,11 @@ func canonicalCategoryID(version uint32, category string) uint32 {
 // listing when assembling those texts again would not give it back.
 func (c *fromCtx) expressions(m *exb.Module) (*Expressions, error) {
 	x := &Expressions{Version: m.Version, Functions: make([]Function, len(m.Functions))}
-	for i := range m.Functions {
-		t, err := m.FunctionText(i)
-		if err != nil {
-			return nil, fmt.Errorf("graph: expression %d: %w", i, err)
-		}
+	texts, err := m.FunctionTexts() // all at once: the module's tables are resolved once
+	if err != nil {
+		return nil, fmt.Errorf("graph: expressions: %w", err)
+	}
+	for i, t := range texts {
 		x.Functions[i].Text = t
 	}
 	// Building assembles the texts; Canonicalize lays out the very instructions the texts

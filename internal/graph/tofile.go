@@ -527,14 +527,16 @@ func badTail(strs, tails []string) int {
 }
 
 // paramSource checks a source of a value of type t and returns its flag word (derived) and,
-// for node sources, the node index and per-type output index.
-func (c *toCtx) paramSource(i int, path string, t ainb.ParamType, src *Source, isOutput bool, usesDefault *bool, allowNode, multi bool) (word uint32, node, output int) {
+// for node sources, the node index and per-type output index. path gives the source's path,
+// only when a problem is reported: building paths for every value would cost more than
+// checking the values.
+func (c *toCtx) paramSource(i int, path func() string, t ainb.ParamType, src *Source, isOutput bool, usesDefault *bool, allowNode, multi bool) (word uint32, node, output int) {
 	node, output = -1, 0
 	bad := func(sub, format string, args ...any) {
 		if i >= 0 {
-			c.nodeErr(i, path+sub, format, args...)
+			c.nodeErr(i, path()+sub, format, args...)
 		} else {
-			c.add(-1, path+sub, format, args...)
+			c.add(-1, path()+sub, format, args...)
 		}
 	}
 	bbIndex := 0
@@ -617,7 +619,9 @@ func (c *toCtx) paramSource(i int, path string, t ainb.ParamType, src *Source, i
 	return paramWord(src, bbIndex, isOutput, usesDefault), node, output
 }
 
-func (c *toCtx) properties(owner int, base string, ps []Property, o *ownerFacts) (out ainb.Properties, order []int) {
+// properties converts the properties of a node (owner) or attachment (owner -1); base gives
+// the path of the list, only when a problem is reported.
+func (c *toCtx) properties(owner int, base func() string, ps []Property, o *ownerFacts) (out ainb.Properties, order []int) {
 	if len(ps) == 0 {
 		return out, nil
 	}
@@ -626,7 +630,7 @@ func (c *toCtx) properties(owner int, base string, ps []Property, o *ownerFacts)
 	for k := range ps {
 		t, ok := paramType(ps[k].Type)
 		if !ok {
-			c.addAt(owner, fmt.Sprintf("%s[%d].type", base, k), "unknown type %q (want int, bool, float, string, vec3f or pointer)", ps[k].Type)
+			c.addAt(owner, fmt.Sprintf("%s[%d].type", base(), k), "unknown type %q (want int, bool, float, string, vec3f or pointer)", ps[k].Type)
 			t = ainb.NumParamTypes
 		} else {
 			counts[t]++
@@ -645,7 +649,7 @@ func (c *toCtx) properties(owner int, base string, ps []Property, o *ownerFacts)
 		if t == ainb.NumParamTypes {
 			continue
 		}
-		path := func(s string) string { return fmt.Sprintf("%s[%d]%s", base, k, s) }
+		path := func(s string) string { return fmt.Sprintf("%s[%d]%s", base(), k, s) }
 		if hasNUL(p.Name) {
 			c.addAt(owner, path(".name"), "a string may not contain a NUL character")
 		}
@@ -653,7 +657,8 @@ func (c *toCtx) properties(owner int, base string, ps []Property, o *ownerFacts)
 			c.addAt(owner, path(".className"), "only pointer values have a class name")
 		}
 		v := c.value(t, &p.Value, func(format string, args ...any) { c.addAt(owner, path(".value"), format, args...) })
-		w, _, _ := c.paramSource(owner, strings.TrimPrefix(path(".source"), "nodes["+strconv.Itoa(owner)+"]"), t, p.Source, p.IsOutput, p.UsesDefault, false, false)
+		srcPath := func() string { return strings.TrimPrefix(path(".source"), "nodes["+strconv.Itoa(owner)+"]") }
+		w, _, _ := c.paramSource(owner, srcPath, t, p.Source, p.IsOutput, p.UsesDefault, false, false)
 		order[k] = len(out[t])
 		out[t] = append(out[t], ainb.Property{Name: p.Name, ClassName: p.ClassName, Flags: ainb.ParamFlags(w), Value: v})
 	}
@@ -692,7 +697,7 @@ func (c *toCtx) attachment(i int, a *ainb.Attachment) {
 	o := c.attFacts[i]
 	c.str(-1, func() string { return fmt.Sprintf("attachments[%d].name", i) }, da.Name)
 	a.Name, a.Debug = da.Name, da.Debug
-	a.Properties, _ = c.properties(-1, fmt.Sprintf("attachments[%d].properties", i), da.Properties, o)
+	a.Properties, _ = c.properties(-1, func() string { return fmt.Sprintf("attachments[%d].properties", i) }, da.Properties, o)
 }
 
 func (c *toCtx) node(i int, e *ainb.Element) {
@@ -720,9 +725,8 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 	if n.MultiParamV2 {
 		e.Flags |= ainb.FlagQueryMultiParamV2
 	}
-	base := "nodes[" + strconv.Itoa(i) + "]"
 	var propOrder []int
-	e.Properties, propOrder = c.properties(i, base+".properties", n.Properties, o)
+	e.Properties, propOrder = c.properties(i, func() string { return "nodes[" + strconv.Itoa(i) + "].properties" }, n.Properties, o)
 	_ = propOrder
 
 	// Inputs, grouped by type.
@@ -782,11 +786,11 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 					if !isImmediate(s) || s.Output != 0 || s.Component != "" {
 						src = s
 					}
-					w, node, out := c.paramSource(i, sub(fmt.Sprintf(".sources[%d]", m)), t, src, s.IsOutput, s.UsesDefault, true, true)
+					w, node, out := c.paramSource(i, func() string { return sub(fmt.Sprintf(".sources[%d]", m)) }, t, src, s.IsOutput, s.UsesDefault, true, true)
 					ei.Sources[m] = ainb.Source{Node: int16(node), Output: int16(out), Flags: ainb.ParamFlags(w)}
 				}
 			} else {
-				w, node, out := c.paramSource(i, sub(".source"), t, in.Source, in.IsOutput, in.UsesDefault, true, false)
+				w, node, out := c.paramSource(i, func() string { return sub(".source") }, t, in.Source, in.IsOutput, in.UsesDefault, true, false)
 				ei.Source = ainb.Source{Node: int16(node), Output: int16(out), Flags: ainb.ParamFlags(w)}
 			}
 			inOrder[k] = len(e.Inputs[t])
