@@ -309,6 +309,21 @@ func (p *lineParser) floatLit() (uint32, error) {
 func (p *lineParser) stringLit(last bool) (string, error) {
 	start := p.pos
 	if !p.compat {
+		// ASCII without escapes or newlines, the usual literal, reads as it stands; the rest
+		// goes through strconv, which validates UTF-8 and reads escapes.
+		if p.pos < p.end && p.s[p.pos] == '"' {
+			for i := p.pos + 1; i < p.end; i++ {
+				c := p.s[i]
+				if c == '"' {
+					s := p.s[p.pos+1 : i]
+					p.pos = i + 1
+					return s, nil
+				}
+				if c == '\\' || c == '\n' || c >= 0x80 {
+					break
+				}
+			}
+		}
 		q, err := strconv.QuotedPrefix(p.s[p.pos:p.end])
 		if err != nil {
 			return "", p.errAt(start, "bad string literal (want a double-quoted string with Go escapes)")
