@@ -22,6 +22,19 @@ func (x *poolIndex) valid(l *Layout) bool {
 		(len(l.Strings) == 0 || &x.strings[0] == &l.Strings[0])
 }
 
+// StringIndex returns a lookup of the pool offset of the first of l.Strings equal to s. For
+// a layout the reader made it uses the index the reader built while splitting the pool.
+func (l *Layout) StringIndex() func(s string) (uint32, bool) {
+	x := l.index
+	if !x.valid(l) {
+		x = newPoolIndex(l.Strings)
+	}
+	return func(s string) (uint32, bool) {
+		o, ok := x.offsets[s]
+		return o, ok
+	}
+}
+
 func newPoolIndex(strs []string) *poolIndex {
 	x := &poolIndex{strings: strs, offsets: make(map[string]uint32, len(strs))}
 	for _, s := range strs {

@@ -650,16 +650,21 @@ func canonicalPool(f *ainb.File, input []byte) bool {
 			return false
 		}
 	}
-	p := &poolWalk{strs: strs, seen: make(map[string]struct{}, len(strs))}
+	p := &poolWalk{strs: strs, offset: f.Layout.StringIndex()}
 	p.file(f)
 	return p.ok() && p.k == len(strs)
 }
 
+// poolWalk checks that the strings used, in order, are the pool's strings in first-use
+// order. Since strs[:k] are exactly the strings used so far, a string was used before if and
+// only if its first pool offset is below that of strs[k]: the reader's offset index answers
+// that without a set of the strings seen.
 type poolWalk struct {
-	strs []string
-	k    int
-	seen map[string]struct{}
-	bad  bool
+	strs   []string
+	k      int
+	at     uint32 // pool offset of strs[k]
+	offset func(string) (uint32, bool)
+	bad    bool
 }
 
 func (p *poolWalk) ok() bool { return !p.bad }
@@ -668,15 +673,14 @@ func (p *poolWalk) use(s string) {
 	if p.bad {
 		return
 	}
-	if _, ok := p.seen[s]; ok {
-		return
+	o, ok := p.offset(s)
+	switch {
+	case !ok || o > p.at || o == p.at && p.k == len(p.strs):
+		p.bad = true // not a whole pool string, or used before the strings ahead of it
+	case o == p.at:
+		p.k++ // the first use of the next string
+		p.at += uint32(len(s)) + 1
 	}
-	if p.k < len(p.strs) && p.strs[p.k] == s {
-		p.seen[s] = struct{}{}
-		p.k++
-		return
-	}
-	p.bad = true
 }
 
 // file uses the strings in the order (*ainb.File).Bytes writes them.
