@@ -52,16 +52,91 @@ func Decode(data []byte) (*Document, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	if len(d.missingAt) > 0 && doc.Format != "" && doc.Format != Format {
+		// Another format (or version) lacks members for its own reasons: CheckFormat says why.
+		d.problems = dropProblems(d.problems, d.missingAt)
+	}
 	if len(d.problems) > 0 {
 		return nil, &ProblemsError{d.problems}
 	}
 	return doc, nil
 }
 
+// dropProblems returns ps without the problems at the (ascending) indices at.
+func dropProblems(ps []Problem, at []int) []Problem {
+	out := ps[:0]
+	for i, p := range ps {
+		if len(at) > 0 && at[0] == i {
+			at = at[1:]
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 type frame struct {
 	key []byte // the member being read, in an object
 	idx int    // the element being read, in an array; in an object, >= 0 once a member was read
 	arr bool
+	// req lists the members the object must have (see require); seen has bit i set once
+	// req[i] was read.
+	req  []string
+	seen uint32
+}
+
+// The members each object must have: the required lists of document.schema.json
+// (TestSchemaRequired checks they agree). Members left out of these may be absent, as the
+// encoder and the browser leave out empty lists, false flags and absent sources.
+var (
+	reqDocument = []string{"format", "name", "version", "filename", "category", "commands", "nodes", "attachments",
+		"blackboard", "expressions", "modules", "moduleCall", "replacements", "enumRelocations", "section58", "hasSection6C"}
+	reqCommand         = []string{"name", "guid", "root", "secondary"}
+	reqNode            = []string{"id", "type", "name", "guid", "x", "y"}
+	reqProperty        = []string{"name", "type", "value"}
+	reqInput           = []string{"name", "type", "value"}
+	reqOutput          = []string{"name", "type"}
+	reqChild           = []string{"node", "name"}
+	reqJump            = []string{"node", "type"}
+	reqAction          = []string{"slot", "action"}
+	reqStateInfo       = []string{"desiredState", "unknown"}
+	reqAttachment      = []string{"name", "debug"}
+	reqBlackboardParam = []string{"name", "type", "inherit", "value"}
+	reqExpressions     = []string{"version", "functions"}
+	reqFunction        = []string{"text"}
+	reqModule          = []string{"path", "category", "instances"}
+	reqModuleCall      = []string{"blackboardId", "parentBlackboardId"}
+	reqReplacement     = []string{"type", "node", "index"}
+	reqEnumRelocation  = []string{"className", "valueName"}
+	reqSection58       = []string{"description", "unknown"}
+)
+
+// require makes the object just begun report each member of req it ends without, as a
+// problem at that member's path ("nodes[3].name: missing").
+func (d *dec) require(req []string) { d.frames[len(d.frames)-1].req = req }
+
+// see marks the member just read as present, if the object requires it.
+func (f *frame) see() {
+	for i, m := range f.req {
+		if len(m) == len(f.key) && m == string(f.key) {
+			f.seen |= 1 << i
+			return
+		}
+	}
+}
+
+// missing reports the required members an object ends without, at its closing brace.
+func (d *dec) missing(f *frame) {
+	if f.seen == 1<<len(f.req)-1 {
+		return
+	}
+	f.key = nil // the path of the object itself
+	for i, m := range f.req {
+		if f.seen&(1<<i) == 0 && len(d.problems) < maxProblems {
+			d.missingAt = append(d.missingAt, len(d.problems))
+			d.problemAt(d.pos-1, m, "missing")
+		}
+	}
 }
 
 type dec struct {
@@ -76,6 +151,8 @@ type dec struct {
 	keyAt    int // offset of the member name just read
 	slab     slab
 	depth    int
+	// missingAt indexes the problems that are missing members.
+	missingAt []int
 	// Scratch lists, copied out at their exact length.
 	inputs   []Input
 	props    []Property
@@ -237,22 +314,21 @@ func (d *dec) nextKey() bool {
 	}
 	f := &d.frames[len(d.frames)-1]
 	c := d.peek()
-	if f.idx >= 0 {
-		if c == '}' {
-			d.pos++
-			d.end()
-			return false
+	if c == '}' {
+		d.pos++
+		if f.req != nil {
+			d.missing(f)
 		}
+		d.end()
+		return false
+	}
+	if f.idx >= 0 {
 		if c != ',' {
 			d.syntax("want , or } after an object member, found %s", describe(c))
 			return false
 		}
 		d.pos++
 		c = d.peek()
-	} else if c == '}' {
-		d.pos++
-		d.end()
-		return false
 	}
 	f.idx = 0
 	if c != '"' {
@@ -261,6 +337,9 @@ func (d *dec) nextKey() bool {
 	}
 	d.keyAt = d.pos
 	f.key = d.rawString()
+	if f.req != nil {
+		f.see()
+	}
 	if d.peek() != ':' {
 		d.syntax("want : after a member name")
 		return false
@@ -1014,6 +1093,7 @@ func (d *dec) document(doc *Document) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
+	d.require(reqDocument)
 	for d.nextKey() {
 		switch string(d.key) {
 		case "format":
@@ -1062,6 +1142,7 @@ func (d *dec) document(doc *Document) {
 		case "expressions":
 			doc.Expressions = nil
 			if d.begin('{', "an object or null", true) {
+				d.require(reqExpressions)
 				x := &Expressions{Functions: []Function{}}
 				doc.Expressions = x
 				for d.nextKey() {
@@ -1073,6 +1154,7 @@ func (d *dec) document(doc *Document) {
 							for d.nextElem() {
 								var fn Function
 								if d.begin('{', "an object", false) {
+									d.require(reqFunction)
 									for d.nextKey() {
 										if string(d.key) == "text" {
 											fn.Text = d.str()
@@ -1095,6 +1177,7 @@ func (d *dec) document(doc *Document) {
 				for d.nextElem() {
 					var m Module
 					if d.begin('{', "an object", false) {
+						d.require(reqModule)
 						for d.nextKey() {
 							switch string(d.key) {
 							case "path":
@@ -1113,6 +1196,7 @@ func (d *dec) document(doc *Document) {
 			}
 		case "moduleCall":
 			if d.begin('{', "an object", false) {
+				d.require(reqModuleCall)
 				for d.nextKey() {
 					switch string(d.key) {
 					case "blackboardId":
@@ -1131,6 +1215,7 @@ func (d *dec) document(doc *Document) {
 				for d.nextElem() {
 					var r Replacement
 					if d.begin('{', "an object", false) {
+						d.require(reqReplacement)
 						for d.nextKey() {
 							switch string(d.key) {
 							case "type":
@@ -1155,6 +1240,7 @@ func (d *dec) document(doc *Document) {
 				for d.nextElem() {
 					var r EnumRelocation
 					if d.begin('{', "an object", false) {
+						d.require(reqEnumRelocation)
 						for d.nextKey() {
 							switch string(d.key) {
 							case "className":
@@ -1191,6 +1277,7 @@ func (d *dec) document(doc *Document) {
 		case "section58":
 			doc.Section58 = nil
 			if d.begin('{', "an object or null", true) {
+				d.require(reqSection58)
 				s := &Section58{}
 				doc.Section58 = s
 				for d.nextKey() {
@@ -1218,6 +1305,7 @@ func (d *dec) command(c *Command) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
+	d.require(reqCommand)
 	c.Secondary = -1
 	for d.nextKey() {
 		switch string(d.key) {
@@ -1259,6 +1347,7 @@ func (d *dec) node(n *Node) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
+	d.require(reqNode)
 	for d.nextKey() {
 		switch string(d.key) {
 		case "id":
@@ -1302,6 +1391,7 @@ func (d *dec) node(n *Node) {
 				for d.nextElem() {
 					var o Output
 					if d.begin('{', "an object", false) {
+						d.require(reqOutput)
 						for d.nextKey() {
 							switch string(d.key) {
 							case "name":
@@ -1335,6 +1425,7 @@ func (d *dec) node(n *Node) {
 				for d.nextElem() {
 					var j Jump
 					if d.begin('{', "an object", false) {
+						d.require(reqJump)
 						for d.nextKey() {
 							switch string(d.key) {
 							case "node":
@@ -1362,6 +1453,7 @@ func (d *dec) node(n *Node) {
 				for d.nextElem() {
 					var a Action
 					if d.begin('{', "an object", false) {
+						d.require(reqAction)
 						for d.nextKey() {
 							switch string(d.key) {
 							case "slot":
@@ -1378,6 +1470,7 @@ func (d *dec) node(n *Node) {
 			}
 		case "stateInfo":
 			if d.begin('{', "an object or null", true) {
+				d.require(reqStateInfo)
 				s := &StateInfo{}
 				n.StateInfo = s
 				for d.nextKey() {
@@ -1406,6 +1499,7 @@ func (d *dec) properties() []Property {
 		var p Property
 		var v jvalue
 		if d.begin('{', "an object", false) {
+			d.require(reqProperty)
 			for d.nextKey() {
 				switch string(d.key) {
 				case "name":
@@ -1441,6 +1535,7 @@ func (d *dec) input(in *Input) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
+	d.require(reqInput)
 	for d.nextKey() {
 		switch string(d.key) {
 		case "name":
@@ -1510,6 +1605,7 @@ func (d *dec) child(c *Child) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
+	d.require(reqChild)
 	for d.nextKey() {
 		switch string(d.key) {
 		case "node":
@@ -1561,6 +1657,7 @@ func (d *dec) attachment(a *Attachment) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
+	d.require(reqAttachment)
 	for d.nextKey() {
 		switch string(d.key) {
 		case "name":
@@ -1580,6 +1677,7 @@ func (d *dec) blackboardParam(p *BlackboardParam) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
+	d.require(reqBlackboardParam)
 	for d.nextKey() {
 		switch string(d.key) {
 		case "name":

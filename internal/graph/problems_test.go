@@ -149,6 +149,11 @@ func TestDecodeProblems(t *testing.T) {
 		"blackboard[0].value: line 5: 1e40 is out of the float range (32 bits) @5:68",
 		"extra: line 6: unknown member @6:2",
 	}
+	// The document lacks required members: each is a problem at the closing brace.
+	for _, m := range []string{"name", "filename", "category", "commands", "attachments", "expressions", "modules",
+		"moduleCall", "replacements", "enumRelocations", "section58", "hasSection6C"} {
+		want = append(want, m+": line 6: missing @6:14")
+	}
 	var got []string
 	for _, p := range pe.Problems {
 		got = append(got, p.String()+" @"+itoa(p.Line)+":"+itoa(p.Column))
@@ -181,7 +186,11 @@ func FuzzDecode(f *testing.F) {
 		}
 		f.Add(d.Encode())
 	}
-	f.Add([]byte(`{"format":"ainb-editor-document/2","version":1031,"category":"AI","nodes":[{"id":0,"type":"Sequential"}],"commands":[{"name":"R","root":0,"secondary":-1}]}`))
+	f.Add([]byte(`{"format":"ainb-editor-document/2","name":"","version":1031,"filename":"","category":"AI",` +
+		`"nodes":[{"id":0,"type":"Sequential","name":"","guid":"00000000-0000-0000-0000-000000000000","x":0,"y":0}],` +
+		`"commands":[{"name":"R","guid":"00000000-0000-0000-0000-000000000000","root":0,"secondary":-1}],` +
+		`"attachments":[],"blackboard":[],"expressions":null,"modules":[],"moduleCall":{"blackboardId":0,"parentBlackboardId":0},` +
+		`"replacements":[],"enumRelocations":[],"section58":null,"hasSection6C":true}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := Decode(data)
 		if err != nil {

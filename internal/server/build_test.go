@@ -122,6 +122,14 @@ func TestBuildShapeProblems(t *testing.T) {
 		"map[column:46 line:1 message:want a string, found a number node:<nil> path:name]",
 		"map[column:22 line:2 message:unknown member node:0 path:nodes[0].colour]",
 	}
+	// Then the required members the document lacks, at the closing brace of their object.
+	for _, m := range []string{"type", "name", "guid", "x", "y"} {
+		want = append(want, "map[column:37 line:2 message:missing node:0 path:nodes[0]."+m+"]")
+	}
+	for _, m := range []string{"version", "filename", "category", "commands", "attachments", "blackboard", "expressions",
+		"modules", "moduleCall", "replacements", "enumRelocations", "section58", "hasSection6C"} {
+		want = append(want, "map[column:39 line:2 message:missing node:<nil> path:"+m+"]")
+	}
 	if len(problems) != len(want) {
 		t.Fatalf("problems %v", problems)
 	}
