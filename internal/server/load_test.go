@@ -39,6 +39,7 @@ func TestLoad(t *testing.T) {
 	if !*loadRun {
 		t.Skip("load run: pass -load to run it")
 	}
+	defer tuneGC()() // the collector settings Run uses
 	s := newTestServer(t, func(c *Config) { c.MaxConversions = DefaultConfig().MaxConversions })
 	ts := httptest.NewServer(s) // loopback only
 	defer ts.Close()

@@ -45,7 +45,7 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return codecError(err)
 	}
-	writeRawJSON(w, http.StatusOK, doc.AppendJSON(make([]byte, 0, len(data)+len(data)/4)))
+	writeRawJSON(w, http.StatusOK, doc.Encode())
 	return nil
 }
 

@@ -77,6 +77,7 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) er
 	if err := cfg.Check(); err != nil {
 		return err
 	}
+	defer tuneGC()()
 	store, err := share.OpenDir(filepath.Join(cfg.Data, "shares"), cfg.MaxDocument)
 	if err != nil {
 		return err
