@@ -12,7 +12,7 @@ import { History, Tx } from "./history.js";
 import { nodeHeight, NODE_WIDTH } from "./metrics.js";
 import {
   TYPE_LABEL, BLACKBOARD_TYPES, NODE_FLAGS, indexById, nextNodeId, nodeTitle, sourceKind, blackboardTypeFor,
-  expressionText, forEachSource, hasDefaultChild, newCondition, clone,
+  expressionText, forEachSource, hasDefaultChild, newCondition, clone, isSelector,
 } from "./model.js";
 
 export const CLIPBOARD_FORMAT = "ainb-editor-clipboard/2";
@@ -130,11 +130,31 @@ export function makeSource(src) {
 
 const CONDITION_BLACKBOARD = ["blackboard", "minBlackboard", "maxBlackboard"];
 
-// The blackboard type a condition's reference names: ints for S32 and BSA selectors,
-// floats for F32 ranges and random weights.
-function conditionBlackboardType(c, key) {
-  if (key !== "blackboard") return "float";
-  return c.weight !== undefined ? "float" : "int";
+// What the children of node n compare with, as the file stores it: the condition fields
+// (S32 and BSA selectors an int, string selectors a string, random selectors a weight, F32
+// selectors a range) and the type of the blackboard parameters they may compare with
+// instead; null when n's children have no condition.
+function conditionShape(n) {
+  switch (n.type) {
+    case "S32Selector": return { keys: ["int", "blackboard"], type: "int" };
+    case "StringSelector": return { keys: ["string", "blackboard"], type: "string" };
+    case "RandomSelector": return { keys: ["weight", "blackboard"], type: "float" };
+    case "F32Selector": return { keys: ["min", "max", "minBlackboard", "maxBlackboard"], type: "float" };
+  }
+  if (n.type === "UserDefined" && isSelector(n)) return { keys: ["int", "blackboard"], type: "int" };
+  return null;
+}
+
+// The condition the default branch (the last child) of S32, F32 and string selectors
+// stores: it is never compared, and files always hold these values there (the community's
+// reader rejects others).
+function defaultCondition(n) {
+  switch (n.type) {
+    case "S32Selector": return { int: 0 };
+    case "F32Selector": return { min: 0, max: 0 };
+    case "StringSelector": return { string: "その他" };
+  }
+  return undefined;
 }
 
 // ---- the edit module
@@ -362,22 +382,36 @@ export class Edits {
     return this.commit(tx);
   }
 
+  // Renames a node. The name of a user-defined node is its class, and the BSA selector
+  // classes keep a condition on each child: a node that becomes or stops being one gains or
+  // loses its children's conditions.
   renameNode(id, name) {
     const n = this.node(id);
     if (!n) return false;
     const tx = this.begin(`Rename #${id}`);
+    const was = !!conditionShape(n);
     tx.set(n, "name", String(name));
+    if (was !== !!conditionShape(n)) (n.children || []).forEach((c, k) => tx.set(c, "condition", was ? undefined : newCondition(n, k)));
     tx.structure = true;
     return this.commit(tx);
   }
 
   // Sets one of the node's flags (query, moduleCaller, residentInit, multiParamV2). Flags
-  // that are off are left out of the document.
+  // that are off are left out of the document. Only query nodes may be read as queries, so
+  // a node that stops being one is no longer read: the other nodes' queries of it go, as
+  // when it is deleted.
   setNodeFlag(id, flag, on) {
     const n = this.node(id);
     if (!n || !NODE_FLAGS.some(([f]) => f === flag)) return false;
     const tx = this.begin(`${on ? "Set" : "Clear"} ${flag} of #${id}`);
     tx.set(n, flag, on ? true : undefined);
+    if (flag === "query" && !on) {
+      for (const m of this.doc.nodes) {
+        if (!(m.queries || []).includes(id)) continue;
+        const qs = m.queries.filter((q) => q !== id);
+        tx.set(m, "queries", qs.length ? qs : undefined);
+      }
+    }
     tx.structure = true;
     return this.commit(tx);
   }
@@ -458,7 +492,7 @@ export class Edits {
     const kids = tx.list(n, "children");
     const at = hasDefaultChild(n) && kids.length ? kids.length - 1 : kids.length;
     const child = { node: target, name: name ?? "" };
-    const cond = newCondition(n, at);
+    const cond = hasDefaultChild(n) && !kids.length ? defaultCondition(n) : newCondition(n, at);
     if (cond) child.condition = cond;
     tx.splice(kids, at, 0, child);
     this.shiftReplacements(tx, id, at, +1);
@@ -479,10 +513,12 @@ export class Edits {
     return this.commit(tx);
   }
 
-  // Removes child k of n, keeping the replacement table's child indices right.
+  // Removes child k of n, keeping the replacement table's child indices right. When the
+  // default branch goes, the child before it becomes the default and takes its condition.
   spliceChild(tx, n, k) {
     tx.splice(n.children, k, 1);
     this.shiftReplacements(tx, n.id, k, -1);
+    if (hasDefaultChild(n) && k > 0 && k === n.children.length) tx.set(n.children[k - 1], "condition", defaultCondition(n));
     tx.prune(n, "children");
   }
 
@@ -510,10 +546,14 @@ export class Edits {
 
   // Sets a field of a child's condition: int, string, weight, min, max (converted to what
   // they hold), or blackboard, minBlackboard, maxBlackboard (a parameter index, or null for
-  // the constant).
+  // the constant). Only the fields the node's selector compares (see conditionShape) and
+  // parameters of the type it compares with are taken.
   setCondition(id, k, key, value) {
-    const c = (this.node(id)?.children || [])[k];
-    if (!c) return false;
+    const n = this.node(id);
+    const c = (n?.children || [])[k];
+    const shape = n && conditionShape(n);
+    if (!c || !shape || !shape.keys.includes(key)) return false;
+    if (hasDefaultChild(n) && k === n.children.length - 1) return false; // the default branch compares nothing
     let v;
     switch (key) {
       case "int": v = toS32(value); break;
@@ -521,7 +561,7 @@ export class Edits {
       case "weight": case "min": case "max": v = toF32(value); break;
       case "blackboard": case "minBlackboard": case "maxBlackboard":
         if (value === null || value === undefined) v = undefined;
-        else if (!(this.doc.blackboard || [])[value]) return false;
+        else if ((this.doc.blackboard || [])[value]?.type !== shape.type) return false;
         else v = value;
         break;
       default: return false;
@@ -559,27 +599,31 @@ export class Edits {
     return this.commit(tx);
   }
 
-  // Sets a jump's target node, command, type or postCalc.
+  // Sets a jump's target node, command, type (0 to 255) or postCalc. Only type 0 jumps name
+  // a command: a jump of another type takes none, and loses its command when its type
+  // changes.
   setJump(id, k, key, value) {
     const j = (this.node(id)?.jumps || [])[k];
     if (!j) return false;
     let v;
     switch (key) {
       case "node": if (!this.node(value)) return false; v = value; break;
-      case "command": v = value ? String(value) : undefined; break;
-      case "type": v = toS32(value); break;
+      case "command": v = value ? String(value) : undefined; if (v !== undefined && j.type !== 0) return false; break;
+      case "type": v = Number(value); if (!Number.isInteger(v) || v < 0 || v > 255) return false; break;
       case "postCalc": v = value ? true : undefined; break;
       default: return false;
     }
     const tx = this.begin(`Jump ${k} of #${id}`);
     tx.set(j, key, v);
+    if (key === "type" && v !== 0) tx.set(j, "command", undefined);
     tx.structure = true;
     return this.commit(tx);
   }
 
+  // Node id reads node query, which must be a query node.
   addQuery(id, query) {
     const n = this.node(id), q = this.node(query);
-    if (!n || !q || id === query) return false;
+    if (!n || !q || id === query || !q.query) return false;
     if ((n.queries || []).includes(query)) return false;
     const tx = this.begin(`#${id} reads #${query}`);
     const qs = tx.list(n, "queries");
@@ -715,8 +759,12 @@ export class Edits {
     }
     for (const key of ["children", "jumps"]) {
       if (!n[key]) continue;
+      const last = n[key][n[key].length - 1];
       n[key] = n[key].filter((c) => ok(c.node));
       for (const c of n[key]) c.node = to(c.node);
+      const now = n[key][n[key].length - 1];
+      // A selector's default branch cut: the child before it becomes the default.
+      if (key === "children" && hasDefaultChild(n) && now && now !== last) now.condition = defaultCondition(n);
       if (!n[key].length) delete n[key];
     }
     if (n.queries) {
@@ -781,7 +829,7 @@ export class Edits {
       if (!c.condition) continue;
       for (const key of CONDITION_BLACKBOARD) {
         if (c.condition[key] === undefined) continue;
-        const k = bbIndex(c.condition[key], conditionBlackboardType(c.condition, key));
+        const k = bbIndex(c.condition[key], conditionShape(n)?.type);
         if (k >= 0) c.condition[key] = k;
         else delete c.condition[key];
       }

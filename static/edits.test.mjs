@@ -329,9 +329,60 @@ test("children: set, add (before a selector's default), remove, conditions, repl
   assert.equal(node(0).children[0].condition.blackboard, 1);
   roundTrip(doc, ed, () => ed.setCondition(0, 0, "blackboard", null));
   assert.equal("blackboard" in node(0).children[0].condition, false);
-  roundTrip(doc, ed, () => ed.setCondition(0, 0, "weight", NaN));
-  assert.equal(node(0).children[0].condition.weight, "0x7fc00000");
   assert.equal(roundTrip(doc, ed, () => ed.setCondition(0, 0, "blackboard", 99), false), false);
+  // Only what the selector compares: an S32 selector has no weight nor string, and compares
+  // with int parameters only; children of other nodes have no condition.
+  for (const [key, v] of [["weight", NaN], ["string", "x"], ["min", 1], ["blackboard", 2], ["blackboard", 0]]) {
+    assert.equal(roundTrip(doc, ed, () => ed.setCondition(0, 0, key, v), false), false, `${key} ${v}`);
+  }
+  roundTrip(doc, ed, () => ed.addChild(3, 4));
+  assert.equal(roundTrip(doc, ed, () => ed.setCondition(3, 0, "int", 1), false), false, "not a selector");
+  // A random selector weighs its children, with float parameters.
+  node(3).type = "RandomSelector";
+  roundTrip(doc, ed, () => ed.setCondition(3, 0, "weight", NaN));
+  assert.equal(node(3).children[0].condition.weight, "0x7fc00000");
+  roundTrip(doc, ed, () => ed.setCondition(3, 0, "blackboard", 2));
+  assert.equal(roundTrip(doc, ed, () => ed.setCondition(3, 0, "blackboard", 1), false), false, "an int parameter");
+});
+
+test("the default branch of S32, F32 and string selectors holds the condition files hold there", () => {
+  const { doc, ed, node } = setup();
+  // Not compared, so not edited: the inspector shows no fields for it.
+  assert.equal(roundTrip(doc, ed, () => ed.setCondition(0, 2, "int", 5), false), false);
+  // Removing the default branch makes the child before it the default.
+  roundTrip(doc, ed, () => ed.removeChild(0, 2));
+  assert.deepEqual(node(0).children[1], { node: 3, name: "b", condition: { int: 0 } });
+  ed.undo();
+  assert.deepEqual(node(0).children[1], { node: 3, name: "b", condition: { blackboard: 1 } });
+  // So does deleting the node it leads to.
+  roundTrip(doc, ed, () => ed.deleteNodes([4]));
+  assert.deepEqual(node(0).children.map((c) => c.condition), [{ int: 1 }, { int: 0 }]);
+  ed.undo();
+  // And a copy whose default branch is cut.
+  const [copy] = roundTrip(doc, ed, () => ed.paste(ed.copyNodes([0, 2, 3]), [0, 900], true));
+  assert.deepEqual(node(copy).children.map((c) => c.condition), [{ int: 1 }, { int: 0 }]);
+  // The first child of an empty selector is its default branch.
+  for (const [type, cond] of [["S32Selector", { int: 0 }], ["F32Selector", { min: 0, max: 0 }], ["StringSelector", { string: "その他" }]]) {
+    node(4).type = type;
+    roundTrip(doc, ed, () => ed.addChild(4, 3));
+    assert.deepEqual(node(4).children[0].condition, cond, type);
+    ed.undo();
+  }
+});
+
+test("renaming a node into or out of a BSA selector class adds or drops its children's conditions", () => {
+  const { doc, ed, node } = setup();
+  roundTrip(doc, ed, () => ed.addChild(3, 4, "x"));
+  roundTrip(doc, ed, () => ed.addChild(3, 2, "y"));
+  roundTrip(doc, ed, () => ed.renameNode(3, "SelectorBSABrainVerbUpdater"));
+  assert.deepEqual(node(3).children, [{ node: 4, name: "x", condition: { int: 0 } }, { node: 2, name: "y", condition: { int: 1 } }]);
+  roundTrip(doc, ed, () => ed.setCondition(3, 1, "blackboard", 1));
+  roundTrip(doc, ed, () => ed.renameNode(3, "SelectorBSAFormChangeUpdater"));
+  assert.deepEqual(node(3).children[1].condition, { int: 1, blackboard: 1 }, "still a BSA selector: conditions stay");
+  roundTrip(doc, ed, () => ed.renameNode(3, "ectorBSAFormChangeUpdater"));
+  assert.deepEqual(node(3).children, [{ node: 4, name: "x" }, { node: 2, name: "y" }]);
+  roundTrip(doc, ed, () => ed.renameNode(0, "named"), true);
+  assert.deepEqual(node(0).children[0].condition, { int: 1 }, "a built-in selector keeps its conditions");
 });
 
 test("jumps and queries", () => {
@@ -341,7 +392,12 @@ test("jumps and queries", () => {
   roundTrip(doc, ed, () => ed.setJump(3, 0, "node", 2));
   roundTrip(doc, ed, () => ed.setJump(3, 0, "postCalc", true));
   roundTrip(doc, ed, () => ed.setJump(3, 0, "type", 1));
-  assert.deepEqual(node(3).jumps[0], { node: 2, type: 1, command: "Other", postCalc: true });
+  assert.deepEqual(node(3).jumps[0], { node: 2, type: 1, postCalc: true }, "only type 0 jumps name a command");
+  assert.equal(roundTrip(doc, ed, () => ed.setJump(3, 0, "command", "Other"), false), false, "not on a type 1 jump");
+  for (const bad of [256, -1, 1.5, "x"]) assert.equal(roundTrip(doc, ed, () => ed.setJump(3, 0, "type", bad), false), false, `type ${bad}`);
+  roundTrip(doc, ed, () => ed.setJump(3, 0, "type", 0));
+  roundTrip(doc, ed, () => ed.setJump(3, 0, "command", "Other"));
+  assert.deepEqual(node(3).jumps[0], { node: 2, type: 0, command: "Other", postCalc: true });
   roundTrip(doc, ed, () => ed.addJump(4, 3, "Root"));
   roundTrip(doc, ed, () => ed.removeJump(3, 0));
   assert.equal("jumps" in node(3), false);
@@ -349,6 +405,19 @@ test("jumps and queries", () => {
   assert.deepEqual(node(4).queries, [1]);
   roundTrip(doc, ed, () => ed.removeQuery(2, 0));
   assert.equal("queries" in node(2), false);
+});
+
+test("queries read only query nodes; a node that stops being one is no longer read", () => {
+  const { doc, ed, node } = setup();
+  assert.equal(roundTrip(doc, ed, () => ed.addQuery(4, 3), false), false, "node 3 is not a query node");
+  roundTrip(doc, ed, () => ed.addQuery(4, 1));
+  roundTrip(doc, ed, () => ed.setNodeFlag(1, "query", false));
+  assert.equal("query" in node(1), false);
+  assert.equal("queries" in node(2), false, "node 2 read only node 1");
+  assert.equal("queries" in node(4), false);
+  ed.undo();
+  assert.deepEqual(node(2).queries, [1]);
+  assert.deepEqual(node(4).queries, [1]);
 });
 
 test("delete: references are cut, nothing is renumbered, command roots are kept", () => {
