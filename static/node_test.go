@@ -15,7 +15,7 @@ func nodePath(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("node")
 	if err != nil {
-		t.Fatalf("node not found on PATH: the edit module's unit tests (static/*.test.mjs) need node 20 or newer")
+		t.Fatalf("node not found on PATH: the edit module's unit tests (static/*.test.mjs) need node 18 or newer; .ci/run installs Debian's nodejs")
 	}
 	return path
 }
