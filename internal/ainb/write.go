@@ -3,6 +3,7 @@ package ainb
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"path"
 	"strings"
@@ -50,7 +51,7 @@ func newPoolIndex(strs []string) *poolIndex {
 // file comes back identical; strings it lacks are appended, each as a string of its own.
 type stringPool struct {
 	recorded *poolIndex
-	added    map[string]uint32
+	added    addedStrings
 	tail     []byte // the appended strings
 	// tails are the Layout.Tails: the only strings that may point inside a recorded string,
 	// because the file read pointed there. tailAt holds where each lands, found on first use.
@@ -60,7 +61,7 @@ type stringPool struct {
 
 // newStringPool makes the pool of a file of elements elements. Without recorded strings
 // every string is added, about four per element and ten bytes each in known files (see
-// stringsPerElement): sizing for them up front saves growing the map and the tail many times.
+// stringsPerElement): sizing for them up front saves growing the table and the tail.
 func newStringPool(l *Layout, elements int) *stringPool {
 	p := &stringPool{}
 	if l != nil {
@@ -72,10 +73,10 @@ func newStringPool(l *Layout, elements int) *stringPool {
 		p.tails = l.Tails
 	}
 	if p.recorded == nil || len(p.recorded.strings) == 0 {
-		p.added = make(map[string]uint32, 16+elements*stringsPerElement)
+		p.added.init(16 + elements*stringsPerElement)
 		p.tail = make([]byte, 0, 256+elements*stringsPerElement*10)
 	} else {
-		p.added = make(map[string]uint32)
+		p.added.init(16)
 	}
 	return p
 }
@@ -97,20 +98,78 @@ func (p *stringPool) offset(s string) uint32 {
 			return o
 		}
 	}
-	if o, ok := p.added[s]; ok {
-		return o
-	}
 	// Readers that index the pool by string starts reject an offset inside a string, so only
-	// a string the read file itself pointed into a tail with goes back into a tail.
+	// a string the read file itself pointed into a tail with goes back into a tail. Whether s
+	// has a tail never changes, so a string with none is never looked up here and appended too.
 	if o, ok := p.tailOffset(s); ok {
-		p.added[s] = o
 		return o
 	}
-	o := uint32(p.base() + len(p.tail))
-	p.added[s] = o
-	p.tail = append(p.tail, s...)
-	p.tail = append(p.tail, 0)
-	return o
+	return uint32(p.base()) + p.added.find(s, &p.tail)
+}
+
+// addedStrings maps the strings appended to the pool to their places in the tail: an open
+// addressing table whose slots hold a hash, a place and a length but no pointer (a string is
+// compared with the tail bytes), so it costs the collector nothing and fills few cache lines.
+// A canonical write looks up every string reference of the file here.
+type addedStrings struct {
+	seed  maphash.Seed
+	slots []addedSlot
+	n     int
+}
+
+type addedSlot struct {
+	hash uint32
+	at   uint32 // 1 + the string's place in the tail; 0 for an empty slot
+	n    uint32 // its length
+}
+
+// init sizes the table for about n strings at a load of at most a half.
+func (t *addedStrings) init(n int) {
+	t.seed = maphash.MakeSeed()
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	t.slots = make([]addedSlot, size)
+}
+
+// find returns the place of s in *tail, appending it (and its NUL) the first time.
+func (t *addedStrings) find(s string, tail *[]byte) uint32 {
+	h := uint32(maphash.String(t.seed, s))
+	mask := uint32(len(t.slots) - 1)
+	b := *tail
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.at == 0 {
+			at := len(b)
+			*tail = append(append(b, s...), 0)
+			*sl = addedSlot{hash: h, at: uint32(at) + 1, n: uint32(len(s))}
+			t.n++
+			if 2*t.n > len(t.slots) {
+				t.grow()
+			}
+			return uint32(at)
+		}
+		if sl.hash == h && int(sl.n) == len(s) && string(b[sl.at-1:int(sl.at-1)+len(s)]) == s {
+			return sl.at - 1
+		}
+	}
+}
+
+func (t *addedStrings) grow() {
+	old := t.slots
+	t.slots = make([]addedSlot, 2*len(old))
+	mask := uint32(len(t.slots) - 1)
+	for _, sl := range old {
+		if sl.at == 0 {
+			continue
+		}
+		i := sl.hash & mask
+		for t.slots[i].at != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = sl
+	}
 }
 
 // tailOffset returns where s lands as a recorded tail: in the first recorded string it is a
@@ -210,9 +269,15 @@ func (e *encoder) packedOffset(s string, bits uint, what string) uint32 {
 
 func (e *encoder) pos() int { return len(e.buf) }
 
+// The writes append to e.buf in place (e.buf = append(e.buf, ...)): the compiler then stores
+// only the length unless the buffer grows. Assigning the result of a call such as
+// binary.LittleEndian.AppendUint32 stores the whole slice header, with a write barrier on
+// every word while the collector runs.
 func (e *encoder) u8(v uint8)   { e.buf = append(e.buf, v) }
-func (e *encoder) u16(v uint16) { e.buf = binary.LittleEndian.AppendUint16(e.buf, v) }
-func (e *encoder) u32(v uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, v) }
+func (e *encoder) u16(v uint16) { e.buf = append(e.buf, byte(v), byte(v>>8)) }
+func (e *encoder) u32(v uint32) {
+	e.buf = append(e.buf, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+}
 func (e *encoder) f32(v F32) {
 	e.u32(math.Float32bits(float32(v)))
 }
