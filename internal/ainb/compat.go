@@ -43,13 +43,18 @@ func (g GUID) String() string {
 }
 
 // CompatJSON returns the file in the community JSON format, indented as the reference tool
-// writes it.
+// writes it. Like the reference tool (Python's json module), it writes NaN, Infinity and
+// -Infinity for non-finite floats, so the text is not strict JSON when a file holds any.
 func (f *File) CompatJSON() ([]byte, error) {
 	v, err := f.compat()
 	if err != nil {
 		return nil, err
 	}
-	return indentJSON(v)
+	out, err := appendIndentJSON(make([]byte, 0, 64<<10), v, 0)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
 }
 
 func (f *File) compat() (object, error) {

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // PathError reports a bad value in a JSON document, with the path to it.
@@ -74,6 +77,8 @@ func kind(v any) string {
 		return "an array"
 	case map[string]any:
 		return "an object"
+	case pyConst:
+		return PyFloat(float64(v))
 	}
 	return fmt.Sprintf("%T", v)
 }
@@ -105,6 +110,8 @@ func (w *jv) boolean(path string, v any) bool {
 		if err == nil {
 			return f != 0
 		}
+	case pyConst:
+		return true // bool(nan) and bool(inf) are true too
 	}
 	w.fail(path, "want a boolean, got %s", kind(v))
 	return false
@@ -134,9 +141,19 @@ func (w *jv) integer(path string, v any, lo, hi int64) int64 {
 	return i
 }
 
+// quietNaN is the float32 NaN Python's struct.pack('<f', float('nan')) writes: the community
+// JSON keeps no NaN payload or sign, so every NaN reads back as this one.
+const quietNaN = 0x7fc00000
+
 func (w *jv) f32(path string, v any) F32 {
 	n, ok := v.(json.Number)
 	if !ok {
+		if c, ok := v.(pyConst); ok {
+			if math.IsNaN(float64(c)) {
+				return F32(math.Float32frombits(quietNaN))
+			}
+			return F32(c) // an infinity
+		}
 		w.fail(path, "want a number, got %s", kind(v))
 		return 0
 	}
@@ -181,12 +198,11 @@ func (w *jv) guid(path string, v any) (g GUID) {
 }
 
 // ReadCompatJSON builds a File from the community JSON format. The file gets the canonical
-// layout.
+// layout. Like the reference tool (Python's json module) it reads NaN, Infinity and -Infinity
+// where a float belongs; a NaN reads as the quiet NaN 0x7fc00000, as Python stores one.
 func ReadCompatJSON(data []byte) (*File, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var root any
-	if err := dec.Decode(&root); err != nil {
+	root, err := parsePyJSON(data)
+	if err != nil {
 		return nil, fmt.Errorf("ainb: invalid JSON: %w", jsonErrorAt(data, err))
 	}
 	w := &jv{}
@@ -201,6 +217,8 @@ func ReadCompatJSON(data []byte) (*File, error) {
 func jsonErrorAt(data []byte, err error) error {
 	var off int64 = -1
 	switch e := err.(type) {
+	case *pyJSONError:
+		off = int64(e.Offset)
 	case *json.SyntaxError:
 		off = e.Offset
 	case *json.UnmarshalTypeError:
@@ -292,6 +310,9 @@ func (w *jv) file(root any) *File {
 	}
 	if x, ok := m["Expressions"]; ok {
 		if xm := w.obj("Expressions", x); len(xm) > 0 {
+			if w.noPyConsts("Expressions", x); w.err != nil {
+				return nil
+			}
 			mod, err := expressionsFromCompat(x)
 			if err != nil {
 				w.fail("Expressions", "%v", err)
@@ -783,4 +804,411 @@ func (w *jv) blackboard(f *File, v any) {
 		}
 	}
 	w.onlyKeys("Blackboard", m, BlackboardTypeNames[:], "blackboard type (want String, S32, U32, F32, Bool, Vec3f or VoidPtr)")
+}
+
+// noPyConsts fails on the first NaN or infinity in v, which holds no floats (the expression
+// disassembly is text).
+func (w *jv) noPyConsts(path string, v any) {
+	switch v := v.(type) {
+	case pyConst:
+		w.fail(path, "want a string, number, boolean, array or object, got %s", kind(v))
+	case []any:
+		for i, x := range v {
+			w.noPyConsts(index(path, i), x)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			w.noPyConsts(join(path, k), v[k])
+		}
+	}
+}
+
+// pyConst is a NaN or infinity, which Python's json module writes as the bare words NaN,
+// Infinity and -Infinity and reads back wherever a value belongs.
+type pyConst float64
+
+// pyJSONError is a syntax error at a byte offset of the document.
+type pyJSONError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *pyJSONError) Error() string { return e.Msg }
+
+// maxJSONDepth bounds the nesting of arrays and objects, as encoding/json does.
+const maxJSONDepth = 10000
+
+// parsePyJSON decodes a JSON document as Python's json.loads does: like encoding/json with
+// UseNumber (numbers are json.Number, objects map[string]any, arrays []any, invalid UTF-8 and
+// lone surrogates in strings read as U+FFFD, the last of repeated keys wins), except that
+// NaN, Infinity and -Infinity are values too (pyConst). Nothing may follow the document but
+// white space.
+func parsePyJSON(data []byte) (any, error) {
+	p := pyJSONParser{data: data}
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos < len(p.data) {
+		return nil, p.errorf("invalid character %s after top-level value", quoteByte(p.data[p.pos]))
+	}
+	return v, nil
+}
+
+type pyJSONParser struct {
+	data  []byte
+	pos   int
+	depth int
+}
+
+func (p *pyJSONParser) errorf(format string, args ...any) error {
+	return &pyJSONError{Offset: p.pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *pyJSONParser) eof() error {
+	return &pyJSONError{Offset: len(p.data), Msg: "unexpected end of JSON input"}
+}
+
+// quoteByte quotes a byte for an error message as encoding/json does: 'x'.
+func quoteByte(c byte) string {
+	switch {
+	case c == '\'':
+		return `'\''`
+	case c == '"':
+		return `'"'`
+	case c >= 0x20 && c < 0x7f:
+		return "'" + string(rune(c)) + "'"
+	}
+	q := strconv.Quote(string(rune(c)))
+	if c >= 0x80 {
+		q = fmt.Sprintf(`"\x%02x"`, c)
+	}
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+func (p *pyJSONParser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *pyJSONParser) value() (any, error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return nil, p.eof()
+	}
+	switch c := p.data[p.pos]; c {
+	case '{':
+		return p.object()
+	case '[':
+		return p.array()
+	case '"':
+		return p.string()
+	case 't':
+		return true, p.literal("true")
+	case 'f':
+		return false, p.literal("false")
+	case 'n':
+		return nil, p.literal("null")
+	case 'N':
+		return pyConst(math.NaN()), p.literal("NaN")
+	case 'I':
+		return pyConst(math.Inf(1)), p.literal("Infinity")
+	case '-':
+		if p.pos+1 < len(p.data) && p.data[p.pos+1] == 'I' {
+			return pyConst(math.Inf(-1)), p.literal("-Infinity")
+		}
+		return p.number()
+	default:
+		if c >= '0' && c <= '9' {
+			return p.number()
+		}
+		return nil, p.errorf("invalid character %s looking for beginning of value", quoteByte(c))
+	}
+}
+
+func (p *pyJSONParser) literal(word string) error {
+	for i := 0; i < len(word); i++ {
+		if p.pos >= len(p.data) {
+			return p.eof()
+		}
+		if c := p.data[p.pos]; c != word[i] {
+			return p.errorf("invalid character %s in literal %s (expecting %s)", quoteByte(c), word, quoteByte(word[i]))
+		}
+		p.pos++
+	}
+	return nil
+}
+
+func (p *pyJSONParser) enter() error {
+	if p.depth++; p.depth > maxJSONDepth {
+		return p.errorf("exceeded max depth")
+	}
+	p.pos++
+	return nil
+}
+
+func (p *pyJSONParser) object() (any, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	m := map[string]any{}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		p.depth--
+		return m, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.eof()
+		}
+		if c := p.data[p.pos]; c != '"' {
+			return nil, p.errorf("invalid character %s looking for beginning of object key string", quoteByte(c))
+		}
+		key, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.eof()
+		}
+		if c := p.data[p.pos]; c != ':' {
+			return nil, p.errorf("invalid character %s after object key", quoteByte(c))
+		}
+		p.pos++
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		m[key] = v
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.eof()
+		}
+		switch c := p.data[p.pos]; c {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			p.depth--
+			return m, nil
+		default:
+			return nil, p.errorf("invalid character %s after object key:value pair", quoteByte(c))
+		}
+	}
+}
+
+func (p *pyJSONParser) array() (any, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	a := []any{}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		p.depth--
+		return a, nil
+	}
+	for {
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.eof()
+		}
+		switch c := p.data[p.pos]; c {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			p.depth--
+			return a, nil
+		default:
+			return nil, p.errorf("invalid character %s after array element", quoteByte(c))
+		}
+	}
+}
+
+// number reads a JSON number (Python accepts the same grammar) as its literal text.
+func (p *pyJSONParser) number() (any, error) {
+	start := p.pos
+	digits := func(what string) error {
+		if p.pos >= len(p.data) {
+			return p.eof()
+		}
+		if c := p.data[p.pos]; c < '0' || c > '9' {
+			return p.errorf("invalid character %s %s", quoteByte(c), what)
+		}
+		for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+			p.pos++
+		}
+		return nil
+	}
+	if p.data[p.pos] == '-' {
+		p.pos++
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '0' {
+		p.pos++
+	} else if err := digits("in numeric literal"); err != nil {
+		return nil, err
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		if err := digits("after decimal point in numeric literal"); err != nil {
+			return nil, err
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if err := digits("in exponent of numeric literal"); err != nil {
+			return nil, err
+		}
+	}
+	return json.Number(p.data[start:p.pos]), nil
+}
+
+// string reads a string literal, the parser being at its opening quote.
+func (p *pyJSONParser) string() (string, error) {
+	p.pos++
+	start := p.pos
+	plain := true // no escapes and valid UTF-8: the text is the value
+	for p.pos < len(p.data) {
+		switch c := p.data[p.pos]; {
+		case c == '"':
+			s := p.data[start:p.pos]
+			p.pos++
+			if plain {
+				return string(s), nil
+			}
+			return unquotePyJSON(s), nil
+		case c == '\\':
+			plain = false
+			p.pos++
+			if p.pos >= len(p.data) {
+				return "", p.eof()
+			}
+			switch e := p.data[p.pos]; e {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				p.pos++
+			case 'u':
+				p.pos++
+				for range 4 {
+					if p.pos >= len(p.data) {
+						return "", p.eof()
+					}
+					if !isHex(p.data[p.pos]) {
+						return "", p.errorf("invalid character %s in \\u hexadecimal character escape", quoteByte(p.data[p.pos]))
+					}
+					p.pos++
+				}
+			default:
+				return "", p.errorf("invalid character %s in string escape code", quoteByte(e))
+			}
+		case c < 0x20:
+			return "", p.errorf("invalid character %s in string literal", quoteByte(c))
+		case c < utf8.RuneSelf:
+			p.pos++
+		default:
+			r, size := utf8.DecodeRune(p.data[p.pos:])
+			if r == utf8.RuneError && size == 1 {
+				plain = false
+			}
+			p.pos += size
+		}
+	}
+	return "", p.eof()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// hex4 reads the four hex digits of a \u escape, or -1.
+func hex4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// unquotePyJSON decodes the body of a string literal the scanner has checked: escapes,
+// surrogate pairs, and U+FFFD for lone surrogates and for each byte of invalid UTF-8.
+func unquotePyJSON(s []byte) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' {
+			r, size := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		switch s[i+1] {
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r := hex4(s[i:])
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if dec := utf16.DecodeRune(r, hex4(s[i:])); dec != unicode.ReplacementChar {
+					r = dec
+					i += 6
+				} else {
+					r = unicode.ReplacementChar
+				}
+			}
+			b = utf8.AppendRune(b, r)
+			continue
+		default: // " \ /
+			b = append(b, s[i+1])
+		}
+		i += 2
+	}
+	return string(b)
 }

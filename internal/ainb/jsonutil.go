@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"ainbeditor/internal/pyfmt"
@@ -58,24 +59,9 @@ func appendJSONValue(b []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(b, ']'), nil
-	case string:
-		return appendJSONString(b, v), nil
-	case bool:
-		return strconv.AppendBool(b, v), nil
-	case int:
-		return strconv.AppendInt(b, int64(v), 10), nil
-	case int16:
-		return strconv.AppendInt(b, int64(v), 10), nil
-	case int32:
-		return strconv.AppendInt(b, int64(v), 10), nil
-	case uint8:
-		return strconv.AppendUint(b, uint64(v), 10), nil
-	case uint32:
-		return strconv.AppendUint(b, uint64(v), 10), nil
-	case pyFloat:
-		return append(b, PyFloat(float64(v))...), nil
-	case nil:
-		return append(b, "null"...), nil
+	}
+	if out, ok := appendJSONScalar(b, v); ok {
+		return out, nil
 	}
 	raw, err := marshalNoEscape(v)
 	if err != nil {
@@ -83,6 +69,100 @@ func appendJSONValue(b []byte, v any) ([]byte, error) {
 	}
 	return append(b, raw...), nil
 }
+
+// appendJSONScalar writes the scalar value types dumps use, reporting false for any other.
+func appendJSONScalar(b []byte, v any) ([]byte, bool) {
+	switch v := v.(type) {
+	case string:
+		return appendJSONString(b, v), true
+	case bool:
+		return strconv.AppendBool(b, v), true
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), true
+	case int16:
+		return strconv.AppendInt(b, int64(v), 10), true
+	case int32:
+		return strconv.AppendInt(b, int64(v), 10), true
+	case uint8:
+		return strconv.AppendUint(b, uint64(v), 10), true
+	case uint32:
+		return strconv.AppendUint(b, uint64(v), 10), true
+	case pyFloat:
+		return append(b, PyFloat(float64(v))...), true
+	case nil:
+		return append(b, "null"...), true
+	}
+	return b, false
+}
+
+// appendIndentJSON writes v as json.Indent lays it out with no prefix and a two-space indent
+// (empty objects and arrays stay "{}" and "[]"), v being at nesting depth depth. Objects,
+// arrays and scalars are written directly and never pass through encoding/json, which would
+// reject the NaN, Infinity and -Infinity that Python's json module writes for non-finite
+// floats; only values of other types (the expression disassembly) are marshalled.
+func appendIndentJSON(b []byte, v any, depth int) ([]byte, error) {
+	var err error
+	switch v := v.(type) {
+	case object:
+		if len(v) == 0 {
+			return append(b, "{}"...), nil
+		}
+		b = append(b, '{')
+		for i, m := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendNewline(b, depth+1)
+			b = appendJSONString(b, m.key)
+			b = append(b, ':', ' ')
+			if b, err = appendIndentJSON(b, m.val, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(appendNewline(b, depth), '}'), nil
+	case []any:
+		if len(v) == 0 {
+			return append(b, "[]"...), nil
+		}
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendNewline(b, depth+1)
+			if b, err = appendIndentJSON(b, x, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(appendNewline(b, depth), ']'), nil
+	}
+	if out, ok := appendJSONScalar(b, v); ok {
+		return out, nil
+	}
+	raw, err := marshalNoEscape(v)
+	if err != nil {
+		return nil, err
+	}
+	out := bytes.NewBuffer(b)
+	if err := json.Indent(out, raw, indentPrefix(depth), "  "); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+const indentSpaces = "                                "
+
+func appendNewline(b []byte, depth int) []byte {
+	b = append(b, '\n')
+	for n := 2 * depth; n > 0; {
+		k := min(n, len(indentSpaces))
+		b = append(b, indentSpaces[:k]...)
+		n -= k
+	}
+	return b
+}
+
+func indentPrefix(depth int) string { return strings.Repeat("  ", depth) }
 
 // appendJSONString quotes s as encoding/json does, but leaves <, > and & alone: names in AINB
 // files are meant to be read.
@@ -147,7 +227,9 @@ func marshalNoEscape(v any) ([]byte, error) {
 }
 
 // pyFloat prints a float the way Python's repr does (1.0, 1e-05, -0.0), so dumps match the
-// reference tool's text as well as its values.
+// reference tool's text as well as its values. Non-finite values print as Python's json
+// module writes them (NaN, Infinity, -Infinity), which is not JSON: encoding/json rejects
+// them, so dumps holding pyFloats are written with appendIndentJSON.
 type pyFloat float64
 
 func (f pyFloat) MarshalJSON() ([]byte, error) { return []byte(PyFloat(float64(f))), nil }
