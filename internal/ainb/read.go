@@ -394,6 +394,9 @@ func (d *decoder) splitPool() *Layout {
 	}
 	d.strings = l.Strings
 	l.index = &poolIndex{strings: l.Strings, offsets: offsets, size: int(at)}
+	if len(offsets) == len(l.Strings) {
+		l.index.text = d.poolText
+	}
 	return l
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"path"
 	"strings"
+	"unsafe"
 )
 
 // poolIndex maps the strings of a recorded pool to their first offsets. It is shared by every
@@ -15,6 +16,27 @@ type poolIndex struct {
 	strings []string // the Layout.Strings it was built from
 	offsets map[string]uint32
 	size    int
+	// text is the pool as the reader found it, of which strings are substrings, when no
+	// string occurs twice in it; "" otherwise. A string that is a whole string of text has
+	// its offset in its address, so lookup needs no hashing for the strings the reader made.
+	text string
+}
+
+// lookup returns the offset of the first pool string equal to s.
+func (x *poolIndex) lookup(s string) (uint32, bool) {
+	if len(s) > 0 && len(x.text) > 0 {
+		// Only addresses are compared: text and s are both alive, so s lies inside text
+		// exactly when it is one of its substrings.
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(x.text)))
+		if p < uintptr(len(x.text)) && uintptr(len(s)) < uintptr(len(x.text))-p {
+			at := int(p)
+			if x.text[at+len(s)] == 0 && (at == 0 || x.text[at-1] == 0) {
+				return uint32(at), true // a whole string, and the only one equal to s
+			}
+		}
+	}
+	o, ok := x.offsets[s]
+	return o, ok
 }
 
 // valid reports whether the index still describes l.Strings.
@@ -30,10 +52,7 @@ func (l *Layout) StringIndex() func(s string) (uint32, bool) {
 	if !x.valid(l) {
 		x = newPoolIndex(l.Strings)
 	}
-	return func(s string) (uint32, bool) {
-		o, ok := x.offsets[s]
-		return o, ok
-	}
+	return x.lookup
 }
 
 func newPoolIndex(strs []string) *poolIndex {
@@ -94,7 +113,7 @@ func (p *stringPool) base() int {
 
 func (p *stringPool) offset(s string) uint32 {
 	if p.recorded != nil {
-		if o, ok := p.recorded.offsets[s]; ok {
+		if o, ok := p.recorded.lookup(s); ok {
 			return o
 		}
 	}
