@@ -90,12 +90,20 @@ func ReadJSON(data []byte) (*File, error) {
 // ReadAnyJSON builds a File from either JSON format: the community format has "Nodes", the
 // project's own "Elements".
 func ReadAnyJSON(data []byte) (*File, error) {
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(data, &probe); err != nil {
+	// The community format is Python's JSON, which may hold NaN and Infinity: probe with the
+	// parser that reads them.
+	root, err := parsePyJSON(data)
+	if err != nil {
 		return nil, fmt.Errorf("ainb: invalid JSON: %w", jsonErrorAt(data, err))
 	}
+	probe, _ := root.(map[string]any)
 	if _, ok := probe["Nodes"]; ok {
-		return ReadCompatJSON(data)
+		w := &jv{}
+		f := w.file(root)
+		if w.err != nil {
+			return nil, w.err
+		}
+		return f, nil
 	}
 	if _, ok := probe["Elements"]; ok {
 		return ReadJSON(data)
