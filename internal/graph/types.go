@@ -2,10 +2,11 @@ package graph
 
 import "ainbeditor/internal/ainb"
 
-// The editor document, declared once. static/document.js describes the same shape for the
-// front end (as JSDoc typedefs) and the tests check real documents against it.
+// The editor document, declared once. document.schema.json describes it exactly for front-end
+// developers (the tests validate every corpus document against it), and static/document.js
+// gives the same shape as JSDoc typedefs for the editor's modules.
 //
-// Vocabulary (also in static/GLOSSARY.md): a file is a graph of nodes (the format's
+// Vocabulary (also in the README's glossary): a file is a graph of nodes (the format's
 // "elements"). A node has properties (values it is configured with), inputs and outputs
 // (typed values it reads and writes), children (tree edges; on selectors each child has a
 // condition), jumps (the format's "transitions": they switch a command's root), queries
