@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // typeWord is how the listing names a type where a word is required.
@@ -21,7 +23,7 @@ func typeWord(t DataType) string {
 	return t.String()
 }
 
-func quote(s string) string { return strconv.Quote(s) }
+func quote(s string) string { return string(appendQuote(nil, s)) }
 
 // floatText is a float literal in the listing: Python's repr (which reads
 // back exactly), or nan(bits) so that NaN payloads survive.
@@ -105,17 +107,75 @@ func appendArg(b []byte, a *arg, t DataType) []byte {
 	return b
 }
 
-// appendQuote appends s as strconv.Quote does. Most strings are printable ASCII without
-// quotes or backslashes, which Quote leaves as they are: those skip its rune by rune work.
+// appendQuote appends s as strconv.Quote does. Quote works rune by rune and copies every
+// printable rune on its own; here runs of characters Quote leaves as they are (printable
+// ASCII other than quotes and backslashes, printable non-ASCII runes) are copied in one
+// go, and only a character that needs an escape is handed to strconv. Quote escapes each
+// rune independently of its neighbours, so quoting that rune alone gives the same escape.
 func appendQuote(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return strconv.AppendQuote(b, s)
-		}
-	}
 	b = append(b, '"')
-	b = append(b, s...)
+	run := 0 // start of the pending run of characters copied as they are
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[run:i]...)
+			b = appendEscaped(b, s[i:i+1])
+			i++
+			run = i
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if (r != utf8.RuneError || w != 1) && isPrint(r) {
+			i += w
+			continue
+		}
+		b = append(b, s[run:i]...)
+		b = appendEscaped(b, s[i:i+w])
+		i += w
+		run = i
+	}
+	b = append(b, s[run:]...)
 	return append(b, '"')
+}
+
+// printPlanes caches strconv.IsPrint for the 17 Unicode planes, one bit a rune, each plane
+// filled in when a string first uses it (about 65,536 IsPrint calls, once per process).
+// Quoting asks IsPrint for every non-ASCII rune, and its binary searches were most of the
+// cost of quoting text full of non-ASCII strings.
+var printPlanes [17]struct {
+	once sync.Once
+	bits *[1 << 16 / 64]uint64
+}
+
+// isPrint is strconv.IsPrint for a valid rune.
+func isPrint(r rune) bool {
+	if r < 0 || r > utf8.MaxRune {
+		return strconv.IsPrint(r)
+	}
+	p := &printPlanes[r>>16]
+	p.once.Do(func() {
+		bits := new([1 << 16 / 64]uint64)
+		base := r &^ 0xffff
+		for i := range rune(1 << 16) {
+			if strconv.IsPrint(base + i) {
+				bits[i/64] |= 1 << (i % 64)
+			}
+		}
+		p.bits = bits
+	})
+	i := r & 0xffff
+	return p.bits[i/64]&(1<<(i%64)) != 0
+}
+
+// appendEscaped appends strconv's escape of the one character c, without quotes.
+func appendEscaped(b []byte, c string) []byte {
+	var buf [16]byte // the longest escape, \UHHHHHHHH, in quotes fits
+	q := strconv.AppendQuote(buf[:0], c)
+	return append(b, q[1:len(q)-1]...)
 }
 
 // plainSig reports whether a signature can be written without quotes.
@@ -387,14 +447,21 @@ func (m *Module) FunctionTexts() ([]string, error) {
 		return nil, err
 	}
 	ends := make([]int, len(m.Functions))
-	var b []byte
+	// About 43 bytes a line and 30 a function header; strings are mostly used once. A
+	// buffer that is right the first time is not copied as it grows.
+	size := 48*int(min(m.expandedSize(), maxExpanded)) + 32*len(m.Functions)
+	for _, s := range m.Strings.Strings {
+		size += len(s)
+	}
+	b := make([]byte, 0, min(size, maxTextBytes))
 	for i := range m.Functions {
 		if b, err = m.appendFunctionText(b, c, i); err != nil {
 			return nil, err
 		}
 		ends[i] = len(b)
 	}
-	all := string(b) // one copy; each text is a substring of it
+	// Each text is a substring of the buffer, which is not written again: no copy.
+	all := unsafe.String(unsafe.SliceData(b), len(b))
 	out := make([]string, len(m.Functions))
 	start := 0
 	for i, end := range ends {

@@ -456,14 +456,28 @@ func (m *Module) block(b Block) ([]Instruction, error) {
 }
 
 func (m *Module) decodeFunction(c *decodeCtx, i int) (function, error) {
+	var out function
+	err := m.decodeFunctionInto(c, i, &out)
+	return out, err
+}
+
+// decodeFunctionInto decodes function i into out, reusing out's statement slices.
+func (m *Module) decodeFunctionInto(c *decodeCtx, i int, out *function) error {
 	f := &m.Functions[i]
-	out := function{input: f.Input, output: f.Output}
+	*out = function{input: f.Input, output: f.Output, setup: out.setup[:0], main: out.main[:0]}
 	for k, b := range [2]Block{f.Setup, f.Main} {
 		ins, err := m.block(b)
 		if err != nil {
-			return out, fmt.Errorf("exb: function %d: %s %v", i, blockName(k), err)
+			return fmt.Errorf("exb: function %d: %s %v", i, blockName(k), err)
 		}
-		ss := make([]stmt, len(ins))
+		ss := out.main
+		if k == 0 {
+			ss = out.setup
+		}
+		if cap(ss) < len(ins) {
+			ss = make([]stmt, len(ins), max(len(ins), 2*cap(ss)))
+		}
+		ss = ss[:len(ins)]
 		for j := range ins {
 			ss[j] = c.decode(&ins[j])
 		}
@@ -473,64 +487,94 @@ func (m *Module) decodeFunction(c *decodeCtx, i int) (function, error) {
 			out.main = ss
 		}
 	}
-	return out, nil
+	return nil
 }
 
-// rebuild replaces the module's tables with the canonical layout of fns.
-// On error the module is unchanged.
-func (m *Module) rebuild(fns []function) error {
-	b := newBuilder()
-	var ins []Instruction
-	table := make([]Function, len(fns))
-	for i := range fns {
-		f := &fns[i]
-		table[i].Input, table[i].Output = f.input, f.output
-		for _, t := range []DataType{f.input, f.output} {
-			if _, ok := encodeType(t, m.Version); !ok {
-				return fmt.Errorf("exb: function %d: type %s is not allowed in version %d", i, t, m.Version)
-			}
-		}
-		// Main first, then setup: the order in which the reference writer
-		// numbers blocks, so that order of first use follows the table.
-		for _, k := range []int{1, 0} {
-			ss, lines := f.main, f.mainLines
-			blk := &table[i].Main
-			if k == 0 {
-				ss, lines = f.setup, f.setupLines
-				blk = &table[i].Setup
-				if len(ss) == 0 {
-					*blk = Block{Base: -1}
-					continue
-				}
-			}
-			if err := checkBlock(ss, m.Version); err != "" {
-				return blockErr(i, k, lines, len(ss)-1, err)
-			}
-			if len(ins)+len(ss) > math.MaxInt32 {
-				return fmt.Errorf("exb: too many instructions")
-			}
-			*blk = Block{Base: int32(len(ins)), Count: uint32(len(ss))}
-			for j := range ss {
-				if ss[j].raw && ss[j].ins.refersToTables() {
-					return blockErr(i, k, lines, j, "a .raw instruction that refers to the string pool, param table or signature table cannot be re-laid-out; write it as an instruction")
-				}
-				in, err := encode(&ss[j], m.Version, b)
-				if err != nil {
-					return blockErr(i, k, lines, j, err.Error())
-				}
-				ins = append(ins, in)
-			}
+// rebuilder lays functions out canonically one at a time, so that a caller need not hold
+// every function's statements at once.
+type rebuilder struct {
+	version uint32
+	b       *builder
+	ins     []Instruction
+	table   []Function
+}
+
+func newRebuilder(version uint32, nFunctions, nInstructions int) *rebuilder {
+	return &rebuilder{version: version, b: newBuilder(),
+		ins: make([]Instruction, 0, nInstructions), table: make([]Function, 0, nFunctions)}
+}
+
+// add lays out f as the next function, number i.
+func (r *rebuilder) add(i int, f *function) error {
+	r.table = append(r.table, Function{Input: f.input, Output: f.output})
+	fn := &r.table[len(r.table)-1]
+	for _, t := range [2]DataType{f.input, f.output} {
+		if _, ok := encodeType(t, r.version); !ok {
+			return fmt.Errorf("exb: function %d: type %s is not allowed in version %d", i, t, r.version)
 		}
 	}
+	// Main first, then setup: the order in which the reference writer
+	// numbers blocks, so that order of first use follows the table.
+	for _, k := range [2]int{1, 0} {
+		ss, lines := f.main, f.mainLines
+		blk := &fn.Main
+		if k == 0 {
+			ss, lines = f.setup, f.setupLines
+			blk = &fn.Setup
+			if len(ss) == 0 {
+				*blk = Block{Base: -1}
+				continue
+			}
+		}
+		if err := checkBlock(ss, r.version); err != "" {
+			return blockErr(i, k, lines, len(ss)-1, err)
+		}
+		if len(r.ins)+len(ss) > math.MaxInt32 {
+			return fmt.Errorf("exb: too many instructions")
+		}
+		*blk = Block{Base: int32(len(r.ins)), Count: uint32(len(ss))}
+		for j := range ss {
+			if ss[j].raw && ss[j].ins.refersToTables() {
+				return blockErr(i, k, lines, j, "a .raw instruction that refers to the string pool, param table or signature table cannot be re-laid-out; write it as an instruction")
+			}
+			in, err := encode(&ss[j], r.version, r.b)
+			if err != nil {
+				return blockErr(i, k, lines, j, err.Error())
+			}
+			r.ins = append(r.ins, in)
+		}
+	}
+	return nil
+}
+
+// install replaces m's tables with what r laid out and recomputes the memory sizes. On
+// error the module is unchanged.
+func (m *Module) install(r *rebuilder) error {
 	old := *m
-	m.Functions, m.Instructions = table, ins
-	m.Signatures, m.Params, m.Strings = b.sigs, b.params, b.pool
+	m.Functions, m.Instructions = r.table, r.ins
+	m.Signatures, m.Params, m.Strings = r.b.sigs, r.b.params, r.b.pool
 	m.Layout = Layout{}
 	if err := m.RecomputeMemory(); err != nil {
 		*m = old
 		return err
 	}
 	return nil
+}
+
+// rebuild replaces the module's tables with the canonical layout of fns.
+// On error the module is unchanged.
+func (m *Module) rebuild(fns []function) error {
+	n := 0
+	for i := range fns {
+		n += len(fns[i].setup) + len(fns[i].main)
+	}
+	r := newRebuilder(m.Version, len(fns), n)
+	for i := range fns {
+		if err := r.add(i, &fns[i]); err != nil {
+			return err
+		}
+	}
+	return m.install(r)
 }
 
 // checkBlock enforces what a version 1 reader needs to find a block's end.
@@ -656,18 +700,63 @@ func (m *Module) RecomputeMemory() error {
 // Canonicalize re-lays-out the module canonically (see the package comment)
 // without changing what any function computes.
 func (m *Module) Canonicalize() error {
-	if err := m.checkExpanded(); err != nil {
-		return err
-	}
-	c, err := m.newDecodeCtx()
+	r, err := m.canonical()
 	if err != nil {
 		return err
 	}
-	fns := make([]function, len(m.Functions))
-	for i := range fns {
-		if fns[i], err = m.decodeFunction(c, i); err != nil {
-			return err
+	return m.install(r)
+}
+
+// canonical lays out m's functions canonically, decoding one function at a time.
+func (m *Module) canonical() (*rebuilder, error) {
+	if err := m.checkExpanded(); err != nil {
+		return nil, err
+	}
+	c, err := m.newDecodeCtx()
+	if err != nil {
+		return nil, err
+	}
+	for i := range m.Functions { // block errors first, as when all functions were decoded first
+		for k, b := range [2]Block{m.Functions[i].Setup, m.Functions[i].Main} {
+			if _, err := m.block(b); err != nil {
+				return nil, fmt.Errorf("exb: function %d: %s %v", i, blockName(k), err)
+			}
 		}
 	}
-	return m.rebuild(fns)
+	r := newRebuilder(m.Version, len(m.Functions), int(m.expandedSize()))
+	var fn function
+	for i := range m.Functions {
+		if err := m.decodeFunctionInto(c, i, &fn); err != nil {
+			return nil, err
+		}
+		if err := r.add(i, &fn); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// CanonicalReproduces reports whether Canonicalize would leave the module's bytes as they
+// are: whether a copy of m, canonicalized, appends exactly the bytes m appends. It is false
+// when either fails to write. m is not changed, and the two images share one buffer.
+func (m *Module) CanonicalReproduces() bool {
+	r, err := m.canonical()
+	if err != nil {
+		return false
+	}
+	again := *m
+	if again.install(r) != nil {
+		return false
+	}
+	s1, err1 := again.layout()
+	s2, err2 := m.layout()
+	if err1 != nil || err2 != nil || s1.total != s2.total {
+		return false // different sizes are different bytes
+	}
+	a, err := again.Append(make([]byte, 0, 2*s1.total))
+	if err != nil {
+		return false
+	}
+	b, err := m.Append(a[len(a):]) // in the same buffer, after the canonical image
+	return err == nil && string(a) == string(b)
 }

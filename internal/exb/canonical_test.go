@@ -1,0 +1,89 @@
+package exb
+
+import "testing"
+
+// canonicalSame is what CanonicalReproduces must answer: canonicalize a copy, write both.
+func canonicalSame(m *Module) bool {
+	again := *m
+	again.Functions = append([]Function(nil), m.Functions...)
+	if again.Canonicalize() != nil {
+		return false
+	}
+	a, err1 := again.Append(nil)
+	b, err2 := m.Append(nil)
+	return err1 == nil && err2 == nil && string(a) == string(b)
+}
+
+func TestCanonicalReproduces(t *testing.T) {
+	yes := 0
+	for _, f := range corpus(t) {
+		m, err := Parse(f.section)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		before, _ := m.Append(nil)
+		want := canonicalSame(m)
+		if got := m.CanonicalReproduces(); got != want {
+			t.Errorf("%s: CanonicalReproduces = %v, want %v", f.name, got, want)
+		}
+		if after, _ := m.Append(nil); string(after) != string(before) {
+			t.Errorf("%s: CanonicalReproduces changed the module", f.name)
+		}
+		if want {
+			yes++
+		}
+		// An unused string makes the pool longer than the canonical one.
+		odd := *m
+		odd.Strings.Strings = append(append([]string(nil), m.Strings.Strings...), "unused string")
+		if _, err := odd.Append(nil); err == nil {
+			if got, want := odd.CanonicalReproduces(), canonicalSame(&odd); got != want || got {
+				t.Errorf("%s with an unused string: CanonicalReproduces = %v, want %v (false)", f.name, got, want)
+			}
+		}
+		// A module that is canonical by construction.
+		if m.Canonicalize() == nil && !m.CanonicalReproduces() {
+			t.Errorf("%s: a canonicalized module does not reproduce itself", f.name)
+		}
+	}
+	t.Logf("%d of %d corpus sections are canonical", yes, len(corpus(t)))
+}
+
+func BenchmarkCanonicalReproduces(b *testing.B) {
+	m, err := Parse(largest(b).section)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.CanonicalReproduces()
+	}
+}
+
+func BenchmarkAssembleFunctions(b *testing.B) {
+	m, err := Parse(largest(b).section)
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts, err := m.FunctionTexts()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := AssembleFunctions(m.Version, texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCanonicalizeAndWrite is the check CanonicalReproduces replaces, for comparison.
+func BenchmarkCanonicalizeAndWrite(b *testing.B) {
+	m, err := Parse(largest(b).section)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		canonicalSame(m)
+	}
+}
