@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -93,7 +94,7 @@ func TestAppendJSONString(t *testing.T) {
 	}
 	for _, s := range cases {
 		var got, want string
-		if err := json.Unmarshal(appendJSONString(nil, s), &got); err != nil {
+		if err := json.Unmarshal(jsontext.AppendString(nil, s), &got); err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
 		std, _ := json.Marshal(s)
@@ -102,7 +103,7 @@ func TestAppendJSONString(t *testing.T) {
 			t.Fatalf("%q reads back as %q, encoding/json gives %q", s, got, want)
 		}
 	}
-	if got := string(appendJSONString(nil, "<a&b>")); got != `"<a&b>"` {
+	if got := string(jsontext.AppendString(nil, "<a&b>")); got != `"<a&b>"` {
 		t.Fatalf("HTML characters escaped: %s", got)
 	}
 }

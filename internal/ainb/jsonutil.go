@@ -6,8 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/pyfmt"
 )
 
@@ -31,7 +31,7 @@ func (o object) appendJSON(b []byte) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, m.key)
+		b = jsontext.AppendString(b, m.key)
 		b = append(b, ':')
 		var err error
 		if b, err = appendJSONValue(b, m.val); err != nil {
@@ -74,7 +74,7 @@ func appendJSONValue(b []byte, v any) ([]byte, error) {
 func appendJSONScalar(b []byte, v any) ([]byte, bool) {
 	switch v := v.(type) {
 	case string:
-		return appendJSONString(b, v), true
+		return jsontext.AppendString(b, v), true
 	case bool:
 		return strconv.AppendBool(b, v), true
 	case int:
@@ -113,7 +113,7 @@ func appendIndentJSON(b []byte, v any, depth int) ([]byte, error) {
 				b = append(b, ',')
 			}
 			b = appendNewline(b, depth+1)
-			b = appendJSONString(b, m.key)
+			b = jsontext.AppendString(b, m.key)
 			b = append(b, ':', ' ')
 			if b, err = appendIndentJSON(b, m.val, depth+1); err != nil {
 				return nil, err
@@ -163,58 +163,6 @@ func appendNewline(b []byte, depth int) []byte {
 }
 
 func indentPrefix(depth int) string { return strings.Repeat("  ", depth) }
-
-// appendJSONString quotes s as encoding/json does, but leaves <, > and & alone: names in AINB
-// files are meant to be read.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, "\\ufffd"...)
-			i += size
-			start = i
-			continue
-		}
-		// U+2028 and U+2029 end lines in JavaScript; encoding/json escapes them too.
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
 
 func marshalNoEscape(v any) ([]byte, error) {
 	var b bytes.Buffer

@@ -3,9 +3,9 @@ package graph
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/jsontext"
 )
 
 // The document's JSON, written by hand: one pass, appending to one buffer, no reflection.
@@ -80,66 +80,6 @@ func appendPosition(b []byte, x float64) []byte {
 	return strconv.AppendFloat(b, x, 'g', -1, 64)
 }
 
-// plain marks the bytes a JSON string holds as they are: printable ASCII but the quote and
-// the backslash.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// appendString quotes s as JSON. Control characters, quotes and backslashes are escaped, and
-// U+2028 and U+2029, which end lines in JavaScript; bytes that are not UTF-8 become U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if plain[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, "\\ufffd"...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
 func appendGUID(b []byte, g *ainb.GUID) []byte {
 	const hex = "0123456789abcdef"
 	// The first three groups are little-endian integers, the last two plain bytes.
@@ -169,7 +109,7 @@ func appendValue(b []byte, t ValueType, v *Value) []byte {
 	case "float":
 		b = appendFloat(b, v.Float)
 	case "string":
-		b = appendString(b, v.String)
+		b = jsontext.AppendString(b, v.String)
 	case "vec3f":
 		b = append(b, '[')
 		b = appendFloat(b, v.Vec[0])
@@ -249,7 +189,7 @@ func appendSource(b []byte, s *Source) []byte {
 	}
 	if s.Component != "" {
 		b = append(sep(b, n), `"component":`...)
-		b = appendString(b, s.Component)
+		b = jsontext.AppendString(b, s.Component)
 	}
 	if s.Expression != nil {
 		b = append(sep(b, n), `"expression":`...)
@@ -274,12 +214,12 @@ func appendProperties(b []byte, ps []Property) []byte {
 			b = append(b, ',')
 		}
 		b = appendRaw(b, `{"name":`)
-		b = appendString(b, p.Name)
+		b = jsontext.AppendString(b, p.Name)
 		b = appendRaw(b, `,"type":`)
-		b = appendString(b, string(p.Type))
+		b = jsontext.AppendString(b, string(p.Type))
 		if p.ClassName != "" {
 			b = appendRaw(b, `,"className":`)
-			b = appendString(b, p.ClassName)
+			b = jsontext.AppendString(b, p.ClassName)
 		}
 		b = appendRaw(b, `,"value":`)
 		b = appendValue(b, p.Type, &p.Value)
@@ -299,9 +239,9 @@ func appendNode(b []byte, n *Node) []byte {
 	b = appendRaw(b, `{"id":`)
 	b = appendInt(b, int64(n.ID))
 	b = appendRaw(b, `,"type":`)
-	b = appendString(b, string(n.Type))
+	b = jsontext.AppendString(b, string(n.Type))
 	b = appendRaw(b, `,"name":`)
-	b = appendString(b, n.Name)
+	b = jsontext.AppendString(b, n.Name)
 	b = appendRaw(b, `,"guid":`)
 	b = appendGUID(b, &n.GUID)
 	b = appendFlag(b, `,"query":`, n.Query)
@@ -325,12 +265,12 @@ func appendNode(b []byte, n *Node) []byte {
 				b = append(b, ',')
 			}
 			b = appendRaw(b, `{"name":`)
-			b = appendString(b, in.Name)
+			b = jsontext.AppendString(b, in.Name)
 			b = appendRaw(b, `,"type":`)
-			b = appendString(b, string(in.Type))
+			b = jsontext.AppendString(b, string(in.Type))
 			if in.ClassName != "" {
 				b = appendRaw(b, `,"className":`)
-				b = appendString(b, in.ClassName)
+				b = jsontext.AppendString(b, in.ClassName)
 			}
 			b = appendRaw(b, `,"value":`)
 			b = appendValue(b, in.Type, &in.Value)
@@ -363,12 +303,12 @@ func appendNode(b []byte, n *Node) []byte {
 				b = append(b, ',')
 			}
 			b = appendRaw(b, `{"name":`)
-			b = appendString(b, o.Name)
+			b = jsontext.AppendString(b, o.Name)
 			b = appendRaw(b, `,"type":`)
-			b = appendString(b, string(o.Type))
+			b = jsontext.AppendString(b, string(o.Type))
 			if o.ClassName != "" {
 				b = appendRaw(b, `,"className":`)
-				b = appendString(b, o.ClassName)
+				b = jsontext.AppendString(b, o.ClassName)
 			}
 			b = appendFlag(b, `,"connected":`, o.Connected)
 			b = append(b, '}')
@@ -385,7 +325,7 @@ func appendNode(b []byte, n *Node) []byte {
 			b = appendRaw(b, `{"node":`)
 			b = appendInt(b, int64(c.Node))
 			b = appendRaw(b, `,"name":`)
-			b = appendString(b, c.Name)
+			b = jsontext.AppendString(b, c.Name)
 			if k := c.Condition; k != nil {
 				b = appendRaw(b, `,"condition":{`)
 				n := len(b)
@@ -395,7 +335,7 @@ func appendNode(b []byte, n *Node) []byte {
 				}
 				if k.String != nil {
 					b = append(sep(b, n), `"string":`...)
-					b = appendString(b, *k.String)
+					b = jsontext.AppendString(b, *k.String)
 				}
 				if k.Weight != nil {
 					b = append(sep(b, n), `"weight":`...)
@@ -440,7 +380,7 @@ func appendNode(b []byte, n *Node) []byte {
 			b = appendInt(b, int64(j.Type))
 			if j.Command != "" {
 				b = appendRaw(b, `,"command":`)
-				b = appendString(b, j.Command)
+				b = jsontext.AppendString(b, j.Command)
 			}
 			b = appendFlag(b, `,"postCalc":`, j.PostCalc)
 			b = append(b, '}')
@@ -462,16 +402,16 @@ func appendNode(b []byte, n *Node) []byte {
 				b = append(b, ',')
 			}
 			b = appendRaw(b, `{"slot":`)
-			b = appendString(b, a.Slot)
+			b = jsontext.AppendString(b, a.Slot)
 			b = appendRaw(b, `,"action":`)
-			b = appendString(b, a.Action)
+			b = jsontext.AppendString(b, a.Action)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
 	}
 	if s := n.StateInfo; s != nil {
 		b = appendRaw(b, `,"stateInfo":{"desiredState":`)
-		b = appendString(b, s.DesiredState)
+		b = jsontext.AppendString(b, s.DesiredState)
 		b = appendRaw(b, `,"unknown":`)
 		b = appendUints(b, s.Unknown[:])
 		b = append(b, '}')
@@ -483,15 +423,15 @@ func appendNode(b []byte, n *Node) []byte {
 // AppendJSON appends the document's JSON to b.
 func (d *Document) AppendJSON(b []byte) []byte {
 	b = appendRaw(b, `{"format":`)
-	b = appendString(b, d.Format)
+	b = jsontext.AppendString(b, d.Format)
 	b = appendRaw(b, `,"name":`)
-	b = appendString(b, d.Name)
+	b = jsontext.AppendString(b, d.Name)
 	b = appendRaw(b, `,"version":`)
 	b = appendUint(b, uint64(d.Version))
 	b = appendRaw(b, `,"filename":`)
-	b = appendString(b, d.Filename)
+	b = jsontext.AppendString(b, d.Filename)
 	b = appendRaw(b, `,"category":`)
-	b = appendString(b, d.Category)
+	b = jsontext.AppendString(b, d.Category)
 
 	b = appendRaw(b, `,"commands":[`)
 	for i := range d.Commands {
@@ -500,7 +440,7 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = appendRaw(b, `{"name":`)
-		b = appendString(b, c.Name)
+		b = jsontext.AppendString(b, c.Name)
 		b = appendRaw(b, `,"guid":`)
 		b = appendGUID(b, &c.GUID)
 		b = appendRaw(b, `,"root":`)
@@ -523,7 +463,7 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = appendRaw(b, `{"name":`)
-		b = appendString(b, a.Name)
+		b = jsontext.AppendString(b, a.Name)
 		b = appendRaw(b, `,"debug":`)
 		b = appendUint(b, uint64(a.Debug))
 		if len(a.Properties) > 0 {
@@ -539,18 +479,18 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = appendRaw(b, `{"name":`)
-		b = appendString(b, p.Name)
+		b = jsontext.AppendString(b, p.Name)
 		b = appendRaw(b, `,"type":`)
-		b = appendString(b, string(p.Type))
+		b = jsontext.AppendString(b, string(p.Type))
 		if p.Notes != "" {
 			b = appendRaw(b, `,"notes":`)
-			b = appendString(b, p.Notes)
+			b = jsontext.AppendString(b, p.Notes)
 		}
 		b = appendRaw(b, `,"inherit":`)
-		b = appendString(b, p.Inherit)
+		b = jsontext.AppendString(b, p.Inherit)
 		if p.File != "" {
 			b = appendRaw(b, `,"file":`)
-			b = appendString(b, p.File)
+			b = jsontext.AppendString(b, p.File)
 		}
 		b = appendRaw(b, `,"value":`)
 		b = appendValue(b, p.Type, &p.Value)
@@ -568,7 +508,7 @@ func (d *Document) AppendJSON(b []byte) []byte {
 				b = append(b, ',')
 			}
 			b = appendRaw(b, `{"text":`)
-			b = appendString(b, f.Text)
+			b = jsontext.AppendString(b, f.Text)
 			b = append(b, '}')
 		}
 		b = appendRaw(b, `]}`)
@@ -579,9 +519,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = appendRaw(b, `{"path":`)
-		b = appendString(b, m.Path)
+		b = jsontext.AppendString(b, m.Path)
 		b = appendRaw(b, `,"category":`)
-		b = appendString(b, m.Category)
+		b = jsontext.AppendString(b, m.Category)
 		b = appendRaw(b, `,"instances":`)
 		b = appendUint(b, uint64(m.Instances))
 		b = append(b, '}')
@@ -600,7 +540,7 @@ func (d *Document) AppendJSON(b []byte) []byte {
 				b = append(b, ',')
 			}
 			b = appendRaw(b, `{"type":`)
-			b = appendString(b, r.Type)
+			b = jsontext.AppendString(b, r.Type)
 			b = appendRaw(b, `,"node":`)
 			b = appendInt(b, int64(r.Node))
 			b = appendRaw(b, `,"index":`)
@@ -616,9 +556,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = appendRaw(b, `{"className":`)
-		b = appendString(b, r.ClassName)
+		b = jsontext.AppendString(b, r.ClassName)
 		b = appendRaw(b, `,"valueName":`)
-		b = appendString(b, r.ValueName)
+		b = jsontext.AppendString(b, r.ValueName)
 		if t := r.Target; t != nil {
 			b = appendRaw(b, `,"target":{`)
 			n := len(b)
@@ -644,7 +584,7 @@ func (d *Document) AppendJSON(b []byte) []byte {
 		b = appendRaw(b, "null")
 	} else {
 		b = appendRaw(b, `{"description":`)
-		b = appendString(b, s.Description)
+		b = jsontext.AppendString(b, s.Description)
 		b = appendRaw(b, `,"unknown":`)
 		b = appendUints(b, s.Unknown[:])
 		b = append(b, '}')
@@ -653,7 +593,7 @@ func (d *Document) AppendJSON(b []byte) []byte {
 	b = appendBool(b, d.HasSection6C)
 	if d.Layout != "" {
 		b = appendRaw(b, `,"layout":`)
-		b = appendString(b, d.Layout)
+		b = jsontext.AppendString(b, d.Layout)
 	}
 	b = append(b, '}')
 	return b

@@ -1,0 +1,68 @@
+// Package jsontext writes JSON text pieces by appending to a byte slice, for the project's
+// hand-written encoders (the editor document, the AINB JSON dumps), which must not pay for
+// encoding/json's reflection and re-compaction. It never decides a document's shape.
+package jsontext
+
+import "unicode/utf8"
+
+// plain marks the bytes a JSON string holds as they are: printable ASCII but the quote and
+// the backslash.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// AppendString quotes s as JSON. Control characters, quotes and backslashes are escaped, and
+// U+2028 and U+2029, which end lines in JavaScript, as encoding/json does; unlike it, <, >
+// and & stay as they are, since names in AINB files are meant to be read. Bytes that are not
+// UTF-8 become U+FFFD.
+func AppendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, "\\ufffd"...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
