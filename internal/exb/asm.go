@@ -309,27 +309,20 @@ func (p *lineParser) floatLit() (uint32, error) {
 func (p *lineParser) stringLit(last bool) (string, error) {
 	start := p.pos
 	if !p.compat {
-		// ASCII without escapes or newlines, the usual literal, reads as it stands; the rest
-		// goes through strconv, which validates UTF-8 and reads escapes.
-		if p.pos < p.end && p.s[p.pos] == '"' {
-			for i := p.pos + 1; i < p.end; i++ {
-				c := p.s[i]
-				if c == '"' {
-					s := p.s[p.pos+1 : i]
-					p.pos = i + 1
-					return s, nil
-				}
-				if c == '\\' || c == '\n' || c >= 0x80 {
-					break
-				}
+		if p.peek() != '"' { // listing directives also take Go's raw and rune literals
+			q, err := strconv.QuotedPrefix(p.s[p.pos:p.end])
+			if err != nil {
+				return "", p.errAt(start, "bad string literal (want a double-quoted string with Go escapes)")
 			}
+			s, _ := strconv.Unquote(q)
+			p.pos += len(q)
+			return s, nil
 		}
-		q, err := strconv.QuotedPrefix(p.s[p.pos:p.end])
-		if err != nil {
+		s, n, ok := unquotePrefix(p.s[p.pos:p.end])
+		if !ok {
 			return "", p.errAt(start, "bad string literal (want a double-quoted string with Go escapes)")
 		}
-		s, _ := strconv.Unquote(q)
-		p.pos += len(q)
+		p.pos += n
 		return s, nil
 	}
 	rest := p.s[p.pos+1 : p.end]
@@ -349,6 +342,74 @@ func (p *lineParser) stringLit(last bool) (string, error) {
 	}
 	p.pos += close + 2
 	return rest[:close], nil
+}
+
+// unquotePrefix reads the double-quoted Go string at the start of s as strconv.QuotedPrefix
+// and strconv.Unquote together do, in one pass: the value, the length of the quoted text,
+// and whether there is one. A literal without escapes comes back as a substring of s; in
+// one with escapes, runs between escapes are copied in bulk and each escape is read by
+// strconv.UnquoteChar. As in strconv, a byte that is not UTF-8 stands for U+FFFD.
+func unquotePrefix(s string) (string, int, bool) {
+	if len(s) == 0 || s[0] != '"' {
+		return "", 0, false
+	}
+	ascii := true
+	i := 1
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '"' {
+			body := s[1:i]
+			if ascii || utf8.ValidString(body) {
+				return body, i + 1, true
+			}
+			break
+		}
+		if c == '\\' || c == '\n' {
+			break
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	if i >= len(s) {
+		return "", 0, false
+	}
+	buf := make([]byte, 0, len(s))
+	run := 1 // start of the bytes not yet copied
+	for i = 1; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '"':
+			buf = append(buf, s[run:i]...)
+			return string(buf), i + 1, true
+		case c == '\n':
+			return "", 0, false
+		case c == '\\':
+			buf = append(buf, s[run:i]...)
+			r, multibyte, rest, err := strconv.UnquoteChar(s[i:], '"')
+			if err != nil {
+				return "", 0, false
+			}
+			if r < utf8.RuneSelf || !multibyte {
+				buf = append(buf, byte(r))
+			} else {
+				buf = utf8.AppendRune(buf, r)
+			}
+			i = len(s) - len(rest)
+			run = i
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				buf = append(buf, s[run:i]...)
+				buf = utf8.AppendRune(buf, r)
+				run = i + 1
+			}
+			i += n
+		}
+	}
+	return "", 0, false
 }
 
 func (p *lineParser) target() (uint16, error) {

@@ -59,8 +59,37 @@ func BenchmarkCanonicalReproduces(b *testing.B) {
 	}
 }
 
-func BenchmarkAssembleFunctions(b *testing.B) {
-	m, err := Parse(largest(b).section)
+// stringy is the corpus file graph's mid-size benchmarks use: 67 KB of non-ASCII strings.
+const stringy = "random/random_s29_v407_n369"
+
+func namedSection(b *testing.B, name string) []byte {
+	for _, f := range corpus(b) {
+		if f.name == name {
+			return f.section
+		}
+	}
+	b.Skipf("%s is not in the corpus", name)
+	return nil
+}
+
+func BenchmarkAssembleFunctions(b *testing.B) { benchAssemble(b, largest(b).section) }
+func BenchmarkAssembleStrings(b *testing.B)   { benchAssemble(b, namedSection(b, stringy)) }
+
+func BenchmarkFunctionTextsStrings(b *testing.B) {
+	m, err := Parse(namedSection(b, stringy))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.FunctionTexts(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchAssemble(b *testing.B, sec []byte) {
+	m, err := Parse(sec)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -53,3 +53,60 @@ func TestIsPrint(t *testing.T) {
 		}
 	}
 }
+
+// unquoteWant is what the string literal reader did before unquotePrefix: strconv's two calls.
+func unquoteWant(s string) (string, int, bool) {
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil || q[0] != '"' {
+		return "", 0, false
+	}
+	v, err := strconv.Unquote(q)
+	if err != nil {
+		return "", 0, false
+	}
+	return v, len(q), true
+}
+
+func TestUnquotePrefix(t *testing.T) {
+	cases := []string{``, `"`, `""`, `"a"`, `"a" ; x`, `"\"" x`, `"\'"`, "\"a\nb\"", `"\xff\u00ff\U0001F600\n\t\\"`,
+		"\"\xff\"", "\"é\xc3\" rest", `"\400"`, `"\x4"`, "'a'", "`a`", `"abc`, `"a\"`, "\"\x00\x7f\""}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b []byte
+		b = append(b, '"')
+		for range r.IntN(10) {
+			switch r.IntN(6) {
+			case 0:
+				b = append(b, byte(r.IntN(0x80)))
+			case 1:
+				b = append(b, byte(r.IntN(0x100)))
+			case 2:
+				b = append(b, '\\', "xuU01234567abtnr\"'\\"[r.IntN(19)])
+			default:
+				b = utf8.AppendRune(b, rune(r.IntN(utf8.MaxRune+1)))
+			}
+		}
+		if r.IntN(4) != 0 {
+			b = append(b, '"')
+		}
+		cases = append(cases, string(b), strconv.Quote(string(b)))
+	}
+	for _, s := range cases {
+		v, n, ok := unquotePrefix(s)
+		wv, wn, wok := unquoteWant(s)
+		if v != wv || n != wn || ok != wok {
+			t.Fatalf("unquotePrefix(%q) = %q, %d, %v; strconv gives %q, %d, %v", s, v, n, ok, wv, wn, wok)
+		}
+	}
+}
+
+func FuzzUnquotePrefix(f *testing.F) {
+	f.Add("\"é\\x41\xff\" x")
+	f.Fuzz(func(t *testing.T, s string) {
+		v, n, ok := unquotePrefix(s)
+		wv, wn, wok := unquoteWant(s)
+		if v != wv || n != wn || ok != wok {
+			t.Fatalf("unquotePrefix(%q) = %q, %d, %v; strconv gives %q, %d, %v", s, v, n, ok, wv, wn, wok)
+		}
+	})
+}
