@@ -245,18 +245,10 @@ func (c *fromCtx) expressions(m *exb.Module) (*Expressions, error) {
 	for i, t := range texts {
 		x.Functions[i].Text = t
 	}
-	// Building assembles the texts; Canonicalize lays out the very instructions the texts
-	// spell (FunctionText and the assembler round-trip), so it tells the same at a fraction of
-	// the cost: no text is parsed.
-	again := *m
-	again.Functions = append([]exb.Function(nil), m.Functions...)
-	same := false
-	if again.Canonicalize() == nil {
-		a, err1 := again.Append(nil)
-		b, err2 := m.Append(nil)
-		same = err1 == nil && err2 == nil && string(a) == string(b)
-	}
-	if !same {
+	// Building assembles the texts; the canonical layout is the very instructions the texts
+	// spell (FunctionText and the assembler round-trip), so whether it reproduces the module
+	// tells the same at a fraction of the cost: no text is parsed.
+	if !m.CanonicalReproduces() {
 		l, err := m.Listing()
 		if err != nil {
 			return nil, fmt.Errorf("graph: expression binary: %w", err)
