@@ -76,6 +76,13 @@ func (p *lineParser) finish() error {
 
 // commentStart finds a ';' that is not inside a quoted string.
 func commentStart(s string) int {
+	semi := strings.IndexByte(s, ';')
+	if semi < 0 {
+		return len(s)
+	}
+	if strings.IndexByte(s[:semi], '"') < 0 {
+		return semi
+	}
 	in := false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
@@ -353,30 +360,21 @@ func unquotePrefix(s string) (string, int, bool) {
 	if len(s) == 0 || s[0] != '"' {
 		return "", 0, false
 	}
-	ascii := true
-	i := 1
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == '"' {
-			body := s[1:i]
-			if ascii || utf8.ValidString(body) {
-				return body, i + 1, true
-			}
-			break
-		}
-		if c == '\\' || c == '\n' {
-			break
-		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
-	}
-	if i >= len(s) {
+	end := strings.IndexByte(s[1:], '"') + 1 // the closing quote when there are no escapes
+	if end == 0 {
 		return "", 0, false
+	}
+	if body := s[1:end]; strings.IndexByte(body, '\\') < 0 {
+		if strings.IndexByte(body, '\n') >= 0 {
+			return "", 0, false
+		}
+		if utf8.ValidString(body) {
+			return body, end + 1, true
+		}
 	}
 	buf := make([]byte, 0, len(s))
 	run := 1 // start of the bytes not yet copied
-	for i = 1; i < len(s); {
+	for i := 1; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '"':
@@ -667,6 +665,19 @@ func parseFunction(text string, version uint32, in, out DataType) (function, err
 		s, err := p.instruction()
 		if err != nil {
 			return fn, err
+		}
+		if fn.main == nil && fn.setup == nil {
+			// Room for every line that follows: a statement is large, and growing the
+			// slices line by line copied them again and again.
+			n := len(lines) - i
+			if block == 0 {
+				fn.setup, fn.setupLines = make([]stmt, 0, n), make([]int, 0, n)
+			} else {
+				fn.main, fn.mainLines = make([]stmt, 0, n), make([]int, 0, n)
+			}
+		} else if block == 1 && fn.main == nil {
+			n := len(lines) - i
+			fn.main, fn.mainLines = make([]stmt, 0, n), make([]int, 0, n)
 		}
 		if block == 0 {
 			fn.setup, fn.setupLines = append(fn.setup, s), append(fn.setupLines, i+1)
