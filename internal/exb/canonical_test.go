@@ -116,3 +116,14 @@ func BenchmarkCanonicalizeAndWrite(b *testing.B) {
 		canonicalSame(m)
 	}
 }
+
+func BenchmarkParseStrings(b *testing.B) {
+	sec := namedSection(b, stringy)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(sec)))
+	for b.Loop() {
+		if _, err := Parse(sec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,10 +1,12 @@
 package exb
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 var le = binary.LittleEndian
@@ -250,26 +252,24 @@ func (m *Module) readSignatures(region []byte, base int) (int, error) {
 // unterminated string.
 func splitPool(region []byte) StringPool {
 	var p StringPool
-	n := 0
-	for _, c := range region {
-		if c == 0 {
-			n++
-		}
-	}
+	n := bytes.Count(region, []byte{0})
 	if len(region) > 0 && region[len(region)-1] != 0 {
 		n++
 		p.Unterminated = true
 	}
+	// One copy of the region; the strings are substrings of it, found with IndexByte.
+	all := string(region)
 	p.Strings = make([]string, 0, n)
-	start := 0
-	for i, c := range region {
-		if c == 0 {
-			p.Strings = append(p.Strings, string(region[start:i]))
-			start = i + 1
+	for {
+		i := strings.IndexByte(all, 0)
+		if i < 0 {
+			break
 		}
+		p.Strings = append(p.Strings, all[:i])
+		all = all[i+1:]
 	}
 	if p.Unterminated {
-		p.Strings = append(p.Strings, string(region[start:]))
+		p.Strings = append(p.Strings, all)
 	}
 	return p
 }
