@@ -3,7 +3,9 @@ package exb
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // This file is the value level between instructions and text: an
@@ -753,10 +755,22 @@ func (m *Module) CanonicalReproduces() bool {
 	if err1 != nil || err2 != nil || s1.total != s2.total {
 		return false // different sizes are different bytes
 	}
-	a, err := again.Append(make([]byte, 0, 2*s1.total))
+	bp, _ := imagePool.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	buf := slices.Grow((*bp)[:0], 2*s1.total) // room for both images
+	if cap(buf) <= 8<<20 {
+		*bp = buf
+		defer imagePool.Put(bp)
+	}
+	a, err := again.Append(buf)
 	if err != nil {
 		return false
 	}
 	b, err := m.Append(a[len(a):]) // in the same buffer, after the canonical image
 	return err == nil && string(a) == string(b)
 }
+
+// imagePool holds the buffers CanonicalReproduces writes its two images into.
+var imagePool sync.Pool
