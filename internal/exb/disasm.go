@@ -116,19 +116,20 @@ func appendQuote(b []byte, s string) []byte {
 	b = append(b, '"')
 	run := 0 // start of the pending run of characters copied as they are
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
-				i++
-				continue
-			}
+		for i < len(s) && asIs[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		if c := s[i]; c < utf8.RuneSelf {
 			b = append(b, s[run:i]...)
 			b = appendEscaped(b, s[i:i+1])
 			i++
 			run = i
 			continue
 		}
-		r, w := utf8.DecodeRuneInString(s[i:])
+		r, w := decodeRune(s[i:])
 		if (r != utf8.RuneError || w != 1) && isPrint(r) {
 			i += w
 			continue
@@ -170,6 +171,29 @@ func isPrint(r rune) bool {
 	i := r & 0xffff
 	return p.bits[i/64]&(1<<(i%64)) != 0
 }
+
+// decodeRune is utf8.DecodeRuneInString with the two- and three-byte forms, the common
+// ones in text, decoded inline.
+func decodeRune(s string) (rune, int) {
+	c := s[0]
+	switch {
+	case c >= 0xc2 && c < 0xe0 && len(s) >= 2 && s[1]&0xc0 == 0x80:
+		return rune(c&0x1f)<<6 | rune(s[1]&0x3f), 2
+	case c >= 0xe0 && c < 0xf0 && len(s) >= 3 && s[1]&0xc0 == 0x80 && s[2]&0xc0 == 0x80 &&
+		(c != 0xe0 || s[1] >= 0xa0) && (c != 0xed || s[1] < 0xa0):
+		return rune(c&0x0f)<<12 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
+	}
+	return utf8.DecodeRuneInString(s)
+}
+
+// asIs holds the bytes strconv.Quote copies as they are on their own: printable ASCII
+// other than the double quote and the backslash.
+var asIs = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // appendEscaped appends strconv's escape of the one character c, without quotes.
 func appendEscaped(b []byte, c string) []byte {

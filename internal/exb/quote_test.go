@@ -110,3 +110,27 @@ func FuzzUnquotePrefix(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeRune checks the inline decoder against utf8 on every one-, two- and three-byte
+// prefix and on random longer input.
+func TestDecodeRune(t *testing.T) {
+	check := func(s string) {
+		r, n := decodeRune(s)
+		wr, wn := utf8.DecodeRuneInString(s)
+		if r != wr || n != wn {
+			t.Fatalf("decodeRune(%q) = %U, %d; utf8 gives %U, %d", s, r, n, wr, wn)
+		}
+	}
+	for a := range 256 {
+		check(string([]byte{byte(a)}))
+		for b := range 256 {
+			check(string([]byte{byte(a), byte(b)}))
+			for c := 0; c < 256; c += 1 {
+				check(string([]byte{byte(a), byte(b), byte(c)}))
+			}
+		}
+	}
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		check(string(utf8.AppendRune(nil, r)) + "x")
+	}
+}
