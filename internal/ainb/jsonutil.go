@@ -95,46 +95,44 @@ func appendJSONScalar(b []byte, v any) ([]byte, bool) {
 	return b, false
 }
 
+// appendIndentMembers writes an object or array of n members, at nesting depth depth, as
+// json.Indent lays it out: between open and end, each member on a line of its own one level
+// deeper, or just open and end when there are none. member writes member i.
+func appendIndentMembers(b []byte, open, end byte, n, depth int, member func(b []byte, i int) ([]byte, error)) ([]byte, error) {
+	if n == 0 {
+		return append(b, open, end), nil
+	}
+	b = append(b, open)
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendNewline(b, depth+1)
+		var err error
+		if b, err = member(b, i); err != nil {
+			return nil, err
+		}
+	}
+	return append(appendNewline(b, depth), end), nil
+}
+
 // appendIndentJSON writes v as json.Indent lays it out with no prefix and a two-space indent
 // (empty objects and arrays stay "{}" and "[]"), v being at nesting depth depth. Objects,
 // arrays and scalars are written directly and never pass through encoding/json, which would
 // reject the NaN, Infinity and -Infinity that Python's json module writes for non-finite
 // floats; only values of other types (the expression disassembly) are marshalled.
 func appendIndentJSON(b []byte, v any, depth int) ([]byte, error) {
-	var err error
 	switch v := v.(type) {
 	case object:
-		if len(v) == 0 {
-			return append(b, "{}"...), nil
-		}
-		b = append(b, '{')
-		for i, m := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendNewline(b, depth+1)
-			b = jsontext.AppendString(b, m.key)
+		return appendIndentMembers(b, '{', '}', len(v), depth, func(b []byte, i int) ([]byte, error) {
+			b = jsontext.AppendString(b, v[i].key)
 			b = append(b, ':', ' ')
-			if b, err = appendIndentJSON(b, m.val, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return append(appendNewline(b, depth), '}'), nil
+			return appendIndentJSON(b, v[i].val, depth+1)
+		})
 	case []any:
-		if len(v) == 0 {
-			return append(b, "[]"...), nil
-		}
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendNewline(b, depth+1)
-			if b, err = appendIndentJSON(b, x, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return append(appendNewline(b, depth), ']'), nil
+		return appendIndentMembers(b, '[', ']', len(v), depth, func(b []byte, i int) ([]byte, error) {
+			return appendIndentJSON(b, v[i], depth+1)
+		})
 	}
 	if out, ok := appendJSONScalar(b, v); ok {
 		return out, nil

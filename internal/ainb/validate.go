@@ -20,12 +20,17 @@ func (p Problem) String() string { return p.Path + ": " + p.Msg }
 // ValidationError lists every problem Validate found.
 type ValidationError struct{ Problems []Problem }
 
-func (e *ValidationError) Error() string {
+func (e *ValidationError) Error() string { return ProblemsMessage("ainb: invalid file: ", e.Problems) }
+
+// ProblemsMessage is the message of an error that lists problems: prefix, then the first ten
+// problems separated by "; " and how many more there are. It is ValidationError's, and the
+// message of the editor document's problems.
+func ProblemsMessage[P fmt.Stringer](prefix string, problems []P) string {
 	var b strings.Builder
-	b.WriteString("ainb: invalid file: ")
-	for i, p := range e.Problems {
+	b.WriteString(prefix)
+	for i, p := range problems {
 		if i == 10 {
-			fmt.Fprintf(&b, "; and %d more", len(e.Problems)-10)
+			fmt.Fprintf(&b, "; and %d more", len(problems)-10)
 			break
 		}
 		if i > 0 {

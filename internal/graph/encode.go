@@ -148,25 +148,14 @@ func appendFlag(b []byte, k string, v bool) []byte {
 	return b
 }
 
-func appendInts(b []byte, v []int) []byte {
+// appendInts writes an array of integers (node indices, or the u32 words of unknown fields).
+func appendInts[T int | uint32](b []byte, v []T) []byte {
 	b = append(b, '[')
 	for i, x := range v {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendInt(b, int64(x))
-	}
-	b = append(b, ']')
-	return b
-}
-
-func appendUints(b []byte, v []uint32) []byte {
-	b = append(b, '[')
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendUint(b, uint64(x))
 	}
 	b = append(b, ']')
 	return b
@@ -206,6 +195,31 @@ func appendSource(b []byte, s *Source) []byte {
 	return b
 }
 
+// appendParamHead opens the object of a property, input or output with the members they all
+// start with: name, type and, when it has one, className.
+func appendParamHead(b []byte, name string, t ValueType, className string) []byte {
+	b = appendRaw(b, `{"name":`)
+	b = jsontext.AppendString(b, name)
+	b = appendRaw(b, `,"type":`)
+	b = jsontext.AppendString(b, string(t))
+	if className != "" {
+		b = appendRaw(b, `,"className":`)
+		b = jsontext.AppendString(b, className)
+	}
+	return b
+}
+
+// appendValueSource writes the value of a property or input and, when it has one, its source.
+func appendValueSource(b []byte, t ValueType, v *Value, s *Source) []byte {
+	b = appendRaw(b, `,"value":`)
+	b = appendValue(b, t, v)
+	if s != nil {
+		b = appendRaw(b, `,"source":`)
+		b = appendSource(b, s)
+	}
+	return b
+}
+
 func appendProperties(b []byte, ps []Property) []byte {
 	b = append(b, '[')
 	for i := range ps {
@@ -213,20 +227,8 @@ func appendProperties(b []byte, ps []Property) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendRaw(b, `{"name":`)
-		b = jsontext.AppendString(b, p.Name)
-		b = appendRaw(b, `,"type":`)
-		b = jsontext.AppendString(b, string(p.Type))
-		if p.ClassName != "" {
-			b = appendRaw(b, `,"className":`)
-			b = jsontext.AppendString(b, p.ClassName)
-		}
-		b = appendRaw(b, `,"value":`)
-		b = appendValue(b, p.Type, &p.Value)
-		if p.Source != nil {
-			b = appendRaw(b, `,"source":`)
-			b = appendSource(b, p.Source)
-		}
+		b = appendParamHead(b, p.Name, p.Type, p.ClassName)
+		b = appendValueSource(b, p.Type, &p.Value, p.Source)
 		b = appendFlag(b, `,"isOutput":`, p.IsOutput)
 		b = appendOptBool(b, `,"usesDefault":`, p.UsesDefault)
 		b = append(b, '}')
@@ -264,20 +266,8 @@ func appendNode(b []byte, n *Node) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendRaw(b, `{"name":`)
-			b = jsontext.AppendString(b, in.Name)
-			b = appendRaw(b, `,"type":`)
-			b = jsontext.AppendString(b, string(in.Type))
-			if in.ClassName != "" {
-				b = appendRaw(b, `,"className":`)
-				b = jsontext.AppendString(b, in.ClassName)
-			}
-			b = appendRaw(b, `,"value":`)
-			b = appendValue(b, in.Type, &in.Value)
-			if in.Source != nil {
-				b = appendRaw(b, `,"source":`)
-				b = appendSource(b, in.Source)
-			}
+			b = appendParamHead(b, in.Name, in.Type, in.ClassName)
+			b = appendValueSource(b, in.Type, &in.Value, in.Source)
 			if in.Sources != nil {
 				b = appendRaw(b, `,"sources":[`)
 				for k := range in.Sources {
@@ -302,14 +292,7 @@ func appendNode(b []byte, n *Node) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendRaw(b, `{"name":`)
-			b = jsontext.AppendString(b, o.Name)
-			b = appendRaw(b, `,"type":`)
-			b = jsontext.AppendString(b, string(o.Type))
-			if o.ClassName != "" {
-				b = appendRaw(b, `,"className":`)
-				b = jsontext.AppendString(b, o.ClassName)
-			}
+			b = appendParamHead(b, o.Name, o.Type, o.ClassName)
 			b = appendFlag(b, `,"connected":`, o.Connected)
 			b = append(b, '}')
 		}
@@ -413,7 +396,7 @@ func appendNode(b []byte, n *Node) []byte {
 		b = appendRaw(b, `,"stateInfo":{"desiredState":`)
 		b = jsontext.AppendString(b, s.DesiredState)
 		b = appendRaw(b, `,"unknown":`)
-		b = appendUints(b, s.Unknown[:])
+		b = appendInts(b, s.Unknown[:])
 		b = append(b, '}')
 	}
 	b = append(b, '}')
@@ -586,7 +569,7 @@ func (d *Document) AppendJSON(b []byte) []byte {
 		b = appendRaw(b, `{"description":`)
 		b = jsontext.AppendString(b, s.Description)
 		b = appendRaw(b, `,"unknown":`)
-		b = appendUints(b, s.Unknown[:])
+		b = appendInts(b, s.Unknown[:])
 		b = append(b, '}')
 	}
 	b = appendRaw(b, `,"hasSection6C":`)

@@ -139,14 +139,19 @@ const (
 	layoutVersion = 2
 )
 
-type lw struct{ b []byte }
+// varints appends unsigned and signed varints, and strings after their length: what the
+// layout is written in, and what fingerprints and check words hash.
+type varints struct{ b []byte }
 
-func (w *lw) u(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
-func (w *lw) i(v int64)  { w.b = binary.AppendVarint(w.b, v) }
-func (w *lw) s(v string) {
+func (w *varints) u(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *varints) i(v int64)  { w.b = binary.AppendVarint(w.b, v) }
+func (w *varints) s(v string) {
 	w.u(uint64(len(v)))
 	w.b = append(w.b, v...)
 }
+
+// lw writes the layout.
+type lw struct{ varints }
 
 func (w *lw) facts(fs []fact, chk bool) {
 	w.u(uint64(len(fs)))
@@ -197,7 +202,7 @@ func encodeLayout(f *fileFacts) string {
 	if f.empty() {
 		return ""
 	}
-	w := &lw{b: []byte{layoutMagic, layoutVersion}}
+	w := &lw{varints{b: []byte{layoutMagic, layoutVersion}}}
 	var bits uint64
 	if f.hasStrings {
 		bits |= 1
@@ -412,14 +417,8 @@ func decodeLayout(s string) (*fileFacts, error) {
 
 // Fingerprints and check words: hashes of what a fact describes.
 
-type hasher struct{ b []byte }
+type hasher struct{ varints }
 
-func (h *hasher) u(v uint64) { h.b = binary.AppendUvarint(h.b, v) }
-func (h *hasher) i(v int64)  { h.b = binary.AppendVarint(h.b, v) }
-func (h *hasher) s(v string) {
-	h.u(uint64(len(v)))
-	h.b = append(h.b, v...)
-}
 func (h *hasher) bool(v bool) {
 	if v {
 		h.b = append(h.b, 1)

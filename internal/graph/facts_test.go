@@ -11,26 +11,26 @@ import (
 	"ainbeditor/internal/ainb"
 )
 
-// byName returns the index of the property or input named name.
+// propIndex and inputIndex return the index of the property or input named name.
 func propIndex(t *testing.T, ps []Property, name string) int {
 	t.Helper()
-	for k := range ps {
-		if ps[k].Name == name {
-			return k
-		}
-	}
-	t.Fatalf("no property %q", name)
-	return -1
+	return namedIndex(t, "property", name, len(ps), func(k int) string { return ps[k].Name })
 }
 
 func inputIndex(t *testing.T, ins []Input, name string) int {
 	t.Helper()
-	for k := range ins {
-		if ins[k].Name == name {
+	return namedIndex(t, "input", name, len(ins), func(k int) string { return ins[k].Name })
+}
+
+// namedIndex returns the first k below n whose nameOf is name, failing the test without one.
+func namedIndex(t *testing.T, what, name string, n int, nameOf func(k int) string) int {
+	t.Helper()
+	for k := range n {
+		if nameOf(k) == name {
 			return k
 		}
 	}
-	t.Fatalf("no input %q", name)
+	t.Fatalf("no %s %q", what, name)
 	return -1
 }
 

@@ -723,24 +723,27 @@ func (p *poolWalk) file(f *ainb.File) {
 	for i := range f.Attachments {
 		p.use(f.Attachments[i].Name)
 	}
-	prop := func(t ainb.ParamType, pr *ainb.Property) {
-		p.use(pr.Name)
+	// A property's or input's strings: its name, a pointer's class name, a string's value.
+	param := func(t ainb.ParamType, name, className string, v *ainb.Value) {
+		p.use(name)
 		if t == ainb.ParamPointer {
-			p.use(pr.ClassName)
+			p.use(className)
 		}
 		if t == ainb.ParamString {
-			p.use(pr.Value.String)
+			p.use(v.String)
 		}
 	}
 	for t := range ainb.NumParamTypes {
 		for i := range f.Elements {
 			for j := range f.Elements[i].Properties[t] {
-				prop(t, &f.Elements[i].Properties[t][j])
+				pr := &f.Elements[i].Properties[t][j]
+				param(t, pr.Name, pr.ClassName, &pr.Value)
 			}
 		}
 		for i := range f.Attachments {
 			for j := range f.Attachments[i].Properties[t] {
-				prop(t, &f.Attachments[i].Properties[t][j])
+				pr := &f.Attachments[i].Properties[t][j]
+				param(t, pr.Name, pr.ClassName, &pr.Value)
 			}
 		}
 	}
@@ -748,13 +751,7 @@ func (p *poolWalk) file(f *ainb.File) {
 		for i := range f.Elements {
 			for j := range f.Elements[i].Inputs[t] {
 				in := &f.Elements[i].Inputs[t][j]
-				p.use(in.Name)
-				if t == ainb.ParamPointer {
-					p.use(in.ClassName)
-				}
-				if t == ainb.ParamString {
-					p.use(in.Value.String)
-				}
+				param(t, in.Name, in.ClassName, &in.Value)
 			}
 		}
 		for i := range f.Elements {

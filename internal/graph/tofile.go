@@ -46,21 +46,7 @@ func (d *Document) CheckFormat() error {
 // ProblemsError lists every problem found in a document.
 type ProblemsError struct{ Problems []Problem }
 
-func (e *ProblemsError) Error() string {
-	var b strings.Builder
-	b.WriteString("document: ")
-	for i, p := range e.Problems {
-		if i == 10 {
-			fmt.Fprintf(&b, "; and %d more", len(e.Problems)-10)
-			break
-		}
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
+func (e *ProblemsError) Error() string { return ainb.ProblemsMessage("document: ", e.Problems) }
 
 // maxProblems bounds the list: a document broken everywhere needs no million-line answer.
 const maxProblems = 1000
@@ -625,23 +611,10 @@ func (c *toCtx) properties(owner int, base func() string, ps []Property, o *owne
 	if len(ps) == 0 {
 		return out, nil
 	}
-	var counts [ainb.NumParamTypes]int
 	types := make([]ainb.ParamType, len(ps))
-	for k := range ps {
-		t, ok := paramType(ps[k].Type)
-		if !ok {
-			c.addAt(owner, fmt.Sprintf("%s[%d].type", base(), k), "unknown type %q (want int, bool, float, string, vec3f or pointer)", ps[k].Type)
-			t = ainb.NumParamTypes
-		} else {
-			counts[t]++
-		}
-		types[k] = t
-	}
-	for t := range ainb.NumParamTypes {
-		if counts[t] > 0 {
-			out[t] = make([]ainb.Property, 0, counts[t])
-		}
-	}
+	groupByType(c, owner, out[:], types,
+		func(k int) ValueType { return ps[k].Type },
+		func(k int) string { return fmt.Sprintf("%s[%d].type", base(), k) })
 	order = make([]int, len(ps)) // per-type index of each
 	for k := range ps {
 		p := &ps[k]
@@ -685,6 +658,30 @@ func (c *toCtx) properties(owner int, base func() string, ps []Property, o *owne
 		}
 	}
 	return out, order
+}
+
+// groupByType makes out[t], the list of the properties, inputs or outputs of param type t,
+// with room for its entries, and sets types[k] to the param type of entry k of len(types),
+// NumParamTypes when unknown (the entry has no place). typeOf(k) is entry k's type in the
+// document; an unknown one is reported at typePath(k). counts are the known entries of each
+// type. (The caller makes types: a short one then lives on its stack.)
+func groupByType[E any](c *toCtx, owner int, out [][]E, types []ainb.ParamType, typeOf func(k int) ValueType, typePath func(k int) string) (counts [ainb.NumParamTypes]int) {
+	for k := range types {
+		t, ok := paramType(typeOf(k))
+		if !ok {
+			c.add(owner, typePath(k), "unknown type %q (want int, bool, float, string, vec3f or pointer)", typeOf(k))
+			t = ainb.NumParamTypes
+		} else {
+			counts[t]++
+		}
+		types[k] = t
+	}
+	for t := range ainb.NumParamTypes {
+		if counts[t] > 0 {
+			out[t] = make([]E, 0, counts[t])
+		}
+	}
+	return counts
 }
 
 // addAt adds a problem in node owner (or, with owner -1, outside any node) at a full path.
@@ -733,24 +730,11 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 	var inTypes []ainb.ParamType
 	var inOrder []int
 	if len(n.Inputs) > 0 {
-		var counts [ainb.NumParamTypes]int
 		inTypes = make([]ainb.ParamType, len(n.Inputs))
+		groupByType(c, i, e.Inputs[:], inTypes,
+			func(k int) ValueType { return n.Inputs[k].Type },
+			func(k int) string { return fmt.Sprintf("nodes[%d].inputs[%d].type", i, k) })
 		inOrder = make([]int, len(n.Inputs))
-		for k := range n.Inputs {
-			t, ok := paramType(n.Inputs[k].Type)
-			if !ok {
-				c.nodeErr(i, fmt.Sprintf(".inputs[%d].type", k), "unknown type %q (want int, bool, float, string, vec3f or pointer)", n.Inputs[k].Type)
-				t = ainb.NumParamTypes
-			} else {
-				counts[t]++
-			}
-			inTypes[k] = t
-		}
-		for t := range ainb.NumParamTypes {
-			if counts[t] > 0 {
-				e.Inputs[t] = make([]ainb.Input, 0, counts[t])
-			}
-		}
 		for k := range n.Inputs {
 			t := inTypes[k]
 			if t == ainb.NumParamTypes {
@@ -798,23 +782,10 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		}
 	}
 	if len(n.Outputs) > 0 {
-		var counts [ainb.NumParamTypes]int
 		types := make([]ainb.ParamType, len(n.Outputs))
-		for k := range n.Outputs {
-			t, ok := paramType(n.Outputs[k].Type)
-			if !ok {
-				c.nodeErr(i, fmt.Sprintf(".outputs[%d].type", k), "unknown type %q (want int, bool, float, string, vec3f or pointer)", n.Outputs[k].Type)
-				t = ainb.NumParamTypes
-			} else {
-				counts[t]++
-			}
-			types[k] = t
-		}
-		for t := range ainb.NumParamTypes {
-			if counts[t] > 0 {
-				e.Outputs[t] = make([]ainb.Output, 0, counts[t])
-			}
-		}
+		counts := groupByType(c, i, e.Outputs[:], types,
+			func(k int) ValueType { return n.Outputs[k].Type },
+			func(k int) string { return fmt.Sprintf("nodes[%d].outputs[%d].type", i, k) })
 		for k := range n.Outputs {
 			out := &n.Outputs[k]
 			t := types[k]

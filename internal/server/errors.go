@@ -49,14 +49,25 @@ type problemJSON struct {
 func problemsError(pe *graph.ProblemsError) *apiError {
 	problems := make([]problemJSON, len(pe.Problems))
 	for i, p := range pe.Problems {
-		problems[i] = problemJSON{Path: p.Path, Message: p.Msg, Line: p.Line, Column: p.Column}
-		if p.Node >= 0 {
-			problems[i].Node = &p.Node
-		}
+		problems[i] = problemJSON{Node: nodeRef(p.Node), Path: p.Path, Message: p.Msg, Line: p.Line, Column: p.Column}
 	}
-	msg := fmt.Sprintf("the document is not valid: %d problems", len(problems))
-	if len(problems) == 1 {
-		msg = "the document is not valid: " + pe.Problems[0].String()
+	return notValid("document", problems, pe.Problems)
+}
+
+// nodeRef is the node of a problem as the answer gives it: none (null) for a negative index.
+func nodeRef(i int) *int {
+	if i < 0 {
+		return nil
+	}
+	return &i
+}
+
+// notValid answers 422 with the problems of what ("document" or "file"), listed in problems;
+// the message counts them, or spells out the one there is.
+func notValid[P fmt.Stringer](what string, problems []problemJSON, orig []P) *apiError {
+	msg := fmt.Sprintf("the %s is not valid: %d problems", what, len(problems))
+	if len(orig) == 1 {
+		msg = "the " + what + " is not valid: " + orig[0].String()
 	}
 	return &apiError{http.StatusUnprocessableEntity, msg, map[string]any{"problems": problems}}
 }
@@ -77,16 +88,9 @@ func codecError(err error) *apiError {
 		// document checks; still, the problems say what is wrong, in the model's terms.
 		problems := make([]problemJSON, len(ve.Problems))
 		for i, p := range ve.Problems {
-			problems[i] = problemJSON{Path: p.Path, Message: p.Msg}
-			if p.Element >= 0 {
-				problems[i].Node = &p.Element
-			}
+			problems[i] = problemJSON{Node: nodeRef(p.Element), Path: p.Path, Message: p.Msg}
 		}
-		msg := fmt.Sprintf("the file is not valid: %d problems", len(problems))
-		if len(problems) == 1 {
-			msg = "the file is not valid: " + ve.Problems[0].String()
-		}
-		return &apiError{http.StatusUnprocessableEntity, msg, map[string]any{"problems": problems}}
+		return notValid("file", problems, ve.Problems)
 	case errors.As(err, &fe):
 		return &apiError{http.StatusUnprocessableEntity, err.Error(), map[string]any{"section": fe.Section, "offset": fe.Offset}}
 	}
@@ -139,13 +143,5 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		b = []byte(`{"error":"internal server error","detail":null}`)
 	}
-	b = append(b, '\n')
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
-	if status >= 400 {
-		h.Set("Cache-Control", "no-store")
-	}
-	w.WriteHeader(status)
-	w.Write(b)
+	writeRawJSON(w, status, b)
 }
