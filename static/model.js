@@ -299,3 +299,25 @@ export function reachable(doc, roots, index = indexById(doc)) {
 export function clone(v) {
   return v === undefined ? undefined : structuredClone(v);
 }
+
+// New nodes as the add-node palette offers them. nodeFrom is shaped like an existing node:
+// same class, properties, inputs and outputs with their values, but no links to other nodes,
+// no children, jumps, queries or attachments. builtinNode is a bare built-in node. 0x404
+// files keep a state record on every node.
+export function nodeFrom(n, doc) {
+  const c = clone(n);
+  for (const k of ["id", "pinned", "children", "jumps", "queries", "attachments", "actions"]) delete c[k];
+  for (const input of c.inputs || []) {
+    if (Array.isArray(input.sources)) input.sources = [];
+    delete input.source;
+    delete input.usesDefault;
+  }
+  if (doc.version < 0x407 && !c.stateInfo) c.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };
+  return c;
+}
+
+export function builtinNode(type, doc) {
+  const n = { type, name: "", guid: "" };
+  if (doc.version < 0x407) n.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };
+  return n;
+}

@@ -6,7 +6,7 @@ import { Inspector } from "./inspector.js";
 import { SHORTCUTS } from "./input.js";
 import * as store from "./store.js";
 import {
-  VALUE_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BLACKBOARD_TYPES, NODE_TYPES, nodeClass, formatFloat, clone,
+  VALUE_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BLACKBOARD_TYPES, NODE_TYPES, nodeClass, formatFloat, nodeFrom, builtinNode,
 } from "./model.js";
 import { parseF32, parseInt32 } from "./edits.js";
 
@@ -584,36 +584,16 @@ export class Panels {
       for (const g of ["properties", "inputs", "outputs"]) for (const p of n[g] || []) names.push(p.name);
       entries.push({
         label: nodeClass(n), detail: key.startsWith("class:") ? `class · ${names.length} values` : "built-in · as used here",
-        search: (nodeClass(n) + " " + names.join(" ")).toLowerCase(), template: () => blankFrom(n, doc),
+        search: (nodeClass(n) + " " + names.join(" ")).toLowerCase(), template: () => nodeFrom(n, doc),
       });
     }
     for (const t of NODE_TYPES) {
       if (t === "UserDefined" || byClass.has("type:" + t)) continue;
-      entries.push({ label: t, detail: "built-in", search: t.toLowerCase(), template: () => builtin(t, doc) });
+      entries.push({ label: t, detail: "built-in", search: t.toLowerCase(), template: () => builtinNode(t, doc) });
     }
     entries.sort((a, b) => a.label.localeCompare(b.label));
     return entries;
   }
-}
-
-// A new node shaped like an existing one: same class, properties, inputs and outputs with
-// their values, but no links to other nodes, no children, jumps, queries or attachments.
-function blankFrom(n, doc) {
-  const c = clone(n);
-  for (const k of ["id", "pinned", "children", "jumps", "queries", "attachments", "actions"]) delete c[k];
-  for (const input of c.inputs || []) {
-    if (Array.isArray(input.sources)) input.sources = [];
-    delete input.source;
-    delete input.usesDefault;
-  }
-  if (doc.version < 0x407 && !c.stateInfo) c.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };
-  return c;
-}
-
-function builtin(type, doc) {
-  const n = { type, name: "", guid: "" };
-  if (doc.version < 0x407) n.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };
-  return n;
 }
 
 function legendRow(color, label, kind) {

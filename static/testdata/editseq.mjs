@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEdits } from "../edits.js";
-import { NODE_TYPES, BLACKBOARD_TYPES, isSelector } from "../model.js";
+import { NODE_TYPES, BLACKBOARD_TYPES, isSelector, nodeFrom, builtinNode } from "../model.js";
 
 // ---- seeded randomness (mulberry32)
 
@@ -160,23 +160,10 @@ function pickSource(r, doc, ref, item) {
   return null;
 }
 
-// A new node as the palette makes them (panels.js: blankFrom and builtin).
+// A new node as the palette makes them (the page's own templates).
 function template(r, doc) {
-  if (doc.nodes.length && r.chance(0.7)) {
-    const c = structuredClone(r.pick(doc.nodes));
-    for (const k of ["id", "pinned", "children", "jumps", "queries", "attachments", "actions"]) delete c[k];
-    for (const input of c.inputs || []) {
-      if (Array.isArray(input.sources)) input.sources = [];
-      delete input.source;
-      delete input.usesDefault;
-    }
-    if (doc.version < 0x407 && !c.stateInfo) c.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };
-    return c;
-  }
-  const type = r.pick(NODE_TYPES.filter((t) => t !== "UserDefined"));
-  const n = { type, name: "", guid: "" };
-  if (doc.version < 0x407) n.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };
-  return n;
+  if (doc.nodes.length && r.chance(0.7)) return nodeFrom(r.pick(doc.nodes), doc);
+  return builtinNode(r.pick(NODE_TYPES.filter((t) => t !== "UserDefined")), doc);
 }
 
 function someIds(r, doc, max = 3) {
