@@ -263,9 +263,9 @@ func (f *File) compatElement(i int) object {
 			}
 			ins.set(ParamTypeNames[t], list)
 		}
-		if len(e.Outputs[t]) > 0 {
-			list := make([]any, len(e.Outputs[t]))
-			for j, out := range e.Outputs[t] {
+		if outputs := e.Outputs.Of(t); len(outputs) > 0 {
+			list := make([]any, len(outputs))
+			for j, out := range outputs {
 				var oo object
 				oo.set("Name", out.Name)
 				if t == ParamPointer {

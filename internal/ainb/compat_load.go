@@ -632,13 +632,15 @@ func (w *jv) inputs(path string, v any, e *Element, n int) {
 }
 
 func (w *jv) outputs(path string, v any, e *Element) {
+	lists := e.Outputs.Lists()
+	defer func() { e.Outputs.SetAll(lists) }()
 	w.eachTyped(path, v, func(t ParamType, ip string, im map[string]any) {
 		o := Output{}
 		o.Name, o.ClassName = w.nameAndClass(t, ip, im)
 		if c, ok := im["Is Output"]; ok {
 			o.Connected = w.boolean(join(ip, "Is Output"), c)
 		}
-		e.Outputs[t] = append(e.Outputs[t], o)
+		lists[t] = append(lists[t], o)
 	})
 }
 

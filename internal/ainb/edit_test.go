@@ -109,7 +109,7 @@ func TestValidateProblems(t *testing.T) {
 	f.Elements = make([]Element, 3)
 	f.Commands = []Command{{Name: "Root", Root: 7, Secondary: -1}}
 	f.Elements[1].Inputs[ParamFloat] = []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}}
-	f.Elements[2].Outputs[ParamInt] = []Output{{Name: "y"}}
+	f.Elements[2].Outputs.Set(ParamInt, []Output{{Name: "y"}})
 	f.Elements[0].Plugs[PlugChild] = []Plug{{Node: 9}}
 	f.Elements[0].Queries = []int{2}
 	f.Elements[0].Plugs[1] = []Plug{{}}

@@ -157,10 +157,12 @@ const (
 type (
 	Properties       [NumParamTypes][]Property
 	Inputs           [NumParamTypes][]Input
-	Outputs          [NumParamTypes][]Output
 	Plugs            [NumPlugKinds][]Plug
 	BlackboardParams [NumBlackboardTypes][]BlackboardParam
 )
+
+// Outputs are an element's outputs by param type.
+type Outputs = Groups[ParamType, Output]
 
 // Vec3f is three floats.
 type Vec3f [3]F32

@@ -64,6 +64,8 @@ type decoder struct {
 	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
 	// without end would otherwise make a small file allocate quadratically.
 	budget int
+	// Blocks for the elements' grouped lists.
+	outputBlocks blocks[Output]
 }
 
 func (d *decoder) fail(off int, format string, args ...any) {
@@ -789,6 +791,7 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 		return
 	}
 	pb := d.b[params : params+0xa4]
+	var outputs [NumParamTypes][]Output
 	for pt := range NumParamTypes {
 		o := 8 * int(pt)
 		e.Properties[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
@@ -798,8 +801,9 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 		o := 0x30 + 16*int(pt)
 		e.Inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
 		d.elemInputs[index][pt] = le.Uint32(pb[o:])
-		e.Outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
+		outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
 	}
+	e.Outputs = groupsFrom[ParamType](&d.outputBlocks, &outputs)
 	plugBase := params + 0xa4
 	for k := range PlugKind(plugTables) {
 		n, base := int(pb[0x90+2*int(k)]), int(pb[0x91+2*int(k)])

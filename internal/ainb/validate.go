@@ -242,7 +242,7 @@ func (v *validator) source(elem int, path func() string, t ParamType, s Source, 
 		v.add(elem, path()+".Node Index", "%d out of range (%d nodes)", s.Node, len(f.Elements))
 		return
 	}
-	outs := f.Elements[s.Node].Outputs[t]
+	outs := f.Elements[s.Node].Outputs.Of(t)
 	if s.Output < 0 || int(s.Output) >= len(outs) {
 		v.add(elem, path()+".Output Index", "%d out of range: node %d has %d %s outputs", s.Output, s.Node, len(outs), ParamTypeNames[t])
 	}

@@ -619,8 +619,9 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 			e.u32(uint32(len(el.Inputs[t])))
 			inBase[t] += len(el.Inputs[t])
 			e.u32(uint32(outBase[t]))
-			e.u32(uint32(len(el.Outputs[t])))
-			outBase[t] += len(el.Outputs[t])
+			n := len(el.Outputs.Of(t))
+			e.u32(uint32(n))
+			outBase[t] += n
 		}
 		total := 0
 		for k := range PlugKind(NumPlugKinds) {
@@ -960,7 +961,7 @@ func (e *encoder) ioTable(p *layoutPlan) {
 		nIn, nOut := 0, 0
 		for i := range f.Elements {
 			nIn += len(f.Elements[i].Inputs[t])
-			nOut += len(f.Elements[i].Outputs[t])
+			nOut += len(f.Elements[i].Outputs.Of(t))
 		}
 		e.u32(uint32(at))
 		e.inAt[t] = at
@@ -994,7 +995,7 @@ func (e *encoder) ioTable(p *layoutPlan) {
 			}
 		}
 		for i := range f.Elements {
-			for _, o := range f.Elements[i].Outputs[t] {
+			for _, o := range f.Elements[i].Outputs.Of(t) {
 				w := e.packedOffset(o.Name, 30, "output name")
 				if o.Connected {
 					w |= 1 << 31

@@ -347,7 +347,8 @@ func (c *fromCtx) nodeSource(t ainb.ParamType, s ainb.Source) (*Source, int, boo
 		node := int(s.Node)
 		out := int(s.Output)
 		if node < len(c.f.Elements) {
-			out = flatIndex((*[ainb.NumParamTypes][]ainb.Output)(&c.f.Elements[node].Outputs), t, out)
+			outs := c.f.Elements[node].Outputs.Lists()
+			out = flatIndex(&outs, t, out)
 		}
 		return &Source{Node: c.slab.int(node), Output: out}, 0, s.Output >= 0
 	}
@@ -375,11 +376,11 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	}
 	n.Properties = c.properties(&e.Properties, o)
 
-	nIn, nOut := 0, 0
+	nIn := 0
 	for t := range ainb.NumParamTypes {
 		nIn += len(e.Inputs[t])
-		nOut += len(e.Outputs[t])
 	}
+	nOut := e.Outputs.Len()
 	if nIn > 0 {
 		n.Inputs = make([]Input, 0, nIn)
 	}
@@ -431,7 +432,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	if nOut > 0 {
 		n.Outputs = make([]Output, 0, nOut)
 		for t := range ainb.NumParamTypes {
-			for _, out := range e.Outputs[t] {
+			for _, out := range e.Outputs.Of(t) {
 				n.Outputs = append(n.Outputs, Output{Name: out.Name, Type: valueTypes[t], ClassName: out.ClassName, Connected: out.Connected})
 			}
 		}
@@ -755,7 +756,7 @@ func (p *poolWalk) file(f *ainb.File) {
 			}
 		}
 		for i := range f.Elements {
-			for _, o := range f.Elements[i].Outputs[t] {
+			for _, o := range f.Elements[i].Outputs.Of(t) {
 				p.use(o.Name)
 				if t == ainb.ParamPointer {
 					p.use(o.ClassName)

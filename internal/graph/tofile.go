@@ -783,7 +783,8 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 	}
 	if len(n.Outputs) > 0 {
 		types := make([]ainb.ParamType, len(n.Outputs))
-		counts := groupByType(c, i, e.Outputs[:], types,
+		var outs [ainb.NumParamTypes][]ainb.Output
+		counts := groupByType(c, i, outs[:], types,
 			func(k int) ValueType { return n.Outputs[k].Type },
 			func(k int) string { return fmt.Sprintf("nodes[%d].outputs[%d].type", i, k) })
 		for k := range n.Outputs {
@@ -801,8 +802,9 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			if counts[t] > 0x7fff {
 				c.nodeErr(i, ".outputs", "%d %s outputs, at most 32767 fit", counts[t], valueTypes[t])
 			}
-			e.Outputs[t] = append(e.Outputs[t], ainb.Output{Name: out.Name, ClassName: out.ClassName, Connected: out.Connected})
+			outs[t] = append(outs[t], ainb.Output{Name: out.Name, ClassName: out.ClassName, Connected: out.Connected})
 		}
+		e.Outputs = ainb.GroupsOf[ainb.ParamType](outs)
 	}
 
 	c.children(i, n, e)
