@@ -34,10 +34,11 @@ func remapElement(e ainb.Element, m map[int]int) ainb.Element {
 	var c ainb.Element
 	b, _ := json.Marshal(e)
 	json.Unmarshal(b, &c)
-	for k := range c.Plugs {
-		for j := range c.Plugs[k] {
-			if n, ok := m[int(c.Plugs[k][j].Node)]; ok {
-				c.Plugs[k][j].Node = int32(n)
+	for k := range ainb.PlugKind(ainb.NumPlugKinds) {
+		ps := c.Plugs.Of(k) // c's own lists, decoded above
+		for j := range ps {
+			if n, ok := m[int(ps[j].Node)]; ok {
+				ps[j].Node = int32(n)
 			}
 		}
 	}
@@ -160,7 +161,7 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 	}
 	sel := got.Elements[8]
 	var kids []int32
-	for _, pl := range sel.Plugs[ainb.PlugChild] {
+	for _, pl := range sel.Plugs.Of(ainb.PlugChild) {
 		kids = append(kids, pl.Node)
 	}
 	if !slices.Equal(kids, []int32{5, 6, 7}) {
@@ -216,7 +217,7 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 		w.GUID = got.Elements[29+k].GUID
 		c := remapElement(canon.Elements[i], m)
 		for _, kind := range []ainb.PlugKind{ainb.PlugGeneric, ainb.PlugString, ainb.PlugInt} {
-			w.Plugs[kind] = c.Plugs[kind]
+			w.Plugs.Set(kind, c.Plugs.Of(kind))
 		}
 		if a, b := elementJSON(t, w), elementJSON(t, got.Elements[29+k]); a != b {
 			t.Errorf("the copy of node %d:\n%s", i, firstDiff([]byte(a), []byte(b)))

@@ -23,7 +23,7 @@ func TestDeleteKeepsEnumRelocations(t *testing.T) {
 	}
 	f.Elements[0].Type = ainb.Sequential
 	f.Elements[0].Name = ""
-	f.Elements[0].Plugs[ainb.PlugChild] = []ainb.Plug{{Node: 1, Name: "a"}, {Node: 2, Name: "b"}}
+	f.Elements[0].Plugs.Set(ainb.PlugChild, []ainb.Plug{{Node: 1, Name: "a"}, {Node: 2, Name: "b"}})
 	f.EnumRelocations = []ainb.EnumRelocation{
 		{Target: &ainb.ValueRef{Element: 1, Type: ainb.ParamInt}, ClassName: "Lp::Team", ValueName: "Alpha"},
 		{Target: &ainb.ValueRef{Element: 2, Type: ainb.ParamInt}, ClassName: "Lp::Team", ValueName: "Bravo"},

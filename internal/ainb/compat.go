@@ -289,13 +289,14 @@ func (f *File) compatElement(i int) object {
 	}
 	plugs := object{}
 	for k := range PlugKind(NumPlugKinds) {
-		if len(e.Plugs[k]) == 0 {
+		ps := e.Plugs.Of(k)
+		if len(ps) == 0 {
 			continue
 		}
 		layout, _ := e.PlugLayout(k, f.Version)
-		list := make([]any, len(e.Plugs[k]))
-		for j := range e.Plugs[k] {
-			list[j] = compatPlug(e, k, layout, &e.Plugs[k][j], j == len(e.Plugs[k])-1)
+		list := make([]any, len(ps))
+		for j := range ps {
+			list[j] = compatPlug(e, k, layout, &ps[j], j == len(ps)-1)
 		}
 		plugs.set(PlugKindNames[k], list)
 	}

@@ -473,6 +473,8 @@ func (w *jv) element(f *File, i int, v any, n int) {
 	if pv, ok := m["Plugs"]; ok {
 		pp := join(p, "Plugs")
 		pm := w.obj(pp, pv)
+		plugs := e.Plugs.Lists()
+		defer func() { e.Plugs.SetAll(plugs) }()
 		for k := range PlugKind(NumPlugKinds) {
 			list, ok := pm[PlugKindNames[k]]
 			if !ok {
@@ -488,9 +490,9 @@ func (w *jv) element(f *File, i int, v any, n int) {
 				w.fail(kp, "plug kind %s is not supported", PlugKindNames[k])
 				return
 			}
-			e.Plugs[k] = make([]Plug, len(items))
+			plugs[k] = make([]Plug, len(items))
 			for j, it := range items {
-				w.plug(index(kp, j), it, e, k, layout, &e.Plugs[k][j], j == len(items)-1, n)
+				w.plug(index(kp, j), it, e, k, layout, &plugs[k][j], j == len(items)-1, n)
 			}
 		}
 		w.onlyKeys(pp, pm, PlugKindNames[:], "plug kind (want Generic, Child, Transition, String or Int)")

@@ -47,7 +47,7 @@ func nonFiniteFile() *File {
 		Replacement: &ReplacementTable{}}
 	f.Commands = []Command{{Name: "Main", Root: 0, Secondary: -1}}
 	root := Element{Type: Sequential, Name: "Root", Flags: FlagResidentInit}
-	root.Plugs[PlugChild] = []Plug{{Node: 1, Name: "leaf"}, {Node: 2, Name: "select"}}
+	root.Plugs.Set(PlugChild, []Plug{{Node: 1, Name: "leaf"}, {Node: 2, Name: "select"}})
 	leaf := Element{Name: "Leaf", Attachments: []int{0}}
 	leaf.Properties[ParamFloat] = []Property{
 		{Name: "P0", Value: Value{Float: f32bits(bitsNaN)}},
@@ -70,11 +70,11 @@ func nonFiniteFile() *File {
 		{Name: "IV0", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{f32bits(bitsInf), f32bits(bitsNaN), f32bits(bitsNegZero)}}},
 	}
 	sel := Element{Type: F32Selector, Name: "Select"}
-	sel.Plugs[PlugChild] = []Plug{
+	sel.Plugs.Set(PlugChild, []Plug{
 		{Node: 1, Name: "range", Float: f32bits(bitsNegInf), MaxFloat: f32bits(bitsInf)},
 		{Node: 1, Name: "nan", Float: f32bits(bitsNaN), MaxFloat: f32bits(bitsNegZero)},
 		{Node: 1, Name: "Default"},
-	}
+	})
 	f.Elements = []Element{root, leaf, sel}
 	att := Attachment{Name: "Att"}
 	att.Properties[ParamFloat] = []Property{{Name: "AP0", Value: Value{Float: f32bits(bitsNegInf)}}}
@@ -115,7 +115,7 @@ func nonFiniteFloats(f *File) map[string]uint32 {
 			vec(e.Name+".in."+in.Name, in.Value.Vec)
 		}
 		if e.Type == F32Selector {
-			ps := e.Plugs[PlugChild]
+			ps := e.Plugs.Of(PlugChild)
 			for _, p := range ps[:len(ps)-1] {
 				put(e.Name+".plug."+p.Name+".min", p.Float)
 				put(e.Name+".plug."+p.Name+".max", p.MaxFloat)

@@ -110,11 +110,11 @@ func TestValidateProblems(t *testing.T) {
 	f.Commands = []Command{{Name: "Root", Root: 7, Secondary: -1}}
 	f.Elements[1].Inputs[ParamFloat] = []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}}
 	f.Elements[2].Outputs.Set(ParamInt, []Output{{Name: "y"}})
-	f.Elements[0].Plugs[PlugChild] = []Plug{{Node: 9}}
+	f.Elements[0].Plugs.Set(PlugChild, []Plug{{Node: 9}})
 	f.Elements[0].Queries = []int{2}
-	f.Elements[0].Plugs[1] = []Plug{{}}
+	f.Elements[0].Plugs.Set(1, []Plug{{}})
 	for range 256 {
-		f.Elements[2].Plugs[PlugGeneric] = append(f.Elements[2].Plugs[PlugGeneric], Plug{})
+		f.Elements[2].Plugs.Set(PlugGeneric, append(f.Elements[2].Plugs.Of(PlugGeneric), Plug{}))
 	}
 	_, err := f.Bytes()
 	var verr *ValidationError
@@ -152,7 +152,7 @@ func TestBuildFromScratch(t *testing.T) {
 		}
 		f.Commands = []Command{{Name: "Main", Root: 0, Secondary: -1}}
 		e := Element{Type: Sequential, Flags: FlagResidentInit}
-		e.Plugs[PlugChild] = []Plug{{Node: 1, Name: "a"}}
+		e.Plugs.Set(PlugChild, []Plug{{Node: 1, Name: "a"}})
 		leaf := Element{Name: "Leaf"}
 		leaf.Properties[ParamFloat] = []Property{{Name: "Speed", Value: Value{Float: F32(math.Pi)}}}
 		leaf.Inputs[ParamVec3f] = []Input{{Name: "Pos", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{1, 2, 3}}}}

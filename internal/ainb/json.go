@@ -158,8 +158,6 @@ func (p *Properties) UnmarshalJSON(b []byte) error {
 }
 func (p Inputs) MarshalJSON() ([]byte, error)  { return marshalGroups(ParamTypeNames[:], p[:]) }
 func (p *Inputs) UnmarshalJSON(b []byte) error { return unmarshalGroups(b, ParamTypeNames[:], p[:]) }
-func (p Plugs) MarshalJSON() ([]byte, error)   { return marshalGroups(PlugKindNames[:], p[:]) }
-func (p *Plugs) UnmarshalJSON(b []byte) error  { return unmarshalGroups(b, PlugKindNames[:], p[:]) }
 func (p BlackboardParams) MarshalJSON() ([]byte, error) {
 	return marshalGroups(BlackboardTypeNames[:], p[:])
 }

@@ -157,12 +157,14 @@ const (
 type (
 	Properties       [NumParamTypes][]Property
 	Inputs           [NumParamTypes][]Input
-	Plugs            [NumPlugKinds][]Plug
 	BlackboardParams [NumBlackboardTypes][]BlackboardParam
 )
 
 // Outputs are an element's outputs by param type.
 type Outputs = Groups[ParamType, Output]
+
+// Plugs are an element's plugs by kind.
+type Plugs = Groups[PlugKind, Plug]
 
 // Vec3f is three floats.
 type Vec3f [3]F32

@@ -66,6 +66,7 @@ type decoder struct {
 	budget int
 	// Blocks for the elements' grouped lists.
 	outputBlocks blocks[Output]
+	plugBlocks   blocks[Plug]
 }
 
 func (d *decoder) fail(off int, format string, args ...any) {
@@ -805,6 +806,7 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	}
 	e.Outputs = groupsFrom[ParamType](&d.outputBlocks, &outputs)
 	plugBase := params + 0xa4
+	var plugs [NumPlugKinds][]Plug
 	for k := range PlugKind(plugTables) {
 		n, base := int(pb[0x90+2*int(k)]), int(pb[0x91+2*int(k)])
 		if n == 0 || d.err != nil {
@@ -815,14 +817,15 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 			d.fail(params+0x90+2*int(k), "element %d has %d plugs of unsupported kind %d", index, n, k)
 			return
 		}
-		plugs := make([]Plug, n)
-		for i := range plugs {
-			p := &plugs[i]
+		ps := make([]Plug, n)
+		for i := range ps {
+			p := &ps[i]
 			at := int(d.u32(plugBase + 4*(base+i)))
 			d.plug(p, layout, at, t.jumps)
 		}
-		e.Plugs[k] = plugs
+		plugs[k] = ps
 	}
+	e.Plugs = groupsFrom[PlugKind](&d.plugBlocks, &plugs)
 	d.section = "elements"
 }
 

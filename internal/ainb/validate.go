@@ -204,7 +204,7 @@ func (v *validator) element(i, nExpr int) {
 	}
 	total := 0
 	for k := range PlugKind(NumPlugKinds) {
-		ps := e.Plugs[k]
+		ps := e.Plugs.Of(k)
 		if len(ps) == 0 {
 			continue
 		}

@@ -394,7 +394,7 @@ func (e *encoder) plan() *layoutPlan {
 		if el.Flags&FlagQuery != 0 {
 			p.queryIdx[i] = len(p.queryIdx)
 		}
-		for _, pl := range el.Plugs[PlugJump] {
+		for _, pl := range el.Plugs.Of(PlugJump) {
 			p.jumps = append(p.jumps, *pl.Jump)
 		}
 		for t := range NumParamTypes {
@@ -623,11 +623,12 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 			e.u32(uint32(n))
 			outBase[t] += n
 		}
+		plugs := el.Plugs.Lists()
 		total := 0
 		for k := range PlugKind(NumPlugKinds) {
-			e.u8(uint8(len(el.Plugs[k])))
+			e.u8(uint8(len(plugs[k])))
 			e.u8(uint8(total))
-			total += len(el.Plugs[k])
+			total += len(plugs[k])
 		}
 		for range plugTables - NumPlugKinds {
 			e.u8(0)
@@ -637,14 +638,14 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 		layouts := [NumPlugKinds]PlugLayout{}
 		for k := range PlugKind(NumPlugKinds) {
 			layouts[k], _ = el.PlugLayout(k, f.Version)
-			for range el.Plugs[k] {
+			for range plugs[k] {
 				e.u32(uint32(at))
 				at += layouts[k].Size()
 			}
 		}
 		for k := range PlugKind(NumPlugKinds) {
-			for j := range el.Plugs[k] {
-				e.plug(&el.Plugs[k][j], layouts[k], p)
+			for j := range plugs[k] {
+				e.plug(&plugs[k][j], layouts[k], p)
 			}
 		}
 	}

@@ -481,7 +481,7 @@ func TestEditChildren(t *testing.T) {
 	seq.Children = append(seq.Children, Child{Node: d.Nodes[len(d.Nodes)-1].ID, Name: "Added"})
 	f, again := rebuild(t, d)
 	sameContent(t, d, again)
-	ps := f.Elements[indexOf(d, seq.ID)].Plugs[ainb.PlugChild]
+	ps := f.Elements[indexOf(d, seq.ID)].Plugs.Of(ainb.PlugChild)
 	if last := ps[len(ps)-1]; int(last.Node) != len(d.Nodes)-1 || last.Name != "Added" {
 		t.Fatalf("added child reads back as %+v", last)
 	}
@@ -497,7 +497,7 @@ func TestEditChildren(t *testing.T) {
 			n.Children[0].Condition = &Condition{Int: &v}
 			f, again := rebuild(t, d)
 			sameContent(t, d, again)
-			if got := f.Elements[i].Plugs[ainb.PlugChild][0]; got.Int != -77 || got.Word != 0 {
+			if got := f.Elements[i].Plugs.Of(ainb.PlugChild)[0]; got.Int != -77 || got.Word != 0 {
 				t.Fatalf("condition reads back as %+v", got)
 			}
 		}

@@ -106,7 +106,7 @@ func TestEditSourceDropsMirrorOnly(t *testing.T) {
 	if !sameMirror(&m, &f.Elements[3]) {
 		t.Fatal("node 3 keeps its stored mirror plugs after a source change")
 	}
-	if len(f.Elements[3].Plugs[ainb.PlugInt]) == 0 {
+	if len(f.Elements[3].Plugs.Of(ainb.PlugInt)) == 0 {
 		t.Fatal("node 3 has no canonical Int plugs")
 	}
 	before, after := compatNodes(t, orig), compatNodes(t, f)

@@ -439,7 +439,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	}
 
 	layout, _ := e.PlugLayout(ainb.PlugChild, f.Version)
-	if ps := e.Plugs[ainb.PlugChild]; len(ps) > 0 {
+	if ps := e.Plugs.Of(ainb.PlugChild); len(ps) > 0 {
 		n.Children = make([]Child, len(ps))
 		bt := conditionBlackboardType(layout)
 		for j := range ps {
@@ -486,7 +486,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 			n.Children[j] = ch
 		}
 	}
-	if ps := e.Plugs[ainb.PlugJump]; len(ps) > 0 {
+	if ps := e.Plugs.Of(ainb.PlugJump); len(ps) > 0 {
 		n.Jumps = make([]Jump, len(ps))
 		for j, p := range ps {
 			if p.Jump == nil {
@@ -519,7 +519,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	if !sameMirror(&c.mirror, e) {
 		var m [3][]plugFact
 		for k, kind := range mirrorKinds {
-			ps := e.Plugs[kind]
+			ps := e.Plugs.Of(kind)
 			m[k] = make([]plugFact, len(ps))
 			for j, p := range ps {
 				pf := plugFact{node: int(p.Node), name: p.Name, word: p.Word, int: p.Int,
@@ -611,7 +611,7 @@ func deriveMirror(m *[3][]ainb.Plug, e *ainb.Element, version uint32) {
 // fields its plug layouts store.
 func sameMirror(m *[3][]ainb.Plug, e *ainb.Element) bool {
 	for k, kind := range mirrorKinds {
-		ps := e.Plugs[kind]
+		ps := e.Plugs.Of(kind)
 		if len(ps) != len(m[k]) {
 			return false
 		}
@@ -713,10 +713,10 @@ func (p *poolWalk) file(f *ainb.File) {
 			if l == ainb.LayoutJump {
 				continue
 			}
-			for j := range e.Plugs[k] {
-				p.use(e.Plugs[k][j].Name)
+			for _, pl := range e.Plugs.Of(k) {
+				p.use(pl.Name)
 				if l == ainb.LayoutWordString {
-					p.use(e.Plugs[k][j].String)
+					p.use(pl.String)
 				}
 			}
 		}
@@ -765,7 +765,7 @@ func (p *poolWalk) file(f *ainb.File) {
 		}
 	}
 	for i := range f.Elements {
-		for _, pl := range f.Elements[i].Plugs[ainb.PlugJump] {
+		for _, pl := range f.Elements[i].Plugs.Of(ainb.PlugJump) {
 			if pl.Jump != nil && pl.Jump.Type == 0 {
 				p.use(pl.Jump.Command)
 			}

@@ -807,7 +807,9 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		e.Outputs = ainb.GroupsOf[ainb.ParamType](outs)
 	}
 
-	c.children(i, n, e)
+	// The plug lists are gathered here and become the element's family once, at the end.
+	var plugs [ainb.NumPlugKinds][]ainb.Plug
+	plugs[ainb.PlugChild] = c.children(i, n, e)
 	if len(n.Jumps) > 0 {
 		ps := make([]ainb.Plug, len(n.Jumps))
 		for j, jp := range n.Jumps {
@@ -826,7 +828,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			}
 			ps[j] = ainb.Plug{Node: int32(k), Jump: &ainb.Jump{Type: uint8(jp.Type), PostCalc: jp.PostCalc, Command: jp.Command}}
 		}
-		e.Plugs[ainb.PlugJump] = ps
+		plugs[ainb.PlugJump] = ps
 	}
 	if len(n.Queries) > 0 {
 		e.Queries = make([]int, len(n.Queries))
@@ -882,7 +884,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			mirror = o.mirror
 		}
 		for _, fc := range o.words {
-			c.apply(n, e, fc, inTypes, inOrder)
+			c.apply(n, e, &plugs, fc, inTypes, inOrder)
 		}
 	}
 	if mirror != nil {
@@ -902,7 +904,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			if mirror == nil {
 				break
 			}
-			e.Plugs[kind] = ps
+			plugs[kind] = ps
 		}
 	}
 	if mirror == nil {
@@ -910,18 +912,19 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		deriveMirror(&m, e, c.version)
 		for k, kind := range mirrorKinds {
 			if len(m[k]) > 0 {
-				e.Plugs[kind] = m[k]
+				plugs[kind] = m[k]
 			} else {
-				e.Plugs[kind] = nil
+				plugs[kind] = nil
 			}
 		}
 	}
+	e.Plugs = ainb.GroupsOf[ainb.PlugKind](plugs)
 	total := 0
-	for k := range e.Plugs {
-		if len(e.Plugs[k]) > 255 {
-			c.nodeErr(i, "", "%d %s plugs (children, jumps or one per input source), at most 255 fit", len(e.Plugs[k]), ainb.PlugKindNames[k])
+	for k := range plugs {
+		if len(plugs[k]) > 255 {
+			c.nodeErr(i, "", "%d %s plugs (children, jumps or one per input source), at most 255 fit", len(plugs[k]), ainb.PlugKindNames[k])
 		}
-		total += len(e.Plugs[k])
+		total += len(plugs[k])
 	}
 	if total > 255 {
 		c.nodeErr(i, "", "%d plugs in all (children, jumps and one per input source), at most 255 fit", total)
@@ -931,7 +934,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 // apply applies one word fact of node n to its element, if the value it describes is still
 // there with the kind the fact's check word names (see facts.go) and the word it changes
 // still reads back as the document says.
-func (c *toCtx) apply(n *Node, e *ainb.Element, fc fact, inTypes []ainb.ParamType, inOrder []int) {
+func (c *toCtx) apply(n *Node, e *ainb.Element, plugs *[ainb.NumPlugKinds][]ainb.Plug, fc fact, inTypes []ainb.ParamType, inOrder []int) {
 	// The input (and, with multi, its source fc.b) the fact is about, if its check word holds.
 	input := func(multi bool) (*Input, *ainb.Input) {
 		if fc.a >= len(inTypes) || inTypes[fc.a] == ainb.NumParamTypes {
@@ -1003,7 +1006,7 @@ func (c *toCtx) apply(n *Node, e *ainb.Element, fc fact, inTypes []ainb.ParamTyp
 			s.Flags = w
 		}
 	case fkChildWord, fkChildMax, fkChildRes:
-		ps := e.Plugs[ainb.PlugChild]
+		ps := plugs[ainb.PlugChild]
 		if fc.a >= len(ps) || fc.a >= len(n.Children) || n.Children[fc.a].Condition == nil {
 			return
 		}
@@ -1036,15 +1039,15 @@ func (c *toCtx) apply(n *Node, e *ainb.Element, fc fact, inTypes []ainb.ParamTyp
 			}
 		}
 	case fkJump:
-		if ps := e.Plugs[ainb.PlugJump]; fc.a < len(ps) {
+		if ps := plugs[ainb.PlugJump]; fc.a < len(ps) {
 			ps[fc.a].Jump.Reserved = fc.v & 0x7fffff00
 		}
 	}
 }
 
-func (c *toCtx) children(i int, n *Node, e *ainb.Element) {
+func (c *toCtx) children(i int, n *Node, e *ainb.Element) []ainb.Plug {
 	if len(n.Children) == 0 {
-		return
+		return nil
 	}
 	layout, _ := e.PlugLayout(ainb.PlugChild, c.version)
 	bt := conditionBlackboardType(layout)
@@ -1137,7 +1140,7 @@ func (c *toCtx) children(i int, n *Node, e *ainb.Element) {
 		}
 		ps[j] = p
 	}
-	e.Plugs[ainb.PlugChild] = ps
+	return ps
 }
 
 func nodeKind(n *Node) string {
