@@ -179,12 +179,12 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 	if len(task.Attachments) != 1 || len(got.Attachments) != 1 || got.Attachments[task.Attachments[0]].Name != orig.Attachments[0].Name {
 		t.Errorf("attachments of the pasted Task00: %v of %d", task.Attachments, len(got.Attachments))
 	}
-	for _, pr := range task.Properties[ainb.ParamInt] {
+	for _, pr := range task.Properties.Of(ainb.ParamInt) {
 		if pr.Name == "IE0" && pr.Flags != 0 {
 			t.Errorf("IE0 still reads an expression: flags %#x", pr.Flags)
 		}
 	}
-	for _, pr := range task.Properties[ainb.ParamFloat] {
+	for _, pr := range task.Properties.Of(ainb.ParamFloat) {
 		if pr.Name == "FB0" && pr.Flags != 0 {
 			t.Errorf("FB0 still reads a blackboard parameter: flags %#x", pr.Flags)
 		}

@@ -175,11 +175,12 @@ func compatFlags(o *object, fl ParamFlags) {
 func compatProperties(ps *Properties) object {
 	o := object{}
 	for t := range NumParamTypes {
-		if len(ps[t]) == 0 {
+		props := ps.Of(t)
+		if len(props) == 0 {
 			continue
 		}
-		list := make([]any, len(ps[t]))
-		for i, p := range ps[t] {
+		list := make([]any, len(props))
+		for i, p := range props {
 			var po object
 			po.set("Name", p.Name)
 			if t == ParamPointer {

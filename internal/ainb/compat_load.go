@@ -582,12 +582,14 @@ func (w *jv) nameAndClass(t ParamType, ip string, im map[string]any) (name, clas
 }
 
 func (w *jv) properties(path string, v any, ps *Properties) {
+	lists := ps.Lists()
+	defer func() { ps.SetAll(lists) }()
 	w.eachTyped(path, v, func(t ParamType, ip string, im map[string]any) {
 		pr := Property{}
 		pr.Name, pr.ClassName = w.nameAndClass(t, ip, im)
 		pr.Value = w.value(join(ip, "Default Value"), t, w.need(ip, im, "Default Value"))
 		pr.Flags = w.flags(ip, im)
-		ps[t] = append(ps[t], pr)
+		lists[t] = append(lists[t], pr)
 	})
 }
 

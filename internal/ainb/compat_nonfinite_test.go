@@ -49,7 +49,7 @@ func nonFiniteFile() *File {
 	root := Element{Type: Sequential, Name: "Root", Flags: FlagResidentInit}
 	root.Plugs.Set(PlugChild, []Plug{{Node: 1, Name: "leaf"}, {Node: 2, Name: "select"}})
 	leaf := Element{Name: "Leaf", Attachments: []int{0}}
-	leaf.Properties[ParamFloat] = []Property{
+	leaf.Properties.Set(ParamFloat, []Property{
 		{Name: "P0", Value: Value{Float: f32bits(bitsNaN)}},
 		{Name: "P1", Value: Value{Float: f32bits(bitsNegNaN)}},
 		{Name: "P2", Value: Value{Float: f32bits(bitsNaNLoad)}},
@@ -57,10 +57,10 @@ func nonFiniteFile() *File {
 		{Name: "P4", Value: Value{Float: f32bits(bitsNegInf)}},
 		{Name: "P5", Value: Value{Float: f32bits(bitsNegZero)}},
 		{Name: "P6", Value: Value{Float: f32bits(bitsOne)}},
-	}
-	leaf.Properties[ParamVec3f] = []Property{
+	})
+	leaf.Properties.Set(ParamVec3f, []Property{
 		{Name: "V0", Value: Value{Vec: Vec3f{f32bits(bitsNaN), f32bits(bitsNegInf), f32bits(bitsNegZero)}}},
-	}
+	})
 	leaf.Inputs[ParamFloat] = []Input{
 		{Name: "I0", Source: Source{Node: -1}, Value: Value{Float: f32bits(bitsInf)}},
 		{Name: "I1", Source: Source{Node: -1}, Value: Value{Float: f32bits(bitsNegNaN)}},
@@ -77,7 +77,7 @@ func nonFiniteFile() *File {
 	})
 	f.Elements = []Element{root, leaf, sel}
 	att := Attachment{Name: "Att"}
-	att.Properties[ParamFloat] = []Property{{Name: "AP0", Value: Value{Float: f32bits(bitsNegInf)}}}
+	att.Properties.Set(ParamFloat, []Property{{Name: "AP0", Value: Value{Float: f32bits(bitsNegInf)}}})
 	f.Attachments = []Attachment{att}
 	f.Blackboard.Params[BBF32] = []BlackboardParam{
 		{Name: "B0", Value: Value{Float: f32bits(bitsNaN)}},
@@ -102,10 +102,10 @@ func nonFiniteFloats(f *File) map[string]uint32 {
 	}
 	for i := range f.Elements {
 		e := &f.Elements[i]
-		for _, p := range e.Properties[ParamFloat] {
+		for _, p := range e.Properties.Of(ParamFloat) {
 			put(e.Name+".prop."+p.Name, p.Value.Float)
 		}
-		for _, p := range e.Properties[ParamVec3f] {
+		for _, p := range e.Properties.Of(ParamVec3f) {
 			vec(e.Name+".prop."+p.Name, p.Value.Vec)
 		}
 		for _, in := range e.Inputs[ParamFloat] {
@@ -122,7 +122,7 @@ func nonFiniteFloats(f *File) map[string]uint32 {
 			}
 		}
 		for _, a := range e.Attachments {
-			for _, p := range f.Attachments[a].Properties[ParamFloat] {
+			for _, p := range f.Attachments[a].Properties.Of(ParamFloat) {
 				put(e.Name+".att."+p.Name, p.Value.Float)
 			}
 		}
@@ -315,7 +315,7 @@ func TestReadCompatJSONNonFiniteErrors(t *testing.T) {
 		}
 		var got uint32
 		for _, e := range f.Elements {
-			for _, p := range e.Properties[ParamFloat] {
+			for _, p := range e.Properties.Of(ParamFloat) {
 				if p.Name == "F0" {
 					got = math.Float32bits(float32(p.Value.Float))
 				}

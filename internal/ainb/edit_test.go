@@ -19,7 +19,7 @@ func TestEditOneValue(t *testing.T) {
 	}
 	var target *Property
 	for i := range f.Elements {
-		if ps := f.Elements[i].Properties[ParamFloat]; len(ps) > 0 {
+		if ps := f.Elements[i].Properties.Of(ParamFloat); len(ps) > 0 {
 			target = &ps[0]
 			break
 		}
@@ -50,7 +50,7 @@ func TestEditOneValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range again.Elements {
-		if ps := again.Elements[i].Properties[ParamFloat]; len(ps) > 0 {
+		if ps := again.Elements[i].Properties.Of(ParamFloat); len(ps) > 0 {
 			if ps[0].Value.Float != 12.5 {
 				t.Fatalf("read back %v, want 12.5 (was %v)", ps[0].Value.Float, old)
 			}
@@ -154,7 +154,7 @@ func TestBuildFromScratch(t *testing.T) {
 		e := Element{Type: Sequential, Flags: FlagResidentInit}
 		e.Plugs.Set(PlugChild, []Plug{{Node: 1, Name: "a"}})
 		leaf := Element{Name: "Leaf"}
-		leaf.Properties[ParamFloat] = []Property{{Name: "Speed", Value: Value{Float: F32(math.Pi)}}}
+		leaf.Properties.Set(ParamFloat, []Property{{Name: "Speed", Value: Value{Float: F32(math.Pi)}}})
 		leaf.Inputs[ParamVec3f] = []Input{{Name: "Pos", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{1, 2, 3}}}}
 		f.Elements = []Element{e, leaf}
 		f.Blackboard.Params[BBF32] = []BlackboardParam{{Name: "Speed", File: "Work/AI/A.root.ainb", Value: Value{Float: 2}}}
@@ -181,7 +181,7 @@ func TestBuildFromScratch(t *testing.T) {
 		if !bytes.Equal(b, b2) {
 			t.Fatalf("%#x: %s", v, firstDiff(b, b2))
 		}
-		if got := g.Elements[1].Properties[ParamFloat][0].Value.Float; got != F32(math.Pi) {
+		if got := g.Elements[1].Properties.Of(ParamFloat)[0].Value.Float; got != F32(math.Pi) {
 			t.Fatalf("%#x: speed %v", v, got)
 		}
 		if got := g.Blackboard.Params[BBF32][0].File; got != "Work/AI/A.root.ainb" {
@@ -237,7 +237,7 @@ func TestEnumRelocationsFollowValues(t *testing.T) {
 	for i := range f.Elements {
 		f.Elements[i].StateInfo = &StateInfo{}
 	}
-	f.Elements[1].Properties[ParamInt] = []Property{{Name: "Team", Value: Value{Int: 7}}}
+	f.Elements[1].Properties.Set(ParamInt, []Property{{Name: "Team", Value: Value{Int: 7}}})
 	f.Elements[1].Inputs[ParamInt] = []Input{{Name: "Mode", Source: Source{Node: -1}, Value: Value{Int: 3}}}
 	f.EnumRelocations = []EnumRelocation{
 		{Target: &ValueRef{Element: 1, Type: ParamInt}, ClassName: "Lp::Team", ValueName: "Alpha"},
@@ -264,7 +264,7 @@ func TestEnumRelocationsFollowValues(t *testing.T) {
 	}
 	check(b, 7, 3)
 	// Properties and inputs of element 0 now come first in their tables, moving element 1's.
-	f.Elements[0].Properties[ParamInt] = []Property{{Name: "Extra", Value: Value{Int: 100}}}
+	f.Elements[0].Properties.Set(ParamInt, []Property{{Name: "Extra", Value: Value{Int: 100}}})
 	f.Elements[0].Inputs[ParamInt] = []Input{{Name: "Extra", Source: Source{Node: -1}, Value: Value{Int: 200}}}
 	b2, err := f.Bytes()
 	if err != nil {

@@ -152,10 +152,6 @@ func unmarshalGroups[T any](b []byte, names []string, groups [][]T) error {
 	return err
 }
 
-func (p Properties) MarshalJSON() ([]byte, error) { return marshalGroups(ParamTypeNames[:], p[:]) }
-func (p *Properties) UnmarshalJSON(b []byte) error {
-	return unmarshalGroups(b, ParamTypeNames[:], p[:])
-}
 func (p Inputs) MarshalJSON() ([]byte, error)  { return marshalGroups(ParamTypeNames[:], p[:]) }
 func (p *Inputs) UnmarshalJSON(b []byte) error { return unmarshalGroups(b, ParamTypeNames[:], p[:]) }
 func (p BlackboardParams) MarshalJSON() ([]byte, error) {

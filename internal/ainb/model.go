@@ -155,10 +155,12 @@ const (
 // Properties, Inputs and Outputs are grouped by param type, plugs by kind, blackboard
 // parameters by blackboard type: one list each, in table order.
 type (
-	Properties       [NumParamTypes][]Property
 	Inputs           [NumParamTypes][]Input
 	BlackboardParams [NumBlackboardTypes][]BlackboardParam
 )
+
+// Properties are an element's or attachment's properties by param type.
+type Properties = Groups[ParamType, Property]
 
 // Outputs are an element's outputs by param type.
 type Outputs = Groups[ParamType, Output]

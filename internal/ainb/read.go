@@ -65,6 +65,7 @@ type decoder struct {
 	// without end would otherwise make a small file allocate quadratically.
 	budget int
 	// Blocks for the elements' grouped lists.
+	propBlocks   blocks[Property]
 	outputBlocks blocks[Output]
 	plugBlocks   blocks[Plug]
 }
@@ -265,7 +266,7 @@ func (d *decoder) file() (*File, error) {
 		}
 	}
 	props := d.propertyTable(h.properties, h.io)
-	f.Attachments = d.attachments(h.attachmentArray, h.attachments, props)
+	f.Attachments = d.attachments(h.attachmentArray, h.attachments, &props)
 	d.section = "attachment id array"
 	ids := make([]uint32, d.span(h.attachmentIDs, h.attachmentArray)/4)
 	for i := range ids {
@@ -442,7 +443,7 @@ func (d *decoder) value(t ParamType, off int) (v Value) {
 	return v
 }
 
-func (d *decoder) propertyTable(off, end uint32) (props Properties) {
+func (d *decoder) propertyTable(off, end uint32) (props [NumParamTypes][]Property) {
 	d.section = "property table"
 	var offs [NumParamTypes + 1]uint32
 	for t := range NumParamTypes {
@@ -490,7 +491,7 @@ func sliceOf[T any](d *decoder, off int, what string, table []T, base, n uint32)
 	return table[base : base+n : base+n]
 }
 
-func (d *decoder) attachments(off, count uint32, props Properties) []Attachment {
+func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Property) []Attachment {
 	d.section = "attachments"
 	size := attachmentSize(d.version)
 	n := d.count(int(off), count, size)
@@ -502,11 +503,13 @@ func (d *decoder) attachments(off, count uint32, props Properties) []Attachment 
 		a.Name = d.str(at)
 		params := int(d.u32(at + 4))
 		a.Debug = d.u32(params)
+		var lists [NumParamTypes][]Property
 		for t := range NumParamTypes {
 			base, cnt := d.u32(params+4+8*int(t)), d.u32(params+8+8*int(t))
-			a.Properties[t] = sliceOf(d, params+4+8*int(t), "attachment properties", props[t], base, cnt)
+			lists[t] = sliceOf(d, params+4+8*int(t), "attachment properties", props[t], base, cnt)
 			d.attProps[i][t] = base
 		}
+		a.Properties = groupsFrom[ParamType](&d.propBlocks, &lists)
 		if d.err != nil {
 			return nil
 		}
@@ -792,10 +795,11 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 		return
 	}
 	pb := d.b[params : params+0xa4]
+	var props [NumParamTypes][]Property
 	var outputs [NumParamTypes][]Output
 	for pt := range NumParamTypes {
 		o := 8 * int(pt)
-		e.Properties[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
+		props[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
 		d.elemProps[index][pt] = le.Uint32(pb[o:])
 	}
 	for pt := range NumParamTypes {
@@ -804,6 +808,7 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 		d.elemInputs[index][pt] = le.Uint32(pb[o:])
 		outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
 	}
+	e.Properties = groupsFrom[ParamType](&d.propBlocks, &props)
 	e.Outputs = groupsFrom[ParamType](&d.outputBlocks, &outputs)
 	plugBase := params + 0xa4
 	var plugs [NumPlugKinds][]Plug
@@ -873,12 +878,12 @@ func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
 	for t := range ParamPointer {
 		if gi, ok := find(d.propAt[t], propertySizes[t], 8, d.tableLen(t, false)); ok {
 			for i := range f.Elements {
-				if b := int(d.elemProps[i][t]); gi >= b && gi < b+len(f.Elements[i].Properties[t]) {
+				if b := int(d.elemProps[i][t]); gi >= b && gi < b+len(f.Elements[i].Properties.Of(t)) {
 					return &ValueRef{Element: i, Type: t, Index: gi - b}
 				}
 			}
 			for a := range f.Attachments {
-				if b := int(d.attProps[a][t]); gi >= b && gi < b+len(f.Attachments[a].Properties[t]) {
+				if b := int(d.attProps[a][t]); gi >= b && gi < b+len(f.Attachments[a].Properties.Of(t)) {
 					return &ValueRef{Element: -1, Attachment: a, Type: t, Index: gi - b}
 				}
 			}

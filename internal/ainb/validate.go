@@ -106,7 +106,7 @@ func (v *validator) check() {
 	}
 	for i := range f.Attachments {
 		for t := range NumParamTypes {
-			for j, pr := range f.Attachments[i].Properties[t] {
+			for j, pr := range f.Attachments[i].Properties.Of(t) {
 				v.flags(-1, func() string { return fmt.Sprintf("Attachments[%d].Properties.%s[%d]", i, ParamTypeNames[t], j) }, pr.Flags, nExpr)
 			}
 		}
@@ -182,7 +182,7 @@ func (v *validator) element(i, nExpr int) {
 		v.add(i, base()+".State Info", "every node of a 0x404 file needs state info")
 	}
 	for t := range NumParamTypes {
-		for j, pr := range e.Properties[t] {
+		for j, pr := range e.Properties.Of(t) {
 			if pr.Flags.IsExpression() {
 				v.flags(i, func() string { return fmt.Sprintf("%s.Properties.%s[%d]", base(), ParamTypeNames[t], j) }, pr.Flags, nExpr)
 			}
@@ -260,9 +260,9 @@ func (v *validator) validRef(r *ValueRef) bool {
 	case r.Element >= 0 && r.Input:
 		return r.Index < len(f.Elements[r.Element].Inputs[r.Type])
 	case r.Element >= 0:
-		return r.Index < len(f.Elements[r.Element].Properties[r.Type])
+		return r.Index < len(f.Elements[r.Element].Properties.Of(r.Type))
 	case r.Element == -1 && !r.Input && r.Attachment >= 0 && r.Attachment < len(f.Attachments):
-		return r.Index < len(f.Attachments[r.Attachment].Properties[r.Type])
+		return r.Index < len(f.Attachments[r.Attachment].Properties.Of(r.Type))
 	}
 	return false
 }

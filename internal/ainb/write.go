@@ -398,7 +398,7 @@ func (e *encoder) plan() *layoutPlan {
 			p.jumps = append(p.jumps, *pl.Jump)
 		}
 		for t := range NumParamTypes {
-			for _, pr := range el.Properties[t] {
+			for _, pr := range el.Properties.Of(t) {
 				c, s := use(pr.Flags)
 				p.exprCount[i] += c
 				p.exprSize[i] += s
@@ -430,7 +430,7 @@ func (e *encoder) plan() *layoutPlan {
 	}
 	for i := range f.Attachments {
 		for t := range NumParamTypes {
-			for _, pr := range f.Attachments[i].Properties[t] {
+			for _, pr := range f.Attachments[i].Properties.Of(t) {
 				c, s := use(pr.Flags)
 				p.attCount[i] += c
 				p.attSize[i] += s
@@ -611,8 +611,8 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 		e.patch32(e.elementField(i, elemParamsField), uint32(e.pos()))
 		for t := range NumParamTypes {
 			e.u32(uint32(propBase[t]))
-			e.u32(uint32(len(el.Properties[t])))
-			propBase[t] += len(el.Properties[t])
+			e.u32(uint32(len(el.Properties.Of(t))))
+			propBase[t] += len(el.Properties.Of(t))
 		}
 		for t := range NumParamTypes {
 			e.u32(uint32(inBase[t]))
@@ -679,8 +679,8 @@ func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
 		e.u32(a.Debug)
 		for t := range NumParamTypes {
 			e.u32(uint32(propBase[t]))
-			e.u32(uint32(len(a.Properties[t])))
-			propBase[t] += len(a.Properties[t])
+			e.u32(uint32(len(a.Properties.Of(t))))
+			propBase[t] += len(a.Properties.Of(t))
 		}
 		// Six empty (count, offset) pairs pointing past the block, as the game's files have.
 		end := uint32(e.pos() + 0x30)
@@ -923,10 +923,10 @@ func (e *encoder) propertyTable() {
 	var all [NumParamTypes]int
 	for t := range NumParamTypes {
 		for i := range f.Elements {
-			all[t] += len(f.Elements[i].Properties[t])
+			all[t] += len(f.Elements[i].Properties.Of(t))
 		}
 		for i := range f.Attachments {
-			all[t] += len(f.Attachments[i].Properties[t])
+			all[t] += len(f.Attachments[i].Properties.Of(t))
 		}
 		e.u32(uint32(at))
 		e.propAt[t] = at
@@ -942,13 +942,13 @@ func (e *encoder) propertyTable() {
 	}
 	for t := range NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Properties[t] {
-				write(t, &f.Elements[i].Properties[t][j])
+			for j := range f.Elements[i].Properties.Of(t) {
+				write(t, &f.Elements[i].Properties.Of(t)[j])
 			}
 		}
 		for i := range f.Attachments {
-			for j := range f.Attachments[i].Properties[t] {
-				write(t, &f.Attachments[i].Properties[t][j])
+			for j := range f.Attachments[i].Properties.Of(t) {
+				write(t, &f.Attachments[i].Properties.Of(t)[j])
 			}
 		}
 	}
@@ -1065,14 +1065,14 @@ func (e *encoder) valueOffset(v *ValueRef) int {
 	}
 	if v.Element >= 0 {
 		for i := range v.Element {
-			gi += len(f.Elements[i].Properties[t])
+			gi += len(f.Elements[i].Properties.Of(t))
 		}
 	} else {
 		for i := range f.Elements {
-			gi += len(f.Elements[i].Properties[t])
+			gi += len(f.Elements[i].Properties.Of(t))
 		}
 		for a := range v.Attachment {
-			gi += len(f.Attachments[a].Properties[t])
+			gi += len(f.Attachments[a].Properties.Of(t))
 		}
 	}
 	return e.propAt[t] + gi*propertySizes[t] + 8

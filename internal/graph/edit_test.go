@@ -528,7 +528,7 @@ func TestEditValues(t *testing.T) {
 	}
 	f, again := rebuild(t, d)
 	sameContent(t, d, again)
-	ps := f.Elements[0].Properties
+	ps := f.Elements[0].Properties.Lists()
 	bits := func(x ainb.F32) uint32 { return math.Float32bits(float32(x)) }
 	if ps[ainb.ParamInt][0].Value.Int != math.MinInt32 || ps[ainb.ParamBool][0].Value.Int != 1 ||
 		bits(ps[ainb.ParamFloat][0].Value.Float) != 0x7fc00001 || bits(ps[ainb.ParamFloat][1].Value.Float) != 0x80000000 ||

@@ -186,11 +186,13 @@ func (c *fromCtx) document(name string) (*Document, error) {
 				if t.Input {
 					list = flatIndex((*[ainb.NumParamTypes][]ainb.Input)(&e.Inputs), t.Type, t.Index)
 				} else {
-					list = flatIndex((*[ainb.NumParamTypes][]ainb.Property)(&e.Properties), t.Type, t.Index)
+					props := e.Properties.Lists()
+					list = flatIndex(&props, t.Type, t.Index)
 				}
 			} else {
 				vt.Attachment = c.slab.int(t.Attachment)
-				list = flatIndex((*[ainb.NumParamTypes][]ainb.Property)(&f.Attachments[t.Attachment].Properties), t.Type, t.Index)
+				props := f.Attachments[t.Attachment].Properties.Lists()
+				list = flatIndex(&props, t.Type, t.Index)
 			}
 			if t.Input {
 				vt.Input = c.slab.int(list)
@@ -312,16 +314,13 @@ func (c *fromCtx) flags(fl ainb.ParamFlags, src *Source, bbIndex int, isOutput *
 }
 
 func (c *fromCtx) properties(ps *ainb.Properties, o *ownerFacts) []Property {
-	n := 0
-	for t := range ainb.NumParamTypes {
-		n += len(ps[t])
-	}
+	n := ps.Len()
 	if n == 0 {
 		return nil
 	}
 	out := make([]Property, 0, n)
 	for t := range ainb.NumParamTypes {
-		for _, p := range ps[t] {
+		for _, p := range ps.Of(t) {
 			k := len(out)
 			v, word, odd := value(t, p.Value)
 			pr := Property{Name: p.Name, Type: valueTypes[t], ClassName: p.ClassName, Value: v}
@@ -736,14 +735,14 @@ func (p *poolWalk) file(f *ainb.File) {
 	}
 	for t := range ainb.NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Properties[t] {
-				pr := &f.Elements[i].Properties[t][j]
+			for j := range f.Elements[i].Properties.Of(t) {
+				pr := &f.Elements[i].Properties.Of(t)[j]
 				param(t, pr.Name, pr.ClassName, &pr.Value)
 			}
 		}
 		for i := range f.Attachments {
-			for j := range f.Attachments[i].Properties[t] {
-				pr := &f.Attachments[i].Properties[t][j]
+			for j := range f.Attachments[i].Properties.Of(t) {
+				pr := &f.Attachments[i].Properties.Of(t)[j]
 				param(t, pr.Name, pr.ClassName, &pr.Value)
 			}
 		}

@@ -607,10 +607,11 @@ func (c *toCtx) paramSource(i int, path func() string, t ainb.ParamType, src *So
 
 // properties converts the properties of a node (owner) or attachment (owner -1); base gives
 // the path of the list, only when a problem is reported.
-func (c *toCtx) properties(owner int, base func() string, ps []Property, o *ownerFacts) (out ainb.Properties, order []int) {
+func (c *toCtx) properties(owner int, base func() string, ps []Property, o *ownerFacts) (_ ainb.Properties, order []int) {
 	if len(ps) == 0 {
-		return out, nil
+		return ainb.Properties{}, nil
 	}
+	var out [ainb.NumParamTypes][]ainb.Property
 	types := make([]ainb.ParamType, len(ps))
 	groupByType(c, owner, out[:], types,
 		func(k int) ValueType { return ps[k].Type },
@@ -657,7 +658,7 @@ func (c *toCtx) properties(owner int, base func() string, ps []Property, o *owne
 			}
 		}
 	}
-	return out, order
+	return ainb.GroupsOf[ainb.ParamType](out), order
 }
 
 // groupByType makes out[t], the list of the properties, inputs or outputs of param type t,
