@@ -42,9 +42,9 @@ func remapElement(e ainb.Element, m map[int]int) ainb.Element {
 			}
 		}
 	}
-	for t := range c.Inputs {
-		for j := range c.Inputs[t] {
-			in := &c.Inputs[t][j]
+	for t := range ainb.NumParamTypes {
+		for j := range c.Inputs.Of(t) {
+			in := &c.Inputs.Of(t)[j]
 			if n, ok := m[int(in.Source.Node)]; ok {
 				in.Source.Node = int16(n)
 			}
@@ -167,11 +167,11 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 	if !slices.Equal(kids, []int32{5, 6, 7}) {
 		t.Errorf("the pasted selector's branches lead to %v, want the pasted 5, 6, 7", kids)
 	}
-	if src := sel.Inputs[ainb.ParamInt][0].Source; src.Node != -1 {
+	if src := sel.Inputs.Of(ainb.ParamInt)[0].Source; src.Node != -1 {
 		t.Errorf("the pasted selector's input still reads node %d of the other file", src.Node)
 	}
 	task := got.Elements[5]
-	if n := task.Inputs[ainb.ParamInt][0].Source.Node; n != -1 {
+	if n := task.Inputs.Of(ainb.ParamInt)[0].Source.Node; n != -1 {
 		t.Errorf("the pasted Task00's input still reads node %d", n)
 	}
 	// Its attachment came along; its expression and blackboard references have no match here

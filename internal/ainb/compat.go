@@ -236,10 +236,10 @@ func (f *File) compatElement(i int) object {
 	o.set("Properties", compatProperties(&e.Properties))
 	ins, outs := object{}, object{}
 	for t := range NumParamTypes {
-		if len(e.Inputs[t]) > 0 {
-			list := make([]any, len(e.Inputs[t]))
-			for j := range e.Inputs[t] {
-				in := &e.Inputs[t][j]
+		if inList := e.Inputs.Of(t); len(inList) > 0 {
+			list := make([]any, len(inList))
+			for j := range inList {
+				in := &inList[j]
 				var io object
 				io.set("Name", in.Name)
 				if t == ParamPointer {

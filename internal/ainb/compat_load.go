@@ -615,6 +615,8 @@ func (w *jv) source(path string, m map[string]any, n int) Source {
 }
 
 func (w *jv) inputs(path string, v any, e *Element, n int) {
+	lists := e.Inputs.Lists()
+	defer func() { e.Inputs.SetAll(lists) }()
 	w.eachTyped(path, v, func(t ParamType, ip string, im map[string]any) {
 		in := Input{}
 		in.Name, in.ClassName = w.nameAndClass(t, ip, im)
@@ -631,7 +633,7 @@ func (w *jv) inputs(path string, v any, e *Element, n int) {
 		if b, ok := im["Is Set Blackboard"]; ok {
 			in.SetBlackboard = w.boolean(join(ip, "Is Set Blackboard"), b)
 		}
-		e.Inputs[t] = append(e.Inputs[t], in)
+		lists[t] = append(lists[t], in)
 	})
 }
 

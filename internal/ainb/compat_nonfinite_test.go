@@ -61,14 +61,14 @@ func nonFiniteFile() *File {
 	leaf.Properties.Set(ParamVec3f, []Property{
 		{Name: "V0", Value: Value{Vec: Vec3f{f32bits(bitsNaN), f32bits(bitsNegInf), f32bits(bitsNegZero)}}},
 	})
-	leaf.Inputs[ParamFloat] = []Input{
+	leaf.Inputs.Set(ParamFloat, []Input{
 		{Name: "I0", Source: Source{Node: -1}, Value: Value{Float: f32bits(bitsInf)}},
 		{Name: "I1", Source: Source{Node: -1}, Value: Value{Float: f32bits(bitsNegNaN)}},
 		{Name: "I2", Source: Source{Node: -1}, Value: Value{Float: f32bits(bitsNegZero)}},
-	}
-	leaf.Inputs[ParamVec3f] = []Input{
+	})
+	leaf.Inputs.Set(ParamVec3f, []Input{
 		{Name: "IV0", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{f32bits(bitsInf), f32bits(bitsNaN), f32bits(bitsNegZero)}}},
-	}
+	})
 	sel := Element{Type: F32Selector, Name: "Select"}
 	sel.Plugs.Set(PlugChild, []Plug{
 		{Node: 1, Name: "range", Float: f32bits(bitsNegInf), MaxFloat: f32bits(bitsInf)},
@@ -108,10 +108,10 @@ func nonFiniteFloats(f *File) map[string]uint32 {
 		for _, p := range e.Properties.Of(ParamVec3f) {
 			vec(e.Name+".prop."+p.Name, p.Value.Vec)
 		}
-		for _, in := range e.Inputs[ParamFloat] {
+		for _, in := range e.Inputs.Of(ParamFloat) {
 			put(e.Name+".in."+in.Name, in.Value.Float)
 		}
-		for _, in := range e.Inputs[ParamVec3f] {
+		for _, in := range e.Inputs.Of(ParamVec3f) {
 			vec(e.Name+".in."+in.Name, in.Value.Vec)
 		}
 		if e.Type == F32Selector {

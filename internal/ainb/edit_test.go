@@ -108,7 +108,7 @@ func TestValidateProblems(t *testing.T) {
 	f := &File{Version: Version407, Category: "AI"}
 	f.Elements = make([]Element, 3)
 	f.Commands = []Command{{Name: "Root", Root: 7, Secondary: -1}}
-	f.Elements[1].Inputs[ParamFloat] = []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}}
+	f.Elements[1].Inputs.Set(ParamFloat, []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}})
 	f.Elements[2].Outputs.Set(ParamInt, []Output{{Name: "y"}})
 	f.Elements[0].Plugs.Set(PlugChild, []Plug{{Node: 9}})
 	f.Elements[0].Queries = []int{2}
@@ -155,7 +155,7 @@ func TestBuildFromScratch(t *testing.T) {
 		e.Plugs.Set(PlugChild, []Plug{{Node: 1, Name: "a"}})
 		leaf := Element{Name: "Leaf"}
 		leaf.Properties.Set(ParamFloat, []Property{{Name: "Speed", Value: Value{Float: F32(math.Pi)}}})
-		leaf.Inputs[ParamVec3f] = []Input{{Name: "Pos", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{1, 2, 3}}}}
+		leaf.Inputs.Set(ParamVec3f, []Input{{Name: "Pos", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{1, 2, 3}}}})
 		f.Elements = []Element{e, leaf}
 		f.Blackboard.Params[BBF32] = []BlackboardParam{{Name: "Speed", File: "Work/AI/A.root.ainb", Value: Value{Float: 2}}}
 		if v >= Version408 {
@@ -238,7 +238,7 @@ func TestEnumRelocationsFollowValues(t *testing.T) {
 		f.Elements[i].StateInfo = &StateInfo{}
 	}
 	f.Elements[1].Properties.Set(ParamInt, []Property{{Name: "Team", Value: Value{Int: 7}}})
-	f.Elements[1].Inputs[ParamInt] = []Input{{Name: "Mode", Source: Source{Node: -1}, Value: Value{Int: 3}}}
+	f.Elements[1].Inputs.Set(ParamInt, []Input{{Name: "Mode", Source: Source{Node: -1}, Value: Value{Int: 3}}})
 	f.EnumRelocations = []EnumRelocation{
 		{Target: &ValueRef{Element: 1, Type: ParamInt}, ClassName: "Lp::Team", ValueName: "Alpha"},
 		{Target: &ValueRef{Element: 1, Input: true, Type: ParamInt}, ClassName: "Lp::Mode", ValueName: "Turf"},
@@ -265,7 +265,7 @@ func TestEnumRelocationsFollowValues(t *testing.T) {
 	check(b, 7, 3)
 	// Properties and inputs of element 0 now come first in their tables, moving element 1's.
 	f.Elements[0].Properties.Set(ParamInt, []Property{{Name: "Extra", Value: Value{Int: 100}}})
-	f.Elements[0].Inputs[ParamInt] = []Input{{Name: "Extra", Source: Source{Node: -1}, Value: Value{Int: 200}}}
+	f.Elements[0].Inputs.Set(ParamInt, []Input{{Name: "Extra", Source: Source{Node: -1}, Value: Value{Int: 200}}})
 	b2, err := f.Bytes()
 	if err != nil {
 		t.Fatal(err)

@@ -152,8 +152,6 @@ func unmarshalGroups[T any](b []byte, names []string, groups [][]T) error {
 	return err
 }
 
-func (p Inputs) MarshalJSON() ([]byte, error)  { return marshalGroups(ParamTypeNames[:], p[:]) }
-func (p *Inputs) UnmarshalJSON(b []byte) error { return unmarshalGroups(b, ParamTypeNames[:], p[:]) }
 func (p BlackboardParams) MarshalJSON() ([]byte, error) {
 	return marshalGroups(BlackboardTypeNames[:], p[:])
 }

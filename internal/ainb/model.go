@@ -153,14 +153,15 @@ const (
 )
 
 // Properties, Inputs and Outputs are grouped by param type, plugs by kind, blackboard
-// parameters by blackboard type: one list each, in table order.
-type (
-	Inputs           [NumParamTypes][]Input
-	BlackboardParams [NumBlackboardTypes][]BlackboardParam
-)
+// parameters by blackboard type: one list each, in table order. The element and attachment
+// families are Groups, which cost one pointer when empty.
+type BlackboardParams [NumBlackboardTypes][]BlackboardParam
 
 // Properties are an element's or attachment's properties by param type.
 type Properties = Groups[ParamType, Property]
+
+// Inputs are an element's inputs by param type.
+type Inputs = Groups[ParamType, Input]
 
 // Outputs are an element's outputs by param type.
 type Outputs = Groups[ParamType, Output]

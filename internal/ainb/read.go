@@ -66,6 +66,7 @@ type decoder struct {
 	budget int
 	// Blocks for the elements' grouped lists.
 	propBlocks   blocks[Property]
+	inputBlocks  blocks[Input]
 	outputBlocks blocks[Output]
 	plugBlocks   blocks[Plug]
 }
@@ -796,6 +797,7 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	}
 	pb := d.b[params : params+0xa4]
 	var props [NumParamTypes][]Property
+	var inputs [NumParamTypes][]Input
 	var outputs [NumParamTypes][]Output
 	for pt := range NumParamTypes {
 		o := 8 * int(pt)
@@ -804,11 +806,12 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	}
 	for pt := range NumParamTypes {
 		o := 0x30 + 16*int(pt)
-		e.Inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
+		inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
 		d.elemInputs[index][pt] = le.Uint32(pb[o:])
 		outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
 	}
 	e.Properties = groupsFrom[ParamType](&d.propBlocks, &props)
+	e.Inputs = groupsFrom[ParamType](&d.inputBlocks, &inputs)
 	e.Outputs = groupsFrom[ParamType](&d.outputBlocks, &outputs)
 	plugBase := params + 0xa4
 	var plugs [NumPlugKinds][]Plug
@@ -890,7 +893,7 @@ func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
 		}
 		if gi, ok := find(d.inAt[t], inputSizes[t], 12, d.tableLen(t, true)); ok {
 			for i := range f.Elements {
-				if b := int(d.elemInputs[i][t]); gi >= b && gi < b+len(f.Elements[i].Inputs[t]) {
+				if b := int(d.elemInputs[i][t]); gi >= b && gi < b+len(f.Elements[i].Inputs.Of(t)) {
 					return &ValueRef{Element: i, Input: true, Type: t, Index: gi - b}
 				}
 			}

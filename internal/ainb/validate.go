@@ -187,8 +187,9 @@ func (v *validator) element(i, nExpr int) {
 				v.flags(i, func() string { return fmt.Sprintf("%s.Properties.%s[%d]", base(), ParamTypeNames[t], j) }, pr.Flags, nExpr)
 			}
 		}
-		for j := range e.Inputs[t] {
-			in := &e.Inputs[t][j]
+		inList := e.Inputs.Of(t)
+		for j := range inList {
+			in := &inList[j]
 			path := func() string { return fmt.Sprintf("%s.Parameters.Inputs.%s[%d]", base(), ParamTypeNames[t], j) }
 			if !in.IsMulti() {
 				v.source(i, path, t, in.Source, nExpr)
@@ -258,7 +259,7 @@ func (v *validator) validRef(r *ValueRef) bool {
 	case r.Element >= len(f.Elements):
 		return false
 	case r.Element >= 0 && r.Input:
-		return r.Index < len(f.Elements[r.Element].Inputs[r.Type])
+		return r.Index < len(f.Elements[r.Element].Inputs.Of(r.Type))
 	case r.Element >= 0:
 		return r.Index < len(f.Elements[r.Element].Properties.Of(r.Type))
 	case r.Element == -1 && !r.Input && r.Attachment >= 0 && r.Attachment < len(f.Attachments):

@@ -403,7 +403,7 @@ func (e *encoder) plan() *layoutPlan {
 				p.exprCount[i] += c
 				p.exprSize[i] += s
 			}
-			for _, in := range el.Inputs[t] {
+			for _, in := range el.Inputs.Of(t) {
 				if in.IsMulti() {
 					for _, src := range in.Sources {
 						c, s := use(src.Flags)
@@ -616,8 +616,8 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 		}
 		for t := range NumParamTypes {
 			e.u32(uint32(inBase[t]))
-			e.u32(uint32(len(el.Inputs[t])))
-			inBase[t] += len(el.Inputs[t])
+			e.u32(uint32(len(el.Inputs.Of(t))))
+			inBase[t] += len(el.Inputs.Of(t))
 			e.u32(uint32(outBase[t]))
 			n := len(el.Outputs.Of(t))
 			e.u32(uint32(n))
@@ -942,13 +942,15 @@ func (e *encoder) propertyTable() {
 	}
 	for t := range NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Properties.Of(t) {
-				write(t, &f.Elements[i].Properties.Of(t)[j])
+			props := f.Elements[i].Properties.Of(t)
+			for j := range props {
+				write(t, &props[j])
 			}
 		}
 		for i := range f.Attachments {
-			for j := range f.Attachments[i].Properties.Of(t) {
-				write(t, &f.Attachments[i].Properties.Of(t)[j])
+			props := f.Attachments[i].Properties.Of(t)
+			for j := range props {
+				write(t, &props[j])
 			}
 		}
 	}
@@ -961,7 +963,7 @@ func (e *encoder) ioTable(p *layoutPlan) {
 	for t := range NumParamTypes {
 		nIn, nOut := 0, 0
 		for i := range f.Elements {
-			nIn += len(f.Elements[i].Inputs[t])
+			nIn += len(f.Elements[i].Inputs.Of(t))
 			nOut += len(f.Elements[i].Outputs.Of(t))
 		}
 		e.u32(uint32(at))
@@ -972,8 +974,9 @@ func (e *encoder) ioTable(p *layoutPlan) {
 	}
 	for t := range NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Inputs[t] {
-				in := &f.Elements[i].Inputs[t][j]
+			inList := f.Elements[i].Inputs.Of(t)
+			for j := range inList {
+				in := &inList[j]
 				e.str(in.Name)
 				if t == ParamPointer {
 					e.str(in.ClassName)
@@ -1059,7 +1062,7 @@ func (e *encoder) valueOffset(v *ValueRef) int {
 	gi := v.Index
 	if v.Input {
 		for i := range v.Element {
-			gi += len(f.Elements[i].Inputs[t])
+			gi += len(f.Elements[i].Inputs.Of(t))
 		}
 		return e.inAt[t] + gi*inputSizes[t] + 12
 	}

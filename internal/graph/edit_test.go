@@ -430,7 +430,7 @@ func TestEditSources(t *testing.T) {
 				n++
 			}
 		}
-		fi = &e.Inputs[ainb.ParamFloat][n]
+		fi = &e.Inputs.Of(ainb.ParamFloat)[n]
 		switch {
 		case src == nil:
 			if fi.Source.Node != -1 || fi.Source.Flags&^ainb.ParamIsOutput != ainb.ParamUsesDefault {

@@ -184,7 +184,8 @@ func (c *fromCtx) document(name string) (*Document, error) {
 				vt.Node = c.slab.int(t.Element)
 				e := &f.Elements[t.Element]
 				if t.Input {
-					list = flatIndex((*[ainb.NumParamTypes][]ainb.Input)(&e.Inputs), t.Type, t.Index)
+					inputs := e.Inputs.Lists()
+					list = flatIndex(&inputs, t.Type, t.Index)
 				} else {
 					props := e.Properties.Lists()
 					list = flatIndex(&props, t.Type, t.Index)
@@ -377,15 +378,16 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 
 	nIn := 0
 	for t := range ainb.NumParamTypes {
-		nIn += len(e.Inputs[t])
+		nIn += len(e.Inputs.Of(t))
 	}
 	nOut := e.Outputs.Len()
 	if nIn > 0 {
 		n.Inputs = make([]Input, 0, nIn)
 	}
 	for t := range ainb.NumParamTypes {
-		for j := range e.Inputs[t] {
-			in := &e.Inputs[t][j]
+		inList := e.Inputs.Of(t)
+		for j := range inList {
+			in := &inList[j]
 			k := len(n.Inputs)
 			v, word, odd := value(t, in.Value)
 			typ := valueTypes[t]
@@ -573,8 +575,9 @@ func deriveMirror(m *[3][]ainb.Plug, e *ainb.Element, version uint32) {
 		case ainb.ParamString:
 			k = 1
 		}
-		for j := range e.Inputs[t] {
-			in := &e.Inputs[t][j]
+		inList := e.Inputs.Of(t)
+		for j := range inList {
+			in := &inList[j]
 			add := func(s ainb.Source) {
 				if !all && s.Node < 0 {
 					return
@@ -735,22 +738,25 @@ func (p *poolWalk) file(f *ainb.File) {
 	}
 	for t := range ainb.NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Properties.Of(t) {
-				pr := &f.Elements[i].Properties.Of(t)[j]
+			propList := f.Elements[i].Properties.Of(t)
+			for j := range propList {
+				pr := &propList[j]
 				param(t, pr.Name, pr.ClassName, &pr.Value)
 			}
 		}
 		for i := range f.Attachments {
-			for j := range f.Attachments[i].Properties.Of(t) {
-				pr := &f.Attachments[i].Properties.Of(t)[j]
+			propList := f.Attachments[i].Properties.Of(t)
+			for j := range propList {
+				pr := &propList[j]
 				param(t, pr.Name, pr.ClassName, &pr.Value)
 			}
 		}
 	}
 	for t := range ainb.NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Inputs[t] {
-				in := &f.Elements[i].Inputs[t][j]
+			inList := f.Elements[i].Inputs.Of(t)
+			for j := range inList {
+				in := &inList[j]
 				param(t, in.Name, in.ClassName, &in.Value)
 			}
 		}

@@ -732,7 +732,8 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 	var inOrder []int
 	if len(n.Inputs) > 0 {
 		inTypes = make([]ainb.ParamType, len(n.Inputs))
-		groupByType(c, i, e.Inputs[:], inTypes,
+		var ins [ainb.NumParamTypes][]ainb.Input
+		groupByType(c, i, ins[:], inTypes,
 			func(k int) ValueType { return n.Inputs[k].Type },
 			func(k int) string { return fmt.Sprintf("nodes[%d].inputs[%d].type", i, k) })
 		inOrder = make([]int, len(n.Inputs))
@@ -778,9 +779,10 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 				w, node, out := c.paramSource(i, func() string { return sub(".source") }, t, in.Source, in.IsOutput, in.UsesDefault, true, false)
 				ei.Source = ainb.Source{Node: int16(node), Output: int16(out), Flags: ainb.ParamFlags(w)}
 			}
-			inOrder[k] = len(e.Inputs[t])
-			e.Inputs[t] = append(e.Inputs[t], ei)
+			inOrder[k] = len(ins[t])
+			ins[t] = append(ins[t], ei)
 		}
+		e.Inputs = ainb.GroupsOf[ainb.ParamType](ins)
 	}
 	if len(n.Outputs) > 0 {
 		types := make([]ainb.ParamType, len(n.Outputs))
@@ -959,7 +961,7 @@ func (c *toCtx) apply(n *Node, e *ainb.Element, plugs *[ainb.NumPlugKinds][]ainb
 		if fc.chk != valueChk(&c.h, fc.kind, in.Type, multi, src) {
 			return nil, nil
 		}
-		return in, &e.Inputs[inTypes[fc.a]][inOrder[fc.a]]
+		return in, &e.Inputs.Of(inTypes[fc.a])[inOrder[fc.a]]
 	}
 	raw := func(s *ainb.Source) {
 		// Only the words of a source that is no node output: the reader takes those by their
