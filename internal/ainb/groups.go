@@ -84,11 +84,12 @@ func (g *Groups[K, T]) SetAll(lists [groupCount][]T) {
 	g.lists = nil
 }
 
-// blocks hands out family blocks from shared chunks, so a reader building many elements
-// does not allocate one block per element.
-type blocks[T any] struct{ free [][groupCount][]T }
+// Blocks hands out family blocks from shared chunks, so code building many elements (the
+// reader, the document build) does not allocate one block per element. The zero value is
+// ready to use.
+type Blocks[T any] struct{ free [][groupCount][]T }
 
-func (p *blocks[T]) put(lists *[groupCount][]T) *[groupCount][]T {
+func (p *Blocks[T]) put(lists *[groupCount][]T) *[groupCount][]T {
 	for _, l := range lists {
 		if len(l) > 0 {
 			if len(p.free) == 0 {
@@ -103,8 +104,9 @@ func (p *blocks[T]) put(lists *[groupCount][]T) *[groupCount][]T {
 	return nil
 }
 
-// groupsFrom makes a family of lists with a block from p.
-func groupsFrom[K ParamType | PlugKind, T any](p *blocks[T], lists *[groupCount][]T) Groups[K, T] {
+// GroupsIn returns a family holding lists (the empty family when all are empty), with its
+// block from p.
+func GroupsIn[K ParamType | PlugKind, T any](p *Blocks[T], lists *[groupCount][]T) Groups[K, T] {
 	return Groups[K, T]{p.put(lists)}
 }
 

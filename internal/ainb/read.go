@@ -65,10 +65,10 @@ type decoder struct {
 	// without end would otherwise make a small file allocate quadratically.
 	budget int
 	// Blocks for the elements' grouped lists.
-	propBlocks   blocks[Property]
-	inputBlocks  blocks[Input]
-	outputBlocks blocks[Output]
-	plugBlocks   blocks[Plug]
+	propBlocks   Blocks[Property]
+	inputBlocks  Blocks[Input]
+	outputBlocks Blocks[Output]
+	plugBlocks   Blocks[Plug]
 }
 
 func (d *decoder) fail(off int, format string, args ...any) {
@@ -510,7 +510,7 @@ func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Propert
 			lists[t] = sliceOf(d, params+4+8*int(t), "attachment properties", props[t], base, cnt)
 			d.attProps[i][t] = base
 		}
-		a.Properties = groupsFrom[ParamType](&d.propBlocks, &lists)
+		a.Properties = GroupsIn[ParamType](&d.propBlocks, &lists)
 		if d.err != nil {
 			return nil
 		}
@@ -810,9 +810,9 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 		d.elemInputs[index][pt] = le.Uint32(pb[o:])
 		outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
 	}
-	e.Properties = groupsFrom[ParamType](&d.propBlocks, &props)
-	e.Inputs = groupsFrom[ParamType](&d.inputBlocks, &inputs)
-	e.Outputs = groupsFrom[ParamType](&d.outputBlocks, &outputs)
+	e.Properties = GroupsIn[ParamType](&d.propBlocks, &props)
+	e.Inputs = GroupsIn[ParamType](&d.inputBlocks, &inputs)
+	e.Outputs = GroupsIn[ParamType](&d.outputBlocks, &outputs)
 	plugBase := params + 0xa4
 	var plugs [NumPlugKinds][]Plug
 	for k := range PlugKind(plugTables) {
@@ -833,7 +833,7 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 		}
 		plugs[k] = ps
 	}
-	e.Plugs = groupsFrom[PlugKind](&d.plugBlocks, &plugs)
+	e.Plugs = GroupsIn[PlugKind](&d.plugBlocks, &plugs)
 	d.section = "elements"
 }
 

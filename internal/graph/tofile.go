@@ -89,6 +89,12 @@ type toCtx struct {
 	nodeFacts map[int]*ownerFacts
 	attFacts  map[int]*ownerFacts
 	h         hasher
+
+	// Blocks for the elements' and attachments' grouped lists.
+	propBlocks   ainb.Blocks[ainb.Property]
+	inputBlocks  ainb.Blocks[ainb.Input]
+	outputBlocks ainb.Blocks[ainb.Output]
+	plugBlocks   ainb.Blocks[ainb.Plug]
 }
 
 func (c *toCtx) add(node int, path string, format string, args ...any) {
@@ -658,7 +664,7 @@ func (c *toCtx) properties(owner int, base func() string, ps []Property, o *owne
 			}
 		}
 	}
-	return ainb.GroupsOf[ainb.ParamType](out), order
+	return ainb.GroupsIn[ainb.ParamType](&c.propBlocks, &out), order
 }
 
 // groupByType makes out[t], the list of the properties, inputs or outputs of param type t,
@@ -782,7 +788,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			inOrder[k] = len(ins[t])
 			ins[t] = append(ins[t], ei)
 		}
-		e.Inputs = ainb.GroupsOf[ainb.ParamType](ins)
+		e.Inputs = ainb.GroupsIn[ainb.ParamType](&c.inputBlocks, &ins)
 	}
 	if len(n.Outputs) > 0 {
 		types := make([]ainb.ParamType, len(n.Outputs))
@@ -807,7 +813,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			}
 			outs[t] = append(outs[t], ainb.Output{Name: out.Name, ClassName: out.ClassName, Connected: out.Connected})
 		}
-		e.Outputs = ainb.GroupsOf[ainb.ParamType](outs)
+		e.Outputs = ainb.GroupsIn[ainb.ParamType](&c.outputBlocks, &outs)
 	}
 
 	// The plug lists are gathered here and become the element's family once, at the end.
@@ -921,7 +927,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			}
 		}
 	}
-	e.Plugs = ainb.GroupsOf[ainb.PlugKind](plugs)
+	e.Plugs = ainb.GroupsIn[ainb.PlugKind](&c.plugBlocks, &plugs)
 	total := 0
 	for k := range plugs {
 		if len(plugs[k]) > 255 {
