@@ -40,6 +40,18 @@ func (g Groups[K, T]) Lists() [groupCount][]T {
 	return *g.lists
 }
 
+// Before is the number of entries in the lists before the one of type k: the index in one
+// flat list, grouped by type, of entry i of type k is Before(k)+i.
+func (g Groups[K, T]) Before(k K) int {
+	n := 0
+	if g.lists != nil {
+		for _, l := range g.lists[:k] {
+			n += len(l)
+		}
+	}
+	return n
+}
+
 // Len is the number of entries in all lists together.
 func (g Groups[K, T]) Len() int {
 	n := 0

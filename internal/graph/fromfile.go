@@ -184,16 +184,13 @@ func (c *fromCtx) document(name string) (*Document, error) {
 				vt.Node = c.slab.int(t.Element)
 				e := &f.Elements[t.Element]
 				if t.Input {
-					inputs := e.Inputs.Lists()
-					list = flatIndex(&inputs, t.Type, t.Index)
+					list = e.Inputs.Before(t.Type) + t.Index
 				} else {
-					props := e.Properties.Lists()
-					list = flatIndex(&props, t.Type, t.Index)
+					list = e.Properties.Before(t.Type) + t.Index
 				}
 			} else {
 				vt.Attachment = c.slab.int(t.Attachment)
-				props := f.Attachments[t.Attachment].Properties.Lists()
-				list = flatIndex(&props, t.Type, t.Index)
+				list = f.Attachments[t.Attachment].Properties.Before(t.Type) + t.Index
 			}
 			if t.Input {
 				vt.Input = c.slab.int(list)
@@ -220,14 +217,6 @@ func (c *fromCtx) document(name string) (*Document, error) {
 	}
 	d.Layout = encodeLayout(c.facts)
 	return d, nil
-}
-
-// flatIndex is the index in a flat list grouped by type of entry i of type t.
-func flatIndex[T any](lists *[ainb.NumParamTypes][]T, t ainb.ParamType, i int) int {
-	for u := range t {
-		i += len(lists[u])
-	}
-	return i
 }
 
 func canonicalCategoryID(version uint32, category string) uint32 {
@@ -347,8 +336,7 @@ func (c *fromCtx) nodeSource(t ainb.ParamType, s ainb.Source) (*Source, int, boo
 		node := int(s.Node)
 		out := int(s.Output)
 		if node < len(c.f.Elements) {
-			outs := c.f.Elements[node].Outputs.Lists()
-			out = flatIndex(&outs, t, out)
+			out += c.f.Elements[node].Outputs.Before(t)
 		}
 		return &Source{Node: c.slab.int(node), Output: out}, 0, s.Output >= 0
 	}
