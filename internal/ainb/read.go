@@ -58,8 +58,8 @@ type decoder struct {
 	// attachment's ranges begin in them: enum relocations are resolved against these.
 	propAt, inAt          [NumParamTypes]uint32
 	lens                  [2][NumParamTypes]int // property and input entries per type
-	elemProps, elemInputs [][NumParamTypes]uint32
-	attProps              [][NumParamTypes]uint32
+	elemProps, elemInputs [][NumParamTypes]tableRange
+	attProps              [][NumParamTypes]tableRange
 	// budget bounds the table entries elements may copy (entries are 4 bytes or more, so a
 	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
 	// without end would otherwise make a small file allocate quadratically.
@@ -316,8 +316,8 @@ func (d *decoder) file() (*File, error) {
 
 	d.section = "elements"
 	f.Elements = make([]Element, ne)
-	d.elemProps = make([][NumParamTypes]uint32, ne)
-	d.elemInputs = make([][NumParamTypes]uint32, ne)
+	d.elemProps = make([][NumParamTypes]tableRange, ne)
+	d.elemInputs = make([][NumParamTypes]tableRange, ne)
 	tables := &tables{props: props, inputs: inputs, outputs: outputs, jumps: jumps,
 		attachmentIDs: ids, queryIDs: queryIDs, actions: actions}
 	for i := range f.Elements {
@@ -497,7 +497,7 @@ func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Propert
 	size := attachmentSize(d.version)
 	n := d.count(int(off), count, size)
 	out := make([]Attachment, n)
-	d.attProps = make([][NumParamTypes]uint32, n)
+	d.attProps = make([][NumParamTypes]tableRange, n)
 	for i := range out {
 		a := &out[i]
 		at := int(off) + i*size
@@ -508,7 +508,7 @@ func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Propert
 		for t := range NumParamTypes {
 			base, cnt := d.u32(params+4+8*int(t)), d.u32(params+8+8*int(t))
 			lists[t] = sliceOf(d, params+4+8*int(t), "attachment properties", props[t], base, cnt)
-			d.attProps[i][t] = base
+			d.attProps[i][t] = tableRange{base, uint32(len(lists[t]))}
 		}
 		a.Properties = GroupsIn[ParamType](&d.propBlocks, &lists)
 		if d.err != nil {
@@ -802,12 +802,12 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	for pt := range NumParamTypes {
 		o := 8 * int(pt)
 		props[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
-		d.elemProps[index][pt] = le.Uint32(pb[o:])
+		d.elemProps[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(props[pt]))}
 	}
 	for pt := range NumParamTypes {
 		o := 0x30 + 16*int(pt)
 		inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
-		d.elemInputs[index][pt] = le.Uint32(pb[o:])
+		d.elemInputs[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(inputs[pt]))}
 		outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
 	}
 	e.Properties = GroupsIn[ParamType](&d.propBlocks, &props)
@@ -870,6 +870,12 @@ func (d *decoder) plug(p *Plug, layout PlugLayout, at int, jumps []Jump) {
 
 // valueAt finds the property or input whose immediate value is at off. Pointers have no
 // value worth patching and are not considered.
+// tableRange is the range of table entries an element's or attachment's list of one type
+// took, kept beside the lists so that resolving a relocation does not visit every family.
+type tableRange struct{ base, n uint32 }
+
+func (r tableRange) has(gi int) bool { return gi >= int(r.base) && gi < int(r.base)+int(r.n) }
+
 func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
 	find := func(start uint32, size, field int, n int) (int, bool) {
 		if off < start || int(off-start)%size != field {
@@ -881,20 +887,20 @@ func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
 	for t := range ParamPointer {
 		if gi, ok := find(d.propAt[t], propertySizes[t], 8, d.tableLen(t, false)); ok {
 			for i := range f.Elements {
-				if b := int(d.elemProps[i][t]); gi >= b && gi < b+len(f.Elements[i].Properties.Of(t)) {
-					return &ValueRef{Element: i, Type: t, Index: gi - b}
+				if r := d.elemProps[i][t]; r.has(gi) {
+					return &ValueRef{Element: i, Type: t, Index: gi - int(r.base)}
 				}
 			}
 			for a := range f.Attachments {
-				if b := int(d.attProps[a][t]); gi >= b && gi < b+len(f.Attachments[a].Properties.Of(t)) {
-					return &ValueRef{Element: -1, Attachment: a, Type: t, Index: gi - b}
+				if r := d.attProps[a][t]; r.has(gi) {
+					return &ValueRef{Element: -1, Attachment: a, Type: t, Index: gi - int(r.base)}
 				}
 			}
 		}
 		if gi, ok := find(d.inAt[t], inputSizes[t], 12, d.tableLen(t, true)); ok {
 			for i := range f.Elements {
-				if b := int(d.elemInputs[i][t]); gi >= b && gi < b+len(f.Elements[i].Inputs.Of(t)) {
-					return &ValueRef{Element: i, Input: true, Type: t, Index: gi - b}
+				if r := d.elemInputs[i][t]; r.has(gi) {
+					return &ValueRef{Element: i, Input: true, Type: t, Index: gi - int(r.base)}
 				}
 			}
 		}
