@@ -274,6 +274,9 @@ type encoder struct {
 	err       error // the first field that did not fit
 	// Where each type's property and input entries start: enum relocations point into them.
 	propAt, inAt [NumParamTypes]int
+	// Each element's and attachment's first property and input entry per type, recorded
+	// only when the file has enum relocations to resolve against them.
+	elemProps, elemInputs, attProps [][NumParamTypes]int
 }
 
 // packedOffset is the pool offset of s for a field that shares its word with flags and so
@@ -606,8 +609,15 @@ func (e *encoder) elementEntries(p *layoutPlan) {
 func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 	f := e.f
 	var inBase, outBase [NumParamTypes]int
+	if len(f.EnumRelocations) > 0 {
+		e.elemProps = make([][NumParamTypes]int, len(f.Elements))
+		e.elemInputs = make([][NumParamTypes]int, len(f.Elements))
+	}
 	for i := range f.Elements {
 		el := &f.Elements[i]
+		if e.elemProps != nil {
+			e.elemProps[i], e.elemInputs[i] = propBase, inBase
+		}
 		e.patch32(e.elementField(i, elemParamsField), uint32(e.pos()))
 		for t := range NumParamTypes {
 			e.u32(uint32(propBase[t]))
@@ -674,8 +684,14 @@ func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
 			e.u32(Hash(a.Name))
 		}
 	}
+	if len(f.EnumRelocations) > 0 {
+		e.attProps = make([][NumParamTypes]int, len(f.Attachments))
+	}
 	for i := range f.Attachments {
 		a := &f.Attachments[i]
+		if e.attProps != nil {
+			e.attProps[i] = propBase
+		}
 		e.u32(a.Debug)
 		for t := range NumParamTypes {
 			e.u32(uint32(propBase[t]))
@@ -1057,26 +1073,16 @@ func (e *encoder) replacementTable() {
 
 // valueOffset is where the value a ValueRef names was written. Validate has checked the ref.
 func (e *encoder) valueOffset(v *ValueRef) int {
-	f := e.f
 	t := v.Type
 	gi := v.Index
 	if v.Input {
-		for i := range v.Element {
-			gi += len(f.Elements[i].Inputs.Of(t))
-		}
+		gi += e.elemInputs[v.Element][t]
 		return e.inAt[t] + gi*inputSizes[t] + 12
 	}
 	if v.Element >= 0 {
-		for i := range v.Element {
-			gi += len(f.Elements[i].Properties.Of(t))
-		}
+		gi += e.elemProps[v.Element][t]
 	} else {
-		for i := range f.Elements {
-			gi += len(f.Elements[i].Properties.Of(t))
-		}
-		for a := range v.Attachment {
-			gi += len(f.Attachments[a].Properties.Of(t))
-		}
+		gi += e.attProps[v.Attachment][t]
 	}
 	return e.propAt[t] + gi*propertySizes[t] + 8
 }
