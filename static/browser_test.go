@@ -104,7 +104,7 @@ func TestEditUndoRedoSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFile.Elements[3].Properties[ainb.ParamFloat][0].Value.Float = ainb.F32(float32(1.1))
+	wantFile.Elements[3].Properties.Of(ainb.ParamFloat)[0].Value.Float = ainb.F32(float32(1.1))
 	gotFile, err := ainb.Read(built)
 	if err != nil {
 		t.Fatalf("the saved file does not read: %v", err)

@@ -34,16 +34,17 @@ func remapElement(e ainb.Element, m map[int]int) ainb.Element {
 	var c ainb.Element
 	b, _ := json.Marshal(e)
 	json.Unmarshal(b, &c)
-	for k := range c.Plugs {
-		for j := range c.Plugs[k] {
-			if n, ok := m[int(c.Plugs[k][j].Node)]; ok {
-				c.Plugs[k][j].Node = int32(n)
+	for k := range ainb.PlugKind(ainb.NumPlugKinds) {
+		ps := c.Plugs.Of(k) // c's own lists, decoded above
+		for j := range ps {
+			if n, ok := m[int(ps[j].Node)]; ok {
+				ps[j].Node = int32(n)
 			}
 		}
 	}
-	for t := range c.Inputs {
-		for j := range c.Inputs[t] {
-			in := &c.Inputs[t][j]
+	for t := range ainb.NumParamTypes {
+		for j := range c.Inputs.Of(t) {
+			in := &c.Inputs.Of(t)[j]
 			if n, ok := m[int(in.Source.Node)]; ok {
 				in.Source.Node = int16(n)
 			}
@@ -160,17 +161,17 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 	}
 	sel := got.Elements[8]
 	var kids []int32
-	for _, pl := range sel.Plugs[ainb.PlugChild] {
+	for _, pl := range sel.Plugs.Of(ainb.PlugChild) {
 		kids = append(kids, pl.Node)
 	}
 	if !slices.Equal(kids, []int32{5, 6, 7}) {
 		t.Errorf("the pasted selector's branches lead to %v, want the pasted 5, 6, 7", kids)
 	}
-	if src := sel.Inputs[ainb.ParamInt][0].Source; src.Node != -1 {
+	if src := sel.Inputs.Of(ainb.ParamInt)[0].Source; src.Node != -1 {
 		t.Errorf("the pasted selector's input still reads node %d of the other file", src.Node)
 	}
 	task := got.Elements[5]
-	if n := task.Inputs[ainb.ParamInt][0].Source.Node; n != -1 {
+	if n := task.Inputs.Of(ainb.ParamInt)[0].Source.Node; n != -1 {
 		t.Errorf("the pasted Task00's input still reads node %d", n)
 	}
 	// Its attachment came along; its expression and blackboard references have no match here
@@ -178,12 +179,12 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 	if len(task.Attachments) != 1 || len(got.Attachments) != 1 || got.Attachments[task.Attachments[0]].Name != orig.Attachments[0].Name {
 		t.Errorf("attachments of the pasted Task00: %v of %d", task.Attachments, len(got.Attachments))
 	}
-	for _, pr := range task.Properties[ainb.ParamInt] {
+	for _, pr := range task.Properties.Of(ainb.ParamInt) {
 		if pr.Name == "IE0" && pr.Flags != 0 {
 			t.Errorf("IE0 still reads an expression: flags %#x", pr.Flags)
 		}
 	}
-	for _, pr := range task.Properties[ainb.ParamFloat] {
+	for _, pr := range task.Properties.Of(ainb.ParamFloat) {
 		if pr.Name == "FB0" && pr.Flags != 0 {
 			t.Errorf("FB0 still reads a blackboard parameter: flags %#x", pr.Flags)
 		}
@@ -216,7 +217,7 @@ func TestBoxSelectCopyPaste(t *testing.T) {
 		w.GUID = got.Elements[29+k].GUID
 		c := remapElement(canon.Elements[i], m)
 		for _, kind := range []ainb.PlugKind{ainb.PlugGeneric, ainb.PlugString, ainb.PlugInt} {
-			w.Plugs[kind] = c.Plugs[kind]
+			w.Plugs.Set(kind, c.Plugs.Of(kind))
 		}
 		if a, b := elementJSON(t, w), elementJSON(t, got.Elements[29+k]); a != b {
 			t.Errorf("the copy of node %d:\n%s", i, firstDiff([]byte(a), []byte(b)))

@@ -491,6 +491,12 @@ func seqFinite(v reflect.Value) {
 			seqFinite(v.Elem())
 		}
 	case reflect.Struct:
+		// A family of grouped lists (ainb.Groups) keeps them behind an unexported pointer:
+		// walk the lists it returns, which share their entries with it.
+		if m := v.MethodByName("Lists"); m.IsValid() && m.Type().NumIn() == 0 {
+			seqFinite(m.Call(nil)[0])
+			return
+		}
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
 				seqFinite(v.Field(i))

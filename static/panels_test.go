@@ -218,7 +218,7 @@ func TestBlackboardEdits(t *testing.T) {
 	bb[ainb.BBVec3f][0].Value.Vec[1] = ainb.F32(-0.5)
 	bb[ainb.BBBool] = bb[ainb.BBBool][1:]
 	// The node's Bool input reads B1, which becomes parameter 0 when B0 goes.
-	if in := &want.Elements[0].Inputs[ainb.ParamBool][0]; in.Source.Flags != 0x80000001 {
+	if in := &want.Elements[0].Inputs.Of(ainb.ParamBool)[0]; in.Source.Flags != 0x80000001 {
 		t.Fatalf("the corpus file's Bool input has flags %#x, the test expects it to read B1", in.Source.Flags)
 	} else {
 		in.Source.Flags = 0x80000000

@@ -19,11 +19,11 @@ func TestDeleteKeepsEnumRelocations(t *testing.T) {
 	for i := range f.Elements {
 		f.Elements[i].Name = "Leaf"
 		f.Elements[i].StateInfo = &ainb.StateInfo{}
-		f.Elements[i].Properties[ainb.ParamInt] = []ainb.Property{{Name: "Team", Value: ainb.Value{Int: int32(10 + i)}}}
+		f.Elements[i].Properties.Set(ainb.ParamInt, []ainb.Property{{Name: "Team", Value: ainb.Value{Int: int32(10 + i)}}})
 	}
 	f.Elements[0].Type = ainb.Sequential
 	f.Elements[0].Name = ""
-	f.Elements[0].Plugs[ainb.PlugChild] = []ainb.Plug{{Node: 1, Name: "a"}, {Node: 2, Name: "b"}}
+	f.Elements[0].Plugs.Set(ainb.PlugChild, []ainb.Plug{{Node: 1, Name: "a"}, {Node: 2, Name: "b"}})
 	f.EnumRelocations = []ainb.EnumRelocation{
 		{Target: &ainb.ValueRef{Element: 1, Type: ainb.ParamInt}, ClassName: "Lp::Team", ValueName: "Alpha"},
 		{Target: &ainb.ValueRef{Element: 2, Type: ainb.ParamInt}, ClassName: "Lp::Team", ValueName: "Bravo"},
@@ -58,7 +58,7 @@ func TestDeleteKeepsEnumRelocations(t *testing.T) {
 	if r.ValueName != "Bravo" || r.Target == nil || *r.Target != (ainb.ValueRef{Element: 1, Type: ainb.ParamInt}) {
 		t.Fatalf("relocation %+v (target %+v), want Bravo on node 1's Team", r, r.Target)
 	}
-	if v := saved.Elements[1].Properties[ainb.ParamInt][0].Value.Int; v != 12 {
+	if v := saved.Elements[1].Properties.Of(ainb.ParamInt)[0].Value.Int; v != 12 {
 		t.Fatalf("node 1's Team is %d, want 12 (the old node 2's)", v)
 	}
 }

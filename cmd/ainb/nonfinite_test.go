@@ -16,12 +16,12 @@ func TestDumpCompatNonFinite(t *testing.T) {
 		Replacement: &ainb.ReplacementTable{}}
 	f.Commands = []ainb.Command{{Name: "Main", Root: 0, Secondary: -1}}
 	e := ainb.Element{Name: "Leaf"}
-	e.Properties[ainb.ParamFloat] = []ainb.Property{
+	e.Properties.Set(ainb.ParamFloat, []ainb.Property{
 		{Name: "N", Value: ainb.Value{Float: ainb.F32(math.NaN())}},
 		{Name: "I", Value: ainb.Value{Float: ainb.F32(math.Inf(1))}},
 		{Name: "M", Value: ainb.Value{Float: ainb.F32(math.Inf(-1))}},
 		{Name: "Z", Value: ainb.Value{Float: ainb.F32(math.Copysign(0, -1))}},
-	}
+	})
 	f.Elements = []ainb.Element{e}
 	b, err := f.Bytes()
 	if err != nil {
@@ -59,7 +59,7 @@ func TestDumpCompatNonFinite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	props := g.Elements[0].Properties[ainb.ParamFloat]
+	props := g.Elements[0].Properties.Of(ainb.ParamFloat)
 	want := []uint32{0x7fc00000, 0x7f800000, 0xff800000, 0x80000000}
 	for i, p := range props {
 		if got := math.Float32bits(float32(p.Value.Float)); i >= len(want) || got != want[i] {

@@ -175,11 +175,12 @@ func compatFlags(o *object, fl ParamFlags) {
 func compatProperties(ps *Properties) object {
 	o := object{}
 	for t := range NumParamTypes {
-		if len(ps[t]) == 0 {
+		props := ps.Of(t)
+		if len(props) == 0 {
 			continue
 		}
-		list := make([]any, len(ps[t]))
-		for i, p := range ps[t] {
+		list := make([]any, len(props))
+		for i, p := range props {
 			var po object
 			po.set("Name", p.Name)
 			if t == ParamPointer {
@@ -235,10 +236,10 @@ func (f *File) compatElement(i int) object {
 	o.set("Properties", compatProperties(&e.Properties))
 	ins, outs := object{}, object{}
 	for t := range NumParamTypes {
-		if len(e.Inputs[t]) > 0 {
-			list := make([]any, len(e.Inputs[t]))
-			for j := range e.Inputs[t] {
-				in := &e.Inputs[t][j]
+		if inList := e.Inputs.Of(t); len(inList) > 0 {
+			list := make([]any, len(inList))
+			for j := range inList {
+				in := &inList[j]
 				var io object
 				io.set("Name", in.Name)
 				if t == ParamPointer {
@@ -263,9 +264,9 @@ func (f *File) compatElement(i int) object {
 			}
 			ins.set(ParamTypeNames[t], list)
 		}
-		if len(e.Outputs[t]) > 0 {
-			list := make([]any, len(e.Outputs[t]))
-			for j, out := range e.Outputs[t] {
+		if outputs := e.Outputs.Of(t); len(outputs) > 0 {
+			list := make([]any, len(outputs))
+			for j, out := range outputs {
 				var oo object
 				oo.set("Name", out.Name)
 				if t == ParamPointer {
@@ -289,13 +290,14 @@ func (f *File) compatElement(i int) object {
 	}
 	plugs := object{}
 	for k := range PlugKind(NumPlugKinds) {
-		if len(e.Plugs[k]) == 0 {
+		ps := e.Plugs.Of(k)
+		if len(ps) == 0 {
 			continue
 		}
 		layout, _ := e.PlugLayout(k, f.Version)
-		list := make([]any, len(e.Plugs[k]))
-		for j := range e.Plugs[k] {
-			list[j] = compatPlug(e, k, layout, &e.Plugs[k][j], j == len(e.Plugs[k])-1)
+		list := make([]any, len(ps))
+		for j := range ps {
+			list[j] = compatPlug(e, k, layout, &ps[j], j == len(ps)-1)
 		}
 		plugs.set(PlugKindNames[k], list)
 	}

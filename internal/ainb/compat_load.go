@@ -473,6 +473,8 @@ func (w *jv) element(f *File, i int, v any, n int) {
 	if pv, ok := m["Plugs"]; ok {
 		pp := join(p, "Plugs")
 		pm := w.obj(pp, pv)
+		plugs := e.Plugs.Lists()
+		defer func() { e.Plugs.SetAll(plugs) }()
 		for k := range PlugKind(NumPlugKinds) {
 			list, ok := pm[PlugKindNames[k]]
 			if !ok {
@@ -488,9 +490,9 @@ func (w *jv) element(f *File, i int, v any, n int) {
 				w.fail(kp, "plug kind %s is not supported", PlugKindNames[k])
 				return
 			}
-			e.Plugs[k] = make([]Plug, len(items))
+			plugs[k] = make([]Plug, len(items))
 			for j, it := range items {
-				w.plug(index(kp, j), it, e, k, layout, &e.Plugs[k][j], j == len(items)-1, n)
+				w.plug(index(kp, j), it, e, k, layout, &plugs[k][j], j == len(items)-1, n)
 			}
 		}
 		w.onlyKeys(pp, pm, PlugKindNames[:], "plug kind (want Generic, Child, Transition, String or Int)")
@@ -580,12 +582,14 @@ func (w *jv) nameAndClass(t ParamType, ip string, im map[string]any) (name, clas
 }
 
 func (w *jv) properties(path string, v any, ps *Properties) {
+	lists := ps.Lists()
+	defer func() { ps.SetAll(lists) }()
 	w.eachTyped(path, v, func(t ParamType, ip string, im map[string]any) {
 		pr := Property{}
 		pr.Name, pr.ClassName = w.nameAndClass(t, ip, im)
 		pr.Value = w.value(join(ip, "Default Value"), t, w.need(ip, im, "Default Value"))
 		pr.Flags = w.flags(ip, im)
-		ps[t] = append(ps[t], pr)
+		lists[t] = append(lists[t], pr)
 	})
 }
 
@@ -611,6 +615,8 @@ func (w *jv) source(path string, m map[string]any, n int) Source {
 }
 
 func (w *jv) inputs(path string, v any, e *Element, n int) {
+	lists := e.Inputs.Lists()
+	defer func() { e.Inputs.SetAll(lists) }()
 	w.eachTyped(path, v, func(t ParamType, ip string, im map[string]any) {
 		in := Input{}
 		in.Name, in.ClassName = w.nameAndClass(t, ip, im)
@@ -627,18 +633,20 @@ func (w *jv) inputs(path string, v any, e *Element, n int) {
 		if b, ok := im["Is Set Blackboard"]; ok {
 			in.SetBlackboard = w.boolean(join(ip, "Is Set Blackboard"), b)
 		}
-		e.Inputs[t] = append(e.Inputs[t], in)
+		lists[t] = append(lists[t], in)
 	})
 }
 
 func (w *jv) outputs(path string, v any, e *Element) {
+	lists := e.Outputs.Lists()
+	defer func() { e.Outputs.SetAll(lists) }()
 	w.eachTyped(path, v, func(t ParamType, ip string, im map[string]any) {
 		o := Output{}
 		o.Name, o.ClassName = w.nameAndClass(t, ip, im)
 		if c, ok := im["Is Output"]; ok {
 			o.Connected = w.boolean(join(ip, "Is Output"), c)
 		}
-		e.Outputs[t] = append(e.Outputs[t], o)
+		lists[t] = append(lists[t], o)
 	})
 }
 

@@ -47,9 +47,9 @@ func nonFiniteFile() *File {
 		Replacement: &ReplacementTable{}}
 	f.Commands = []Command{{Name: "Main", Root: 0, Secondary: -1}}
 	root := Element{Type: Sequential, Name: "Root", Flags: FlagResidentInit}
-	root.Plugs[PlugChild] = []Plug{{Node: 1, Name: "leaf"}, {Node: 2, Name: "select"}}
+	root.Plugs.Set(PlugChild, []Plug{{Node: 1, Name: "leaf"}, {Node: 2, Name: "select"}})
 	leaf := Element{Name: "Leaf", Attachments: []int{0}}
-	leaf.Properties[ParamFloat] = []Property{
+	leaf.Properties.Set(ParamFloat, []Property{
 		{Name: "P0", Value: Value{Float: f32bits(bitsNaN)}},
 		{Name: "P1", Value: Value{Float: f32bits(bitsNegNaN)}},
 		{Name: "P2", Value: Value{Float: f32bits(bitsNaNLoad)}},
@@ -57,27 +57,27 @@ func nonFiniteFile() *File {
 		{Name: "P4", Value: Value{Float: f32bits(bitsNegInf)}},
 		{Name: "P5", Value: Value{Float: f32bits(bitsNegZero)}},
 		{Name: "P6", Value: Value{Float: f32bits(bitsOne)}},
-	}
-	leaf.Properties[ParamVec3f] = []Property{
+	})
+	leaf.Properties.Set(ParamVec3f, []Property{
 		{Name: "V0", Value: Value{Vec: Vec3f{f32bits(bitsNaN), f32bits(bitsNegInf), f32bits(bitsNegZero)}}},
-	}
-	leaf.Inputs[ParamFloat] = []Input{
+	})
+	leaf.Inputs.Set(ParamFloat, []Input{
 		{Name: "I0", Source: Source{Node: -1}, Value: Value{Float: f32bits(bitsInf)}},
 		{Name: "I1", Source: Source{Node: -1}, Value: Value{Float: f32bits(bitsNegNaN)}},
 		{Name: "I2", Source: Source{Node: -1}, Value: Value{Float: f32bits(bitsNegZero)}},
-	}
-	leaf.Inputs[ParamVec3f] = []Input{
+	})
+	leaf.Inputs.Set(ParamVec3f, []Input{
 		{Name: "IV0", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{f32bits(bitsInf), f32bits(bitsNaN), f32bits(bitsNegZero)}}},
-	}
+	})
 	sel := Element{Type: F32Selector, Name: "Select"}
-	sel.Plugs[PlugChild] = []Plug{
+	sel.Plugs.Set(PlugChild, []Plug{
 		{Node: 1, Name: "range", Float: f32bits(bitsNegInf), MaxFloat: f32bits(bitsInf)},
 		{Node: 1, Name: "nan", Float: f32bits(bitsNaN), MaxFloat: f32bits(bitsNegZero)},
 		{Node: 1, Name: "Default"},
-	}
+	})
 	f.Elements = []Element{root, leaf, sel}
 	att := Attachment{Name: "Att"}
-	att.Properties[ParamFloat] = []Property{{Name: "AP0", Value: Value{Float: f32bits(bitsNegInf)}}}
+	att.Properties.Set(ParamFloat, []Property{{Name: "AP0", Value: Value{Float: f32bits(bitsNegInf)}}})
 	f.Attachments = []Attachment{att}
 	f.Blackboard.Params[BBF32] = []BlackboardParam{
 		{Name: "B0", Value: Value{Float: f32bits(bitsNaN)}},
@@ -102,27 +102,27 @@ func nonFiniteFloats(f *File) map[string]uint32 {
 	}
 	for i := range f.Elements {
 		e := &f.Elements[i]
-		for _, p := range e.Properties[ParamFloat] {
+		for _, p := range e.Properties.Of(ParamFloat) {
 			put(e.Name+".prop."+p.Name, p.Value.Float)
 		}
-		for _, p := range e.Properties[ParamVec3f] {
+		for _, p := range e.Properties.Of(ParamVec3f) {
 			vec(e.Name+".prop."+p.Name, p.Value.Vec)
 		}
-		for _, in := range e.Inputs[ParamFloat] {
+		for _, in := range e.Inputs.Of(ParamFloat) {
 			put(e.Name+".in."+in.Name, in.Value.Float)
 		}
-		for _, in := range e.Inputs[ParamVec3f] {
+		for _, in := range e.Inputs.Of(ParamVec3f) {
 			vec(e.Name+".in."+in.Name, in.Value.Vec)
 		}
 		if e.Type == F32Selector {
-			ps := e.Plugs[PlugChild]
+			ps := e.Plugs.Of(PlugChild)
 			for _, p := range ps[:len(ps)-1] {
 				put(e.Name+".plug."+p.Name+".min", p.Float)
 				put(e.Name+".plug."+p.Name+".max", p.MaxFloat)
 			}
 		}
 		for _, a := range e.Attachments {
-			for _, p := range f.Attachments[a].Properties[ParamFloat] {
+			for _, p := range f.Attachments[a].Properties.Of(ParamFloat) {
 				put(e.Name+".att."+p.Name, p.Value.Float)
 			}
 		}
@@ -315,7 +315,7 @@ func TestReadCompatJSONNonFiniteErrors(t *testing.T) {
 		}
 		var got uint32
 		for _, e := range f.Elements {
-			for _, p := range e.Properties[ParamFloat] {
+			for _, p := range e.Properties.Of(ParamFloat) {
 				if p.Name == "F0" {
 					got = math.Float32bits(float32(p.Value.Float))
 				}

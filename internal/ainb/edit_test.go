@@ -19,7 +19,7 @@ func TestEditOneValue(t *testing.T) {
 	}
 	var target *Property
 	for i := range f.Elements {
-		if ps := f.Elements[i].Properties[ParamFloat]; len(ps) > 0 {
+		if ps := f.Elements[i].Properties.Of(ParamFloat); len(ps) > 0 {
 			target = &ps[0]
 			break
 		}
@@ -50,7 +50,7 @@ func TestEditOneValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range again.Elements {
-		if ps := again.Elements[i].Properties[ParamFloat]; len(ps) > 0 {
+		if ps := again.Elements[i].Properties.Of(ParamFloat); len(ps) > 0 {
 			if ps[0].Value.Float != 12.5 {
 				t.Fatalf("read back %v, want 12.5 (was %v)", ps[0].Value.Float, old)
 			}
@@ -108,13 +108,13 @@ func TestValidateProblems(t *testing.T) {
 	f := &File{Version: Version407, Category: "AI"}
 	f.Elements = make([]Element, 3)
 	f.Commands = []Command{{Name: "Root", Root: 7, Secondary: -1}}
-	f.Elements[1].Inputs[ParamFloat] = []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}}
-	f.Elements[2].Outputs[ParamInt] = []Output{{Name: "y"}}
-	f.Elements[0].Plugs[PlugChild] = []Plug{{Node: 9}}
+	f.Elements[1].Inputs.Set(ParamFloat, []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}})
+	f.Elements[2].Outputs.Set(ParamInt, []Output{{Name: "y"}})
+	f.Elements[0].Plugs.Set(PlugChild, []Plug{{Node: 9}})
 	f.Elements[0].Queries = []int{2}
-	f.Elements[0].Plugs[1] = []Plug{{}}
+	f.Elements[0].Plugs.Set(1, []Plug{{}})
 	for range 256 {
-		f.Elements[2].Plugs[PlugGeneric] = append(f.Elements[2].Plugs[PlugGeneric], Plug{})
+		f.Elements[2].Plugs.Set(PlugGeneric, append(f.Elements[2].Plugs.Of(PlugGeneric), Plug{}))
 	}
 	_, err := f.Bytes()
 	var verr *ValidationError
@@ -152,10 +152,10 @@ func TestBuildFromScratch(t *testing.T) {
 		}
 		f.Commands = []Command{{Name: "Main", Root: 0, Secondary: -1}}
 		e := Element{Type: Sequential, Flags: FlagResidentInit}
-		e.Plugs[PlugChild] = []Plug{{Node: 1, Name: "a"}}
+		e.Plugs.Set(PlugChild, []Plug{{Node: 1, Name: "a"}})
 		leaf := Element{Name: "Leaf"}
-		leaf.Properties[ParamFloat] = []Property{{Name: "Speed", Value: Value{Float: F32(math.Pi)}}}
-		leaf.Inputs[ParamVec3f] = []Input{{Name: "Pos", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{1, 2, 3}}}}
+		leaf.Properties.Set(ParamFloat, []Property{{Name: "Speed", Value: Value{Float: F32(math.Pi)}}})
+		leaf.Inputs.Set(ParamVec3f, []Input{{Name: "Pos", Source: Source{Node: -1}, Value: Value{Vec: Vec3f{1, 2, 3}}}})
 		f.Elements = []Element{e, leaf}
 		f.Blackboard.Params[BBF32] = []BlackboardParam{{Name: "Speed", File: "Work/AI/A.root.ainb", Value: Value{Float: 2}}}
 		if v >= Version408 {
@@ -181,7 +181,7 @@ func TestBuildFromScratch(t *testing.T) {
 		if !bytes.Equal(b, b2) {
 			t.Fatalf("%#x: %s", v, firstDiff(b, b2))
 		}
-		if got := g.Elements[1].Properties[ParamFloat][0].Value.Float; got != F32(math.Pi) {
+		if got := g.Elements[1].Properties.Of(ParamFloat)[0].Value.Float; got != F32(math.Pi) {
 			t.Fatalf("%#x: speed %v", v, got)
 		}
 		if got := g.Blackboard.Params[BBF32][0].File; got != "Work/AI/A.root.ainb" {
@@ -237,8 +237,8 @@ func TestEnumRelocationsFollowValues(t *testing.T) {
 	for i := range f.Elements {
 		f.Elements[i].StateInfo = &StateInfo{}
 	}
-	f.Elements[1].Properties[ParamInt] = []Property{{Name: "Team", Value: Value{Int: 7}}}
-	f.Elements[1].Inputs[ParamInt] = []Input{{Name: "Mode", Source: Source{Node: -1}, Value: Value{Int: 3}}}
+	f.Elements[1].Properties.Set(ParamInt, []Property{{Name: "Team", Value: Value{Int: 7}}})
+	f.Elements[1].Inputs.Set(ParamInt, []Input{{Name: "Mode", Source: Source{Node: -1}, Value: Value{Int: 3}}})
 	f.EnumRelocations = []EnumRelocation{
 		{Target: &ValueRef{Element: 1, Type: ParamInt}, ClassName: "Lp::Team", ValueName: "Alpha"},
 		{Target: &ValueRef{Element: 1, Input: true, Type: ParamInt}, ClassName: "Lp::Mode", ValueName: "Turf"},
@@ -264,8 +264,8 @@ func TestEnumRelocationsFollowValues(t *testing.T) {
 	}
 	check(b, 7, 3)
 	// Properties and inputs of element 0 now come first in their tables, moving element 1's.
-	f.Elements[0].Properties[ParamInt] = []Property{{Name: "Extra", Value: Value{Int: 100}}}
-	f.Elements[0].Inputs[ParamInt] = []Input{{Name: "Extra", Source: Source{Node: -1}, Value: Value{Int: 200}}}
+	f.Elements[0].Properties.Set(ParamInt, []Property{{Name: "Extra", Value: Value{Int: 100}}})
+	f.Elements[0].Inputs.Set(ParamInt, []Input{{Name: "Extra", Source: Source{Node: -1}, Value: Value{Int: 200}}})
 	b2, err := f.Bytes()
 	if err != nil {
 		t.Fatal(err)

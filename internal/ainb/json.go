@@ -152,18 +152,6 @@ func unmarshalGroups[T any](b []byte, names []string, groups [][]T) error {
 	return err
 }
 
-func (p Properties) MarshalJSON() ([]byte, error) { return marshalGroups(ParamTypeNames[:], p[:]) }
-func (p *Properties) UnmarshalJSON(b []byte) error {
-	return unmarshalGroups(b, ParamTypeNames[:], p[:])
-}
-func (p Inputs) MarshalJSON() ([]byte, error)  { return marshalGroups(ParamTypeNames[:], p[:]) }
-func (p *Inputs) UnmarshalJSON(b []byte) error { return unmarshalGroups(b, ParamTypeNames[:], p[:]) }
-func (p Outputs) MarshalJSON() ([]byte, error) { return marshalGroups(ParamTypeNames[:], p[:]) }
-func (p *Outputs) UnmarshalJSON(b []byte) error {
-	return unmarshalGroups(b, ParamTypeNames[:], p[:])
-}
-func (p Plugs) MarshalJSON() ([]byte, error)  { return marshalGroups(PlugKindNames[:], p[:]) }
-func (p *Plugs) UnmarshalJSON(b []byte) error { return unmarshalGroups(b, PlugKindNames[:], p[:]) }
 func (p BlackboardParams) MarshalJSON() ([]byte, error) {
 	return marshalGroups(BlackboardTypeNames[:], p[:])
 }

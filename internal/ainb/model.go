@@ -153,14 +153,21 @@ const (
 )
 
 // Properties, Inputs and Outputs are grouped by param type, plugs by kind, blackboard
-// parameters by blackboard type: one list each, in table order.
-type (
-	Properties       [NumParamTypes][]Property
-	Inputs           [NumParamTypes][]Input
-	Outputs          [NumParamTypes][]Output
-	Plugs            [NumPlugKinds][]Plug
-	BlackboardParams [NumBlackboardTypes][]BlackboardParam
-)
+// parameters by blackboard type: one list each, in table order. The element and attachment
+// families are Groups, which cost one pointer when empty.
+type BlackboardParams [NumBlackboardTypes][]BlackboardParam
+
+// Properties are an element's or attachment's properties by param type.
+type Properties = Groups[ParamType, Property]
+
+// Inputs are an element's inputs by param type.
+type Inputs = Groups[ParamType, Input]
+
+// Outputs are an element's outputs by param type.
+type Outputs = Groups[ParamType, Output]
+
+// Plugs are an element's plugs by kind.
+type Plugs = Groups[PlugKind, Plug]
 
 // Vec3f is three floats.
 type Vec3f [3]F32

@@ -58,12 +58,17 @@ type decoder struct {
 	// attachment's ranges begin in them: enum relocations are resolved against these.
 	propAt, inAt          [NumParamTypes]uint32
 	lens                  [2][NumParamTypes]int // property and input entries per type
-	elemProps, elemInputs [][NumParamTypes]uint32
-	attProps              [][NumParamTypes]uint32
+	elemProps, elemInputs [][NumParamTypes]tableRange
+	attProps              [][NumParamTypes]tableRange
 	// budget bounds the table entries elements may copy (entries are 4 bytes or more, so a
 	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
 	// without end would otherwise make a small file allocate quadratically.
 	budget int
+	// Blocks for the elements' grouped lists.
+	propBlocks   Blocks[Property]
+	inputBlocks  Blocks[Input]
+	outputBlocks Blocks[Output]
+	plugBlocks   Blocks[Plug]
 }
 
 func (d *decoder) fail(off int, format string, args ...any) {
@@ -262,7 +267,7 @@ func (d *decoder) file() (*File, error) {
 		}
 	}
 	props := d.propertyTable(h.properties, h.io)
-	f.Attachments = d.attachments(h.attachmentArray, h.attachments, props)
+	f.Attachments = d.attachments(h.attachmentArray, h.attachments, &props)
 	d.section = "attachment id array"
 	ids := make([]uint32, d.span(h.attachmentIDs, h.attachmentArray)/4)
 	for i := range ids {
@@ -311,8 +316,8 @@ func (d *decoder) file() (*File, error) {
 
 	d.section = "elements"
 	f.Elements = make([]Element, ne)
-	d.elemProps = make([][NumParamTypes]uint32, ne)
-	d.elemInputs = make([][NumParamTypes]uint32, ne)
+	d.elemProps = make([][NumParamTypes]tableRange, ne)
+	d.elemInputs = make([][NumParamTypes]tableRange, ne)
 	tables := &tables{props: props, inputs: inputs, outputs: outputs, jumps: jumps,
 		attachmentIDs: ids, queryIDs: queryIDs, actions: actions}
 	for i := range f.Elements {
@@ -439,7 +444,7 @@ func (d *decoder) value(t ParamType, off int) (v Value) {
 	return v
 }
 
-func (d *decoder) propertyTable(off, end uint32) (props Properties) {
+func (d *decoder) propertyTable(off, end uint32) (props [NumParamTypes][]Property) {
 	d.section = "property table"
 	var offs [NumParamTypes + 1]uint32
 	for t := range NumParamTypes {
@@ -487,23 +492,25 @@ func sliceOf[T any](d *decoder, off int, what string, table []T, base, n uint32)
 	return table[base : base+n : base+n]
 }
 
-func (d *decoder) attachments(off, count uint32, props Properties) []Attachment {
+func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Property) []Attachment {
 	d.section = "attachments"
 	size := attachmentSize(d.version)
 	n := d.count(int(off), count, size)
 	out := make([]Attachment, n)
-	d.attProps = make([][NumParamTypes]uint32, n)
+	d.attProps = make([][NumParamTypes]tableRange, n)
 	for i := range out {
 		a := &out[i]
 		at := int(off) + i*size
 		a.Name = d.str(at)
 		params := int(d.u32(at + 4))
 		a.Debug = d.u32(params)
+		var lists [NumParamTypes][]Property
 		for t := range NumParamTypes {
 			base, cnt := d.u32(params+4+8*int(t)), d.u32(params+8+8*int(t))
-			a.Properties[t] = sliceOf(d, params+4+8*int(t), "attachment properties", props[t], base, cnt)
-			d.attProps[i][t] = base
+			lists[t] = sliceOf(d, params+4+8*int(t), "attachment properties", props[t], base, cnt)
+			d.attProps[i][t] = tableRange{base, uint32(len(lists[t]))}
 		}
+		a.Properties = GroupsIn[ParamType](&d.propBlocks, &lists)
 		if d.err != nil {
 			return nil
 		}
@@ -789,18 +796,25 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 		return
 	}
 	pb := d.b[params : params+0xa4]
+	var props [NumParamTypes][]Property
+	var inputs [NumParamTypes][]Input
+	var outputs [NumParamTypes][]Output
 	for pt := range NumParamTypes {
 		o := 8 * int(pt)
-		e.Properties[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
-		d.elemProps[index][pt] = le.Uint32(pb[o:])
+		props[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
+		d.elemProps[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(props[pt]))}
 	}
 	for pt := range NumParamTypes {
 		o := 0x30 + 16*int(pt)
-		e.Inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
-		d.elemInputs[index][pt] = le.Uint32(pb[o:])
-		e.Outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
+		inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
+		d.elemInputs[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(inputs[pt]))}
+		outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
 	}
+	e.Properties = GroupsIn[ParamType](&d.propBlocks, &props)
+	e.Inputs = GroupsIn[ParamType](&d.inputBlocks, &inputs)
+	e.Outputs = GroupsIn[ParamType](&d.outputBlocks, &outputs)
 	plugBase := params + 0xa4
+	var plugs [NumPlugKinds][]Plug
 	for k := range PlugKind(plugTables) {
 		n, base := int(pb[0x90+2*int(k)]), int(pb[0x91+2*int(k)])
 		if n == 0 || d.err != nil {
@@ -811,14 +825,15 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 			d.fail(params+0x90+2*int(k), "element %d has %d plugs of unsupported kind %d", index, n, k)
 			return
 		}
-		plugs := make([]Plug, n)
-		for i := range plugs {
-			p := &plugs[i]
+		ps := make([]Plug, n)
+		for i := range ps {
+			p := &ps[i]
 			at := int(d.u32(plugBase + 4*(base+i)))
 			d.plug(p, layout, at, t.jumps)
 		}
-		e.Plugs[k] = plugs
+		plugs[k] = ps
 	}
+	e.Plugs = GroupsIn[PlugKind](&d.plugBlocks, &plugs)
 	d.section = "elements"
 }
 
@@ -855,6 +870,12 @@ func (d *decoder) plug(p *Plug, layout PlugLayout, at int, jumps []Jump) {
 
 // valueAt finds the property or input whose immediate value is at off. Pointers have no
 // value worth patching and are not considered.
+// tableRange is the range of table entries an element's or attachment's list of one type
+// took, kept beside the lists so that resolving a relocation does not visit every family.
+type tableRange struct{ base, n uint32 }
+
+func (r tableRange) has(gi int) bool { return gi >= int(r.base) && gi < int(r.base)+int(r.n) }
+
 func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
 	find := func(start uint32, size, field int, n int) (int, bool) {
 		if off < start || int(off-start)%size != field {
@@ -866,20 +887,20 @@ func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
 	for t := range ParamPointer {
 		if gi, ok := find(d.propAt[t], propertySizes[t], 8, d.tableLen(t, false)); ok {
 			for i := range f.Elements {
-				if b := int(d.elemProps[i][t]); gi >= b && gi < b+len(f.Elements[i].Properties[t]) {
-					return &ValueRef{Element: i, Type: t, Index: gi - b}
+				if r := d.elemProps[i][t]; r.has(gi) {
+					return &ValueRef{Element: i, Type: t, Index: gi - int(r.base)}
 				}
 			}
 			for a := range f.Attachments {
-				if b := int(d.attProps[a][t]); gi >= b && gi < b+len(f.Attachments[a].Properties[t]) {
-					return &ValueRef{Element: -1, Attachment: a, Type: t, Index: gi - b}
+				if r := d.attProps[a][t]; r.has(gi) {
+					return &ValueRef{Element: -1, Attachment: a, Type: t, Index: gi - int(r.base)}
 				}
 			}
 		}
 		if gi, ok := find(d.inAt[t], inputSizes[t], 12, d.tableLen(t, true)); ok {
 			for i := range f.Elements {
-				if b := int(d.elemInputs[i][t]); gi >= b && gi < b+len(f.Elements[i].Inputs[t]) {
-					return &ValueRef{Element: i, Input: true, Type: t, Index: gi - b}
+				if r := d.elemInputs[i][t]; r.has(gi) {
+					return &ValueRef{Element: i, Input: true, Type: t, Index: gi - int(r.base)}
 				}
 			}
 		}

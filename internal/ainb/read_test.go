@@ -85,7 +85,7 @@ func TestOverlappingRanges(t *testing.T) {
 		f.Elements = append(f.Elements, Element{Name: "N"})
 	}
 	for range 200 {
-		f.Elements[0].Properties[ParamInt] = append(f.Elements[0].Properties[ParamInt], Property{Name: "p"})
+		f.Elements[0].Properties.Set(ParamInt, append(f.Elements[0].Properties.Of(ParamInt), Property{Name: "p"}))
 	}
 	b, err := f.Bytes()
 	if err != nil {

@@ -91,11 +91,11 @@ func TestCorpusEditedTailsGetOwnStrings(t *testing.T) {
 			}
 			child, parent := shortestNewTail(f.Layout.Strings, taken), -1
 			for i := range f.Elements {
-				ps := f.Elements[i].Plugs[PlugChild]
+				ps := f.Elements[i].Plugs.Of(PlugChild)
 				if len(ps) > 0 && child != "" {
 					p := ps[len(ps)-1]
 					p.Name = child
-					f.Elements[i].Plugs[PlugChild] = append(ps, p)
+					f.Elements[i].Plugs.Set(PlugChild, append(ps, p))
 					parent = i
 					break
 				}
@@ -128,8 +128,8 @@ func TestCorpusEditedTailsGetOwnStrings(t *testing.T) {
 			}
 			if parent >= 0 {
 				added++
-				ps := again.Elements[parent].Plugs[PlugChild]
-				if len(ps) != len(f.Elements[parent].Plugs[PlugChild]) || ps[len(ps)-1].Name != child {
+				ps := again.Elements[parent].Plugs.Of(PlugChild)
+				if len(ps) != len(f.Elements[parent].Plugs.Of(PlugChild)) || ps[len(ps)-1].Name != child {
 					t.Errorf("element %d child plugs read back as %+v, want a last one named %q", parent, ps, child)
 				}
 				if !slices.Contains(again.Layout.Strings, child) {

@@ -106,7 +106,7 @@ func (v *validator) check() {
 	}
 	for i := range f.Attachments {
 		for t := range NumParamTypes {
-			for j, pr := range f.Attachments[i].Properties[t] {
+			for j, pr := range f.Attachments[i].Properties.Of(t) {
 				v.flags(-1, func() string { return fmt.Sprintf("Attachments[%d].Properties.%s[%d]", i, ParamTypeNames[t], j) }, pr.Flags, nExpr)
 			}
 		}
@@ -182,13 +182,14 @@ func (v *validator) element(i, nExpr int) {
 		v.add(i, base()+".State Info", "every node of a 0x404 file needs state info")
 	}
 	for t := range NumParamTypes {
-		for j, pr := range e.Properties[t] {
+		for j, pr := range e.Properties.Of(t) {
 			if pr.Flags.IsExpression() {
 				v.flags(i, func() string { return fmt.Sprintf("%s.Properties.%s[%d]", base(), ParamTypeNames[t], j) }, pr.Flags, nExpr)
 			}
 		}
-		for j := range e.Inputs[t] {
-			in := &e.Inputs[t][j]
+		inList := e.Inputs.Of(t)
+		for j := range inList {
+			in := &inList[j]
 			path := func() string { return fmt.Sprintf("%s.Parameters.Inputs.%s[%d]", base(), ParamTypeNames[t], j) }
 			if !in.IsMulti() {
 				v.source(i, path, t, in.Source, nExpr)
@@ -204,7 +205,7 @@ func (v *validator) element(i, nExpr int) {
 	}
 	total := 0
 	for k := range PlugKind(NumPlugKinds) {
-		ps := e.Plugs[k]
+		ps := e.Plugs.Of(k)
 		if len(ps) == 0 {
 			continue
 		}
@@ -242,7 +243,7 @@ func (v *validator) source(elem int, path func() string, t ParamType, s Source, 
 		v.add(elem, path()+".Node Index", "%d out of range (%d nodes)", s.Node, len(f.Elements))
 		return
 	}
-	outs := f.Elements[s.Node].Outputs[t]
+	outs := f.Elements[s.Node].Outputs.Of(t)
 	if s.Output < 0 || int(s.Output) >= len(outs) {
 		v.add(elem, path()+".Output Index", "%d out of range: node %d has %d %s outputs", s.Output, s.Node, len(outs), ParamTypeNames[t])
 	}
@@ -258,11 +259,11 @@ func (v *validator) validRef(r *ValueRef) bool {
 	case r.Element >= len(f.Elements):
 		return false
 	case r.Element >= 0 && r.Input:
-		return r.Index < len(f.Elements[r.Element].Inputs[r.Type])
+		return r.Index < len(f.Elements[r.Element].Inputs.Of(r.Type))
 	case r.Element >= 0:
-		return r.Index < len(f.Elements[r.Element].Properties[r.Type])
+		return r.Index < len(f.Elements[r.Element].Properties.Of(r.Type))
 	case r.Element == -1 && !r.Input && r.Attachment >= 0 && r.Attachment < len(f.Attachments):
-		return r.Index < len(f.Attachments[r.Attachment].Properties[r.Type])
+		return r.Index < len(f.Attachments[r.Attachment].Properties.Of(r.Type))
 	}
 	return false
 }

@@ -274,6 +274,9 @@ type encoder struct {
 	err       error // the first field that did not fit
 	// Where each type's property and input entries start: enum relocations point into them.
 	propAt, inAt [NumParamTypes]int
+	// Each element's and attachment's first property and input entry per type, recorded
+	// only when the file has enum relocations to resolve against them.
+	elemProps, elemInputs, attProps [][NumParamTypes]int
 }
 
 // packedOffset is the pool offset of s for a field that shares its word with flags and so
@@ -394,16 +397,16 @@ func (e *encoder) plan() *layoutPlan {
 		if el.Flags&FlagQuery != 0 {
 			p.queryIdx[i] = len(p.queryIdx)
 		}
-		for _, pl := range el.Plugs[PlugJump] {
+		for _, pl := range el.Plugs.Of(PlugJump) {
 			p.jumps = append(p.jumps, *pl.Jump)
 		}
 		for t := range NumParamTypes {
-			for _, pr := range el.Properties[t] {
+			for _, pr := range el.Properties.Of(t) {
 				c, s := use(pr.Flags)
 				p.exprCount[i] += c
 				p.exprSize[i] += s
 			}
-			for _, in := range el.Inputs[t] {
+			for _, in := range el.Inputs.Of(t) {
 				if in.IsMulti() {
 					for _, src := range in.Sources {
 						c, s := use(src.Flags)
@@ -430,7 +433,7 @@ func (e *encoder) plan() *layoutPlan {
 	}
 	for i := range f.Attachments {
 		for t := range NumParamTypes {
-			for _, pr := range f.Attachments[i].Properties[t] {
+			for _, pr := range f.Attachments[i].Properties.Of(t) {
 				c, s := use(pr.Flags)
 				p.attCount[i] += c
 				p.attSize[i] += s
@@ -606,27 +609,36 @@ func (e *encoder) elementEntries(p *layoutPlan) {
 func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 	f := e.f
 	var inBase, outBase [NumParamTypes]int
+	if len(f.EnumRelocations) > 0 {
+		e.elemProps = make([][NumParamTypes]int, len(f.Elements))
+		e.elemInputs = make([][NumParamTypes]int, len(f.Elements))
+	}
 	for i := range f.Elements {
 		el := &f.Elements[i]
+		if e.elemProps != nil {
+			e.elemProps[i], e.elemInputs[i] = propBase, inBase
+		}
 		e.patch32(e.elementField(i, elemParamsField), uint32(e.pos()))
 		for t := range NumParamTypes {
 			e.u32(uint32(propBase[t]))
-			e.u32(uint32(len(el.Properties[t])))
-			propBase[t] += len(el.Properties[t])
+			e.u32(uint32(len(el.Properties.Of(t))))
+			propBase[t] += len(el.Properties.Of(t))
 		}
 		for t := range NumParamTypes {
 			e.u32(uint32(inBase[t]))
-			e.u32(uint32(len(el.Inputs[t])))
-			inBase[t] += len(el.Inputs[t])
+			e.u32(uint32(len(el.Inputs.Of(t))))
+			inBase[t] += len(el.Inputs.Of(t))
 			e.u32(uint32(outBase[t]))
-			e.u32(uint32(len(el.Outputs[t])))
-			outBase[t] += len(el.Outputs[t])
+			n := len(el.Outputs.Of(t))
+			e.u32(uint32(n))
+			outBase[t] += n
 		}
+		plugs := el.Plugs.Lists()
 		total := 0
 		for k := range PlugKind(NumPlugKinds) {
-			e.u8(uint8(len(el.Plugs[k])))
+			e.u8(uint8(len(plugs[k])))
 			e.u8(uint8(total))
-			total += len(el.Plugs[k])
+			total += len(plugs[k])
 		}
 		for range plugTables - NumPlugKinds {
 			e.u8(0)
@@ -636,14 +648,14 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 		layouts := [NumPlugKinds]PlugLayout{}
 		for k := range PlugKind(NumPlugKinds) {
 			layouts[k], _ = el.PlugLayout(k, f.Version)
-			for range el.Plugs[k] {
+			for range plugs[k] {
 				e.u32(uint32(at))
 				at += layouts[k].Size()
 			}
 		}
 		for k := range PlugKind(NumPlugKinds) {
-			for j := range el.Plugs[k] {
-				e.plug(&el.Plugs[k][j], layouts[k], p)
+			for j := range plugs[k] {
+				e.plug(&plugs[k][j], layouts[k], p)
 			}
 		}
 	}
@@ -672,13 +684,19 @@ func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
 			e.u32(Hash(a.Name))
 		}
 	}
+	if len(f.EnumRelocations) > 0 {
+		e.attProps = make([][NumParamTypes]int, len(f.Attachments))
+	}
 	for i := range f.Attachments {
 		a := &f.Attachments[i]
+		if e.attProps != nil {
+			e.attProps[i] = propBase
+		}
 		e.u32(a.Debug)
 		for t := range NumParamTypes {
 			e.u32(uint32(propBase[t]))
-			e.u32(uint32(len(a.Properties[t])))
-			propBase[t] += len(a.Properties[t])
+			e.u32(uint32(len(a.Properties.Of(t))))
+			propBase[t] += len(a.Properties.Of(t))
 		}
 		// Six empty (count, offset) pairs pointing past the block, as the game's files have.
 		end := uint32(e.pos() + 0x30)
@@ -921,10 +939,10 @@ func (e *encoder) propertyTable() {
 	var all [NumParamTypes]int
 	for t := range NumParamTypes {
 		for i := range f.Elements {
-			all[t] += len(f.Elements[i].Properties[t])
+			all[t] += len(f.Elements[i].Properties.Of(t))
 		}
 		for i := range f.Attachments {
-			all[t] += len(f.Attachments[i].Properties[t])
+			all[t] += len(f.Attachments[i].Properties.Of(t))
 		}
 		e.u32(uint32(at))
 		e.propAt[t] = at
@@ -940,13 +958,15 @@ func (e *encoder) propertyTable() {
 	}
 	for t := range NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Properties[t] {
-				write(t, &f.Elements[i].Properties[t][j])
+			props := f.Elements[i].Properties.Of(t)
+			for j := range props {
+				write(t, &props[j])
 			}
 		}
 		for i := range f.Attachments {
-			for j := range f.Attachments[i].Properties[t] {
-				write(t, &f.Attachments[i].Properties[t][j])
+			props := f.Attachments[i].Properties.Of(t)
+			for j := range props {
+				write(t, &props[j])
 			}
 		}
 	}
@@ -959,8 +979,8 @@ func (e *encoder) ioTable(p *layoutPlan) {
 	for t := range NumParamTypes {
 		nIn, nOut := 0, 0
 		for i := range f.Elements {
-			nIn += len(f.Elements[i].Inputs[t])
-			nOut += len(f.Elements[i].Outputs[t])
+			nIn += len(f.Elements[i].Inputs.Of(t))
+			nOut += len(f.Elements[i].Outputs.Of(t))
 		}
 		e.u32(uint32(at))
 		e.inAt[t] = at
@@ -970,8 +990,9 @@ func (e *encoder) ioTable(p *layoutPlan) {
 	}
 	for t := range NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Inputs[t] {
-				in := &f.Elements[i].Inputs[t][j]
+			inList := f.Elements[i].Inputs.Of(t)
+			for j := range inList {
+				in := &inList[j]
 				e.str(in.Name)
 				if t == ParamPointer {
 					e.str(in.ClassName)
@@ -994,7 +1015,7 @@ func (e *encoder) ioTable(p *layoutPlan) {
 			}
 		}
 		for i := range f.Elements {
-			for _, o := range f.Elements[i].Outputs[t] {
+			for _, o := range f.Elements[i].Outputs.Of(t) {
 				w := e.packedOffset(o.Name, 30, "output name")
 				if o.Connected {
 					w |= 1 << 31
@@ -1052,26 +1073,16 @@ func (e *encoder) replacementTable() {
 
 // valueOffset is where the value a ValueRef names was written. Validate has checked the ref.
 func (e *encoder) valueOffset(v *ValueRef) int {
-	f := e.f
 	t := v.Type
 	gi := v.Index
 	if v.Input {
-		for i := range v.Element {
-			gi += len(f.Elements[i].Inputs[t])
-		}
+		gi += e.elemInputs[v.Element][t]
 		return e.inAt[t] + gi*inputSizes[t] + 12
 	}
 	if v.Element >= 0 {
-		for i := range v.Element {
-			gi += len(f.Elements[i].Properties[t])
-		}
+		gi += e.elemProps[v.Element][t]
 	} else {
-		for i := range f.Elements {
-			gi += len(f.Elements[i].Properties[t])
-		}
-		for a := range v.Attachment {
-			gi += len(f.Attachments[a].Properties[t])
-		}
+		gi += e.attProps[v.Attachment][t]
 	}
 	return e.propAt[t] + gi*propertySizes[t] + 8
 }

@@ -430,7 +430,7 @@ func TestEditSources(t *testing.T) {
 				n++
 			}
 		}
-		fi = &e.Inputs[ainb.ParamFloat][n]
+		fi = &e.Inputs.Of(ainb.ParamFloat)[n]
 		switch {
 		case src == nil:
 			if fi.Source.Node != -1 || fi.Source.Flags&^ainb.ParamIsOutput != ainb.ParamUsesDefault {
@@ -481,7 +481,7 @@ func TestEditChildren(t *testing.T) {
 	seq.Children = append(seq.Children, Child{Node: d.Nodes[len(d.Nodes)-1].ID, Name: "Added"})
 	f, again := rebuild(t, d)
 	sameContent(t, d, again)
-	ps := f.Elements[indexOf(d, seq.ID)].Plugs[ainb.PlugChild]
+	ps := f.Elements[indexOf(d, seq.ID)].Plugs.Of(ainb.PlugChild)
 	if last := ps[len(ps)-1]; int(last.Node) != len(d.Nodes)-1 || last.Name != "Added" {
 		t.Fatalf("added child reads back as %+v", last)
 	}
@@ -497,7 +497,7 @@ func TestEditChildren(t *testing.T) {
 			n.Children[0].Condition = &Condition{Int: &v}
 			f, again := rebuild(t, d)
 			sameContent(t, d, again)
-			if got := f.Elements[i].Plugs[ainb.PlugChild][0]; got.Int != -77 || got.Word != 0 {
+			if got := f.Elements[i].Plugs.Of(ainb.PlugChild)[0]; got.Int != -77 || got.Word != 0 {
 				t.Fatalf("condition reads back as %+v", got)
 			}
 		}
@@ -528,7 +528,7 @@ func TestEditValues(t *testing.T) {
 	}
 	f, again := rebuild(t, d)
 	sameContent(t, d, again)
-	ps := f.Elements[0].Properties
+	ps := f.Elements[0].Properties.Lists()
 	bits := func(x ainb.F32) uint32 { return math.Float32bits(float32(x)) }
 	if ps[ainb.ParamInt][0].Value.Int != math.MinInt32 || ps[ainb.ParamBool][0].Value.Int != 1 ||
 		bits(ps[ainb.ParamFloat][0].Value.Float) != 0x7fc00001 || bits(ps[ainb.ParamFloat][1].Value.Float) != 0x80000000 ||

@@ -106,7 +106,7 @@ func TestEditSourceDropsMirrorOnly(t *testing.T) {
 	if !sameMirror(&m, &f.Elements[3]) {
 		t.Fatal("node 3 keeps its stored mirror plugs after a source change")
 	}
-	if len(f.Elements[3].Plugs[ainb.PlugInt]) == 0 {
+	if len(f.Elements[3].Plugs.Of(ainb.PlugInt)) == 0 {
 		t.Fatal("node 3 has no canonical Int plugs")
 	}
 	before, after := compatNodes(t, orig), compatNodes(t, f)
@@ -142,10 +142,10 @@ func TestEditWordFactsFollowTheirValue(t *testing.T) {
 	}
 	e := &f.Elements[3]
 	nbb := len(f.Blackboard.Params[ainb.BBS32])
-	ints := e.Properties[ainb.ParamInt]                // PInt, PIntBB, PIntExpr, PIntNeg
-	ints[0].Flags = 0x80000000 | ainb.ParamFlags(nbb)  // a blackboard index past the last: immediate
-	ints[1].Flags |= 1 << 20                           // a blackboard source with a bit of its own
-	e.Inputs[ainb.ParamInt][0].Source.Flags |= 1 << 20 // IConst, immediate
+	ints := e.Properties.Of(ainb.ParamInt)                // PInt, PIntBB, PIntExpr, PIntNeg
+	ints[0].Flags = 0x80000000 | ainb.ParamFlags(nbb)     // a blackboard index past the last: immediate
+	ints[1].Flags |= 1 << 20                              // a blackboard source with a bit of its own
+	e.Inputs.Of(ainb.ParamInt)[0].Source.Flags |= 1 << 20 // IConst, immediate
 	data, err := f.Bytes()
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestEditWordFactsFollowTheirValue(t *testing.T) {
 	}
 	flags := func(f *ainb.File) (pInt, pIntBB, iConst ainb.ParamFlags) {
 		e := &f.Elements[3]
-		return e.Properties[ainb.ParamInt][0].Flags, e.Properties[ainb.ParamInt][1].Flags, e.Inputs[ainb.ParamInt][0].Source.Flags
+		return e.Properties.Of(ainb.ParamInt)[0].Flags, e.Properties.Of(ainb.ParamInt)[1].Flags, e.Inputs.Of(ainb.ParamInt)[0].Source.Flags
 	}
 
 	// Unedited, and with another value of the node edited: the same words.
@@ -174,7 +174,7 @@ func TestEditWordFactsFollowTheirValue(t *testing.T) {
 	d.Nodes[3].Properties[propIndex(t, d.Nodes[3].Properties, "PIntNeg")].Value.Int = 42
 	d.Nodes[3].Name = "Renamed"
 	g, _ := rebuild(t, d)
-	if a, b, c := flags(g); a != ints[0].Flags || b != ints[1].Flags || c != f.Elements[3].Inputs[ainb.ParamInt][0].Source.Flags {
+	if a, b, c := flags(g); a != ints[0].Flags || b != ints[1].Flags || c != f.Elements[3].Inputs.Of(ainb.ParamInt)[0].Source.Flags {
 		t.Fatalf("flags %#x %#x %#x after unrelated edits, want the stored ones", a, b, c)
 	}
 
@@ -234,7 +234,7 @@ func TestEditWordFactsFollowTheirValue(t *testing.T) {
 	g, again = rebuild(t, d)
 	sameContent(t, d, again)
 	e = &g.Elements[2]
-	if a, b, c := e.Properties[ainb.ParamInt][0].Flags, e.Properties[ainb.ParamInt][1].Flags, e.Inputs[ainb.ParamInt][0].Source.Flags; a != ints[0].Flags || b != ints[1].Flags || c != f.Elements[3].Inputs[ainb.ParamInt][0].Source.Flags {
+	if a, b, c := e.Properties.Of(ainb.ParamInt)[0].Flags, e.Properties.Of(ainb.ParamInt)[1].Flags, e.Inputs.Of(ainb.ParamInt)[0].Source.Flags; a != ints[0].Flags || b != ints[1].Flags || c != f.Elements[3].Inputs.Of(ainb.ParamInt)[0].Source.Flags {
 		t.Fatalf("flags %#x %#x %#x after deleting node 2, want the stored ones", a, b, c)
 	}
 }

@@ -184,13 +184,13 @@ func (c *fromCtx) document(name string) (*Document, error) {
 				vt.Node = c.slab.int(t.Element)
 				e := &f.Elements[t.Element]
 				if t.Input {
-					list = flatIndex((*[ainb.NumParamTypes][]ainb.Input)(&e.Inputs), t.Type, t.Index)
+					list = e.Inputs.Before(t.Type) + t.Index
 				} else {
-					list = flatIndex((*[ainb.NumParamTypes][]ainb.Property)(&e.Properties), t.Type, t.Index)
+					list = e.Properties.Before(t.Type) + t.Index
 				}
 			} else {
 				vt.Attachment = c.slab.int(t.Attachment)
-				list = flatIndex((*[ainb.NumParamTypes][]ainb.Property)(&f.Attachments[t.Attachment].Properties), t.Type, t.Index)
+				list = f.Attachments[t.Attachment].Properties.Before(t.Type) + t.Index
 			}
 			if t.Input {
 				vt.Input = c.slab.int(list)
@@ -217,14 +217,6 @@ func (c *fromCtx) document(name string) (*Document, error) {
 	}
 	d.Layout = encodeLayout(c.facts)
 	return d, nil
-}
-
-// flatIndex is the index in a flat list grouped by type of entry i of type t.
-func flatIndex[T any](lists *[ainb.NumParamTypes][]T, t ainb.ParamType, i int) int {
-	for u := range t {
-		i += len(lists[u])
-	}
-	return i
 }
 
 func canonicalCategoryID(version uint32, category string) uint32 {
@@ -312,16 +304,13 @@ func (c *fromCtx) flags(fl ainb.ParamFlags, src *Source, bbIndex int, isOutput *
 }
 
 func (c *fromCtx) properties(ps *ainb.Properties, o *ownerFacts) []Property {
-	n := 0
-	for t := range ainb.NumParamTypes {
-		n += len(ps[t])
-	}
+	n := ps.Len()
 	if n == 0 {
 		return nil
 	}
 	out := make([]Property, 0, n)
 	for t := range ainb.NumParamTypes {
-		for _, p := range ps[t] {
+		for _, p := range ps.Of(t) {
 			k := len(out)
 			v, word, odd := value(t, p.Value)
 			pr := Property{Name: p.Name, Type: valueTypes[t], ClassName: p.ClassName, Value: v}
@@ -347,7 +336,7 @@ func (c *fromCtx) nodeSource(t ainb.ParamType, s ainb.Source) (*Source, int, boo
 		node := int(s.Node)
 		out := int(s.Output)
 		if node < len(c.f.Elements) {
-			out = flatIndex((*[ainb.NumParamTypes][]ainb.Output)(&c.f.Elements[node].Outputs), t, out)
+			out += c.f.Elements[node].Outputs.Before(t)
 		}
 		return &Source{Node: c.slab.int(node), Output: out}, 0, s.Output >= 0
 	}
@@ -375,17 +364,18 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	}
 	n.Properties = c.properties(&e.Properties, o)
 
-	nIn, nOut := 0, 0
+	nIn := 0
 	for t := range ainb.NumParamTypes {
-		nIn += len(e.Inputs[t])
-		nOut += len(e.Outputs[t])
+		nIn += len(e.Inputs.Of(t))
 	}
+	nOut := e.Outputs.Len()
 	if nIn > 0 {
 		n.Inputs = make([]Input, 0, nIn)
 	}
 	for t := range ainb.NumParamTypes {
-		for j := range e.Inputs[t] {
-			in := &e.Inputs[t][j]
+		inList := e.Inputs.Of(t)
+		for j := range inList {
+			in := &inList[j]
 			k := len(n.Inputs)
 			v, word, odd := value(t, in.Value)
 			typ := valueTypes[t]
@@ -431,14 +421,14 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	if nOut > 0 {
 		n.Outputs = make([]Output, 0, nOut)
 		for t := range ainb.NumParamTypes {
-			for _, out := range e.Outputs[t] {
+			for _, out := range e.Outputs.Of(t) {
 				n.Outputs = append(n.Outputs, Output{Name: out.Name, Type: valueTypes[t], ClassName: out.ClassName, Connected: out.Connected})
 			}
 		}
 	}
 
 	layout, _ := e.PlugLayout(ainb.PlugChild, f.Version)
-	if ps := e.Plugs[ainb.PlugChild]; len(ps) > 0 {
+	if ps := e.Plugs.Of(ainb.PlugChild); len(ps) > 0 {
 		n.Children = make([]Child, len(ps))
 		bt := conditionBlackboardType(layout)
 		for j := range ps {
@@ -485,7 +475,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 			n.Children[j] = ch
 		}
 	}
-	if ps := e.Plugs[ainb.PlugJump]; len(ps) > 0 {
+	if ps := e.Plugs.Of(ainb.PlugJump); len(ps) > 0 {
 		n.Jumps = make([]Jump, len(ps))
 		for j, p := range ps {
 			if p.Jump == nil {
@@ -518,7 +508,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	if !sameMirror(&c.mirror, e) {
 		var m [3][]plugFact
 		for k, kind := range mirrorKinds {
-			ps := e.Plugs[kind]
+			ps := e.Plugs.Of(kind)
 			m[k] = make([]plugFact, len(ps))
 			for j, p := range ps {
 				pf := plugFact{node: int(p.Node), name: p.Name, word: p.Word, int: p.Int,
@@ -573,8 +563,9 @@ func deriveMirror(m *[3][]ainb.Plug, e *ainb.Element, version uint32) {
 		case ainb.ParamString:
 			k = 1
 		}
-		for j := range e.Inputs[t] {
-			in := &e.Inputs[t][j]
+		inList := e.Inputs.Of(t)
+		for j := range inList {
+			in := &inList[j]
 			add := func(s ainb.Source) {
 				if !all && s.Node < 0 {
 					return
@@ -610,7 +601,7 @@ func deriveMirror(m *[3][]ainb.Plug, e *ainb.Element, version uint32) {
 // fields its plug layouts store.
 func sameMirror(m *[3][]ainb.Plug, e *ainb.Element) bool {
 	for k, kind := range mirrorKinds {
-		ps := e.Plugs[kind]
+		ps := e.Plugs.Of(kind)
 		if len(ps) != len(m[k]) {
 			return false
 		}
@@ -712,10 +703,10 @@ func (p *poolWalk) file(f *ainb.File) {
 			if l == ainb.LayoutJump {
 				continue
 			}
-			for j := range e.Plugs[k] {
-				p.use(e.Plugs[k][j].Name)
+			for _, pl := range e.Plugs.Of(k) {
+				p.use(pl.Name)
 				if l == ainb.LayoutWordString {
-					p.use(e.Plugs[k][j].String)
+					p.use(pl.String)
 				}
 			}
 		}
@@ -735,27 +726,30 @@ func (p *poolWalk) file(f *ainb.File) {
 	}
 	for t := range ainb.NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Properties[t] {
-				pr := &f.Elements[i].Properties[t][j]
+			propList := f.Elements[i].Properties.Of(t)
+			for j := range propList {
+				pr := &propList[j]
 				param(t, pr.Name, pr.ClassName, &pr.Value)
 			}
 		}
 		for i := range f.Attachments {
-			for j := range f.Attachments[i].Properties[t] {
-				pr := &f.Attachments[i].Properties[t][j]
+			propList := f.Attachments[i].Properties.Of(t)
+			for j := range propList {
+				pr := &propList[j]
 				param(t, pr.Name, pr.ClassName, &pr.Value)
 			}
 		}
 	}
 	for t := range ainb.NumParamTypes {
 		for i := range f.Elements {
-			for j := range f.Elements[i].Inputs[t] {
-				in := &f.Elements[i].Inputs[t][j]
+			inList := f.Elements[i].Inputs.Of(t)
+			for j := range inList {
+				in := &inList[j]
 				param(t, in.Name, in.ClassName, &in.Value)
 			}
 		}
 		for i := range f.Elements {
-			for _, o := range f.Elements[i].Outputs[t] {
+			for _, o := range f.Elements[i].Outputs.Of(t) {
 				p.use(o.Name)
 				if t == ainb.ParamPointer {
 					p.use(o.ClassName)
@@ -764,7 +758,7 @@ func (p *poolWalk) file(f *ainb.File) {
 		}
 	}
 	for i := range f.Elements {
-		for _, pl := range f.Elements[i].Plugs[ainb.PlugJump] {
+		for _, pl := range f.Elements[i].Plugs.Of(ainb.PlugJump) {
 			if pl.Jump != nil && pl.Jump.Type == 0 {
 				p.use(pl.Jump.Command)
 			}

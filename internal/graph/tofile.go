@@ -89,6 +89,12 @@ type toCtx struct {
 	nodeFacts map[int]*ownerFacts
 	attFacts  map[int]*ownerFacts
 	h         hasher
+
+	// Blocks for the elements' and attachments' grouped lists.
+	propBlocks   ainb.Blocks[ainb.Property]
+	inputBlocks  ainb.Blocks[ainb.Input]
+	outputBlocks ainb.Blocks[ainb.Output]
+	plugBlocks   ainb.Blocks[ainb.Plug]
 }
 
 func (c *toCtx) add(node int, path string, format string, args ...any) {
@@ -607,10 +613,11 @@ func (c *toCtx) paramSource(i int, path func() string, t ainb.ParamType, src *So
 
 // properties converts the properties of a node (owner) or attachment (owner -1); base gives
 // the path of the list, only when a problem is reported.
-func (c *toCtx) properties(owner int, base func() string, ps []Property, o *ownerFacts) (out ainb.Properties, order []int) {
+func (c *toCtx) properties(owner int, base func() string, ps []Property, o *ownerFacts) (_ ainb.Properties, order []int) {
 	if len(ps) == 0 {
-		return out, nil
+		return ainb.Properties{}, nil
 	}
+	var out [ainb.NumParamTypes][]ainb.Property
 	types := make([]ainb.ParamType, len(ps))
 	groupByType(c, owner, out[:], types,
 		func(k int) ValueType { return ps[k].Type },
@@ -657,7 +664,7 @@ func (c *toCtx) properties(owner int, base func() string, ps []Property, o *owne
 			}
 		}
 	}
-	return out, order
+	return ainb.GroupsIn[ainb.ParamType](&c.propBlocks, &out), order
 }
 
 // groupByType makes out[t], the list of the properties, inputs or outputs of param type t,
@@ -731,7 +738,8 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 	var inOrder []int
 	if len(n.Inputs) > 0 {
 		inTypes = make([]ainb.ParamType, len(n.Inputs))
-		groupByType(c, i, e.Inputs[:], inTypes,
+		var ins [ainb.NumParamTypes][]ainb.Input
+		groupByType(c, i, ins[:], inTypes,
 			func(k int) ValueType { return n.Inputs[k].Type },
 			func(k int) string { return fmt.Sprintf("nodes[%d].inputs[%d].type", i, k) })
 		inOrder = make([]int, len(n.Inputs))
@@ -777,13 +785,15 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 				w, node, out := c.paramSource(i, func() string { return sub(".source") }, t, in.Source, in.IsOutput, in.UsesDefault, true, false)
 				ei.Source = ainb.Source{Node: int16(node), Output: int16(out), Flags: ainb.ParamFlags(w)}
 			}
-			inOrder[k] = len(e.Inputs[t])
-			e.Inputs[t] = append(e.Inputs[t], ei)
+			inOrder[k] = len(ins[t])
+			ins[t] = append(ins[t], ei)
 		}
+		e.Inputs = ainb.GroupsIn[ainb.ParamType](&c.inputBlocks, &ins)
 	}
 	if len(n.Outputs) > 0 {
 		types := make([]ainb.ParamType, len(n.Outputs))
-		counts := groupByType(c, i, e.Outputs[:], types,
+		var outs [ainb.NumParamTypes][]ainb.Output
+		counts := groupByType(c, i, outs[:], types,
 			func(k int) ValueType { return n.Outputs[k].Type },
 			func(k int) string { return fmt.Sprintf("nodes[%d].outputs[%d].type", i, k) })
 		for k := range n.Outputs {
@@ -801,11 +811,14 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			if counts[t] > 0x7fff {
 				c.nodeErr(i, ".outputs", "%d %s outputs, at most 32767 fit", counts[t], valueTypes[t])
 			}
-			e.Outputs[t] = append(e.Outputs[t], ainb.Output{Name: out.Name, ClassName: out.ClassName, Connected: out.Connected})
+			outs[t] = append(outs[t], ainb.Output{Name: out.Name, ClassName: out.ClassName, Connected: out.Connected})
 		}
+		e.Outputs = ainb.GroupsIn[ainb.ParamType](&c.outputBlocks, &outs)
 	}
 
-	c.children(i, n, e)
+	// The plug lists are gathered here and become the element's family once, at the end.
+	var plugs [ainb.NumPlugKinds][]ainb.Plug
+	plugs[ainb.PlugChild] = c.children(i, n, e)
 	if len(n.Jumps) > 0 {
 		ps := make([]ainb.Plug, len(n.Jumps))
 		for j, jp := range n.Jumps {
@@ -824,7 +837,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			}
 			ps[j] = ainb.Plug{Node: int32(k), Jump: &ainb.Jump{Type: uint8(jp.Type), PostCalc: jp.PostCalc, Command: jp.Command}}
 		}
-		e.Plugs[ainb.PlugJump] = ps
+		plugs[ainb.PlugJump] = ps
 	}
 	if len(n.Queries) > 0 {
 		e.Queries = make([]int, len(n.Queries))
@@ -880,7 +893,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			mirror = o.mirror
 		}
 		for _, fc := range o.words {
-			c.apply(n, e, fc, inTypes, inOrder)
+			c.apply(n, e, &plugs, fc, inTypes, inOrder)
 		}
 	}
 	if mirror != nil {
@@ -900,7 +913,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 			if mirror == nil {
 				break
 			}
-			e.Plugs[kind] = ps
+			plugs[kind] = ps
 		}
 	}
 	if mirror == nil {
@@ -908,18 +921,19 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		deriveMirror(&m, e, c.version)
 		for k, kind := range mirrorKinds {
 			if len(m[k]) > 0 {
-				e.Plugs[kind] = m[k]
+				plugs[kind] = m[k]
 			} else {
-				e.Plugs[kind] = nil
+				plugs[kind] = nil
 			}
 		}
 	}
+	e.Plugs = ainb.GroupsIn[ainb.PlugKind](&c.plugBlocks, &plugs)
 	total := 0
-	for k := range e.Plugs {
-		if len(e.Plugs[k]) > 255 {
-			c.nodeErr(i, "", "%d %s plugs (children, jumps or one per input source), at most 255 fit", len(e.Plugs[k]), ainb.PlugKindNames[k])
+	for k := range plugs {
+		if len(plugs[k]) > 255 {
+			c.nodeErr(i, "", "%d %s plugs (children, jumps or one per input source), at most 255 fit", len(plugs[k]), ainb.PlugKindNames[k])
 		}
-		total += len(e.Plugs[k])
+		total += len(plugs[k])
 	}
 	if total > 255 {
 		c.nodeErr(i, "", "%d plugs in all (children, jumps and one per input source), at most 255 fit", total)
@@ -929,7 +943,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 // apply applies one word fact of node n to its element, if the value it describes is still
 // there with the kind the fact's check word names (see facts.go) and the word it changes
 // still reads back as the document says.
-func (c *toCtx) apply(n *Node, e *ainb.Element, fc fact, inTypes []ainb.ParamType, inOrder []int) {
+func (c *toCtx) apply(n *Node, e *ainb.Element, plugs *[ainb.NumPlugKinds][]ainb.Plug, fc fact, inTypes []ainb.ParamType, inOrder []int) {
 	// The input (and, with multi, its source fc.b) the fact is about, if its check word holds.
 	input := func(multi bool) (*Input, *ainb.Input) {
 		if fc.a >= len(inTypes) || inTypes[fc.a] == ainb.NumParamTypes {
@@ -953,7 +967,7 @@ func (c *toCtx) apply(n *Node, e *ainb.Element, fc fact, inTypes []ainb.ParamTyp
 		if fc.chk != valueChk(&c.h, fc.kind, in.Type, multi, src) {
 			return nil, nil
 		}
-		return in, &e.Inputs[inTypes[fc.a]][inOrder[fc.a]]
+		return in, &e.Inputs.Of(inTypes[fc.a])[inOrder[fc.a]]
 	}
 	raw := func(s *ainb.Source) {
 		// Only the words of a source that is no node output: the reader takes those by their
@@ -1001,7 +1015,7 @@ func (c *toCtx) apply(n *Node, e *ainb.Element, fc fact, inTypes []ainb.ParamTyp
 			s.Flags = w
 		}
 	case fkChildWord, fkChildMax, fkChildRes:
-		ps := e.Plugs[ainb.PlugChild]
+		ps := plugs[ainb.PlugChild]
 		if fc.a >= len(ps) || fc.a >= len(n.Children) || n.Children[fc.a].Condition == nil {
 			return
 		}
@@ -1034,15 +1048,15 @@ func (c *toCtx) apply(n *Node, e *ainb.Element, fc fact, inTypes []ainb.ParamTyp
 			}
 		}
 	case fkJump:
-		if ps := e.Plugs[ainb.PlugJump]; fc.a < len(ps) {
+		if ps := plugs[ainb.PlugJump]; fc.a < len(ps) {
 			ps[fc.a].Jump.Reserved = fc.v & 0x7fffff00
 		}
 	}
 }
 
-func (c *toCtx) children(i int, n *Node, e *ainb.Element) {
+func (c *toCtx) children(i int, n *Node, e *ainb.Element) []ainb.Plug {
 	if len(n.Children) == 0 {
-		return
+		return nil
 	}
 	layout, _ := e.PlugLayout(ainb.PlugChild, c.version)
 	bt := conditionBlackboardType(layout)
@@ -1135,7 +1149,7 @@ func (c *toCtx) children(i int, n *Node, e *ainb.Element) {
 		}
 		ps[j] = p
 	}
-	e.Plugs[ainb.PlugChild] = ps
+	return ps
 }
 
 func nodeKind(n *Node) string {
