@@ -13,6 +13,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"ainbeditor/internal/jsontext"
 )
 
 // PathError reports a bad value in a JSON document, with the path to it.
@@ -1189,34 +1191,23 @@ func unquotePyJSON(s []byte) string {
 			i += size
 			continue
 		}
-		switch s[i+1] {
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r := hex4(s[i:])
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if dec := utf16.DecodeRune(r, hex4(s[i:])); dec != unicode.ReplacementChar {
-					r = dec
-					i += 6
-				} else {
-					r = unicode.ReplacementChar
-				}
-			}
-			b = utf8.AppendRune(b, r)
+		if e, ok := jsontext.Unescape(s[i+1]); ok {
+			b = append(b, e)
+			i += 2
 			continue
-		default: // " \ /
-			b = append(b, s[i+1])
 		}
-		i += 2
+		// \u, the only other escape the scanner lets through.
+		r := hex4(s[i:])
+		i += 6
+		if utf16.IsSurrogate(r) {
+			if dec := utf16.DecodeRune(r, hex4(s[i:])); dec != unicode.ReplacementChar {
+				r = dec
+				i += 6
+			} else {
+				r = unicode.ReplacementChar
+			}
+		}
+		b = utf8.AppendRune(b, r)
 	}
 	return string(b)
 }

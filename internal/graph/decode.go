@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/jsontext"
 )
 
 // The document's JSON, read by hand in one pass: a tokenizer over the bytes and one function
@@ -454,19 +455,11 @@ func (d *dec) escaped(start int) []byte {
 		}
 		e := d.data[d.pos+1]
 		d.pos += 2
+		if u, ok := jsontext.Unescape(e); ok {
+			b = append(b, u)
+			continue
+		}
 		switch e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
 		case 'u':
 			r, ok := d.hex4()
 			if !ok {

@@ -66,3 +66,24 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// Unescape gives the byte a one-character escape (\" \\ \/ \b \f \n \r \t) stands for; ok is
+// false for any other character after the backslash, \u included, which readers decode
+// themselves since they report errors differently.
+func Unescape(c byte) (b byte, ok bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
