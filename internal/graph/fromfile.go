@@ -724,20 +724,17 @@ func (p *poolWalk) file(f *ainb.File) {
 			p.use(v.String)
 		}
 	}
+	props := func(t ainb.ParamType, list []ainb.Property) {
+		for j := range list {
+			param(t, list[j].Name, list[j].ClassName, &list[j].Value)
+		}
+	}
 	for t := range ainb.NumParamTypes {
 		for i := range f.Elements {
-			propList := f.Elements[i].Properties.Of(t)
-			for j := range propList {
-				pr := &propList[j]
-				param(t, pr.Name, pr.ClassName, &pr.Value)
-			}
+			props(t, f.Elements[i].Properties.Of(t))
 		}
 		for i := range f.Attachments {
-			propList := f.Attachments[i].Properties.Of(t)
-			for j := range propList {
-				pr := &propList[j]
-				param(t, pr.Name, pr.ClassName, &pr.Value)
-			}
+			props(t, f.Attachments[i].Properties.Of(t))
 		}
 	}
 	for t := range ainb.NumParamTypes {
