@@ -350,8 +350,9 @@ func (f *File) sizeHint() int {
 		n += len(f.Elements) * stringsPerElement * 10 // the pool, as newStringPool sizes it
 	}
 	if m := f.Expressions; m != nil {
-		// Instructions are 8 bytes; functions, parameters and strings add about as much again.
-		n += 256 + 16*len(m.Instructions) + 32*len(m.Functions)
+		// Instructions are 8 bytes; functions and parameters add about as much again. The
+		// strings can run to tens of kilobytes; missing them here would regrow the whole file.
+		n += 256 + 16*len(m.Instructions) + 32*len(m.Functions) + m.Strings.Size()
 	}
 	return n
 }

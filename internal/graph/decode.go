@@ -389,35 +389,38 @@ func (d *dec) unknown() {
 func (d *dec) rawString() []byte {
 	d.pos++ // the quote
 	start := d.pos
-	// Eight bytes at a time: strings and member names are most of a document's bytes. The
-	// lowest flagged byte of a word is the first that ends the string, starts an escape or is
-	// a control character; the loop below handles it (and the last few bytes of the text).
-	for d.pos+8 <= len(d.data) {
-		m := stringSpecial(binary.LittleEndian.Uint64(d.data[d.pos:]))
-		if m != 0 {
-			d.pos += bits.TrailingZeros64(m) / 8
-			break
-		}
-		d.pos += 8
-	}
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		if c == '"' {
+	if d.pos += specialAt(d.data[d.pos:]); d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case '"':
 			s := d.data[start:d.pos]
 			d.pos++
 			return s
-		}
-		if c == '\\' {
+		case '\\':
 			return d.escaped(start)
 		}
-		if c < 0x20 {
-			d.syntax("a control character in a string must be escaped")
-			return nil
-		}
-		d.pos++
+		d.syntax("a control character in a string must be escaped")
+		return nil
 	}
 	d.syntax("a string is not closed")
 	return nil
+}
+
+// specialAt is the index of the first byte of b that ends a string, starts an escape or is a
+// control character, or len(b) when there is none. It reads eight bytes at a time: strings
+// and member names are most of a document's bytes, and expression texts run to kilobytes.
+func specialAt(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if m := stringSpecial(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return i
 }
 
 // stringSpecial flags (with its top bit) each of the eight bytes of w, little-endian, that is
@@ -437,18 +440,18 @@ func (d *dec) escaped(start int) []byte {
 	b := make([]byte, d.pos-start, d.pos-start+rawStringLen(d.data[d.pos:]))
 	copy(b, d.data[start:d.pos])
 	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		switch {
+		run := d.pos + specialAt(d.data[d.pos:])
+		b = append(b, d.data[d.pos:run]...)
+		if d.pos = run; d.pos == len(d.data) {
+			break
+		}
+		switch c := d.data[d.pos]; {
 		case c == '"':
 			d.pos++
 			return b
 		case c < 0x20:
 			d.syntax("a control character in a string must be escaped")
 			return nil
-		case c != '\\':
-			b = append(b, c)
-			d.pos++
-			continue
 		}
 		if d.pos+1 >= len(d.data) {
 			break

@@ -19,6 +19,68 @@ var plain = func() (t [256]bool) {
 // and & stay as they are, since names in AINB files are meant to be read. Bytes that are not
 // UTF-8 become U+FFFD.
 func AppendString(b []byte, s string) []byte {
+	if utf8.ValidString(s) {
+		return appendValid(b, s)
+	}
+	return appendAny(b, s)
+}
+
+// quiet marks the bytes a valid UTF-8 string holds as they are: all but the ASCII ones plain
+// lacks and 0xE2, the lead byte of U+2028 and U+2029.
+var quiet = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = plain[c] || c >= utf8.RuneSelf && c != 0xE2
+	}
+	return t
+}()
+
+// appendValid is AppendString for valid UTF-8, where names in other scripts cost one table
+// lookup a byte instead of a rune decode.
+func appendValid(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if quiet[c] {
+			continue
+		}
+		if c == 0xE2 {
+			// Valid UTF-8: a lead byte has its continuation bytes.
+			if s[i+1] != 0x80 || s[i+2]&^1 != 0xA8 {
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', "89"[s[i+2]&1])
+			i += 2
+			start = i + 1
+			continue
+		}
+		b = append(b, s[start:i]...)
+		b = appendEscape(b, c)
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendEscape escapes one ASCII byte that plain lacks.
+func appendEscape(b []byte, c byte) []byte {
+	const hex = "0123456789abcdef"
+	switch c {
+	case '"', '\\':
+		return append(b, '\\', c)
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+}
+
+// appendAny is AppendString for text that is not valid UTF-8.
+func appendAny(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
@@ -30,18 +92,7 @@ func AppendString(b []byte, s string) []byte {
 		}
 		if c < utf8.RuneSelf {
 			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
+			b = appendEscape(b, c)
 			i++
 			start = i
 			continue

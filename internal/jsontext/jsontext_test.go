@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -16,6 +17,9 @@ func TestAppendString(t *testing.T) {
 		{"歩く", `"歩く"`},
 		{"\u2028\u2029", `"\u2028\u2029"`},
 		{"a\xffb", `"a\ufffdb"`},
+		{"…→\u2027\u202a", "\"…→\u2027\u202a\""},
+		{"x\u2028y\u2029\x01", `"x\u2028y\u2029\u0001"`},
+		{"\u2028\xff", `"\u2028\ufffd"`},
 	} {
 		if got := string(AppendString(nil, c.in)); got != c.want {
 			t.Errorf("AppendString(%q) = %s, want %s", c.in, got, c.want)
@@ -32,6 +36,14 @@ func FuzzAppendString(f *testing.F) {
 		out := AppendString([]byte("x"), s)
 		if out[0] != 'x' {
 			t.Fatal("prefix lost")
+		}
+		for _, c := range out[1:] {
+			if c < 0x20 {
+				t.Fatalf("AppendString(%q) = %q holds a control byte", s, out[1:])
+			}
+		}
+		if bytes.Contains(out, []byte("\u2028")) || bytes.Contains(out, []byte("\u2029")) {
+			t.Fatalf("AppendString(%q) = %q holds a raw line separator", s, out[1:])
 		}
 		var back string
 		if err := json.Unmarshal(out[1:], &back); err != nil {
