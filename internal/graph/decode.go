@@ -34,12 +34,18 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("document: invalid JSON at line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
 
-// Decode reads a document from its JSON.
+// Decode reads a document from its JSON. It copies data once; DecodeText does not.
 func Decode(data []byte) (*Document, error) {
-	// One copy of the whole text: every string without escapes is a substring of it, so
-	// reading names costs no allocation (and no interning map) each. The document keeps the
-	// text alive, which is no more than the document's own size.
-	d := &dec{data: data, text: string(data)}
+	return DecodeText(string(data))
+}
+
+// DecodeText reads a document from its JSON text. Every string without escapes in the
+// document is a substring of text, so reading names costs no allocation (and no interning
+// map) each; the document keeps the text alive, which is no more than its own size.
+func DecodeText(text string) (*Document, error) {
+	// A read-only view of the text: the decoder scans bytes and never writes them, and Go
+	// strings are immutable, so the view cannot change under it.
+	d := &dec{data: unsafe.Slice(unsafe.StringData(text), len(text)), text: text}
 	doc := &Document{}
 	d.ws()
 	if d.pos >= len(d.data) {
@@ -700,7 +706,9 @@ func (d *dec) stringValue() string {
 	case d.pos-1-start == len(b):
 		return d.text[start : start+len(b)]
 	}
-	return string(b)
+	// escaped made b for this string alone and nothing keeps it: the string can take it over
+	// instead of copying it (expression texts, all escaped, run to tens of kilobytes).
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 func (d *dec) boolean() bool {

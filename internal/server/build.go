@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"ainbeditor/internal/graph"
 )
@@ -78,7 +79,9 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request) ([]byte, error
 // JSON that is not a document (unknown members, wrong kinds of values, out-of-range numbers)
 // is a 422 listing every problem with its path.
 func decodeDocument(data []byte) (*graph.Document, error) {
-	doc, err := graph.Decode(data)
+	// The body is this request's own buffer and nothing writes it again: the document's
+	// strings may share it instead of a copy of the whole text.
+	doc, err := graph.DecodeText(unsafe.String(unsafe.SliceData(data), len(data)))
 	var se *graph.SyntaxError
 	var pe *graph.ProblemsError
 	switch {
