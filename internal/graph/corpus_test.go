@@ -57,3 +57,22 @@ func firstDiff(a, b []byte) string {
 	lo := max(i-80, 0)
 	return "want ..." + string(a[lo:min(i+80, len(a))]) + "\ngot  ..." + string(b[lo:min(i+80, len(b))])
 }
+
+// The size hint is never short (a short hint regrows the whole buffer) and, for files big
+// enough for it to matter, never more than half again too long.
+func TestEncodedSizeHint(t *testing.T) {
+	for _, path := range testcorpus.AINB(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Parse(filepath.Base(path), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hint, got := d.EncodedSizeHint(), len(d.Encode())
+		if hint < got || len(data) > 50_000 && hint > got*3/2 {
+			t.Errorf("%s: hint %d for %d bytes of JSON", filepath.Base(path), hint, got)
+		}
+	}
+}

@@ -17,10 +17,40 @@ func (d *Document) Encode() []byte {
 }
 
 // EncodedSizeHint estimates the length of the document's JSON, so the buffer it is written to
-// seldom grows: about 400 bytes a node (220 to 1,000 in the corpus), plus the long strings,
-// expression texts (with an eighth for escaped newlines) and the layout, counted as they are.
+// seldom grows and is not much larger than needed: the fixed members of each node, plug and
+// child, plus every name, string value, expression text (with an eighth for escaped
+// newlines) and the layout, counted as they are. Nodes range from 150 to 1,000 bytes in the
+// corpus, so a flat rate per node was either short (a regrow, copying the whole text) or
+// megabytes too long.
 func (d *Document) EncodedSizeHint() int {
-	n := 4096 + len(d.Nodes)*400 + len(d.Layout)
+	n := 1024 + len(d.Layout) + 200*len(d.Attachments) + 120*len(d.Blackboard) + 100*len(d.Commands)
+	for i := range d.Nodes {
+		nd := &d.Nodes[i]
+		n += 130 + len(nd.Name) + 8*(len(nd.Queries)+len(nd.Attachments)) + 40*len(nd.Jumps) + 80*len(nd.Actions)
+		if nd.StateInfo != nil {
+			n += 100
+		}
+		for j := range nd.Properties {
+			p := &nd.Properties[j]
+			n += 64 + len(p.Name) + len(p.ClassName) + len(p.Value.String)
+		}
+		for j := range nd.Inputs {
+			p := &nd.Inputs[j]
+			n += 64 + len(p.Name) + len(p.ClassName) + len(p.Value.String) + 24*len(p.Sources)
+		}
+		for j := range nd.Outputs {
+			n += 40 + len(nd.Outputs[j].Name) + len(nd.Outputs[j].ClassName)
+		}
+		for j := range nd.Children {
+			n += 40 + len(nd.Children[j].Name)
+			if c := nd.Children[j].Condition; c != nil {
+				n += 40
+				if c.String != nil {
+					n += len(*c.String)
+				}
+			}
+		}
+	}
 	if d.Expressions != nil {
 		for _, f := range d.Expressions.Functions {
 			n += len(f.Text) + len(f.Text)/8 + 16
