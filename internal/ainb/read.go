@@ -64,6 +64,11 @@ type decoder struct {
 	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
 	// without end would otherwise make a small file allocate quadratically.
 	budget int
+	// text bounds the bytes of the strings the file's references hand out, each reference
+	// counted: references are 4 bytes, so one long name referenced everywhere would
+	// otherwise turn a small file into a reply, a dump or a document a thousand times its
+	// size. Files in the corpus hand out under a quarter of their size.
+	text int
 	// Blocks for the elements' grouped lists.
 	propBlocks   Blocks[Property]
 	inputBlocks  Blocks[Input]
@@ -129,10 +134,10 @@ func (d *decoder) strAt(off int, at uint32) string {
 		return ""
 	}
 	if i, ok := slices.BinarySearch(d.starts, at); ok {
-		return d.strings[i]
+		return d.handOut(off, d.strings[i])
 	}
 	if s, ok := d.tails[at]; ok {
-		return s
+		return d.handOut(off, s)
 	}
 	if int64(at) >= int64(len(d.pool)) {
 		d.fail(off, "string offset %#x outside the string pool (%d bytes)", at, len(d.pool))
@@ -148,6 +153,22 @@ func (d *decoder) strAt(off int, at uint32) string {
 		d.tails = make(map[uint32]string)
 	}
 	d.tails[at] = s
+	return d.handOut(off, s)
+}
+
+// MaxTextRatio and MaxTextBase bound the bytes of strings a file's references hand out:
+// MaxTextBase plus MaxTextRatio times the file's size.
+const (
+	MaxTextRatio = 16
+	MaxTextBase  = 1 << 20
+)
+
+// handOut charges s, read by the reference at off, to the text budget.
+func (d *decoder) handOut(off int, s string) string {
+	if d.text -= len(s); d.text < 0 {
+		d.fail(off, "string references hand out more than %d bytes of text (1 MiB and %d times the file's size): the file would expand without bound", MaxTextBase+MaxTextRatio*len(d.b), MaxTextRatio)
+		return ""
+	}
 	return s
 }
 
@@ -184,7 +205,7 @@ func (d *decoder) count(off int, n uint32, size int) int {
 
 // Read parses an AINB file.
 func Read(b []byte) (*File, error) {
-	d := &decoder{b: b, section: "header", budget: len(b) / 2}
+	d := &decoder{b: b, section: "header", budget: len(b) / 2, text: MaxTextBase + MaxTextRatio*len(b)}
 	f, err := d.file()
 	if err == nil {
 		err = d.err

@@ -415,7 +415,7 @@ func (m *Module) Compat() (*Compat, error) {
 		return nil, err
 	}
 	out := &Compat{Version: m.Version, Expressions: make([]CompatExpression, len(m.Functions))}
-	size := 0
+	size, limit := 0, m.textLimit()
 	for i := range m.Functions {
 		f := &m.Functions[i]
 		e := CompatExpression{Index: i, InputType: f.Input.String(), OutputType: f.Output.String(), Main: []string{}}
@@ -430,8 +430,8 @@ func (m *Module) Compat() (*Compat, error) {
 					return nil, fmt.Errorf("exb: function %d: %s instruction %d: %v", i, blockName(k), j, err)
 				}
 				line := fmt.Sprintf("0x%04x    %s", j*8, t)
-				if size += len(line); size > maxTextBytes {
-					return nil, fmt.Errorf("exb: compat text exceeds %d bytes", maxTextBytes)
+				if size += len(line); size > limit {
+					return nil, fmt.Errorf("exb: compat text exceeds %d bytes, %d times the module's size", limit, textLimitRatio)
 				}
 				if k == 0 {
 					e.Setup = append(e.Setup, line)
@@ -458,7 +458,7 @@ func (m *Module) FunctionText(i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b, err := m.appendFunctionText(nil, c, i)
+	b, err := m.appendFunctionText(nil, c, i, m.textLimit())
 	return string(b), err
 }
 
@@ -477,9 +477,10 @@ func (m *Module) FunctionTexts() ([]string, error) {
 	for _, s := range m.Strings.Strings {
 		size += len(s)
 	}
-	b := make([]byte, 0, min(size, maxTextBytes))
+	limit := m.textLimit()
+	b := make([]byte, 0, min(size, limit))
 	for i := range m.Functions {
-		if b, err = m.appendFunctionText(b, c, i); err != nil {
+		if b, err = m.appendFunctionText(b, c, i, limit); err != nil {
 			return nil, err
 		}
 		ends[i] = len(b)
@@ -495,10 +496,10 @@ func (m *Module) FunctionTexts() ([]string, error) {
 	return out, nil
 }
 
-// appendFunctionText appends the text of function i to b.
-func (m *Module) appendFunctionText(b []byte, c *decodeCtx, i int) ([]byte, error) {
+// appendFunctionText appends the text of function i to b, failing when b would grow past
+// limit bytes: callers appending several functions bound all of them together.
+func (m *Module) appendFunctionText(b []byte, c *decodeCtx, i, limit int) ([]byte, error) {
 	f := &m.Functions[i]
-	start := len(b)
 	b = append(b, ".input "...)
 	b = append(b, f.Input.String()...)
 	b = append(b, "\n.output "...)
@@ -518,7 +519,7 @@ func (m *Module) appendFunctionText(b []byte, c *decodeCtx, i int) ([]byte, erro
 			b = append(b, ".main\n"...)
 		}
 		for j := range ins {
-			if len(b)-start > maxTextBytes {
+			if len(b) > limit {
 				break
 			}
 			s := c.decode(&ins[j])
@@ -528,8 +529,8 @@ func (m *Module) appendFunctionText(b []byte, c *decodeCtx, i int) ([]byte, erro
 			b = append(b, '\n')
 		}
 	}
-	if len(b)-start > maxTextBytes {
-		return b, fmt.Errorf("exb: function %d: text exceeds %d bytes", i, maxTextBytes)
+	if len(b) > limit {
+		return b, fmt.Errorf("exb: function %d: the text form exceeds %d bytes, %d times the module's size", i, limit, textLimitRatio)
 	}
 	return b, nil
 }
@@ -587,6 +588,7 @@ func (m *Module) Listing() (string, error) {
 		return "", err
 	}
 	lk := newLookup(c, &m.Params)
+	limit := m.textLimit()
 	var sb strings.Builder
 	sb.WriteString("; EXB expression binary listing\n")
 	fmt.Fprintf(&sb, ".version %d\n", m.Version)
@@ -673,8 +675,8 @@ func (m *Module) Listing() (string, error) {
 			return "", fmt.Errorf("exb: instruction %d: %v", j, err)
 		}
 		fmt.Fprintf(&sb, "0x%04x  %s\n", (j-blockStart)*8, line)
-		if sb.Len() > maxTextBytes {
-			return "", fmt.Errorf("exb: listing exceeds %d bytes", maxTextBytes)
+		if sb.Len() > limit {
+			return "", fmt.Errorf("exb: listing exceeds %d bytes, %d times the module's size", limit, textLimitRatio)
 		}
 	}
 	for _, l := range labels[len(m.Instructions)] {

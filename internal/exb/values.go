@@ -415,8 +415,25 @@ func (in *Instruction) refersToTables() bool {
 // keep such input from turning into gigabytes of output.
 const (
 	maxExpanded  = 1 << 22  // instructions across all functions' blocks
-	maxTextBytes = 64 << 20 // bytes of text a single call produces
+	maxTextBytes = 64 << 20 // bytes of text a single call produces, whatever the module
 )
+
+// Text forms may be this many times the size of the module they describe, plus
+// textLimitBase: corpus modules list at under 3.5 times their size, while a string
+// referenced by every instruction, or blocks that all overlap, would make a 49 KB file a
+// text of 80 MB.
+const (
+	textLimitRatio = 16
+	textLimitBase  = 64 << 10
+)
+
+// textLimit is the most text a text form of m (all of it, or any part) may take: a fixed
+// multiple of the module's size, as the binary would hold it.
+func (m *Module) textLimit() int {
+	size := headerSize + 8*len(m.Instructions) + 16*len(m.Functions) + 4*len(m.Signatures) +
+		16*len(m.Params.Entries) + m.Strings.Size()
+	return min(textLimitBase+textLimitRatio*size, maxTextBytes)
+}
 
 // expandedSize is how many instructions listing every function's blocks
 // one after another takes.

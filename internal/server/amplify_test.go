@@ -1,0 +1,79 @@
+package server
+
+import (
+	"encoding/json"
+	"runtime"
+	"strings"
+	"testing"
+
+	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/graph"
+)
+
+// allocatedBy is how many bytes f allocates, all goroutines counted.
+func allocatedBy(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// A 380 KB file whose 30,000 property names all point at one 20,000-byte string once made a
+// 401 MB /api/parse reply and gigabytes of server memory; now it is a 422 that says why, and
+// refusing it allocates a small multiple of the upload.
+func TestParseNameAmplifier(t *testing.T) {
+	long := strings.Repeat("Amplify", 20000/7+1)[:20000]
+	props := make([]ainb.Property, 30000)
+	for i := range props {
+		props[i].Name = long
+	}
+	f := &ainb.File{Version: ainb.Version407, Filename: "Amp", Category: "AI", HasSection6C: true,
+		Replacement: &ainb.ReplacementTable{},
+		Commands:    []ainb.Command{{Name: "Walk", Root: 0, Secondary: -1}},
+		Elements:    []ainb.Element{{Name: "Leaf"}}}
+	f.Elements[0].Properties.Set(ainb.ParamInt, props)
+	data, err := f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestServer(t, nil)
+	var rec = do(s, "POST", "/api/parse", "application/octet-stream", data) // warm up
+	n := allocatedBy(func() { rec = do(s, "POST", "/api/parse", "application/octet-stream", data) })
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "the file would expand without bound") {
+		t.Fatalf("status %d: %s", rec.Code, cut(rec.Body.Bytes()))
+	}
+	t.Logf("upload %d bytes, reply %d bytes, allocated %d bytes", len(data), rec.Body.Len(), n)
+	if n > 16*uint64(len(data)) {
+		t.Errorf("refusing a %d-byte upload allocated %d bytes", len(data), n)
+	}
+}
+
+// A document whose expression compares with one 20,000-byte string on 2,000 lines builds to
+// a small file (the string is stored once); parsing that file once disassembled to 40 MB of
+// text. Now /api/parse refuses it with a 422.
+func TestParseExpressionAmplifier(t *testing.T) {
+	doc, err := graph.Parse("x.ainb", corpusFile(t, "synthetic/expressions_v407.ainb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("amplify ", 2500)
+	var b strings.Builder
+	b.WriteString(".input STRING\n.output BOOL\n.main\n")
+	for range 2000 {
+		b.WriteString("0x0000  EQL str GMem[0x0], str \"" + long + "\"\n")
+	}
+	b.WriteString("0x0000  END\n")
+	doc.Expressions.Functions = append(doc.Expressions.Functions, graph.Function{Text: b.String()})
+	s := newTestServer(t, nil)
+	rec := do(s, "POST", "/api/build", "application/json", doc.Encode())
+	if rec.Code != 200 {
+		t.Fatalf("build: status %d: %s", rec.Code, cut(rec.Body.Bytes()))
+	}
+	bin := rec.Body.Bytes()
+	rec = do(s, "POST", "/api/parse", "application/octet-stream", bin)
+	var e struct{ Error string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || rec.Code != 422 || !strings.Contains(e.Error, "16 times the module's size") {
+		t.Fatalf("parse of the %d-byte build: status %d: %s", len(bin), rec.Code, cut(rec.Body.Bytes()))
+	}
+}
