@@ -12,7 +12,7 @@ import * as api from "./api.js";
 import * as store from "./store.js";
 import {
   computeEdges, reachable, indexById, nodeClass, formatValue, sourceKind, blackboardLabel, conditionText, FORMAT,
-  NODE_WIDTH, nodeHeight, hitNode, rowY,
+  NODE_WIDTH, nodeHeight, hitNode, rowY, clampPositions,
 } from "./model.js";
 
 const FRAGMENT_DELAY = 250;
@@ -146,6 +146,7 @@ export class Editor {
       return false;
     }
     const t0 = performance.now();
+    const outside = clampPositions(doc);
     this.doc = doc;
     // Names this document for the clipboard: a paste is local only into the same one.
     this.docKey = randomKey();
@@ -171,6 +172,7 @@ export class Editor {
     this.pendingLoad = true;
     this.afterLoad.push(() => this.scheduleAutosave(0));
     this.timings.load = performance.now() - t0;
+    if (outside) this.ui.toast(`${outside} node${outside > 1 ? "s were" : " was"} placed beyond ±1e9 and moved to the edge; save to keep the new places.`, "error");
     this.emit("document");
     this.emit("selection");
     this.emit("dirty");

@@ -9,7 +9,7 @@
 // with source: k added for the k-th source of a multi-input.
 
 import { History, Tx } from "./history.js";
-import { nodeHeight, NODE_WIDTH } from "./metrics.js";
+import { nodeHeight, NODE_WIDTH, clampCoord } from "./metrics.js";
 import {
   TYPE_LABEL, BLACKBOARD_TYPES, NODE_FLAGS, indexById, nextNodeId, nodeTitle, sourceKind, blackboardTypeFor,
   expressionText, forEachSource, hasDefaultChild, newCondition, clone, isSelector,
@@ -427,6 +427,8 @@ export class Edits {
       const n = this.node(id);
       if (!n) continue;
       const before = tx.ops.length;
+      n.x = clampCoord(n.x);
+      n.y = clampCoord(n.y);
       tx.record(n, "x", ox, n.x);
       tx.record(n, "y", oy, n.y);
       if (tx.ops.length > before && !n.pinned) tx.set(n, "pinned", true);
@@ -441,8 +443,8 @@ export class Edits {
     for (const [id, x, y] of places) {
       const n = this.node(id);
       if (!n || !Number.isFinite(x) || !Number.isFinite(y)) continue;
-      tx.set(n, "x", x);
-      tx.set(n, "y", y);
+      tx.set(n, "x", clampCoord(x));
+      tx.set(n, "y", clampCoord(y));
     }
     tx.geometry = true;
     return this.commit(tx);
@@ -458,8 +460,8 @@ export class Edits {
     positions.forEach((q, i) => {
       const n = q.id !== undefined ? this.node(q.id) : this.doc.nodes[i];
       if (!n) return;
-      if (Number.isFinite(q.x)) tx.set(n, "x", q.x);
-      if (Number.isFinite(q.y)) tx.set(n, "y", q.y);
+      if (Number.isFinite(q.x)) tx.set(n, "x", clampCoord(q.x));
+      if (Number.isFinite(q.y)) tx.set(n, "y", clampCoord(q.y));
       tx.set(n, "pinned", q.pinned ? true : undefined);
     });
     tx.geometry = true;
@@ -718,6 +720,8 @@ export class Edits {
       else this.keepLinks(n, remap);
       n.id = first + k;
       n.guid = randomGUID();
+      n.x = clampCoord(n.x);
+      n.y = clampCoord(n.y);
       delete n.pinned;
       // Only 0x404 files keep per-node state info.
       if (doc.version < 0x407 && !n.stateInfo) n.stateInfo = { desiredState: "", unknown: [0, 0, 0, 0] };

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEdits, toF32, parseF32, toS32, toU32, toValue, CLIPBOARD_FORMAT } from "./edits.js";
-import { indexById, sourceKind, computeEdges, reachable, nodeRows, conditionText, formatFloat } from "./model.js";
+import { indexById, sourceKind, computeEdges, reachable, nodeRows, conditionText, formatFloat, clampPositions, clampCoord, MAX_COORD } from "./model.js";
 
 // A small document with one of everything the edits touch.
 export function sampleDoc() {
@@ -711,4 +711,34 @@ test("random edit sequences undo and redo exactly", () => {
     while (ed.redo());
     assert.equal(JSON.stringify(doc), end, `seed ${seed}: redoing everything`);
   }
+});
+
+// Positions from a clipboard another tab wrote, a layout or a move never leave ±MAX_COORD,
+// and what is not a number lands at 0: one node at 1e308 used to freeze the page.
+test("positions stay within ±MAX_COORD", () => {
+  assert.equal(MAX_COORD, 1e9);
+  assert.deepEqual([1e308, -Infinity, NaN, "7", 12.5, -1e9].map(clampCoord), [1e9, -1e9, 0, 0, 12.5, -1e9]);
+  const doc = sampleDoc();
+  const ed = createEdits(doc);
+  const clip = ed.copyNodes([2]);
+  clip.nodes[0].x = 1e308;
+  clip.nodes[0].y = NaN;
+  const [a] = roundTrip(doc, ed, () => ed.paste(clip, null, false));
+  const n = doc.nodes.find((q) => q.id === a);
+  assert.deepEqual([n.x, n.y], [1e9, 0], "a paste in place lands at the edge, and NaN at 0");
+  clip.nodes[0].y = 0;
+  roundTrip(doc, ed, () => ed.paste(clip, [5e308, -3e9], false));
+  const b = doc.nodes[doc.nodes.length - 1];
+  assert.deepEqual([b.x, b.y], [1e9, -1e9]);
+  roundTrip(doc, ed, () => ed.moveTo([[2, 2e9, -2e9]]));
+  assert.deepEqual([doc.nodes[2].x, doc.nodes[2].y], [1e9, -1e9]);
+  ed.undo();
+  roundTrip(doc, ed, () => ed.applyLayout([{ id: 2, x: -1e300, y: 1e300 }]));
+  assert.deepEqual([doc.nodes[2].x, doc.nodes[2].y], [-1e9, 1e9]);
+  ed.undo();
+  doc.nodes[1].x = Infinity;
+  doc.nodes[3].y = -1e20;
+  assert.equal(clampPositions(doc), 2);
+  assert.deepEqual([doc.nodes[1].x, doc.nodes[3].y], [1e9, -1e9]);
+  assert.equal(clampPositions(doc), 0);
 });

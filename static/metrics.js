@@ -12,6 +12,18 @@ export const HEADER = 30;
 export const ROW = 18;
 export const FOOTER = 8;
 
+// Positions lie within ±MAX_COORD on both axes (graph.MaxCoord): the server refuses
+// documents beyond it, and clampCoord keeps what the page makes itself (pastes from a
+// clipboard another tab wrote, views from links) inside it. Past 2^53 adding a grid step
+// no longer moves a coordinate, and a loop over the grid never ends.
+export const MAX_COORD = 1e9;
+
+// clampCoord is v within ±MAX_COORD, and 0 for what is not a number at all.
+export function clampCoord(v) {
+  if (typeof v !== "number" || Number.isNaN(v)) return 0;
+  return v < -MAX_COORD ? -MAX_COORD : v > MAX_COORD ? MAX_COORD : v;
+}
+
 const len = (a) => (a ? a.length : 0);
 
 // How many rows of each kind a node has, and where each kind starts.

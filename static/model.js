@@ -10,7 +10,7 @@
 
 export * from "./metrics.js";
 export { FORMAT } from "./document.js";
-import { rowCounts, childRow, jumpRow, outputRow } from "./metrics.js";
+import { rowCounts, childRow, jumpRow, outputRow, clampCoord } from "./metrics.js";
 
 // The value types of properties, inputs and outputs, in the order a file groups them.
 export const VALUE_TYPES = ["int", "bool", "float", "string", "vec3f", "pointer"];
@@ -192,6 +192,22 @@ export function conditionText(doc, n, child, isDefault) {
 }
 
 // ---- the graph
+
+// Puts every node's position within ±MAX_COORD (see clampCoord) and returns how many nodes
+// it moved. Documents from the server are inside already; an autosave or a document some
+// other tool changed may not be, and one position of 1e308 used to freeze the page.
+export function clampPositions(doc) {
+  let moved = 0;
+  for (const n of doc.nodes) {
+    const x = clampCoord(n.x), y = clampCoord(n.y);
+    if (x !== n.x || y !== n.y) {
+      n.x = x;
+      n.y = y;
+      moved++;
+    }
+  }
+  return moved;
+}
 
 // Maps node ids to their index in doc.nodes.
 export function indexById(doc) {

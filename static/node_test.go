@@ -40,16 +40,16 @@ func TestNodeUnitTests(t *testing.T) {
 // with (package graph), so boxes placed there never overlap here.
 func TestMetricsMatchGraph(t *testing.T) {
 	node := nodePath(t)
-	const script = `import("./metrics.js").then((m) => console.log(JSON.stringify({width: m.NODE_WIDTH, header: m.HEADER, row: m.ROW, footer: m.FOOTER})))`
+	const script = `import("./metrics.js").then((m) => console.log(JSON.stringify({width: m.NODE_WIDTH, header: m.HEADER, row: m.ROW, footer: m.FOOTER, maxCoord: m.MAX_COORD})))`
 	out, err := exec.Command(node, "--input-type=module", "-e", script).CombinedOutput()
 	if err != nil {
 		t.Fatalf("evaluating metrics.js: %v\n%s", err, out)
 	}
-	var got struct{ Width, Header, Row, Footer float64 }
+	var got struct{ Width, Header, Row, Footer, MaxCoord float64 }
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("metrics.js said %q: %v", out, err)
 	}
-	want := struct{ Width, Header, Row, Footer float64 }{graph.NodeWidth, graph.HeaderHeight, graph.RowHeight, graph.FooterHeight}
+	want := struct{ Width, Header, Row, Footer, MaxCoord float64 }{graph.NodeWidth, graph.HeaderHeight, graph.RowHeight, graph.FooterHeight, graph.MaxCoord}
 	if got != want {
 		t.Errorf("metrics.js has %+v, package graph %+v", got, want)
 	}

@@ -8,6 +8,9 @@ import {
   EDGE_SOURCE, EDGE_CHILD, EDGE_JUMP, EDGE_QUERY,
 } from "./model.js";
 
+// The grid is drawn from zoom 0.6 on: a screen of 8,000 pixels needs 333 steps an axis.
+const MAX_GRID_STEPS = 1000;
+
 export const LOD_FULL = 0.42; // at or above: text and plugs
 export const LOD_BOX = 0.1; // at or above: boxes with headers; below: dots
 
@@ -102,8 +105,11 @@ export class Renderer {
     const s = 40;
     ctx.fillStyle = "#1f2126";
     const gx0 = Math.floor(x0 / s) * s, gy0 = Math.floor(y0 / s) * s;
+    // Counted steps, not "x += s" up to x1: that never ends where adding s changes nothing.
+    const nx = Math.min(Math.floor((x1 - gx0) / s) + 1, MAX_GRID_STEPS), ny = Math.min(Math.floor((y1 - gy0) / s) + 1, MAX_GRID_STEPS);
+    if (!(nx > 0 && ny > 0)) return;
     ctx.beginPath();
-    for (let y = gy0; y <= y1; y += s) for (let x = gx0; x <= x1; x += s) ctx.rect(x - 1, y - 1, 2, 2);
+    for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) ctx.rect(gx0 + i * s - 1, gy0 + j * s - 1, 2, 2);
     ctx.fill();
   }
 

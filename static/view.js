@@ -2,6 +2,8 @@
 // Keeping the centre (not a corner) makes a shared view land on the same spot in a window of
 // another size.
 
+import { clampCoord } from "./metrics.js";
+
 export const MIN_ZOOM = 0.002;
 export const MAX_ZOOM = 4;
 
@@ -29,8 +31,8 @@ export class View {
   }
 
   panBy(dsx, dsy) {
-    this.x -= dsx / this.zoom;
-    this.y -= dsy / this.zoom;
+    this.x = clampCoord(this.x - dsx / this.zoom);
+    this.y = clampCoord(this.y - dsy / this.zoom);
   }
 
   // Zooms keeping the world point under (sx, sy) in place.
@@ -50,13 +52,16 @@ export class View {
   }
 
   centerOn(wx, wy) {
-    this.x = wx;
-    this.y = wy;
+    this.x = clampCoord(wx);
+    this.y = clampCoord(wy);
   }
 
+  // Takes a view from anywhere (a link, a share, an autosave): what is not a finite number
+  // is ignored, and the rest is clamped, so no view can make drawing loop without end.
   set(v) {
-    if (Number.isFinite(v.x)) this.x = v.x;
-    if (Number.isFinite(v.y)) this.y = v.y;
+    if (!v) return;
+    if (Number.isFinite(v.x)) this.x = clampCoord(v.x);
+    if (Number.isFinite(v.y)) this.y = clampCoord(v.y);
     if (Number.isFinite(v.zoom) && v.zoom > 0) this.zoom = clamp(v.zoom, MIN_ZOOM, MAX_ZOOM);
   }
 }

@@ -1375,12 +1375,14 @@ func (d *dec) coord() float64 {
 	if d.err != nil {
 		return 0
 	}
+	f, err := 0.0, error(nil)
 	if v, ok := wholeNumber(t); ok {
-		return float64(v)
+		f = float64(v)
+	} else {
+		f, err = strconv.ParseFloat(unsafe.String(unsafe.SliceData(t), len(t)), 64)
 	}
-	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(t), len(t)), 64)
-	if err != nil {
-		d.problemAt(at, "", "%s is out of range", t)
+	if err != nil || math.Abs(f) > MaxCoord {
+		d.problemAt(at, "", "%s is out of range (positions lie within ±1e9)", t)
 		return 0
 	}
 	return f

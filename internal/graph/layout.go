@@ -12,6 +12,11 @@ const (
 	gapTrees     = 80.0 // between the trees of two commands
 )
 
+// MaxCoord bounds node positions, either way on both axes. Layouts of the largest uploads
+// stay far inside it; a document or view beyond it is hostile or broken (past 2^53 adding a
+// grid step no longer moves a coordinate, and the browser's grid loop never ended).
+const MaxCoord = 1e9
+
 // NodeHeight is the height of a node's box: a header, one row per property, one row per
 // input/output pair, one per child, jump and attachment.
 func NodeHeight(n *Node) float64 {

@@ -130,7 +130,7 @@ func itoaPath(format string, i int) string { return strings.Replace(format, "%d"
 // Shape problems: every one reported, with its path, line and column.
 func TestDecodeProblems(t *testing.T) {
 	js := []byte(`{"format":"ainb-editor-document/2","version":"1031","nodes":[
-  {"id":0,"type":"UserDefined","name":"A","guid":"nope","x":0,"y":0,"colour":1,
+  {"id":0,"type":"UserDefined","name":"A","guid":"nope","x":1e18,"y":-1e308,"colour":1,
    "properties":[{"name":"P","type":"int","value":"seven"}],
    "jumps":[{"node":1,"type":300}]}],
  "blackboard":[{"name":"B","type":"float","inherit":"root","value":1e40}],
@@ -143,7 +143,9 @@ func TestDecodeProblems(t *testing.T) {
 	want := []string{
 		"version: line 1: want a number, found a string @1:46",
 		"nodes[0].guid: line 2: want a GUID like \"01234567-89ab-cdef-0123-456789abcdef\", found \"nope\" @2:50",
-		"nodes[0].colour: line 2: unknown member @2:69",
+		"nodes[0].x: line 2: 1e18 is out of range (positions lie within ±1e9) @2:61",
+		"nodes[0].y: line 2: -1e308 is out of range (positions lie within ±1e9) @2:70",
+		"nodes[0].colour: line 2: unknown member @2:77",
 		"nodes[0].properties[0].value: line 3: want an integer (type int), found a string @3:51",
 		"nodes[0].jumps[0].type: line 4: 300 is out of range (0 to 255) @4:30",
 		"blackboard[0].value: line 5: 1e40 is out of the float range (32 bits) @5:68",
@@ -192,12 +194,19 @@ func FuzzDecode(f *testing.F) {
 		`"attachments":[],"blackboard":[],"expressions":null,"modules":[],"moduleCall":{"blackboardId":0,"parentBlackboardId":0},` +
 		`"replacements":[],"enumRelocations":[],"section58":null,"hasSection6C":true}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := Decode(data)
-		if err != nil {
-			return
-		}
-		Layout(d)
-		out, err := d.Build()
+		var (
+			d   *Document
+			out []byte
+			err error
+		)
+		n := allocatedBy(func() {
+			if d, err = Decode(data); err != nil {
+				return
+			}
+			Layout(d)
+			out, err = d.Build()
+		})
+		checkBounded(t, "decode and build", len(data), len(out), n)
 		if err != nil {
 			return
 		}
