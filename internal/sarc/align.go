@@ -46,8 +46,14 @@ func (a *Archive) ruleAlignment(name string, data []byte) uint32 {
 	return al
 }
 
+// maxHeaderAlignment caps what a file's own header may ask for: 0x2000 is the largest
+// alignment any known archive or tool uses, and without a cap a hostile header byte could
+// ask for 2 GiB of padding.
+const maxHeaderAlignment = 0x2000
+
 // binaryFileHeaderAlignment reads the alignment from an nn::util::BinaryFileHeader (byte
-// order mark at 0xC, log2 alignment at 0xE, file size at 0x1C); 1 when data has none.
+// order mark at 0xC, log2 alignment at 0xE, file size at 0x1C); 1 when data has none or
+// asks for more than maxHeaderAlignment.
 func binaryFileHeaderAlignment(data []byte) uint32 {
 	if len(data) <= 0x20 {
 		return 1
@@ -61,7 +67,7 @@ func binaryFileHeaderAlignment(data []byte) uint32 {
 	default:
 		return 1
 	}
-	if int(bo.Uint32(data[0x1C:])) != len(data) || data[0xE] > 16 {
+	if uint64(bo.Uint32(data[0x1C:])) != uint64(len(data)) || data[0xE] > 13 { // 1<<13 == maxHeaderAlignment
 		return 1
 	}
 	return 1 << data[0xE]
@@ -73,7 +79,7 @@ func flimAlignment(data []byte) uint32 {
 		return 1
 	}
 	al := uint32(binary.BigEndian.Uint16(data[len(data)-8:]))
-	if al == 0 || al&(al-1) != 0 {
+	if al == 0 || al&(al-1) != 0 || al > maxHeaderAlignment {
 		return 1
 	}
 	return al

@@ -288,3 +288,14 @@ func TestHashCollisionIndex(t *testing.T) {
 		t.Fatalf("order %q %q %q", r.Files[0].Name, r.Files[1].Name, r.Files[2].Name)
 	}
 }
+
+func TestHeaderAlignmentCap(t *testing.T) {
+	for _, c := range []struct {
+		log2 byte
+		want uint32
+	}{{13, 0x2000}, {14, 1}, {31, 1}, {255, 1}} {
+		if got := binaryFileHeaderAlignment(bfh(c.log2, 0x40)); got != c.want {
+			t.Errorf("log2 %d: alignment %#x, want %#x", c.log2, got, c.want)
+		}
+	}
+}
