@@ -299,3 +299,39 @@ func TestHeaderAlignmentCap(t *testing.T) {
 		}
 	}
 }
+
+// Growing the first file by one byte shifts every later file; each must land on its
+// recorded alignment (or recorded padding) and keep its bytes, in every corpus archive.
+func TestCorpusGrowFirstFile(t *testing.T) {
+	for _, c := range corpusArchives(t) {
+		t.Run(c.name, func(t *testing.T) {
+			a, before := snap(t, c.data)
+			first := a.Files[0].Name
+			grown := append(bytes.Clone(a.Files[0].Data), 0x5A)
+			if err := a.Replace(first, grown); err != nil {
+				t.Fatal(err)
+			}
+			out, err := a.Write()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, after := snap(t, out)
+			checkOnly(t, before, after, b, before.names, map[string][]byte{first: grown})
+			offs := offsets(t, out)
+			oldOffs := offsets(t, c.data)
+			for i, f := range a.Files {
+				if i == 0 {
+					if want := a.ruleAlignment(f.Name, f.Data); offs[f.Name]%want != 0 {
+						t.Errorf("%s at 0x%x, want alignment 0x%x", f.Name, offs[f.Name], want)
+					}
+					continue
+				}
+				p := f.placed
+				prevEnd := offs[a.Files[i-1].Name] + uint32(len(a.Files[i-1].Data))
+				if p.pad != 0 && offs[f.Name] != prevEnd+p.pad || p.pad == 0 && offs[f.Name] != alignUp(prevEnd, p.align) {
+					t.Errorf("%s at 0x%x (was 0x%x): recorded align 0x%x pad 0x%x after 0x%x", f.Name, offs[f.Name], oldOffs[f.Name], p.align, p.pad, prevEnd)
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package sarc
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,4 +135,51 @@ func firstDiff(a, b []byte) int {
 // uintptrDiff is the offset of p from base within one slice.
 func uintptrDiff(base, p *byte) uintptr {
 	return uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(base))
+}
+
+// The layout facts Read infers from the corpus archives: minimum alignment for new files,
+// data section alignment, and each file's alignment (no archive needs explicit padding).
+func TestCorpusLayoutFacts(t *testing.T) {
+	want := map[string]string{
+		"sarc/A-1.00.sarc":                     "min 4 data 4: 4 4 4 4 4 4 4 4 4 4 4 4 4 4",
+		"sarc/ActorObserverByActorTagTag.sarc": "min 4 data 8: 4 4 4",
+		"sarc/test.sarc":                       "min 4 data 800: 4 4 4 800 800 800",
+		"sarc/Accessory_Battery.pack.zs":       "min 8 data 8: 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8",
+		"sarc/Armor_006_Upper.pack.zs":         "min 8 data 10: 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8",
+		"yaz0/Demo344_1.sbeventpack":           "min 100 data 400: 100 100 100 100 100 100 100 100 100 100 100 100 100 100 100",
+	}
+	for _, c := range corpusArchives(t) {
+		a, err := Read(c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprintf("min %x data %x:", a.MinAlignment, a.layout.dataAlign)
+		for _, f := range a.Files {
+			if f.placed.pad != 0 {
+				got += fmt.Sprintf(" pad%x", f.placed.pad)
+			} else {
+				got += fmt.Sprintf(" %x", f.placed.align)
+			}
+		}
+		if got != want[c.name] {
+			t.Errorf("%s: %s\nwant %s", c.name, got, want[c.name])
+		}
+	}
+}
+
+func TestInferAlign(t *testing.T) {
+	cases := []struct{ prevEnd, begin, want, align, pad uint32 }{
+		{0x10, 0x10, 4, 4, 0},            // no gap, rule fits
+		{0x12, 0x18, 4, 8, 0},            // rule 4 would give 0x14: smallest fitting is 8
+		{0x594, 0x800, 4, 0x400, 0},      // 0x400 and 0x800 explain the jump: nearest to 4
+		{0x101, 0x200, 0x1000, 0x200, 0}, // rule too big: largest fitting
+		{0x100, 0x180, 4, 1, 0x80},       // gap as large as begin's alignment: explicit pad
+		{0, 0, 0x2000, 0x2000, 0},
+	}
+	for _, c := range cases {
+		al, pad := inferAlign(c.prevEnd, c.begin, c.want)
+		if al != c.align || pad != c.pad {
+			t.Errorf("inferAlign(%#x, %#x, %#x) = %#x, %#x; want %#x, %#x", c.prevEnd, c.begin, c.want, al, pad, c.align, c.pad)
+		}
+	}
 }
