@@ -102,6 +102,14 @@ func decodeInto(dst, src []byte) error {
 			code = src[in]
 			in++
 			left = 8
+			// Eight literals in a row, common in data that does not compress: one copy.
+			if code == 0xFF && in+8 <= len(src) && out+8 <= len(dst) {
+				copy(dst[out:out+8], src[in:in+8])
+				in += 8
+				out += 8
+				left = 0
+				continue
+			}
 		}
 		if code&0x80 != 0 {
 			if in >= len(src) {

@@ -138,6 +138,25 @@ func TestRandomRoundTrip(t *testing.T) {
 	}
 }
 
+// A group of eight literal flags decodes the same whether or not eight bytes fit.
+func TestLiteralGroups(t *testing.T) {
+	for _, c := range []struct {
+		size uint32
+		in   string
+		want string
+	}{
+		{5, "\xffabcde", "abcde"},
+		{8, "\xffabcdefgh", "abcdefgh"},
+		{10, "\xffabcdefgh\xc0ij", "abcdefghij"},
+		{12, "\xffabcdefgh\x80i\x10\x01", "abcdefghihih"}, // then a 3-byte copy at distance 2
+	} {
+		_, dec, err := Decode(append(hdr(c.size), c.in...))
+		if err != nil || string(dec) != c.want {
+			t.Errorf("%q: %q %v, want %q", c.in, dec, err, c.want)
+		}
+	}
+}
+
 func TestEncodeExact(t *testing.T) {
 	// "abcabcabc": three literals, then one reference distance 3 length 6.
 	enc, err := Encode([]byte("abcabcabc"), 0)
@@ -174,6 +193,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"huge header", append(hdr(0xFFFFFFFF), 0, 0, 0), "yaz0: at 0x4: header size 4294967295: decoded size impossible for input length (3 payload bytes decode to at most 264)"},
 		{"no code byte", append(hdr(9), "\xffabcdefgh"...), "yaz0: at 0x19: input ends before code byte (decoded 8 of 9 bytes)"},
 		{"no literal", append(hdr(1), 0x80), "yaz0: at 0x11: input ends inside literal (decoded 0 of 1 bytes)"},
+		{"eight literals cut", append(hdr(8), "\xffabc"...), "yaz0: at 0x14: input ends inside literal (decoded 3 of 8 bytes)"},
 		{"distance before start", append(hdr(4), 0x80, 'a', 0x10, 0x01), "yaz0: at 0x12: back-reference distance 2 before start of output (at output offset 1)"},
 		{"length past end", append(hdr(4), 0x80, 'a', 0x20, 0x00), "yaz0: at 0x12: back-reference length 4 runs past decoded size 4 (at output offset 1)"},
 		{"cut reference", append(hdr(40), 0x80, 'a', 0x00, 0x00), "yaz0: at 0x12: input ends inside back-reference (decoded 1 of 40 bytes)"},
