@@ -309,3 +309,84 @@ func BenchmarkEncode(b *testing.B) {
 		})
 	}
 }
+
+// Every file of the corpus's zstd/ folder reads: the loose dictionaries parse with the id
+// their name stands for, and a codec made from them alone decodes both packs.
+func TestCorpusZstdFolder(t *testing.T) {
+	all, err := filepath.Glob(filepath.Join(testcorpus.Dir(t), "zstd", "*"))
+	if err != nil || len(all) != 4 {
+		t.Fatalf("zstd/ holds %d files, want 4 (%v)", len(all), err)
+	}
+	var dicts []Dict
+	for id, name := range DictNames {
+		d, err := ParseDict(name, read(t, "zstd/"+name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.ID != id {
+			t.Errorf("%s: id %d, want %d", name, d.ID, id)
+		}
+		dicts = append(dicts, d)
+	}
+	c, err := New(dicts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, rel := range []string{"sarc/Accessory_Battery.pack.zs", "sarc/Armor_006_Upper.pack.zs", "zstd/ZsDic.pack.zs"} {
+		if _, err := c.Decode(read(t, rel)); err != nil {
+			t.Errorf("%s: %v", rel, err)
+		}
+	}
+	if _, err := ParseDict("x", []byte("not a dictionary")); err == nil || err.Error() != "zs: dictionary x: no zstd dictionary magic at 0x0" {
+		t.Errorf("bad dictionary: %v", err)
+	}
+}
+
+// One codec serves concurrent callers (the editor decodes and encodes from several requests).
+func TestConcurrentUse(t *testing.T) {
+	c := loadCodec(t)
+	src := read(t, "sarc/Armor_006_Upper.pack.zs")
+	want, err := c.Decode(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noFCS := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, 0x43, 0x1f, 0x00, 'z'} // 1000 x 'z', streamed
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 3; j++ {
+				out, err := c.Decode(src)
+				if err == nil && !bytes.Equal(out, want) {
+					err = errors.New("decode differs")
+				}
+				if err == nil {
+					var enc []byte
+					if enc, err = c.Encode("a.pack.zs", want[:4096]); err == nil {
+						out, err = c.Decode(enc)
+						if err == nil && !bytes.Equal(out, want[:4096]) {
+							err = errors.New("round trip differs")
+						}
+					}
+				}
+				if err == nil {
+					if out, err = c.Decode(noFCS); err == nil && len(out) != 1000 {
+						err = errors.New("stream decode differs")
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
