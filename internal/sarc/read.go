@@ -1,6 +1,7 @@
 package sarc
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"fmt"
@@ -96,23 +97,21 @@ func Read(data []byte) (*Archive, error) {
 	body := data[dataOffset:]
 
 	a.Files = make([]File, count)
+	attrs := make([]uint32, count)
+	for i := range a.Files {
+		e := entries + i*sfatEntrySize
+		attrs[i] = bo.Uint32(data[e+4:])
+	}
+	if err := a.readNames(nameTable, names, dataOffset, entries, attrs); err != nil {
+		return nil, err
+	}
 	for i := range a.Files {
 		e := entries + i*sfatEntrySize
 		hash := bo.Uint32(data[e:])
-		attr := bo.Uint32(data[e+4:])
 		begin := bo.Uint32(data[e+8:])
 		end := bo.Uint32(data[e+12:])
 		f := &a.Files[i]
-		if attr != 0 {
-			nameOff := int(attr&0xFFFFFF) * 4
-			if nameOff >= len(nameTable) {
-				return nil, fmt.Errorf("sarc: SFAT entry %d at 0x%x: name offset 0x%x outside the name table (0x%x bytes at 0x%x)", i, e+4, nameOff, len(nameTable), names)
-			}
-			n := indexByte(nameTable[nameOff:], 0)
-			if n < 0 {
-				return nil, fmt.Errorf("sarc: SFAT entry %d at 0x%x: name at 0x%x has no terminator before the data at 0x%x", i, e+4, names+nameOff, dataOffset)
-			}
-			f.Name = string(nameTable[nameOff : nameOff+n])
+		if attrs[i] != 0 {
 			if h := hashName(a.HashMultiplier, f.Name); h != hash && hashNameUnsigned(a.HashMultiplier, f.Name) != hash {
 				return nil, fmt.Errorf("sarc: SFAT entry %d at 0x%x: name hash 0x%08x, name %q hashes to 0x%08x", i, e, hash, f.Name, h)
 			}
@@ -121,7 +120,7 @@ func Read(data []byte) (*Archive, error) {
 			return nil, fmt.Errorf("sarc: SFAT entry %d at 0x%x: data range 0x%x..0x%x (relative to 0x%x) outside the 0x%x data bytes", i, e+8, begin, end, dataOffset, len(body))
 		}
 		f.Data = body[begin:end:end]
-		f.placed = &placement{name: f.Name, data: f.Data, hash: hash, attr: attr}
+		f.placed = &placement{name: f.Name, data: f.Data, hash: hash, attr: attrs[i]}
 		begins[i] = begin
 	}
 	if err := a.recordLayout(entries, names, dataOffset, begins); err != nil {
@@ -208,13 +207,38 @@ func gcd(a, b uint32) uint32 {
 	return a
 }
 
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
+// readNames sets the named entries' names. Each name must end before the next name (in
+// table order) starts: names that share or overlap bytes would let a small table expand to
+// count times its size, and no writer produces them.
+func (a *Archive) readNames(table []byte, names int, dataOffset uint32, entries int, attrs []uint32) error {
+	var order []int
+	for i, attr := range attrs {
+		if attr != 0 {
+			order = append(order, i)
 		}
 	}
-	return -1
+	off := func(i int) int { return int(attrs[i]&0xFFFFFF) * 4 }
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(off(x), off(y)) })
+	for k, i := range order {
+		start := off(i)
+		if start >= len(table) {
+			return fmt.Errorf("sarc: SFAT entry %d at 0x%x: name offset 0x%x outside the name table (0x%x bytes at 0x%x)", i, entries+i*sfatEntrySize+4, start, len(table), names)
+		}
+		limit, what := len(table), fmt.Sprintf("the data at 0x%x", dataOffset)
+		if k+1 < len(order) {
+			next := order[k+1]
+			if off(next) == start {
+				return fmt.Errorf("sarc: SFAT entry %d at 0x%x: name at 0x%x is also entry %d's name", next, entries+next*sfatEntrySize+4, names+start, i)
+			}
+			limit, what = min(off(next), len(table)), fmt.Sprintf("entry %d's name at 0x%x", next, names+off(next))
+		}
+		n := bytes.IndexByte(table[start:limit], 0)
+		if n < 0 {
+			return fmt.Errorf("sarc: SFAT entry %d at 0x%x: name at 0x%x has no terminator before %s", i, entries+i*sfatEntrySize+4, names+start, what)
+		}
+		a.Files[i].Name = string(table[start : start+n])
+	}
+	return nil
 }
 
 // hashName is the SFAT name hash: each byte, as a signed char the way sead reads it, added to

@@ -64,7 +64,13 @@ func TestReadErrors(t *testing.T) {
 		{"name offset", mod(func(b []byte) []byte { le.PutUint32(b[0x24:], 0x01000004); return b }),
 			"sarc: SFAT entry 0 at 0x24: name offset 0x10 outside the name table (0x10 bytes at 0x48)"},
 		{"unterminated name", mod(func(b []byte) []byte { copy(b[0x48:0x58], "a.txtXXXb.txtXXX"); return b }),
-			"sarc: SFAT entry 0 at 0x24: name at 0x48 has no terminator before the data at 0x58"},
+			"sarc: SFAT entry 0 at 0x24: name at 0x48 has no terminator before entry 1's name at 0x50"},
+		{"unterminated last name", mod(func(b []byte) []byte { copy(b[0x50:0x58], "b.txtXXX"); return b }),
+			"sarc: SFAT entry 1 at 0x34: name at 0x50 has no terminator before the data at 0x58"},
+		{"shared name", mod(func(b []byte) []byte { le.PutUint32(b[0x34:], 0x01000000); return b }),
+			"sarc: SFAT entry 1 at 0x34: name at 0x48 is also entry 0's name"},
+		{"name inside another", mod(func(b []byte) []byte { le.PutUint32(b[0x34:], 0x01000001); return b }),
+			"sarc: SFAT entry 0 at 0x24: name at 0x48 has no terminator before entry 1's name at 0x4c"},
 		{"hash", mod(func(b []byte) []byte { b[0x20] ^= 1; return b }),
 			`sarc: SFAT entry 0 at 0x20: name hash 0x5c897aa6, name "a.txt" hashes to 0x5c897aa7`},
 		{"range past end", mod(func(b []byte) []byte { le.PutUint32(b[0x3C:], 0x0D); return b }),
@@ -82,6 +88,30 @@ func TestReadErrors(t *testing.T) {
 		if a != nil {
 			t.Errorf("%s: archive returned with error", c.name)
 		}
+	}
+}
+
+// 16383 entries naming suffixes of one long name would copy the name 16383 times; the
+// reader must refuse before that (and quickly).
+func TestOverlappingNamesRefused(t *testing.T) {
+	const n = maxFiles
+	le := binary.LittleEndian
+	long := bytes.Repeat([]byte("x"), 4*n)
+	b := []byte("SARC\x14\x00\xff\xfe\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00SFAT\x0c\x00\x00\x00\x65\x00\x00\x00")
+	le.PutUint16(b[0x1A:], n)
+	for i := 0; i < n; i++ {
+		b = le.AppendUint32(b, 0)
+		b = le.AppendUint32(b, 1<<24|uint32(i))
+		b = le.AppendUint32(b, 0)
+		b = le.AppendUint32(b, 0)
+	}
+	b = append(b, "SFNT\x08\x00\x00\x00"...)
+	b = append(append(b, long...), 0, 0, 0, 0)
+	le.PutUint32(b[8:], uint32(len(b)))
+	le.PutUint32(b[12:], uint32(len(b)))
+	_, err := Read(b)
+	if err == nil || err.Error() != "sarc: SFAT entry 0 at 0x24: name at 0x40018 has no terminator before entry 1's name at 0x4001c" {
+		t.Fatalf("error %v", err)
 	}
 }
 

@@ -14,6 +14,12 @@
 // recorded facts for the files it did not touch and places new or changed files the way the
 // public tools (oead's SarcWriter, zeldamods/sarc) do. Files' Data may alias Read's input.
 //
+// The writer always produces the layout Nintendo's tools produce: SFAT sorted by hash, names
+// in SFAT order, data in SFAT order, zero padding. An archive laid out otherwise (none is
+// known) reads fine but is written in that canonical layout instead of byte for byte.
+// Nested SARCs do not get oead's "legacy mode" 0x2000 alignment: the games this project
+// edits use the newer resource system, which oead writes without it.
+//
 // The reader must never panic or allocate beyond the input whatever the bytes: counts are
 // checked against the remaining bytes before anything is allocated, and every error names the
 // structure and offset. The writer must never produce an archive its reader rejects.
