@@ -1,0 +1,188 @@
+// Package sarc reads and writes SARC archives, the flat file containers of Nintendo's sead
+// library (.pack, .sarc, .bfarc, ... and, compressed, .szs and .pack.zs).
+//
+// A SARC file is a 0x14-byte header ("SARC", byte order mark, file size, data offset,
+// version 0x0100), the SFAT (file allocation table: one entry per file with the name hash,
+// the name's place in the name table and the data range, sorted by hash because the game
+// binary-searches it), the SFNT (file names, NUL-terminated, each padded to 4 bytes), then
+// the file data, each file aligned as its type requires.
+//
+// Read turns the bytes into an Archive and records the layout facts the bytes show: each
+// file's hash, its alignment (or, where no alignment explains it, its exact padding) and the
+// data section's alignment. Write lays the archive out from the model alone: an unedited
+// archive written by Nintendo's tools comes back byte for byte, an edited one keeps the
+// recorded facts for the files it did not touch and places new or changed files the way the
+// public tools (oead's SarcWriter, zeldamods/sarc) do. Files' Data may alias Read's input.
+//
+// The writer always produces the layout Nintendo's tools produce: SFAT sorted by hash, names
+// in SFAT order, data in SFAT order, zero padding. An archive laid out otherwise (none is
+// known) reads fine but is written in that canonical layout instead of byte for byte.
+// Nested SARCs do not get oead's "legacy mode" 0x2000 alignment: the games this project
+// edits use the newer resource system, which oead writes without it.
+//
+// The reader must never panic or allocate beyond the input whatever the bytes: counts are
+// checked against the remaining bytes before anything is allocated, and every error names the
+// structure and offset. The writer must never produce an archive its reader rejects.
+package sarc
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Archive is a SARC archive.
+type Archive struct {
+	// BigEndian selects the byte order (byte order mark FE FF); Wii U archives are big
+	// endian, Switch archives little endian.
+	BigEndian bool
+	// HashMultiplier is the SFAT name hash multiplier, 0x65 in every known archive.
+	HashMultiplier uint32
+	// MinAlignment is the smallest data alignment given to files placed anew. Read guesses
+	// it from the data offsets (see recordLayout: the largest power of two dividing them
+	// all, at least 4 as in oead, at most the data section's alignment). Zero means 4.
+	MinAlignment uint32
+	// Files in SFAT order. Write sorts them by name hash (stably) since the game
+	// binary-searches the table; Add and Rename keep the order sorted already.
+	Files []File
+
+	layout *archiveLayout // nil for archives not made by Read
+}
+
+// File is one archived file.
+type File struct {
+	Name string
+	// Data is the file's content. After Read it aliases the input buffer.
+	Data []byte
+
+	placed *placement // what Read saw, nil for files added since
+}
+
+// archiveLayout holds the archive-wide facts Read recorded.
+type archiveLayout struct {
+	dataAlign    uint32 // the data offset is the name table's end aligned to this
+	reserved     uint16 // header bytes 0x12..0x13
+	sfntReserved uint16 // SFNT header bytes 6..7
+}
+
+// placement holds one file's facts as Read saw them. They apply while the file keeps the
+// name and the very Data slice (same start, same length) it was read with; any other change
+// of either makes the file new to the writer.
+type placement struct {
+	name  string
+	data  []byte
+	hash  uint32
+	attr  uint32 // raw SFAT name attribute: collision index << 24 | name offset / 4
+	align uint32 // data begins at the previous file's end aligned to this...
+	pad   uint32 // ...or, when pad != 0, exactly pad bytes after it
+}
+
+// kept reports whether f still has what Read recorded.
+func (f *File) kept() bool {
+	p := f.placed
+	if p == nil || f.Name != p.name || len(f.Data) != len(p.data) {
+		return false
+	}
+	if len(f.Data) == 0 {
+		return true
+	}
+	return &f.Data[0] == &p.data[0]
+}
+
+// Hash returns the SFAT hash of name under the archive's multiplier.
+func (a *Archive) Hash(name string) uint32 {
+	return hashName(a.multiplier(), name)
+}
+
+func (a *Archive) multiplier() uint32 {
+	if a.HashMultiplier == 0 {
+		return 0x65
+	}
+	return a.HashMultiplier
+}
+
+// Index returns the position of the named file in Files, or -1.
+func (a *Archive) Index(name string) int {
+	return slices.IndexFunc(a.Files, func(f File) bool { return f.Name == name })
+}
+
+// Lookup returns the named file's data.
+func (a *Archive) Lookup(name string) ([]byte, bool) {
+	i := a.Index(name)
+	if i < 0 {
+		return nil, false
+	}
+	return a.Files[i].Data, true
+}
+
+// Add inserts a new file at its place in hash order. The archive keeps data (no copy).
+func (a *Archive) Add(name string, data []byte) error {
+	if name == "" {
+		return fmt.Errorf("sarc: add: empty file name")
+	}
+	if a.Index(name) >= 0 {
+		return fmt.Errorf("sarc: add %q: a file with that name exists", name)
+	}
+	a.insert(File{Name: name, Data: data})
+	return nil
+}
+
+func (a *Archive) insert(f File) {
+	h := a.Hash(f.Name)
+	i := len(a.Files)
+	for i > 0 && a.fileHash(&a.Files[i-1]) > h {
+		i--
+	}
+	a.Files = slices.Insert(a.Files, i, f)
+}
+
+// Replace sets the named file's data. The archive keeps data (no copy).
+func (a *Archive) Replace(name string, data []byte) error {
+	i := a.Index(name)
+	if i < 0 {
+		return fmt.Errorf("sarc: replace %q: no such file", name)
+	}
+	a.Files[i].Data = data // a new slice: the writer places it anew, keeping the hash
+	return nil
+}
+
+// Remove deletes the named file.
+func (a *Archive) Remove(name string) error {
+	i := a.Index(name)
+	if i < 0 {
+		return fmt.Errorf("sarc: remove %q: no such file", name)
+	}
+	a.Files = slices.Delete(a.Files, i, i+1)
+	return nil
+}
+
+// Rename changes a file's name and moves it to its new place in hash order.
+func (a *Archive) Rename(oldName, newName string) error {
+	i := a.Index(oldName)
+	if i < 0 {
+		return fmt.Errorf("sarc: rename %q: no such file", oldName)
+	}
+	if newName == "" {
+		return fmt.Errorf("sarc: rename %q: empty file name", oldName)
+	}
+	if oldName == newName {
+		return nil
+	}
+	if a.Index(newName) >= 0 {
+		return fmt.Errorf("sarc: rename %q to %q: a file with that name exists", oldName, newName)
+	}
+	f := a.Files[i]
+	a.Files = slices.Delete(a.Files, i, i+1)
+	f.Name = newName
+	f.placed = nil
+	a.insert(f)
+	return nil
+}
+
+// fileHash is the hash Write stores for f: the recorded one while the name is unchanged
+// (it keeps unnamed entries and any non-ASCII hashing convention), else computed.
+func (a *Archive) fileHash(f *File) uint32 {
+	if f.placed != nil && f.placed.name == f.Name {
+		return f.placed.hash
+	}
+	return a.Hash(f.Name)
+}

@@ -1,0 +1,132 @@
+package sarc
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Write lays the archive out: header, SFAT sorted by hash, SFNT in SFAT order with each name
+// padded to 4 bytes, then the data in SFAT order. Files Read recorded and nobody changed keep
+// their recorded alignment or padding; other files get the public tools' alignment.
+func (a *Archive) Write() ([]byte, error) {
+	var bo binary.AppendByteOrder = binary.LittleEndian
+	if a.BigEndian {
+		bo = binary.BigEndian
+	}
+	if len(a.Files) > maxFiles {
+		return nil, fmt.Errorf("sarc: write: %d files, the format allows %d", len(a.Files), maxFiles)
+	}
+	mult := a.multiplier()
+	files := make([]*File, len(a.Files))
+	hashes := make(map[*File]uint32, len(a.Files))
+	for i := range a.Files {
+		f := &a.Files[i]
+		files[i] = f
+		hashes[f] = a.fileHash(f)
+		if strings.IndexByte(f.Name, 0) >= 0 {
+			return nil, fmt.Errorf("sarc: write: file %d name %q contains a NUL byte", i, f.Name)
+		}
+		if f.Name == "" && (f.placed == nil || f.placed.attr != 0) {
+			return nil, fmt.Errorf("sarc: write: file %d has no name", i)
+		}
+	}
+	slices.SortStableFunc(files, func(x, y *File) int { return cmp.Compare(hashes[x], hashes[y]) })
+
+	// Name table.
+	var names []byte
+	attrs := make([]uint32, len(files))
+	for i, f := range files {
+		if f.Name == "" {
+			continue // unnamed entry kept from the input: attribute 0, no name
+		}
+		// The attribute's top byte counts entries sharing a hash, starting at 1.
+		idx := uint32(1)
+		if i > 0 && hashes[files[i-1]] == hashes[f] {
+			idx = attrs[i-1]>>24 + 1
+		}
+		attrs[i] = idx<<24 | uint32(len(names)/4)
+		names = append(names, f.Name...)
+		names = append(names, make([]byte, 4-len(f.Name)%4)...)
+	}
+	namesEnd := uint64(headerSize+sfatHeadSize+sfntHeadSize) + uint64(len(files))*sfatEntrySize + uint64(len(names))
+	if namesEnd > math.MaxUint32 {
+		return nil, fmt.Errorf("sarc: write: name table ends at 0x%x, past 4 GiB", namesEnd)
+	}
+
+	// Data placement, in absolute offsets.
+	aligns := make([]uint32, len(files))
+	pads := make([]uint32, len(files))
+	dataAlign := uint32(1)
+	if a.layout != nil {
+		dataAlign = a.layout.dataAlign
+	}
+	for i, f := range files {
+		if f.kept() {
+			aligns[i], pads[i] = f.placed.align, f.placed.pad
+			if a.layout == nil {
+				dataAlign = max(dataAlign, aligns[i])
+			}
+			continue
+		}
+		aligns[i] = a.ruleAlignment(f.Name, f.Data)
+		dataAlign = max(dataAlign, aligns[i])
+	}
+	dataOffset := uint64(alignUp64(namesEnd, uint64(dataAlign)))
+	begins := make([]uint64, len(files))
+	end := dataOffset
+	for i, f := range files {
+		if pads[i] != 0 {
+			begins[i] = end + uint64(pads[i])
+		} else {
+			begins[i] = alignUp64(end, uint64(aligns[i]))
+		}
+		end = begins[i] + uint64(len(f.Data))
+		if end > math.MaxUint32 {
+			return nil, fmt.Errorf("sarc: write: file %q ends at 0x%x, past 4 GiB", f.Name, end)
+		}
+	}
+
+	out := make([]byte, 0, end)
+	out = append(out, "SARC"...)
+	out = bo.AppendUint16(out, headerSize)
+	out = bo.AppendUint16(out, 0xFEFF)
+	out = bo.AppendUint32(out, uint32(end))
+	out = bo.AppendUint32(out, uint32(dataOffset))
+	out = bo.AppendUint16(out, 0x0100)
+	var reserved, sfntReserved uint16
+	if a.layout != nil {
+		reserved, sfntReserved = a.layout.reserved, a.layout.sfntReserved
+	}
+	out = bo.AppendUint16(out, reserved)
+
+	out = append(out, "SFAT"...)
+	out = bo.AppendUint16(out, sfatHeadSize)
+	out = bo.AppendUint16(out, uint16(len(files)))
+	out = bo.AppendUint32(out, mult)
+	for i, f := range files {
+		out = bo.AppendUint32(out, hashes[f])
+		out = bo.AppendUint32(out, attrs[i])
+		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset))
+		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset)+uint32(len(f.Data)))
+	}
+
+	out = append(out, "SFNT"...)
+	out = bo.AppendUint16(out, sfntHeadSize)
+	out = bo.AppendUint16(out, sfntReserved)
+	out = append(out, names...)
+
+	for i, f := range files {
+		out = append(out, make([]byte, begins[i]-uint64(len(out)))...)
+		out = append(out, f.Data...)
+	}
+	if uint64(len(out)) < dataOffset { // no data at all
+		out = append(out, make([]byte, dataOffset-uint64(len(out)))...)
+	}
+	return out, nil
+}
+
+func alignUp64(x, a uint64) uint64 { return (x + a - 1) &^ (a - 1) }

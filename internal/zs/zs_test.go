@@ -1,0 +1,392 @@
+package zs
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"ainbeditor/internal/sarc"
+	"ainbeditor/internal/testcorpus"
+)
+
+func read(tb testing.TB, rel string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(testcorpus.Dir(tb), rel))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+var (
+	codecOnce sync.Once
+	codec     *Codec
+	codecErr  error
+)
+
+func loadCodec(tb testing.TB) *Codec {
+	tb.Helper()
+	zsdic := read(tb, "zstd/ZsDic.pack.zs")
+	codecOnce.Do(func() { codec, codecErr = LoadZsDic(zsdic) })
+	if codecErr != nil {
+		tb.Fatal(codecErr)
+	}
+	return codec
+}
+
+func TestZsDicHoldsTheCorpusDictionaries(t *testing.T) {
+	c := loadCodec(t)
+	d := c.Dicts()
+	if len(d) != 3 {
+		t.Fatalf("%d dictionaries, want 3", len(d))
+	}
+	for id, name := range DictNames {
+		if d[id].Name != name || d[id].ID != id {
+			t.Errorf("dictionary %d: %+v", id, d[id].Name)
+		}
+		if !bytes.Equal(d[id].Data, read(t, "zstd/"+name)) {
+			t.Errorf("%s in ZsDic.pack.zs differs from the corpus file", name)
+		}
+	}
+	// ZsDic.pack.zs itself: a dictionary-less frame around a 3-file SARC.
+	src := read(t, "zstd/ZsDic.pack.zs")
+	if id, err := FrameDictID(src); err != nil || id != 0 {
+		t.Fatalf("ZsDic.pack.zs frame dictionary %d, %v", id, err)
+	}
+	raw, err := c.Decode(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := sarc.Read(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Files) != 3 {
+		t.Fatalf("ZsDic SARC has %d files", len(a.Files))
+	}
+	out, err := a.Write()
+	if err != nil || !bytes.Equal(out, raw) {
+		t.Fatalf("ZsDic SARC does not rewrite identically: %v", err)
+	}
+	enc, err := c.Encode(ZsDicName, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := FrameDictID(enc); id != 0 {
+		t.Fatalf("re-encoded ZsDic.pack.zs uses dictionary %d", id)
+	}
+}
+
+func TestDictFor(t *testing.T) {
+	cases := map[string]uint32{
+		"Pack/Actor/Armor_006_Upper.pack.zs": DictPack,
+		"Banc/MainField/X.bcett.byml.zs":     DictBcettByml,
+		"RSDB/Tag.Product.100.rstbl.byml.zs": DictZs,
+		"Mals/USen.Product.100.sarc.zs":      DictZs,
+		"Pack/ZsDic.pack.zs":                 0,
+		`C:\game\Pack\ZsDic.pack.zs`:         0,
+		"Other/ZsDic.pack.zs.bak.zs":         DictZs,
+		"AI/x.pack.zs.zs":                    DictZs,
+	}
+	for name, want := range cases {
+		if id, ok := DictFor(name); !ok || id != want {
+			t.Errorf("%s: dictionary %d %v, want %d", name, id, ok, want)
+		}
+	}
+	if _, ok := DictFor("Actor/x.pack"); ok {
+		t.Error("a name without .zs got a dictionary")
+	}
+}
+
+func TestPacksRoundTrip(t *testing.T) {
+	c := loadCodec(t)
+	want := map[string]int{"Accessory_Battery.pack.zs": 0x1aeb0, "Armor_006_Upper.pack.zs": 0xb9b4}
+	for name, size := range want {
+		t.Run(name, func(t *testing.T) {
+			src := read(t, "sarc/"+name)
+			if id, err := FrameDictID(src); err != nil || id != DictPack {
+				t.Fatalf("frame dictionary %d, %v; want 3", id, err)
+			}
+			raw, err := c.Decode(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(raw) != size || string(raw[:4]) != "SARC" {
+				t.Fatalf("decoded %d bytes starting %q, want %d starting SARC", len(raw), raw[:4], size)
+			}
+			a, err := sarc.Read(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := a.Write()
+			if err != nil || !bytes.Equal(w, raw) {
+				t.Fatalf("SARC inside does not rewrite identically: %v", err)
+			}
+			enc, err := c.Encode(name, raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if id, _ := FrameDictID(enc); id != DictPack {
+				t.Fatalf("re-encoded with dictionary %d, want 3", id)
+			}
+			back, err := c.Decode(enc)
+			if err != nil || !bytes.Equal(back, raw) {
+				t.Fatalf("re-encoded frame does not decode back: %v", err)
+			}
+			// Without the dictionary the reference decoder must fail: it really was used.
+			plain, _ := zstd.NewReader(nil)
+			defer plain.Close()
+			if _, err := plain.DecodeAll(enc, nil); err == nil {
+				t.Fatal("frame decodes without its dictionary")
+			}
+			t.Logf("%s: Nintendo %d bytes, ours %d (%.3f)", name, len(src), len(enc), float64(len(enc))/float64(len(src)))
+		})
+	}
+}
+
+func TestEncodePicksDictionary(t *testing.T) {
+	c := loadCodec(t)
+	data := bytes.Repeat([]byte("YB\x07\x00 some byml-ish text "), 20)
+	for name, want := range map[string]uint32{"a.bcett.byml.zs": DictBcettByml, "b.byml.zs": DictZs, "c.pack.zs": DictPack} {
+		enc, err := c.Encode(name, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id, _ := FrameDictID(enc); id != want {
+			t.Errorf("%s: dictionary %d, want %d", name, id, want)
+		}
+		back, err := c.Decode(enc)
+		if err != nil || !bytes.Equal(back, data) {
+			t.Errorf("%s: round trip failed: %v", name, err)
+		}
+	}
+	if _, err := c.Encode("x.byml", data); err == nil || err.Error() != "zs: encode x.byml: not a .zs file name" {
+		t.Errorf("non-.zs name: %v", err)
+	}
+}
+
+func TestMissingDictionary(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.Decode(read(t, "sarc/Armor_006_Upper.pack.zs"))
+	if err == nil || !errors.Is(err, ErrMissingDict) ||
+		!strings.HasPrefix(err.Error(), "zs: zstd frame needs dictionary 3 (pack.zsdic); load ZsDic.pack.zs") {
+		t.Fatalf("error %v", err)
+	}
+	_, err = c.Encode("x.bcett.byml.zs", []byte("data"))
+	if err == nil || err.Error() != "zs: encode x.bcett.byml.zs: needs dictionary 2 (bcett.byml.zsdic); load ZsDic.pack.zs: missing dictionary" {
+		t.Fatalf("error %v", err)
+	}
+	// A single dictionary loaded from its own file is enough for its frames.
+	d, err := ParseDict("pack.zsdic", read(t, "zstd/pack.zsdic"))
+	if err != nil || d.ID != DictPack {
+		t.Fatalf("%+v %v", d.ID, err)
+	}
+	one, err := New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	if _, err := one.Decode(read(t, "sarc/Armor_006_Upper.pack.zs")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// zstdFrame hand-builds a frame: header with the given descriptor fields, then blocks.
+func rawBlockFrame(fcs uint32, content []byte, last bool) []byte {
+	f := []byte{0x28, 0xb5, 0x2f, 0xfd, 0xa0} // FCS 4 bytes, single segment, no dictionary
+	f = append(f, byte(fcs), byte(fcs>>8), byte(fcs>>16), byte(fcs>>24))
+	hdr := uint32(len(content)) << 3 // raw block
+	if last {
+		hdr |= 1
+	}
+	f = append(f, byte(hdr), byte(hdr>>8), byte(hdr>>16))
+	return append(f, content...)
+}
+
+func TestDecodeBounds(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// A declared size beyond 255x the input is refused before anything is allocated.
+	big := rawBlockFrame(1<<30, []byte("x"), true)
+	if _, err := c.Decode(big); err == nil || !strings.Contains(err.Error(), "frame content size 1073741824 beyond 3315 for 13 input bytes") {
+		t.Fatalf("error %v", err)
+	}
+	// A declared size smaller than the content: the decoder stops at the declaration.
+	if _, err := c.Decode(rawBlockFrame(2, []byte("xyz"), true)); err == nil {
+		t.Fatal("content past the declared size accepted")
+	}
+	// A well-formed tiny frame.
+	out, err := c.Decode(rawBlockFrame(3, []byte("xyz"), true))
+	if err != nil || string(out) != "xyz" {
+		t.Fatalf("%q %v", out, err)
+	}
+	// An RLE block without a content size: 4 input bytes claim 100000 output bytes.
+	noFCS := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58} // window descriptor: 2^(10+11) bytes
+	h := uint32(100000)<<3 | 1<<1 | 1                   // last block, type RLE
+	noFCS = append(noFCS, byte(h), byte(h>>8), byte(h>>16), 'z')
+	if _, err := c.Decode(noFCS); err == nil {
+		t.Fatal("oversized frame without content size accepted")
+	}
+	h = uint32(1000)<<3 | 1<<1 | 1
+	ok := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, byte(h), byte(h >> 8), byte(h >> 16), 'z'}
+	if out, err := c.Decode(ok); err != nil || len(out) != 1000 {
+		t.Fatalf("%d bytes, %v", len(out), err)
+	}
+	if _, err := c.Decode([]byte("Yaz0")); err == nil || !strings.HasPrefix(err.Error(), "zs: at 0x0: zstd frame header: ") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func FuzzZsDecode(f *testing.F) {
+	c := loadCodec(f)
+	for _, rel := range []string{"zstd/ZsDic.pack.zs", "sarc/Accessory_Battery.pack.zs", "sarc/Armor_006_Upper.pack.zs"} {
+		f.Add(read(f, rel))
+	}
+	f.Add(rawBlockFrame(3, []byte("xyz"), true))
+	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, 0x41, 0x1f, 0x00, 'z'})
+	small, _ := c.Encode("x.bcett.byml.zs", []byte("a small bcett byml"))
+	f.Add(small)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, err := c.Decode(src)
+		if err != nil {
+			return
+		}
+		if uint64(len(out)) > Limit(len(src)) {
+			t.Fatalf("decoded %d bytes from %d: beyond %dx", len(out), len(src), MaxRatio)
+		}
+	})
+}
+
+func benchPack(b *testing.B, name string) (*Codec, []byte, []byte) {
+	c := loadCodec(b)
+	src := read(b, "sarc/"+name)
+	raw, err := c.Decode(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c, src, raw
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range []string{"Accessory_Battery.pack.zs", "Armor_006_Upper.pack.zs"} {
+		b.Run(name, func(b *testing.B) {
+			c, src, raw := benchPack(b, name)
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Decode(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	for _, name := range []string{"Accessory_Battery.pack.zs", "Armor_006_Upper.pack.zs"} {
+		b.Run(name, func(b *testing.B) {
+			c, _, raw := benchPack(b, name)
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Encode(name, raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// Every file of the corpus's zstd/ folder reads: the loose dictionaries parse with the id
+// their name stands for, and a codec made from them alone decodes both packs.
+func TestCorpusZstdFolder(t *testing.T) {
+	all, err := filepath.Glob(filepath.Join(testcorpus.Dir(t), "zstd", "*"))
+	if err != nil || len(all) != 4 {
+		t.Fatalf("zstd/ holds %d files, want 4 (%v)", len(all), err)
+	}
+	var dicts []Dict
+	for id, name := range DictNames {
+		d, err := ParseDict(name, read(t, "zstd/"+name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.ID != id {
+			t.Errorf("%s: id %d, want %d", name, d.ID, id)
+		}
+		dicts = append(dicts, d)
+	}
+	c, err := New(dicts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, rel := range []string{"sarc/Accessory_Battery.pack.zs", "sarc/Armor_006_Upper.pack.zs", "zstd/ZsDic.pack.zs"} {
+		if _, err := c.Decode(read(t, rel)); err != nil {
+			t.Errorf("%s: %v", rel, err)
+		}
+	}
+	if _, err := ParseDict("x", []byte("not a dictionary")); err == nil || err.Error() != "zs: dictionary x: no zstd dictionary magic at 0x0" {
+		t.Errorf("bad dictionary: %v", err)
+	}
+}
+
+// One codec serves concurrent callers (the editor decodes and encodes from several requests).
+func TestConcurrentUse(t *testing.T) {
+	c := loadCodec(t)
+	src := read(t, "sarc/Armor_006_Upper.pack.zs")
+	want, err := c.Decode(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noFCS := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, 0x43, 0x1f, 0x00, 'z'} // 1000 x 'z', streamed
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 3; j++ {
+				out, err := c.Decode(src)
+				if err == nil && !bytes.Equal(out, want) {
+					err = errors.New("decode differs")
+				}
+				if err == nil {
+					var enc []byte
+					if enc, err = c.Encode("a.pack.zs", want[:4096]); err == nil {
+						out, err = c.Decode(enc)
+						if err == nil && !bytes.Equal(out, want[:4096]) {
+							err = errors.New("round trip differs")
+						}
+					}
+				}
+				if err == nil {
+					if out, err = c.Decode(noFCS); err == nil && len(out) != 1000 {
+						err = errors.New("stream decode differs")
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
