@@ -74,8 +74,8 @@ func TestNamerGuessesNumberedChildren(t *testing.T) {
 		parent Name
 		want   string
 	}{
-		{NameOf("MyCustomList"), 0, 0, "MyCustomList"},          // from a string value
-		{NameOf("xml"), 0, 0, "xml"},                            // from the type string
+		{NameOf("MyCustomList"), 0, 0, "MyCustomList"}, // from a string value
+		{NameOf("xml"), 0, 0, "xml"},                   // from the type string
 		{NameOf("MyCustomList_03"), 3, NameOf("MyCustomList"), "MyCustomList_03"},
 		{NameOf("MyCustom7"), 6, NameOf("MyCustomList"), "MyCustom7"}, // singular, index+1
 		{NameOf("Child12"), 12, NameOf("MyCustomList"), "Child12"},
