@@ -133,6 +133,9 @@ type ParameterIO struct {
 	// layout is what Read learned about where Nintendo's writer put every structure and
 	// value; nil for documents built in memory or from text.
 	layout *layout
+	// names holds the names a text form spelled out, so that they survive a round trip
+	// even when no name list knows them.
+	names map[Name]string
 }
 
 // List returns the first child list named n, or nil.

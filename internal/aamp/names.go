@@ -67,6 +67,9 @@ func NewNamer(pio *ParameterIO) *Namer {
 		return n
 	}
 	n.add(pio.Type)
+	for h, s := range pio.names {
+		n.local[h] = s
+	}
 	var walk func(l *ParameterList)
 	walk = func(l *ParameterList) {
 		for _, c := range l.Lists {
