@@ -218,3 +218,48 @@ func (p *Parameter) checkValue() error {
 	}
 	return nil
 }
+
+// Clone returns a deep copy. The copy keeps the recorded layout (which is read-only), so an
+// unedited clone still writes back byte-identically.
+func (pio *ParameterIO) Clone() *ParameterIO {
+	c := &ParameterIO{Version: pio.Version, Type: pio.Type, layout: pio.layout}
+	if pio.names != nil {
+		c.names = make(map[Name]string, len(pio.names))
+		for k, v := range pio.names {
+			c.names[k] = v
+		}
+	}
+	c.Root = *pio.Root.clone()
+	return c
+}
+
+func (l *ParameterList) clone() *ParameterList {
+	c := &ParameterList{Name: l.Name, Lists: make([]*ParameterList, len(l.Lists)), Objects: make([]*ParameterObject, len(l.Objects))}
+	for i, x := range l.Lists {
+		c.Lists[i] = x.clone()
+	}
+	for i, o := range l.Objects {
+		co := &ParameterObject{Name: o.Name, Params: make([]Parameter, len(o.Params))}
+		for j, p := range o.Params {
+			co.Params[j] = Parameter{Name: p.Name, Type: p.Type, Value: cloneValue(p.Value)}
+		}
+		c.Objects[i] = co
+	}
+	return c
+}
+
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case []Curve:
+		return append([]Curve{}, v...)
+	case []int32:
+		return append([]int32{}, v...)
+	case []float32:
+		return append([]float32{}, v...)
+	case []uint32:
+		return append([]uint32{}, v...)
+	case []byte:
+		return append([]byte{}, v...)
+	}
+	return v
+}

@@ -17,6 +17,10 @@ const (
 	flagUTF8         = 1 << 1
 
 	curveSize = 8 + 30*4
+
+	// maxDepth bounds list nesting (real files nest a handful of levels); without it a
+	// chain of nested lists would make text dumps grow with the square of the file size.
+	maxDepth = 64
 )
 
 var le = binary.LittleEndian
@@ -99,7 +103,7 @@ func Read(data []byte) (*ParameterIO, error) {
 		},
 	}
 	pio := &ParameterIO{Version: h.pioVersion, Type: typ, layout: r.lay}
-	if err := r.readList(uint32(rootOff), &pio.Root); err != nil {
+	if err := r.readList(uint32(rootOff), &pio.Root, 0); err != nil {
 		return nil, err
 	}
 	if pio.Root.Name != RootName {
@@ -141,7 +145,10 @@ func (r *reader) childBlock(parent uint32, rel uint16, n uint16, recSize uint32,
 	return off, nil
 }
 
-func (r *reader) readList(off uint32, l *ParameterList) error {
+func (r *reader) readList(off uint32, l *ParameterList, depth int) error {
+	if depth > maxDepth {
+		return formatErr(off, "lists nested deeper than %d levels", maxDepth)
+	}
 	if r.listsLeft == 0 {
 		return formatErr(off, "more lists than the header's count %d", r.lay.nLists)
 	}
@@ -164,7 +171,7 @@ func (r *reader) readList(off uint32, l *ParameterList) error {
 	l.Lists = make([]*ParameterList, nl)
 	for i := range l.Lists {
 		l.Lists[i] = new(ParameterList)
-		if err := r.readList(lb+uint32(i)*listRecSize, l.Lists[i]); err != nil {
+		if err := r.readList(lb+uint32(i)*listRecSize, l.Lists[i], depth+1); err != nil {
 			return err
 		}
 	}
