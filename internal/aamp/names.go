@@ -2,6 +2,7 @@ package aamp
 
 import (
 	_ "embed"
+	"hash/crc32"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,25 +32,23 @@ func KnownName(h Name) (string, bool) {
 	return s, ok
 }
 
-// numberedSuffixes are the usual ways Nintendo numbers the children of a structure.
-var numberedSuffixes = []string{"%d", "_%d", "%02d", "_%02d", "%03d", "_%03d"}
+// numberedSuffixes are the usual ways Nintendo numbers the children of a structure:
+// an optional '_' and the index with at least 1, 2 or 3 digits.
+var numberedSuffixes = []struct {
+	underscore bool
+	width      int
+}{{false, 1}, {true, 1}, {false, 2}, {true, 2}, {false, 3}, {true, 3}}
 
-func numbered(base, sfx string, i int) string {
+// appendNumber appends a numbered suffix to b.
+func appendNumber(b []byte, underscore bool, width, i int) []byte {
+	if underscore {
+		b = append(b, '_')
+	}
 	n := strconv.Itoa(i)
-	switch sfx {
-	case "%02d", "_%02d":
-		for len(n) < 2 {
-			n = "0" + n
-		}
-	case "%03d", "_%03d":
-		for len(n) < 3 {
-			n = "0" + n
-		}
+	for w := len(n); w < width; w++ {
+		b = append(b, '0')
 	}
-	if sfx[0] == '_' {
-		return base + "_" + n
-	}
-	return base + n
+	return append(b, n...)
 }
 
 // Namer turns hashes into names for one document: names from the built-in list, strings
@@ -58,11 +57,12 @@ func numbered(base, sfx string, i int) string {
 type Namer struct {
 	local   map[Name]string
 	guessed map[Name]string
+	bases   map[Name][]string // numbering bases derived from a parent's name
 }
 
 // NewNamer prepares a Namer for pio (which may be nil).
 func NewNamer(pio *ParameterIO) *Namer {
-	n := &Namer{local: map[Name]string{}, guessed: map[Name]string{}}
+	n := &Namer{local: map[Name]string{}, guessed: map[Name]string{}, bases: map[Name][]string{}}
 	if pio == nil {
 		return n
 	}
@@ -105,26 +105,35 @@ func (n *Namer) Name(h Name, index int, parent Name) (string, bool) {
 	if s, ok := n.guessed[h]; ok {
 		return s, true
 	}
-	p, ok := defaultNames()[parent]
+	bases, ok := n.bases[parent]
 	if !ok {
-		p, ok = n.local[parent]
-	}
-	if !ok {
-		p, ok = n.guessed[parent]
-	}
-	if !ok {
-		return "", false
-	}
-	bases := []string{p, "Children", "Child"}
-	for _, cut := range []string{"s", "es", "List"} {
-		if len(p) > len(cut) && strings.HasSuffix(p, cut) {
-			bases = append(bases, strings.TrimSuffix(p, cut))
+		p, known := defaultNames()[parent]
+		if !known {
+			p, known = n.local[parent]
 		}
+		if !known {
+			p, known = n.guessed[parent]
+		}
+		if known {
+			bases = []string{p, "Children", "Child"}
+			for _, cut := range []string{"s", "es", "List"} {
+				if len(p) > len(cut) && strings.HasSuffix(p, cut) {
+					bases = append(bases, strings.TrimSuffix(p, cut))
+				}
+			}
+		}
+		n.bases[parent] = bases
 	}
+	// The CRC of base+suffix continues from the CRC of base: no string is built unless a
+	// candidate matches.
+	var buf [16]byte
 	for _, b := range bases {
+		h0 := crc32.ChecksumIEEE([]byte(b))
 		for _, i := range []int{index, index + 1} {
 			for _, sfx := range numberedSuffixes {
-				if c := numbered(b, sfx, i); NameOf(c) == h {
+				suffix := appendNumber(buf[:0], sfx.underscore, sfx.width, i)
+				if Name(crc32.Update(h0, crc32.IEEETable, suffix)) == h {
+					c := b + string(suffix)
 					n.guessed[h] = c
 					return c, true
 				}
