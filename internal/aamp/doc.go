@@ -4,7 +4,10 @@
 //
 // A document is a ParameterIO: a root ParameterList (named param_root) of child lists and
 // ParameterObjects, whose Parameters carry one typed value each. Names are CRC32 hashes in
-// the file; Names/NameString turn them into strings where a name is known.
+// the file; a Namer turns them into strings where a name is known: names in the built-in
+// list (names.txt, compiled by `go generate` from the corpus with gennames, keeping only
+// names whose hash occurs there), strings found in the document itself, names a text form
+// spelled out, and numbered forms of the parent's name (Parent_03, Child3, ...).
 //
 // Binary layout (little endian, offsets in 4-byte words relative to the record that holds
 // them): a 0x30-byte header, the type string, list records (12 bytes), object records
@@ -21,8 +24,10 @@
 // YAML follows oead/roead: a !io mapping with version, type and param_root; !list mappings
 // with objects and lists; !obj mappings of parameters; tags !vec2 !vec3 !vec4 !color !quat
 // !curve !buffer_int !buffer_f32 !buffer_u32 !buffer_binary !str32 !str64 !str256 !u; plain
-// bools, floats (always with a '.'), ints and strings (string_ref). Unknown name hashes are
-// integer keys; a key that looks like a number but is a real name is quoted.
+// bools, floats (shortest form that reads back to the same float32, always with a '.';
+// .nan/.inf/-.inf), ints and strings (string_ref); u32 values are written as hex (!u 0x10),
+// buffers and curve headers in decimal. Unknown name hashes are integer keys; a name that
+// looks like a number is quoted. NaN payloads are not kept by the text forms.
 //
 // JSON (for the editor) is described at ToJSON.
 //

@@ -201,3 +201,62 @@ func FuzzYAML(f *testing.F) {
 		}
 	})
 }
+
+func FuzzJSON(f *testing.F) {
+	for _, s := range fuzzSeeds(f)[:8] {
+		pio, err := Read(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		j, err := ToJSON(pio)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(j)
+	}
+	j, err := ToJSON(allTypesDoc())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(j)
+	f.Add([]byte(`{"version":0,"type":"xml","param_root":{"lists":[{"name":"L","lists":[],"objects":[]}],"objects":[]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pio, err := FromJSON(data)
+		if err != nil {
+			return
+		}
+		out, err := pio.Write()
+		if err != nil {
+			return // e.g. a document too large for u16 word offsets
+		}
+		if len(out) > 16*len(data)+4096 {
+			t.Fatalf("binary: %d bytes from %d bytes of JSON", len(out), len(data))
+		}
+		back, err := Read(out)
+		if err != nil && !strings.Contains(err.Error(), "decoding budget") {
+			t.Fatalf("reading the binary built from JSON: %v", err)
+		}
+		if err == nil {
+			if d := diffIO(pio, back); d != "" {
+				t.Fatalf("binary round trip: %s", d)
+			}
+		}
+		j, err := ToJSON(pio)
+		if err != nil {
+			if strings.Contains(err.Error(), "UTF-8") {
+				return
+			}
+			t.Fatalf("encoding a document read from JSON: %v", err)
+		}
+		if len(j) > 128*len(data)+4096 {
+			t.Fatalf("JSON: %d bytes from %d", len(j), len(data))
+		}
+		again, err := FromJSON(j)
+		if err != nil {
+			t.Fatalf("reading own JSON: %v\n%s", err, j)
+		}
+		if d := diffIO(pio, again); d != "" {
+			t.Fatalf("JSON round trip: %s", d)
+		}
+	})
+}
