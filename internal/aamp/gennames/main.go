@@ -82,8 +82,13 @@ func main() {
 		}
 		return true
 	}
+	// With ~500k candidates and ~9k hashes about one chance CRC32 match is expected;
+	// hash-like tokens (8 hex digits, e.g. TotK's hashed names) are the likeliest source
+	// and are never real AAMP key names, so they are skipped.
 	for c := range cands {
-		try(c)
+		if !hashLike(c) {
+			try(c)
+		}
 	}
 	// Numbered forms are tried only for names already proven to be keys, so the number of
 	// guesses (and of chance CRC32 collisions) stays small.
@@ -125,6 +130,26 @@ func main() {
 	log.Printf("%d distinct name hashes in the corpus, %d named (%d candidates)", len(hashes), len(names), len(cands))
 }
 
+// hashLike reports whether s holds a run of 8 lowercase hex digits with a digit in it.
+func hashLike(s string) bool {
+	run, digit := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			run, digit = run+1, true
+		case c >= 'a' && c <= 'f':
+			run++
+		default:
+			run, digit = 0, false
+		}
+		if run >= 8 && digit {
+			return true
+		}
+	}
+	return false
+}
+
 // skipFile leaves out compressed files: their bytes are noise, not names.
 func skipFile(p string) bool {
 	for _, ext := range []string{".zs", ".sbyml", ".szs", ".yaz0"} {
@@ -161,29 +186,41 @@ func tokens(data []byte) []string {
 	return out
 }
 
-// parts splits "Foo_BarBaz2" into Foo, Bar, Baz2, BarBaz2, Foo_Bar ...: every run of
-// consecutive words, so that names embedded in longer strings are found.
+// parts splits "Foo_BarBaz2" at '_' and lower-to-upper changes and returns every run of
+// consecutive words as it is spelled in tok (Foo, Foo_Bar, Foo_BarBaz2, Bar, BarBaz2,
+// Baz2, and FooBar, FooBarBaz2 without the '_'), so that names embedded in longer
+// strings are found.
 func parts(tok string) []string {
-	var words []string
-	start := 0
-	rs := []rune(tok)
-	for i := 1; i <= len(rs); i++ {
-		if i == len(rs) || rs[i] == '_' || unicode.IsUpper(rs[i]) && !unicode.IsUpper(rs[i-1]) {
-			if w := strings.Trim(string(rs[start:i]), "_"); w != "" {
-				words = append(words, string(rs[start:i]))
-			}
-			start = i
+	var starts, ends []int
+	inWord := false
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		boundary := c == '_' || i > 0 && unicode.IsUpper(rune(c)) && !unicode.IsUpper(rune(tok[i-1])) && tok[i-1] != '_'
+		if boundary && inWord {
+			ends = append(ends, i)
+			inWord = false
+		}
+		if c != '_' && !inWord {
+			starts = append(starts, i)
+			inWord = true
 		}
 	}
-	if len(words) > 8 {
-		words = words[:8]
+	if inWord {
+		ends = append(ends, len(tok))
+	}
+	if len(starts) > 8 {
+		starts, ends = starts[:8], ends[:8]
 	}
 	var out []string
-	for a := 0; a < len(words); a++ {
-		s := ""
-		for b := a; b < len(words); b++ {
-			s += words[b]
-			out = append(out, strings.TrimPrefix(s, "_"))
+	for a := range starts {
+		for b := a; b < len(ends); b++ {
+			sub := tok[starts[a]:ends[b]]
+			out = append(out, sub)
+			// Names are also spelled without the separators of a longer string
+			// (Demo_Name holds DemoName).
+			if j := strings.ReplaceAll(sub, "_", ""); j != sub {
+				out = append(out, j)
+			}
 		}
 	}
 	return out
