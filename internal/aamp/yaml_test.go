@@ -218,3 +218,57 @@ func TestYAMLScalars(t *testing.T) {
 		t.Error("alias accepted")
 	}
 }
+
+// TestYAMLFormat pins the exact text of a small document with every type.
+func TestYAMLFormat(t *testing.T) {
+	y, err := ToYAML(allTypesDoc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	curve := func(i int) string {
+		f := make([]string, 30)
+		for j := range f {
+			f[j] = "0.0"
+		}
+		f[i] = []string{"0.0", "1.0", "2.0", "3.0"}[i]
+		return strings.Join(f, ", ")
+	}
+	want := `!io
+version: 1
+type: xml
+param_root: !list
+  objects:
+    All: !obj
+      1: true
+      2: 1.5
+      3: -3
+      4: !vec2 [1.0, 2.0]
+      5: !vec3 [1.0, 2.0, 3.0]
+      6: !vec4 [1.0, 2.0, 3.0, 4.0]
+      7: !color [1.0, 0.0, 0.0, 1.0]
+      8: !str32 s32
+      9: !str64 s64
+      10: !curve [0, 0, ` + curve(0) + `]
+      11: !curve [0, 0, ` + curve(0) + `, 1, 0, ` + curve(1) + `]
+      12: !curve [0, 0, ` + curve(0) + `, 1, 0, ` + curve(1) + `, 2, 0, ` + curve(2) + `]
+      13: !curve [0, 0, ` + curve(0) + `, 1, 0, ` + curve(1) + `, 2, 0, ` + curve(2) + `, 3, 0, ` + curve(3) + `]
+      14: !buffer_int [1, -2]
+      15: !buffer_f32 [1.0, 2.0]
+      16: !str256 s256
+      17: !quat [0.0, 0.0, 0.0, 1.0]
+      18: !u 0x2
+      19: !buffer_u32 [7]
+      20: !buffer_binary [1, 2, 3]
+      21: ref
+  lists:
+    9: !list
+      objects: {}
+      lists:
+        10: !list
+          objects: {}
+          lists: {}
+`
+	if string(y) != want {
+		t.Errorf("ToYAML:\n%s\nwant:\n%s", y, want)
+	}
+}
