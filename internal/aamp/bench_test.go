@@ -1,0 +1,103 @@
+package aamp
+
+import (
+	"os"
+	"testing"
+)
+
+// largest returns the biggest AAMP file of the corpus.
+func largest(b *testing.B) []byte {
+	b.Helper()
+	var best string
+	var size int64
+	for _, p := range corpusFiles(b) {
+		st, err := os.Stat(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st.Size() > size {
+			best, size = p, st.Size()
+		}
+	}
+	data, err := os.ReadFile(best)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%s, %d bytes", best, len(data))
+	return data
+}
+
+func BenchmarkRead(b *testing.B) {
+	data := largest(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWrite(b *testing.B) {
+	data := largest(b)
+	pio, err := Read(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := pio.Write(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWriteCanonical(b *testing.B) {
+	data := largest(b)
+	pio, err := Read(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := pio.WriteCanonical(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkToYAML(b *testing.B) {
+	data := largest(b)
+	pio, err := Read(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ToYAML(pio); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFromYAML(b *testing.B) {
+	data := largest(b)
+	pio, err := Read(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	y, err := ToYAML(pio)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(y)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FromYAML(y); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

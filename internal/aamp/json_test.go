@@ -1,0 +1,79 @@
+package aamp
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestCorpusJSON(t *testing.T) {
+	for _, f := range corpusFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pio, err := Read(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		j, err := ToJSON(pio)
+		if err != nil {
+			t.Errorf("%s: ToJSON: %v", f, err)
+			continue
+		}
+		back, err := FromJSON(j)
+		if err != nil {
+			t.Errorf("%s: FromJSON: %v", f, err)
+			continue
+		}
+		if d := diffIO(pio, back); d != "" {
+			t.Errorf("%s: JSON round trip: %s", f, d)
+			continue
+		}
+		bin, err := back.Write()
+		if err != nil || !bytes.Equal(bin, data) {
+			t.Errorf("%s: binary from JSON differs (err %v)", f, err)
+		}
+	}
+}
+
+func TestJSONForm(t *testing.T) {
+	pio := &ParameterIO{Version: 3, Type: "xml", Root: ParameterList{Name: RootName,
+		Objects: []*ParameterObject{{Name: NameOf("Obj"), Params: []Parameter{
+			{NameOf("F"), TypeF32, float32(math.Inf(-1))},
+			{Name(12345), TypeBufferBinary, []byte{0, 255}},
+			{NameOf("S"), TypeString32, "Obj"},
+		}}}}}
+	j, err := ToJSON(pio)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"version":3,"type":"xml","param_root":{"hash":2767637356,"name":"param_root","lists":[],"objects":[{"hash":2116784780,"name":"Obj","params":[{"hash":1304234792,"type":"f32","value":"-inf"},{"hash":12345,"type":"buffer_binary","value":[0,255]},{"hash":543223747,"type":"string32","value":"Obj"}]}]}}`
+	if string(j) != want {
+		t.Errorf("ToJSON:\n got %s\nwant %s", j, want)
+	}
+	back, err := FromJSON(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffIO(pio, back); d != "" {
+		t.Error(d)
+	}
+	for _, bad := range []string{
+		`{"version":0,"type":"xml"}`,
+		`{"version":0,"type":"xml","param_root":{"objects":[{"params":[]}]}}`,
+		`{"version":0,"type":"xml","param_root":{"objects":[{"hash":1,"name":"Obj","params":[]}]}}`,
+		`{"version":0,"type":"xml","param_root":{"objects":[{"hash":1,"params":[{"hash":2,"type":"vec3","value":[1,2]}]}]}}`,
+		`{"version":0,"type":"xml","param_root":{"objects":[{"hash":1,"params":[{"hash":2,"type":"nope","value":1}]}]}}`,
+		`{"version":0,"type":"xml","param_root":{"objects":[{"hash":1,"params":[{"hash":2,"type":"buffer_binary","value":[256]}]}]}}`,
+		`{"version":0,"type":"xml","param_root":{"objects":[{"hash":1,"params":[{"hash":2,"type":"curve2","value":[]}]}]}}`,
+		`{"version":0,"type":"xml","param_root":{"objects":[{"hash":1,"params":[{"hash":2,"type":"string32","value":"` + strings.Repeat("x", 40) + `"}]}]}}`,
+		`{"version":0,"type":"xml","param_root":{"extra":1}}`,
+	} {
+		if _, err := FromJSON([]byte(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}

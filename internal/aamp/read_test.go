@@ -1,0 +1,96 @@
+package aamp
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// tiny builds a valid one-object, one-parameter file to corrupt.
+func tiny(t testing.TB) []byte {
+	t.Helper()
+	pio := &ParameterIO{Type: "xml", Root: ParameterList{Name: RootName, Objects: []*ParameterObject{
+		{Name: 1, Params: []Parameter{{2, TypeBufferInt, []int32{1, 2, 3}}, {3, TypeStringRef, "abc"}}},
+	}}}
+	out, err := pio.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Layout of tiny: header 0x30, "xml\0" 0x30, root list 0x34, object 0x40, params 0x48
+// and 0x50, data 0x58 (count 3 + 3 ints), strings 0x68.
+func TestReadMalformed(t *testing.T) {
+	good := tiny(t)
+	if _, err := Read(good); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		patch func(b []byte) []byte
+		want  string
+	}{
+		{"short", func(b []byte) []byte { return b[:0x20] }, "shorter than the 48-byte header"},
+		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, "magic"},
+		{"version", func(b []byte) []byte { le.PutUint32(b[4:], 1); return b }, "version 1"},
+		{"big endian", func(b []byte) []byte { le.PutUint32(b[8:], 2); return b }, "big-endian"},
+		{"file size", func(b []byte) []byte { return b[:len(b)-4] }, "header file size"},
+		{"huge counts", func(b []byte) []byte { le.PutUint32(b[0x20:], 1<<30); return b }, "header counts"},
+		{"count mismatch", func(b []byte) []byte { le.PutUint32(b[0x20:], 1); return b }, "more"},
+		{"root offset", func(b []byte) []byte { le.PutUint32(b[0x14:], 0xffff); return b }, "past the end"},
+		{"type not terminated", func(b []byte) []byte { b[0x33] = 'x'; return b }, "not NUL-terminated"},
+		{"root name", func(b []byte) []byte { le.PutUint32(b[0x34:], 7); return b }, "not param_root"},
+		{"self cycle", func(b []byte) []byte {
+			le.PutUint16(b[0x34+4:], 0) // one child list at relative offset 0: itself
+			le.PutUint16(b[0x34+6:], 1)
+			le.PutUint32(b[0x18:], 2)
+			return b
+		}, "points back at its parent"},
+		{"objects past end", func(b []byte) []byte { le.PutUint16(b[0x34+8:], 0x7fff); return b }, "run past the end"},
+		{"param type", func(b []byte) []byte { b[0x48+7] = 99; return b }, "unknown parameter type 99"},
+		{"data offset", func(b []byte) []byte { le.PutUint32(b[0x48+4:], uint32(TypeBufferInt)<<24|0xfffff); return b }, "file ends"},
+		{"huge buffer count", func(b []byte) []byte { le.PutUint32(b[0x58:], 0x40000000); return b }, "file ends"},
+		{"string not terminated", func(b []byte) []byte {
+			for i := 0x68; i < len(b); i++ {
+				b[i] = 'a'
+			}
+			return b
+		}, "not NUL-terminated"},
+		{"bool value", func(b []byte) []byte { b[0x48+7] = byte(TypeBool); le.PutUint32(b[0x5c:], 7); return b }, "bool parameter holds 7"},
+	}
+	for _, c := range cases {
+		b := c.patch(append([]byte{}, good...))
+		pio, err := Read(b)
+		if err == nil {
+			t.Errorf("%s: accepted: %+v", c.name, pio)
+			continue
+		}
+		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %q, want ErrFormat mentioning %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestReadSharedDataBudget: many parameters pointing at one big buffer must be refused
+// before decoding allocates far more than the file size.
+func TestReadSharedDataBudget(t *testing.T) {
+	const n = 2000
+	params := make([]Parameter, n)
+	big := make([]byte, 4000)
+	for i := range params {
+		params[i] = Parameter{Name(i), TypeBufferBinary, big}
+	}
+	pio := &ParameterIO{Type: "xml", Root: ParameterList{Name: RootName, Objects: []*ParameterObject{{Name: 1, Params: params}}}}
+	out, err := pio.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Canonical dedup stores the buffer once: ~20 KB of file, 8 MB of decoded values.
+	if len(out) > 25000 {
+		t.Fatalf("file is %d bytes; dedup did not share the buffer", len(out))
+	}
+	if _, err := Read(out); err == nil || !strings.Contains(err.Error(), "decoding budget") {
+		t.Fatalf("err = %v, want the decoding budget error", err)
+	}
+}

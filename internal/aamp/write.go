@@ -1,0 +1,486 @@
+package aamp
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+)
+
+// layout records where Nintendo's writer put each structure and value of a file, so that
+// an unedited document is written back byte for byte. It holds offsets and header fields,
+// never file bytes. Slices are in the reader's walk order (a list, its lists, its objects).
+type layout struct {
+	flags, fileSize, pioOffset uint32
+	dataSize, strSize, unk     uint32
+	nLists, nObjs, nParams     uint32
+	lists                      []listLayout
+	objs                       []uint32 // parameter block of each object
+	params                     []uint32 // data offset of each parameter
+}
+
+type listLayout struct{ off, listsBlock, objsBlock uint32 }
+
+// Write serializes the document. A document that came from Read is written with the layout
+// recorded from its file whenever every structure and value still fits there (always the
+// case when it was not edited, so the output equals the input); otherwise, and for
+// documents built in memory or from text, it is written like WriteCanonical.
+func (pio *ParameterIO) Write() ([]byte, error) {
+	if err := pio.validate(); err != nil {
+		return nil, err
+	}
+	if pio.layout != nil {
+		if out, ok := pio.writePreserved(); ok {
+			return out, nil
+		}
+	}
+	return pio.writeCanonical()
+}
+
+// WriteCanonical serializes the document with the layout oead's writer uses: lists
+// breadth-first per parent, objects and parameters depth-first, data in Nintendo's usual
+// collection order with identical data and strings stored once.
+func (pio *ParameterIO) WriteCanonical() ([]byte, error) {
+	if err := pio.validate(); err != nil {
+		return nil, err
+	}
+	return pio.writeCanonical()
+}
+
+// validate checks what the binary form cannot represent: values of the wrong Go type,
+// nodes reachable twice, counts beyond the u16 fields.
+func (pio *ParameterIO) validate() error {
+	seenL := map[*ParameterList]bool{}
+	seenO := map[*ParameterObject]bool{}
+	var walk func(l *ParameterList) error
+	walk = func(l *ParameterList) error {
+		if seenL[l] {
+			return fmt.Errorf("aamp: list %#08x appears twice in the tree", uint32(l.Name))
+		}
+		seenL[l] = true
+		if len(l.Lists) > math.MaxUint16 || len(l.Objects) > math.MaxUint16 {
+			return fmt.Errorf("aamp: list %#08x has %d lists and %d objects (at most 65535 each)", uint32(l.Name), len(l.Lists), len(l.Objects))
+		}
+		for _, c := range l.Lists {
+			if c == nil {
+				return fmt.Errorf("aamp: list %#08x has a nil child list", uint32(l.Name))
+			}
+			if err := walk(c); err != nil {
+				return err
+			}
+		}
+		for _, o := range l.Objects {
+			if o == nil {
+				return fmt.Errorf("aamp: list %#08x has a nil object", uint32(l.Name))
+			}
+			if seenO[o] {
+				return fmt.Errorf("aamp: object %#08x appears twice in the tree", uint32(o.Name))
+			}
+			seenO[o] = true
+			if len(o.Params) > math.MaxUint16 {
+				return fmt.Errorf("aamp: object %#08x has %d parameters (at most 65535)", uint32(o.Name), len(o.Params))
+			}
+			for i := range o.Params {
+				if err := o.Params[i].checkValue(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for i := 0; i < len(pio.Type); i++ {
+		if pio.Type[i] == 0 {
+			return fmt.Errorf("aamp: type string contains a NUL byte")
+		}
+	}
+	return walk(&pio.Root)
+}
+
+// encodeValue appends a non-string value's data-section bytes; for buffers that includes
+// the leading count.
+func encodeValue(b []byte, p *Parameter) []byte {
+	u32 := func(v uint32) { b = le.AppendUint32(b, v) }
+	f32 := func(v ...float32) {
+		for _, f := range v {
+			u32(math.Float32bits(f))
+		}
+	}
+	switch v := p.Value.(type) {
+	case bool:
+		if v {
+			u32(1)
+		} else {
+			u32(0)
+		}
+	case float32:
+		f32(v)
+	case int32:
+		u32(uint32(v))
+	case uint32:
+		u32(v)
+	case Vec2:
+		f32(v[:]...)
+	case Vec3:
+		f32(v[:]...)
+	case Vec4:
+		f32(v[:]...)
+	case Color:
+		f32(v[:]...)
+	case Quat:
+		f32(v[:]...)
+	case []Curve:
+		for _, c := range v {
+			u32(c.A)
+			u32(c.B)
+			f32(c.Floats[:]...)
+		}
+	case []int32:
+		u32(uint32(len(v)))
+		for _, x := range v {
+			u32(uint32(x))
+		}
+	case []float32:
+		u32(uint32(len(v)))
+		f32(v...)
+	case []uint32:
+		u32(uint32(len(v)))
+		for _, x := range v {
+			u32(x)
+		}
+	case []byte:
+		u32(uint32(len(v)))
+		b = append(b, v...)
+	}
+	return b
+}
+
+// sink is the preserve writer's output: every byte may be set once, or again only to the
+// same value. A clash means the edited model no longer fits the recorded layout.
+type sink struct {
+	buf  []byte
+	set  []bool
+	fail bool
+}
+
+func (s *sink) put(off uint64, b []byte) {
+	if s.fail || off+uint64(len(b)) > uint64(len(s.buf)) {
+		s.fail = true
+		return
+	}
+	for i, c := range b {
+		j := int(off) + i
+		if s.set[j] && s.buf[j] != c {
+			s.fail = true
+			return
+		}
+		s.buf[j], s.set[j] = c, true
+	}
+}
+
+// writePreserved writes with the recorded layout; ok is false when the model does not fit
+// it (a structure was added or removed, or a value grew or now clashes with shared data).
+func (pio *ParameterIO) writePreserved() (out []byte, ok bool) {
+	lay := pio.layout
+	nl, no, np := countTree(&pio.Root)
+	if nl != lay.nLists || no != lay.nObjs || np != lay.nParams {
+		return nil, false
+	}
+	s := &sink{buf: make([]byte, lay.fileSize), set: make([]bool, lay.fileSize)}
+	var hdr [headerSize]byte
+	copy(hdr[:], "AAMP")
+	for i, v := range []uint32{2, lay.flags, lay.fileSize, pio.Version, lay.pioOffset, nl, no, np, lay.dataSize, lay.strSize, lay.unk} {
+		le.PutUint32(hdr[4+4*i:], v)
+	}
+	s.put(0, hdr[:])
+	if uint64(len(pio.Type))+headerSize >= headerSize+uint64(lay.pioOffset) {
+		return nil, false
+	}
+	s.put(headerSize, append([]byte(pio.Type), 0))
+	li, oi, pi := 0, 0, 0
+	var tmp []byte
+	var rel16 = func(parent, block uint32) uint16 {
+		d := block - parent
+		if block < parent || d%4 != 0 || d/4 > math.MaxUint16 {
+			s.fail = true
+		}
+		return uint16(d / 4)
+	}
+	var list func(l *ParameterList, off uint32)
+	list = func(l *ParameterList, off uint32) {
+		if s.fail || li >= len(lay.lists) || lay.lists[li].off != off {
+			s.fail = true
+			return
+		}
+		ll := lay.lists[li]
+		li++
+		var rec [listRecSize]byte
+		le.PutUint32(rec[0:], uint32(l.Name))
+		le.PutUint16(rec[4:], rel16(off, ll.listsBlock))
+		le.PutUint16(rec[6:], uint16(len(l.Lists)))
+		le.PutUint16(rec[8:], rel16(off, ll.objsBlock))
+		le.PutUint16(rec[10:], uint16(len(l.Objects)))
+		s.put(uint64(off), rec[:])
+		for i, c := range l.Lists {
+			list(c, ll.listsBlock+uint32(i)*listRecSize)
+		}
+		for i, o := range l.Objects {
+			if s.fail || oi >= len(lay.objs) {
+				s.fail = true
+				return
+			}
+			ooff := ll.objsBlock + uint32(i)*objRecSize
+			pb := lay.objs[oi]
+			oi++
+			var orec [objRecSize]byte
+			le.PutUint32(orec[0:], uint32(o.Name))
+			le.PutUint16(orec[4:], rel16(ooff, pb))
+			le.PutUint16(orec[6:], uint16(len(o.Params)))
+			s.put(uint64(ooff), orec[:])
+			for j := range o.Params {
+				p := &o.Params[j]
+				if pi >= len(lay.params) {
+					s.fail = true
+					return
+				}
+				poff := pb + uint32(j)*paramRecSize
+				at := lay.params[pi]
+				pi++
+				d := at - poff
+				if at < poff || d%4 != 0 || d/4 > 0xffffff {
+					s.fail = true
+					return
+				}
+				var prec [paramRecSize]byte
+				le.PutUint32(prec[0:], uint32(p.Name))
+				le.PutUint32(prec[4:], d/4|uint32(p.Type)<<24)
+				s.put(uint64(poff), prec[:])
+				if str, isStr := p.Value.(string); isStr {
+					s.put(uint64(at), append([]byte(str), 0))
+					continue
+				}
+				tmp = encodeValue(tmp[:0], p)
+				start := uint64(at)
+				if p.Type.IsBuffer() {
+					start -= 4
+				}
+				s.put(start, tmp)
+			}
+		}
+	}
+	list(&pio.Root, headerSize+lay.pioOffset)
+	if s.fail {
+		return nil, false
+	}
+	return s.buf, true
+}
+
+func countTree(l *ParameterList) (lists, objs, params uint32) {
+	lists = 1
+	for _, c := range l.Lists {
+		a, b, p := countTree(c)
+		lists, objs, params = lists+a, objs+b, params+p
+	}
+	objs += uint32(len(l.Objects))
+	for _, o := range l.Objects {
+		params += uint32(len(o.Params))
+	}
+	return
+}
+
+// canon is the canonical writer's state.
+type canon struct {
+	buf     []byte
+	listOff map[*ParameterList]uint32
+	objOff  map[*ParameterObject]uint32
+	parOff  map[*Parameter]uint32
+	data    []*Parameter // non-string parameters in data-section order
+	strs    []*Parameter // string parameters in string-section order
+	err     error
+}
+
+func (c *canon) align4() {
+	for len(c.buf)%4 != 0 {
+		c.buf = append(c.buf, 0)
+	}
+}
+
+// patch16 stores the word distance from a record to a block in the record's u16 field.
+func (c *canon) patch16(rec, field, block uint32) {
+	d := (block - rec) / 4
+	if d > math.MaxUint16 {
+		if c.err == nil {
+			c.err = fmt.Errorf("aamp: block at %#x is too far from its parent record at %#x for a u16 word offset", block, rec)
+		}
+		return
+	}
+	le.PutUint16(c.buf[rec+field:], uint16(d))
+}
+
+func (c *canon) listRecord(l *ParameterList) {
+	c.listOff[l] = uint32(len(c.buf))
+	c.buf = le.AppendUint32(c.buf, uint32(l.Name))
+	c.buf = le.AppendUint16(c.buf, 0)
+	c.buf = le.AppendUint16(c.buf, uint16(len(l.Lists)))
+	c.buf = le.AppendUint16(c.buf, 0)
+	c.buf = le.AppendUint16(c.buf, uint16(len(l.Objects)))
+}
+
+// lists places each list's child records together, then descends into them.
+func (c *canon) lists(l *ParameterList) {
+	c.patch16(c.listOff[l], 4, uint32(len(c.buf)))
+	for _, ch := range l.Lists {
+		c.listRecord(ch)
+	}
+	for _, ch := range l.Lists {
+		c.lists(ch)
+	}
+}
+
+// objects is depth-first with a list's own objects before its child lists' objects.
+func (c *canon) objects(l *ParameterList) {
+	c.patch16(c.listOff[l], 8, uint32(len(c.buf)))
+	for _, o := range l.Objects {
+		c.objOff[o] = uint32(len(c.buf))
+		c.buf = le.AppendUint32(c.buf, uint32(o.Name))
+		c.buf = le.AppendUint16(c.buf, 0)
+		c.buf = le.AppendUint16(c.buf, uint16(len(o.Params)))
+	}
+	for _, ch := range l.Lists {
+		c.objects(ch)
+	}
+}
+
+// params is depth-first with child lists before the list's own objects.
+func (c *canon) params(l *ParameterList) {
+	for _, ch := range l.Lists {
+		c.params(ch)
+	}
+	for _, o := range l.Objects {
+		c.patch16(c.objOff[o], 4, uint32(len(c.buf)))
+		for i := range o.Params {
+			p := &o.Params[i]
+			c.parOff[p] = uint32(len(c.buf))
+			c.buf = le.AppendUint32(c.buf, uint32(p.Name))
+			c.buf = le.AppendUint32(c.buf, uint32(p.Type)<<24)
+		}
+	}
+}
+
+var demoAIActionIdx = NameOf("DemoAIActionIdx")
+
+// collect orders parameter values the way Nintendo's files usually do: the root's first
+// seven objects first, then one object of a list before every second child list, then the
+// rest. AIProgram documents (first object DemoAIActionIdx) keep objects after child lists.
+func (c *canon) collect(l *ParameterList, top bool) {
+	next := 0
+	one := func() {
+		for i := range l.Objects[next].Params {
+			p := &l.Objects[next].Params[i]
+			if p.Type.IsString() {
+				c.strs = append(c.strs, p)
+			} else {
+				c.data = append(c.data, p)
+			}
+		}
+		next++
+	}
+	aiprog := len(l.Objects) > 0 && l.Objects[0].Name == demoAIActionIdx
+	if top && !aiprog {
+		for i := 0; i < 7 && next < len(l.Objects); i++ {
+			one()
+		}
+	}
+	for i, ch := range l.Lists {
+		if !aiprog && i%2 == 0 && next < len(l.Objects) {
+			one()
+		}
+		c.collect(ch, false)
+	}
+	for next < len(l.Objects) {
+		one()
+	}
+}
+
+func (c *canon) setDataOffset(p *Parameter, at uint32) {
+	rec := c.parOff[p]
+	d := (at - rec) / 4
+	if d > 0xffffff {
+		if c.err == nil {
+			c.err = fmt.Errorf("aamp: data at %#x is too far from its parameter record at %#x", at, rec)
+		}
+		return
+	}
+	le.PutUint32(c.buf[rec+4:], d|uint32(p.Type)<<24)
+}
+
+func (pio *ParameterIO) writeCanonical() ([]byte, error) {
+	c := &canon{
+		buf:     make([]byte, headerSize, 4096),
+		listOff: map[*ParameterList]uint32{},
+		objOff:  map[*ParameterObject]uint32{},
+		parOff:  map[*Parameter]uint32{},
+	}
+	c.buf = append(c.buf, pio.Type...)
+	c.buf = append(c.buf, 0)
+	c.align4()
+	pioOff := uint32(len(c.buf))
+	root := &pio.Root
+	c.listRecord(root)
+	c.lists(root)
+	c.objects(root)
+	c.collect(root, true)
+	c.params(root)
+
+	// Data section: identical bytes already present at a word boundary are reused.
+	dataStart := uint32(len(c.buf))
+	index := map[uint32][]uint32{} // first word -> offsets in the data section
+	var tmp []byte
+	for _, p := range c.data {
+		tmp = encodeValue(tmp[:0], p)
+		found := -1
+		for _, cand := range index[le.Uint32(tmp)] {
+			if int(cand)+len(tmp) <= len(c.buf) && bytes.Equal(c.buf[cand:int(cand)+len(tmp)], tmp) {
+				found = int(cand)
+				break
+			}
+		}
+		if found < 0 {
+			found = len(c.buf)
+			c.buf = append(c.buf, tmp...)
+			c.align4()
+			for o := found; o < len(c.buf); o += 4 {
+				w := le.Uint32(c.buf[o:])
+				index[w] = append(index[w], uint32(o))
+			}
+		}
+		at := uint32(found)
+		if p.Type.IsBuffer() {
+			at += 4
+		}
+		c.setDataOffset(p, at)
+	}
+	c.align4()
+	strStart := uint32(len(c.buf))
+	seen := map[string]uint32{}
+	for _, p := range c.strs {
+		s := p.Value.(string)
+		at, ok := seen[s]
+		if !ok {
+			at = uint32(len(c.buf))
+			seen[s] = at
+			c.buf = append(c.buf, s...)
+			c.buf = append(c.buf, 0)
+			c.align4()
+		}
+		c.setDataOffset(p, at)
+	}
+	end := uint32(len(c.buf))
+	if c.err != nil {
+		return nil, c.err
+	}
+	nl, no, np := countTree(root)
+	copy(c.buf, "AAMP")
+	for i, v := range []uint32{2, flagLittleEndian | flagUTF8, end, pio.Version, pioOff - headerSize, nl, no, np, strStart - dataStart, end - strStart, 0} {
+		le.PutUint32(c.buf[4+4*i:], v)
+	}
+	return c.buf, nil
+}

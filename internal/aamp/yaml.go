@@ -1,0 +1,626 @@
+package aamp
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ToYAML dumps the document in oead's text conventions (see the package doc).
+func ToYAML(pio *ParameterIO) ([]byte, error) {
+	if err := pio.validate(); err != nil {
+		return nil, err
+	}
+	e := &yamlEmitter{nm: NewNamer(pio)}
+	root := mapping("!io")
+	root.Content = append(root.Content,
+		plainStr("version"), intNode(strconv.FormatUint(uint64(pio.Version), 10)),
+		plainStr("type"), e.strNode(pio.Type),
+		plainStr("param_root"), e.list(&pio.Root))
+	if e.err != nil {
+		return nil, e.err
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
+		return nil, fmt.Errorf("aamp: yaml: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("aamp: yaml: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+type yamlEmitter struct {
+	nm  *Namer
+	err error
+}
+
+func mapping(tag string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: tag}
+}
+
+func plainStr(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+func intNode(s string) *yaml.Node  { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: s} }
+
+// strNode is an untagged string that reads back as a string: quoted whenever the plain
+// form would be taken for a bool, number or null.
+func (e *yamlEmitter) strNode(s string) *yaml.Node {
+	if !utf8.ValidString(s) && e.err == nil {
+		e.err = fmt.Errorf("aamp: yaml: string %q is not valid UTF-8", s)
+	}
+	n := plainStr(s)
+	if _, isStr := resolvePlain(s).(string); !isStr || s == "" {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+func (e *yamlEmitter) key(h Name, index int, parent Name) *yaml.Node {
+	if s, ok := e.nm.Name(h, index, parent); ok {
+		return e.strNode(s)
+	}
+	return intNode(strconv.FormatUint(uint64(h), 10))
+}
+
+func (e *yamlEmitter) list(l *ParameterList) *yaml.Node {
+	n := mapping("!list")
+	objs := mapping("")
+	for i, o := range l.Objects {
+		obj := mapping("!obj")
+		for j := range o.Params {
+			p := &o.Params[j]
+			obj.Content = append(obj.Content, e.key(p.Name, j, o.Name), e.value(p))
+		}
+		objs.Content = append(objs.Content, e.key(o.Name, i, l.Name), obj)
+	}
+	lists := mapping("")
+	for i, c := range l.Lists {
+		lists.Content = append(lists.Content, e.key(c.Name, i, l.Name), e.list(c))
+	}
+	if len(objs.Content) == 0 {
+		objs.Style = yaml.FlowStyle
+	}
+	if len(lists.Content) == 0 {
+		lists.Style = yaml.FlowStyle
+	}
+	n.Content = append(n.Content, plainStr("objects"), objs, plainStr("lists"), lists)
+	return n
+}
+
+// formatFloat writes the shortest form that reads back as the same float32, always with a
+// '.' so that it is not taken for an int.
+func formatFloat(f float32) string {
+	switch {
+	case math.IsNaN(float64(f)):
+		return ".nan"
+	case math.IsInf(float64(f), 1):
+		return ".inf"
+	case math.IsInf(float64(f), -1):
+		return "-.inf"
+	}
+	s := strconv.FormatFloat(float64(f), 'g', -1, 32)
+	if strings.ContainsRune(s, '.') {
+		return s
+	}
+	if i := strings.IndexByte(s, 'e'); i >= 0 {
+		return s[:i] + ".0" + s[i:]
+	}
+	return s + ".0"
+}
+
+func floatNode(f float32) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: formatFloat(f)}
+}
+
+func seq(tag string, items ...*yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.SequenceNode, Tag: tag, Style: yaml.FlowStyle, Content: items}
+}
+
+func floatSeq(tag string, fs []float32) *yaml.Node {
+	n := seq(tag)
+	for _, f := range fs {
+		n.Content = append(n.Content, floatNode(f))
+	}
+	return n
+}
+
+func (e *yamlEmitter) value(p *Parameter) *yaml.Node {
+	switch v := p.Value.(type) {
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}
+	case float32:
+		return floatNode(v)
+	case int32:
+		return intNode(strconv.FormatInt(int64(v), 10))
+	case uint32:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!u", Value: "0x" + strconv.FormatUint(uint64(v), 16)}
+	case Vec2:
+		return floatSeq("!vec2", v[:])
+	case Vec3:
+		return floatSeq("!vec3", v[:])
+	case Vec4:
+		return floatSeq("!vec4", v[:])
+	case Color:
+		return floatSeq("!color", v[:])
+	case Quat:
+		return floatSeq("!quat", v[:])
+	case []Curve:
+		n := seq("!curve")
+		for _, c := range v {
+			n.Content = append(n.Content, intNode(strconv.FormatUint(uint64(c.A), 10)), intNode(strconv.FormatUint(uint64(c.B), 10)))
+			for _, f := range c.Floats {
+				n.Content = append(n.Content, floatNode(f))
+			}
+		}
+		return n
+	case []int32:
+		n := seq("!buffer_int")
+		for _, x := range v {
+			n.Content = append(n.Content, intNode(strconv.FormatInt(int64(x), 10)))
+		}
+		return n
+	case []float32:
+		return floatSeq("!buffer_f32", v)
+	case []uint32:
+		n := seq("!buffer_u32")
+		for _, x := range v {
+			n.Content = append(n.Content, intNode(strconv.FormatUint(uint64(x), 10)))
+		}
+		return n
+	case []byte:
+		n := seq("!buffer_binary")
+		for _, x := range v {
+			n.Content = append(n.Content, intNode(strconv.Itoa(int(x))))
+		}
+		return n
+	case string:
+		var tag string
+		switch p.Type {
+		case TypeString32:
+			tag = "!str32"
+		case TypeString64:
+			tag = "!str64"
+		case TypeString256:
+			tag = "!str256"
+		default:
+			return e.strNode(v)
+		}
+		n := e.strNode(v)
+		n.Tag = tag
+		return n
+	}
+	return nil // unreachable: validate checked every value
+}
+
+// resolvePlain reads an unquoted, untagged scalar as oead does: true/false, a float when
+// it has a '.', an integer (any base prefix), null, else a string.
+func resolvePlain(s string) any {
+	switch s {
+	case "true":
+		return true
+	case "false":
+		return false
+	case "null", "~", "":
+		return nil
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
+		return math.Inf(1)
+	case "-.inf", "-.Inf", "-.INF":
+		return math.Inf(-1)
+	case ".nan", ".NaN", ".NAN":
+		return math.NaN()
+	}
+	if strings.ContainsRune(s, '.') {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+	}
+	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+		return i
+	}
+	if u, err := strconv.ParseUint(s, 0, 64); err == nil {
+		return u
+	}
+	return s
+}
+
+// FromYAML builds a document from its YAML form. The result has no recorded layout, so
+// Write lays it out canonically.
+func FromYAML(text []byte) (*ParameterIO, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, fmt.Errorf("aamp: yaml: %w", err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, fmt.Errorf("aamp: yaml: want one document")
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, yamlErr(root, "the document is not a mapping (want !io)")
+	}
+	pio := &ParameterIO{Root: ParameterList{Name: RootName}, names: map[Name]string{}}
+	var haveVersion, haveType, haveRoot bool
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "version":
+			x, err := scalarUint(v, math.MaxUint32)
+			if err != nil {
+				return nil, err
+			}
+			pio.Version, haveVersion = uint32(x), true
+		case "type":
+			if v.Kind != yaml.ScalarNode {
+				return nil, yamlErr(v, "type is not a string")
+			}
+			pio.Type, haveType = v.Value, true
+		case "param_root":
+			if err := readYAMLList(v, &pio.Root, pio.names); err != nil {
+				return nil, err
+			}
+			haveRoot = true
+		default:
+			return nil, yamlErr(k, "unknown key %q in !io", k.Value)
+		}
+	}
+	if !haveVersion || !haveType || !haveRoot {
+		return nil, yamlErr(root, "!io needs version, type and param_root")
+	}
+	if err := pio.validate(); err != nil {
+		return nil, err
+	}
+	return pio, nil
+}
+
+func yamlErr(n *yaml.Node, format string, args ...any) error {
+	return fmt.Errorf("aamp: yaml: line %d column %d: %s", n.Line, n.Column, fmt.Sprintf(format, args...))
+}
+
+func isQuoted(n *yaml.Node) bool {
+	return n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
+}
+
+// scalarValue resolves a scalar without a custom tag.
+func scalarValue(n *yaml.Node) any {
+	if isQuoted(n) {
+		return n.Value
+	}
+	switch n.Tag {
+	case "!!str":
+		// yaml.v3 marks untagged plain scalars with the tag it resolved; oead's rules decide.
+		return resolvePlain(n.Value)
+	case "!!binary", "!!timestamp", "!!merge":
+		return n.Value
+	}
+	return resolvePlain(n.Value)
+}
+
+func scalarUint(n *yaml.Node, max uint64) (uint64, error) {
+	if n.Kind != yaml.ScalarNode {
+		return 0, yamlErr(n, "want an integer")
+	}
+	switch v := scalarValue(n).(type) {
+	case int64:
+		if v >= 0 && uint64(v) <= max {
+			return uint64(v), nil
+		}
+	case uint64:
+		if v <= max {
+			return v, nil
+		}
+	}
+	return 0, yamlErr(n, "%q is not an integer in 0..%d", n.Value, max)
+}
+
+func scalarFloat(n *yaml.Node) (float32, error) {
+	if n.Kind == yaml.ScalarNode && !isQuoted(n) {
+		switch v := scalarValue(n).(type) {
+		case float64:
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return float32(v), nil
+			}
+			f, err := strconv.ParseFloat(n.Value, 32)
+			if err == nil {
+				return float32(f), nil
+			}
+		case int64:
+			return float32(v), nil
+		case uint64:
+			return float32(v), nil
+		}
+	}
+	return 0, yamlErr(n, "%q is not a number", n.Value)
+}
+
+// yamlName reads a key: an unquoted integer is a hash, anything else a name, which is
+// remembered in names.
+func yamlName(k *yaml.Node, names map[Name]string) (Name, error) {
+	if k.Kind != yaml.ScalarNode {
+		return 0, yamlErr(k, "key is not a scalar")
+	}
+	if !isQuoted(k) {
+		switch v := scalarValue(k).(type) {
+		case int64:
+			if v >= 0 && v <= math.MaxUint32 {
+				return Name(v), nil
+			}
+			return 0, yamlErr(k, "hash key %d is out of the u32 range", v)
+		case uint64:
+			if v <= math.MaxUint32 {
+				return Name(v), nil
+			}
+			return 0, yamlErr(k, "hash key %d is out of the u32 range", v)
+		}
+	}
+	h := NameOf(k.Value)
+	names[h] = k.Value
+	return h, nil
+}
+
+func checkMap(n *yaml.Node, tag, what string) error {
+	if n.Kind == yaml.AliasNode {
+		return yamlErr(n, "aliases are not supported")
+	}
+	if n.Kind != yaml.MappingNode {
+		return yamlErr(n, "%s is not a mapping", what)
+	}
+	if tag != "" && n.Tag != tag && n.Tag != "!!map" {
+		return yamlErr(n, "%s has tag %s, want %s", what, n.Tag, tag)
+	}
+	return nil
+}
+
+func readYAMLList(n *yaml.Node, l *ParameterList, names map[Name]string) error {
+	if err := checkMap(n, "!list", "parameter list"); err != nil {
+		return err
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "objects":
+			if v.Kind == yaml.ScalarNode && (v.Tag == "!!null") {
+				continue
+			}
+			if err := checkMap(v, "", "objects"); err != nil {
+				return err
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				name, err := yamlName(v.Content[j], names)
+				if err != nil {
+					return err
+				}
+				o := &ParameterObject{Name: name}
+				if err := readYAMLObject(v.Content[j+1], o, names); err != nil {
+					return err
+				}
+				l.Objects = append(l.Objects, o)
+			}
+		case "lists":
+			if v.Kind == yaml.ScalarNode && (v.Tag == "!!null") {
+				continue
+			}
+			if err := checkMap(v, "", "lists"); err != nil {
+				return err
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				name, err := yamlName(v.Content[j], names)
+				if err != nil {
+					return err
+				}
+				c := &ParameterList{Name: name}
+				if err := readYAMLList(v.Content[j+1], c, names); err != nil {
+					return err
+				}
+				l.Lists = append(l.Lists, c)
+			}
+		default:
+			return yamlErr(k, "unknown key %q in !list (want objects, lists)", k.Value)
+		}
+	}
+	return nil
+}
+
+func readYAMLObject(n *yaml.Node, o *ParameterObject, names map[Name]string) error {
+	if err := checkMap(n, "!obj", "parameter object"); err != nil {
+		return err
+	}
+	o.Params = make([]Parameter, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		name, err := yamlName(n.Content[i], names)
+		if err != nil {
+			return err
+		}
+		p := Parameter{Name: name}
+		if err := readYAMLParam(n.Content[i+1], &p); err != nil {
+			return err
+		}
+		o.Params = append(o.Params, p)
+	}
+	return nil
+}
+
+var seqTypes = map[string]Type{
+	"!vec2": TypeVec2, "!vec3": TypeVec3, "!vec4": TypeVec4, "!color": TypeColor, "!quat": TypeQuat,
+	"!curve": TypeCurve1, "!buffer_int": TypeBufferInt, "!buffer_f32": TypeBufferF32,
+	"!buffer_u32": TypeBufferU32, "!buffer_binary": TypeBufferBinary,
+}
+
+func readYAMLParam(n *yaml.Node, p *Parameter) error {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		t, ok := seqTypes[n.Tag]
+		if !ok {
+			return yamlErr(n, "sequence with tag %q is not a parameter (want !vec2 ... !buffer_binary)", n.Tag)
+		}
+		p.Type = t
+		fl := func(dst []float32) error {
+			if len(n.Content) != len(dst) {
+				return yamlErr(n, "%s needs %d numbers, has %d", n.Tag, len(dst), len(n.Content))
+			}
+			for i, c := range n.Content {
+				f, err := scalarFloat(c)
+				if err != nil {
+					return err
+				}
+				dst[i] = f
+			}
+			return nil
+		}
+		switch t {
+		case TypeVec2:
+			var v Vec2
+			err := fl(v[:])
+			p.Value = v
+			return err
+		case TypeVec3:
+			var v Vec3
+			err := fl(v[:])
+			p.Value = v
+			return err
+		case TypeVec4:
+			var v Vec4
+			err := fl(v[:])
+			p.Value = v
+			return err
+		case TypeColor:
+			var v Color
+			err := fl(v[:])
+			p.Value = v
+			return err
+		case TypeQuat:
+			var v Quat
+			err := fl(v[:])
+			p.Value = v
+			return err
+		case TypeCurve1:
+			nc := len(n.Content) / 32
+			if len(n.Content)%32 != 0 || nc < 1 || nc > 4 {
+				return yamlErr(n, "!curve has %d numbers; want 32, 64, 96 or 128", len(n.Content))
+			}
+			cs := make([]Curve, nc)
+			for i := range cs {
+				c := n.Content[32*i : 32*i+32]
+				a, err := scalarUint(c[0], math.MaxUint32)
+				if err != nil {
+					return err
+				}
+				b, err := scalarUint(c[1], math.MaxUint32)
+				if err != nil {
+					return err
+				}
+				cs[i].A, cs[i].B = uint32(a), uint32(b)
+				for j := range cs[i].Floats {
+					if cs[i].Floats[j], err = scalarFloat(c[2+j]); err != nil {
+						return err
+					}
+				}
+			}
+			p.Type = TypeCurve1 + Type(nc-1)
+			p.Value = cs
+		case TypeBufferF32:
+			v := make([]float32, len(n.Content))
+			err := fl(v)
+			p.Value = v
+			return err
+		case TypeBufferInt:
+			v := make([]int32, len(n.Content))
+			for i, c := range n.Content {
+				x, err := scalarInt32(c)
+				if err != nil {
+					return err
+				}
+				v[i] = x
+			}
+			p.Value = v
+		case TypeBufferU32, TypeBufferBinary:
+			max := uint64(math.MaxUint32)
+			if t == TypeBufferBinary {
+				max = 255
+			}
+			u := make([]uint32, len(n.Content))
+			for i, c := range n.Content {
+				x, err := scalarUint(c, max)
+				if err != nil {
+					return err
+				}
+				u[i] = uint32(x)
+			}
+			if t == TypeBufferU32 {
+				p.Value = u
+			} else {
+				b := make([]byte, len(u))
+				for i, x := range u {
+					b[i] = byte(x)
+				}
+				p.Value = b
+			}
+		}
+		return nil
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!str32":
+			p.Type, p.Value = TypeString32, n.Value
+		case "!str64":
+			p.Type, p.Value = TypeString64, n.Value
+		case "!str256":
+			p.Type, p.Value = TypeString256, n.Value
+		case "!u":
+			x, err := scalarUint(&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value, Line: n.Line, Column: n.Column}, math.MaxUint32)
+			if err != nil {
+				return err
+			}
+			p.Type, p.Value = TypeU32, uint32(x)
+		default:
+			if strings.HasPrefix(n.Tag, "!") && !strings.HasPrefix(n.Tag, "!!") {
+				return yamlErr(n, "unknown scalar tag %s", n.Tag)
+			}
+			switch v := scalarValue(n).(type) {
+			case bool:
+				p.Type, p.Value = TypeBool, v
+			case float64:
+				f, err := scalarFloat(n)
+				if err != nil {
+					return err
+				}
+				p.Type, p.Value = TypeF32, f
+			case int64, uint64:
+				x, err := scalarInt32(n)
+				if err != nil {
+					return err
+				}
+				p.Type, p.Value = TypeInt, x
+			case string:
+				p.Type, p.Value = TypeStringRef, v
+			default:
+				return yamlErr(n, "null is not a parameter value")
+			}
+		}
+		return nil
+	case yaml.AliasNode:
+		return yamlErr(n, "aliases are not supported")
+	}
+	return yamlErr(n, "a mapping is not a parameter value")
+}
+
+// scalarInt32 accepts the int range and, like oead, the u32 range wrapped to int.
+func scalarInt32(n *yaml.Node) (int32, error) {
+	if n.Kind == yaml.ScalarNode && !isQuoted(n) {
+		switch v := scalarValue(n).(type) {
+		case int64:
+			if v >= math.MinInt32 && v <= math.MaxUint32 {
+				return int32(v), nil
+			}
+		case uint64:
+			if v <= math.MaxUint32 {
+				return int32(uint32(v)), nil
+			}
+		}
+	}
+	return 0, yamlErr(n, "%q is not a 32-bit integer", n.Value)
+}
