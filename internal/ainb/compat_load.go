@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -234,7 +235,47 @@ func jsonErrorAt(data []byte, err error) error {
 	}
 	line := 1 + bytes.Count(data[:off], []byte{'\n'})
 	col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
-	return fmt.Errorf("line %d, column %d: %w", line, col, err)
+	return fmt.Errorf("line %d, column %d: %w", line, col, plainJSONError(err))
+}
+
+// plainJSONError says what encoding/json's type errors say in the JSON's own terms: the
+// member's path and the kind of value wanted, never a Go type or field name
+// ("Elements.Type: want an integer, found a JSON string", not "cannot unmarshal string into
+// Go struct field Element.fileAlias.Elements.Type of type ainb.ElementType").
+func plainJSONError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return err
+	}
+	var path []string
+	for _, seg := range strings.Split(te.Field, ".") {
+		// Go-only segments (the aliases the codec decodes through) start in lower case.
+		if seg != "" && !unicode.IsLower(rune(seg[0])) {
+			path = append(path, seg)
+		}
+	}
+	want := "a value of another kind"
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		want = "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		want = "an integer of 0 or more"
+	case reflect.Float32, reflect.Float64:
+		want = "a number"
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.Slice, reflect.Array:
+		want = "a list"
+	case reflect.Struct, reflect.Map:
+		want = "an object"
+	}
+	msg := fmt.Sprintf("want %s, found a JSON %s", want, te.Value)
+	if len(path) > 0 {
+		msg = strings.Join(path, ".") + ": " + msg
+	}
+	return errors.New(msg)
 }
 
 var elementTypesByName = func() map[string]ElementType {

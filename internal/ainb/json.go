@@ -82,7 +82,7 @@ func (f *File) JSON() ([]byte, error) { return indentJSON(f) }
 func ReadJSON(data []byte) (*File, error) {
 	f := &File{}
 	if err := f.UnmarshalJSON(data); err != nil {
-		return nil, fmt.Errorf("ainb: invalid JSON: %w", err)
+		return nil, fmt.Errorf("ainb: invalid JSON: %w", jsonErrorAt(data, err))
 	}
 	return f, nil
 }
@@ -145,7 +145,7 @@ func unmarshalGroups[T any](b []byte, names []string, groups [][]T) error {
 			return fmt.Errorf("unknown group %q (want one of %v)", k, names)
 		}
 		if err := dec.Decode(&groups[i]); err != nil {
-			return fmt.Errorf("%s: %w", k, err)
+			return fmt.Errorf("%s: %w", k, plainJSONError(err))
 		}
 	}
 	_, err := dec.Token()

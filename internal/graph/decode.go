@@ -91,6 +91,11 @@ type frame struct {
 	// req[i] was read.
 	req  []string
 	seen uint32
+	// keys marks the member names read so far, one bit for each name's length and first
+	// byte hashed; keysFrom is where this object's names start in dec.keys. Only names whose
+	// bit is set already are compared with the others, so finding duplicates costs little.
+	keys     uint64
+	keysFrom int
 }
 
 // The members each object must have: the required lists of document.schema.json
@@ -156,7 +161,8 @@ type dec struct {
 	frames   []frame
 	lines    []int // offsets of line starts, built at the first error
 	key      []byte
-	keyAt    int // offset of the member name just read
+	keyAt    int      // offset of the member name just read
+	keys     [][]byte // the member names of the objects being read (see frame.keys)
 	slab     slab
 	depth    int
 	// missingAt indexes the problems that are missing members.
@@ -298,7 +304,7 @@ func (d *dec) begin(open byte, what string, nullOK bool) bool {
 			d.syntax("nested too deeply")
 			return false
 		}
-		d.frames = append(d.frames, frame{idx: -1, arr: open == '['})
+		d.frames = append(d.frames, frame{idx: -1, arr: open == '[', keysFrom: len(d.keys)})
 		return true
 	}
 	if c == 'n' && nullOK {
@@ -311,8 +317,34 @@ func (d *dec) begin(open byte, what string, nullOK bool) bool {
 }
 
 func (d *dec) end() {
+	d.keys = d.keys[:d.frames[len(d.frames)-1].keysFrom]
 	d.frames = d.frames[:len(d.frames)-1]
 	d.depth--
+}
+
+// duplicate reports whether the object f already has a member named key, and notes key.
+// Readers disagree on duplicate names (encoding/json and JSON.parse keep the last, a list
+// read twice may be appended to), so a document with one is refused rather than read one
+// way here and another in the browser.
+func (d *dec) duplicate(f *frame, key []byte) bool {
+	bit := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))) & 63)
+	if f.keys&bit != 0 {
+		for _, k := range d.keys[f.keysFrom:] {
+			if string(k) == string(key) {
+				return true
+			}
+		}
+	}
+	f.keys |= bit
+	d.keys = append(d.keys, key)
+	return false
+}
+
+func firstByte(b []byte) byte {
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
 }
 
 // nextKey reads the next member's key and colon; false at the end of the object.
@@ -344,6 +376,7 @@ func (d *dec) nextKey() bool {
 		return false
 	}
 	d.keyAt = d.pos
+	f.key = nil // a problem in the name itself is the object's
 	f.key = d.rawString()
 	if f.req != nil {
 		f.see()
@@ -354,6 +387,11 @@ func (d *dec) nextKey() bool {
 	}
 	d.pos++
 	d.key = f.key
+	if d.err == nil && d.duplicate(f, f.key) {
+		d.problemAt(d.keyAt, "", "a second member of this name (member names must be unique)")
+		d.skip()
+		return d.nextKey()
+	}
 	return true
 }
 
@@ -395,14 +433,18 @@ func (d *dec) unknown() {
 func (d *dec) rawString() []byte {
 	d.pos++ // the quote
 	start := d.pos
-	if d.pos += specialAt(d.data[d.pos:]); d.pos < len(d.data) {
+	n, high := specialAt(d.data[d.pos:])
+	if d.pos += n; d.pos < len(d.data) {
 		switch d.data[d.pos] {
 		case '"':
 			s := d.data[start:d.pos]
 			d.pos++
+			if high && !utf8.Valid(s) {
+				d.badUTF8(start, s, true)
+			}
 			return s
 		case '\\':
-			return d.escaped(start)
+			return d.escaped(start, high)
 		}
 		d.syntax("a control character in a string must be escaped")
 		return nil
@@ -412,21 +454,51 @@ func (d *dec) rawString() []byte {
 }
 
 // specialAt is the index of the first byte of b that ends a string, starts an escape or is a
-// control character, or len(b) when there is none. It reads eight bytes at a time: strings
-// and member names are most of a document's bytes, and expression texts run to kilobytes.
-func specialAt(b []byte) int {
+// control character, or len(b) when there is none, and whether a byte before it is not
+// ASCII (only such strings need checking for valid UTF-8). It reads eight bytes at a time:
+// strings and member names are most of a document's bytes, and expression texts run to
+// kilobytes.
+func specialAt(b []byte) (int, bool) {
+	const highs = 0x8080808080808080
+	var high uint64
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		if m := stringSpecial(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
+		w := binary.LittleEndian.Uint64(b[i:])
+		if m := stringSpecial(w); m != 0 {
+			n := bits.TrailingZeros64(m) / 8
+			// The bytes below the first special one, each byte's top bit in place.
+			return i + n, high|w&highs&(1<<(8*n)-1) != 0
 		}
+		high |= w & highs
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
+		c := b[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
 		}
+		high |= uint64(c & 0x80)
 	}
-	return i
+	return i, high != 0
+}
+
+// badUTF8 reports the first byte of the string s, read from offset start, that is not UTF-8;
+// raw says s is the text itself (so the byte's offset is known), not its unescaped value.
+// JSON text is UTF-8 (RFC 8259): taking such bytes would store a name no other tool reads
+// the same way, and the browser would show U+FFFD in their place.
+func (d *dec) badUTF8(start int, s []byte, raw bool) {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		i += n
+	}
+	at := start
+	if raw {
+		at += i
+	}
+	d.problemAt(at, "", "byte %d of this string, %#02x, is not UTF-8 (documents are UTF-8 text)", i, s[i])
 }
 
 // stringSpecial flags (with its top bit) each of the eight bytes of w, little-endian, that is
@@ -440,13 +512,15 @@ func stringSpecial(w uint64) uint64 {
 	return hasZero(w^(ones*'"')) | hasZero(w^(ones*'\\')) | less
 }
 
-func (d *dec) escaped(start int) []byte {
+func (d *dec) escaped(start int, high bool) []byte {
 	// Room for the whole string at once (escapes only shorten it): expression texts are long
 	// and full of \n, and growing byte by byte would copy them many times.
 	b := make([]byte, d.pos-start, d.pos-start+rawStringLen(d.data[d.pos:]))
 	copy(b, d.data[start:d.pos])
 	for d.pos < len(d.data) {
-		run := d.pos + specialAt(d.data[d.pos:])
+		n, h := specialAt(d.data[d.pos:])
+		run := d.pos + n
+		high = high || h
 		b = append(b, d.data[d.pos:run]...)
 		if d.pos = run; d.pos == len(d.data) {
 			break
@@ -454,6 +528,9 @@ func (d *dec) escaped(start int) []byte {
 		switch c := d.data[d.pos]; {
 		case c == '"':
 			d.pos++
+			if high && !utf8.Valid(b) {
+				d.badUTF8(start, b, false)
+			}
 			return b
 		case c < 0x20:
 			d.syntax("a control character in a string must be escaped")

@@ -220,3 +220,41 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// Strict JSON: a member named twice, and bytes that are not UTF-8 (in a name, a value, an
+// escaped string and a member name), are each a problem at their path.
+func TestDecodeStrict(t *testing.T) {
+	d, err := Parse("x.ainb", readCorpus(t, "synthetic/minimal_v407.ainb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := string(d.Encode())
+	for _, c := range []struct{ from, to, want string }{
+		{`"name":"x.ainb"`, `"name":"x.ainb","name":"y.ainb"`, `name: line 1: a second member of this name (member names must be unique)`},
+		{`"commands":[`, `"commands":[],"commands":[`, `commands: line 1: a second member of this name (member names must be unique)`},
+		{`"name":"x.ainb"`, "\"name\":\"x\xff.ainb\"", `name: line 1: byte 1 of this string, 0xff, is not UTF-8 (documents are UTF-8 text)`},
+		{`"name":"x.ainb"`, "\"name\":\"\\n\xe3\x81.ainb\"", `name: line 1: byte 1 of this string, 0xe3, is not UTF-8 (documents are UTF-8 text)`},
+		{`"nodes":[{`, "\"nodes\":[{\"\xc0\xafname\":1,", "nodes[0]: line 1: byte 0 of this string, 0xc0, is not UTF-8 (documents are UTF-8 text)|nodes[0].\xc0\xafname: line 1: unknown member"},
+		{`"name":"x.ainb"`, `"Name":"x.ainb","name":"x.ainb"`, `Name: line 1: unknown member`},
+	} {
+		if !strings.Contains(js, c.from) {
+			t.Fatalf("no %s in the document", c.from)
+		}
+		_, err := Decode([]byte(strings.Replace(js, c.from, c.to, 1)))
+		var pe *ProblemsError
+		var got []string
+		if errors.As(err, &pe) {
+			for _, p := range pe.Problems {
+				got = append(got, p.String())
+			}
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%s: got %v, want %s", c.to, err, c.want)
+		}
+	}
+	// Valid UTF-8 in every script reads as it is.
+	back, err := Decode([]byte(strings.Replace(js, `"name":"x.ainb"`, `"name":"探索 Ωμέγα \u00e9\ud83d\ude00 😀"`, 1)))
+	if err != nil || back.Name != "探索 Ωμέγα é😀 😀" {
+		t.Fatalf("got %q, %v", back.Name, err)
+	}
+}

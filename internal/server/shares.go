@@ -38,11 +38,9 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 	if err := checkJSON(body); err != nil {
 		return err
 	}
-	var req shareRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		return errorf(http.StatusBadRequest, "invalid share: %s; want {\"document\": ..., \"view\": {...}}", jsonMessage(err))
+	req, err := parseShareRequest(body)
+	if err != nil {
+		return err
 	}
 	if len(req.Document) == 0 || string(req.Document) == "null" {
 		return errorf(http.StatusBadRequest, "invalid share: no document")

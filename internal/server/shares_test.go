@@ -119,13 +119,16 @@ func TestCreateShareBadInput(t *testing.T) {
 	}{
 		{`{"document":` + doc + `,"view":[1]}`, "invalid share: the view must be a JSON object", 400},
 		{`{"document":` + doc + `,"view":"x"}`, "invalid share: the view must be a JSON object", 400},
-		{`{"document":` + doc + `,"extra":1}`, `invalid share: json: unknown field "extra"; want {"document": ..., "view": {...}}`, 400},
+		{`{"document":` + doc + `,"extra":1}`, `invalid share: unknown member "extra" (members are spelled "document" and "view")`, 400},
+		{`{"document":` + doc + `,"Document":{}}`, `invalid share: unknown member "Document" (members are spelled "document" and "view")`, 400},
+		{`{"document":{},"document":` + doc + `}`, `invalid share: document: a second member of this name`, 400},
+		{`{"document":` + doc + ",\"view\":{\"x\":\"\xff\"}}", fmt.Sprintf("invalid share: the text is not UTF-8 at byte %d", len(doc)+26), 400},
 		{`{"view":{}}`, "invalid share: no document", 400},
 		{`{"document":null}`, "invalid share: no document", 400},
 		{`{"document":{"format":"ainb-editor-document/1"}}`, `the document is not valid: format: "ainb-editor-document/1", want "ainb-editor-document/2"`, 422},
 		{`{"document":{"format":"other","file":{}}}`, "the document is not valid: file: line 1: unknown member", 422},
 		{`{"document":` + doc + `} {}`, fmt.Sprintf("invalid JSON at byte %d: invalid character '{' after top-level value", len(doc)+15), 400},
-		{`[]`, `invalid share: a JSON array is not allowed here; want {"document": ..., "view": {...}}`, 400},
+		{`[]`, `invalid share: not a JSON object; want {"document": ..., "view": {...}}`, 400},
 		{`{"document":`, "invalid JSON at byte 12: unexpected end of JSON input", 400},
 	} {
 		e := wantError(t, do(s, "POST", "/api/shares", "application/json", []byte(c.body)), c.status)
