@@ -73,11 +73,6 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 	}
 }
 
-func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-}
-
 // notFound answers JSON to the API and to programs, and a page to browsers.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasPrefix(r.URL.Path, "/api/") && wantsHTML(r) {
