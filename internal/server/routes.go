@@ -23,10 +23,10 @@ func (s *Server) routes() http.Handler {
 	r.Get("/static/*", s.handleStatic)
 	r.Get("/healthz", s.handleHealth)
 	r.Route("/api", func(r chi.Router) {
-		r.Post("/parse", s.api(s.handleParse))
-		r.Post("/build", s.api(s.handleBuild))
-		r.Post("/layout", s.api(s.handleLayout))
-		r.Post("/shares", s.api(s.handleCreateShare))
+		r.With(s.convertRate).Post("/parse", s.api(s.handleParse))
+		r.With(s.convertRate).Post("/build", s.api(s.handleBuild))
+		r.With(s.convertRate).Post("/layout", s.api(s.handleLayout))
+		r.With(s.shareRate).Post("/shares", s.api(s.handleCreateShare))
 		r.Get("/shares/{id}", s.api(s.handleGetShare))
 	})
 	return r

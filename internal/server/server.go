@@ -24,6 +24,8 @@ type Server struct {
 	assets      map[string]asset
 	conversions limiter
 	router      http.Handler
+	// shareRate and convertRate hold each client to ShareRate and ConvertRate.
+	shareRate, convertRate func(http.Handler) http.Handler
 }
 
 // New makes a server keeping shares in store, logging to log (slog.Default() if nil). Only
@@ -60,6 +62,8 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		assets:      assets,
 		conversions: make(limiter, cfg.MaxConversions),
 	}
+	s.shareRate = s.rateLimit(cfg.ShareRate, "share creations")
+	s.convertRate = s.rateLimit(cfg.ConvertRate, "conversions")
 	s.router = s.routes()
 	return s, nil
 }
@@ -78,7 +82,7 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) er
 		return err
 	}
 	defer tuneGC()()
-	store, err := share.OpenDir(filepath.Join(cfg.Data, "shares"), cfg.MaxDocument)
+	store, err := share.OpenDirLimits(filepath.Join(cfg.Data, "shares"), share.Limits{MaxSize: cfg.MaxShare, Quota: cfg.ShareQuota})
 	if err != nil {
 		return err
 	}

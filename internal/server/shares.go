@@ -31,7 +31,17 @@ type shareCreated struct {
 
 // handleCreateShare stores a document and a view, immutably, under a new id.
 func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error {
+	// The share cap bounds the body too: the stored share is the body compacted, so a body
+	// over the cap is refused before it is read whole.
+	if r.ContentLength > s.cfg.MaxShare {
+		return shareTooLarge(s.cfg.MaxShare)
+	}
+	capped := &cappedBody{ReadCloser: r.Body, left: s.cfg.MaxShare}
+	r.Body = capped
 	body, err := s.readJSON(w, r)
+	if capped.over {
+		return shareTooLarge(s.cfg.MaxShare)
+	}
 	if err != nil {
 		return err
 	}
@@ -82,7 +92,7 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	id, err := s.store.Put(r.Context(), data)
 	if errors.Is(err, share.ErrTooLarge) {
-		return tooLarge(s.cfg.MaxDocument)
+		return shareTooLarge(s.cfg.MaxShare)
 	}
 	if err != nil {
 		return s.storeError(w, r, err)
