@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 
 	"ainbeditor/internal/share"
 	"ainbeditor/static"
@@ -82,10 +81,11 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) er
 		return err
 	}
 	defer tuneGC()()
-	store, err := share.OpenDirLimits(filepath.Join(cfg.Data, "shares"), share.Limits{MaxSize: cfg.MaxShare, Quota: cfg.ShareQuota})
+	store, closeStore, storeDesc, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
+	defer closeStore()
 	srv, err := New(cfg, store, log)
 	if err != nil {
 		return err
@@ -109,7 +109,7 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) er
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	url := openURL(ln.Addr())
-	log.Info("listening", "addr", ln.Addr().String(), "url", url, "data", cfg.Data)
+	log.Info("listening", "addr", ln.Addr().String(), "url", url, "data", cfg.Data, "store", storeDesc)
 	fmt.Fprintf(stdout, "AINB editor: open %s\n", url)
 
 	served := make(chan error, 1)

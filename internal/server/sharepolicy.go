@@ -14,12 +14,17 @@ import (
 
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/httprate"
+
+	"ainbeditor/internal/share"
 )
 
 // ShareConfig bounds what one client may ask of the server: how large a share may be, how
 // much all shares may take together, and how often a client may create shares or run
 // conversions.
 type ShareConfig struct {
+	// Store is where shares are kept: empty for the "shares" subdirectory of Data, or a
+	// postgres:// URL for a PostgreSQL database that several servers can share.
+	Store string
 	// MaxShare caps one stored share (the document and the view, compacted), and so the body
 	// of POST /api/shares.
 	MaxShare int64
@@ -59,6 +64,7 @@ func defaultShareConfig() ShareConfig {
 }
 
 func (c *ShareConfig) flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.Store, "store", c.Store, "where shares are kept: empty for the data directory, or a postgres:// URL (for several servers)")
 	fs.Var((*byteSize)(&c.MaxShare), "max-share", "largest share (document and view, compacted), e.g. 64MiB")
 	fs.Var((*byteSize)(&c.ShareQuota), "share-quota", "most bytes all shares may take together, e.g. 1GiB")
 	fs.IntVar(&c.ShareRate, "share-rate", c.ShareRate, "shares one client may create a minute")
@@ -68,6 +74,9 @@ func (c *ShareConfig) flags(fs *flag.FlagSet) {
 
 func (c ShareConfig) check() []error {
 	var errs []error
+	if c.Store != "" && !share.IsPostgresURL(c.Store) {
+		errs = append(errs, errors.New("store: want a postgres:// URL, or nothing for the data directory"))
+	}
 	if c.MaxShare <= 0 {
 		errs = append(errs, errors.New("max-share: must be positive"))
 	}

@@ -197,18 +197,19 @@ func TestShareQuotaFull(t *testing.T) {
 
 func TestShareConfig(t *testing.T) {
 	c := DefaultConfig()
-	if c.MaxShare != 64<<20 || c.ShareQuota != 1<<30 || c.ShareRate != 60 || c.ConvertRate != 120 || c.TrustedProxies != nil {
+	if c.Store != "" || c.MaxShare != 64<<20 || c.ShareQuota != 1<<30 || c.ShareRate != 60 || c.ConvertRate != 120 || c.TrustedProxies != nil {
 		t.Fatalf("defaults %+v", c.ShareConfig)
 	}
 	c, err := ParseConfig([]string{"-share-rate", "5", "-trusted-proxies", "10.0.0.0/8, 192.168.0.0/16,fd00::/8"},
 		env(map[string]string{
 			"AINB_MAX_SHARE": "1MiB", "AINB_SHARE_QUOTA": "2GiB", "AINB_SHARE_RATE": "9",
 			"AINB_CONVERT_RATE": "7", "AINB_TRUSTED_PROXIES": "172.16.0.0/12",
+			"AINB_STORE": "postgres://ainb@db.internal/ainb?sslmode=require",
 		}), &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ShareConfig{MaxShare: 1 << 20, ShareQuota: 2 << 30, ShareRate: 5, ConvertRate: 7,
+	want := ShareConfig{Store: "postgres://ainb@db.internal/ainb?sslmode=require", MaxShare: 1 << 20, ShareQuota: 2 << 30, ShareRate: 5, ConvertRate: 7,
 		TrustedProxies: []string{"10.0.0.0/8", "192.168.0.0/16", "fd00::/8"}}
 	if !reflect.DeepEqual(c.ShareConfig, want) {
 		t.Fatalf("got %+v, want %+v", c.ShareConfig, want)
@@ -218,6 +219,8 @@ func TestShareConfig(t *testing.T) {
 		want string
 	}{
 		{[]string{"-max-share", "0"}, "max-share: must be positive"},
+		{[]string{"-store", "./shares"}, "store: want a postgres:// URL, or nothing for the data directory"},
+		{[]string{"-store", "mysql://db/x"}, "store: want a postgres:// URL, or nothing for the data directory"},
 		{[]string{"-share-quota", "0"}, "share-quota: must be positive"},
 		{[]string{"-share-rate", "0"}, "share-rate: must be positive"},
 		{[]string{"-convert-rate", "-1"}, "convert-rate: must be positive"},
@@ -232,7 +235,7 @@ func TestShareConfig(t *testing.T) {
 	var out bytes.Buffer
 	ParseConfig([]string{"-h"}, env(nil), &out)
 	for _, want := range []string{"-max-share [AINB_MAX_SHARE]", `(default "64MiB")`, "-share-quota [AINB_SHARE_QUOTA]", `(default "1GiB")`,
-		"-share-rate [AINB_SHARE_RATE]", "-convert-rate [AINB_CONVERT_RATE]", "-trusted-proxies [AINB_TRUSTED_PROXIES]"} {
+		"-share-rate [AINB_SHARE_RATE]", "-convert-rate [AINB_CONVERT_RATE]", "-trusted-proxies [AINB_TRUSTED_PROXIES]", "-store [AINB_STORE]"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("usage lacks %q", want)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -19,6 +20,30 @@ const storeRetryAfter = 60
 // healthTimeout bounds the store check of /healthz: a database that does not answer within
 // it is as good as down for the load balancer asking.
 const healthTimeout = 3 * time.Second
+
+// openStore opens the store cfg names, with its limits; close releases it.
+func openStore(ctx context.Context, cfg Config) (store share.Store, close func(), desc string, err error) {
+	lim := share.Limits{MaxSize: cfg.MaxShare, Quota: cfg.ShareQuota}
+	if share.IsPostgresURL(cfg.Store) {
+		ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
+		defer cancel()
+		p, err := share.OpenPostgres(ctx, cfg.Store, lim)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		// The URL may hold a password: only the kind of store goes to the log.
+		return p, p.Close, "postgres", nil
+	}
+	dir := filepath.Join(cfg.Data, "shares")
+	d, err := share.OpenDirLimits(dir, lim)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return d, func() {}, dir, nil
+}
+
+// storeOpenTimeout bounds connecting to the database and migrating its schema at start.
+const storeOpenTimeout = time.Minute
 
 // storeError turns a failure of the share store into the answer the client gets. A store
 // that cannot write or be reached is a 503 with Retry-After (the fault is expected to pass);

@@ -1,6 +1,7 @@
 package share
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,9 +29,12 @@ func (h *healthCache) get(now time.Time, probe func() error) error {
 	if !h.at.IsZero() && now.Sub(h.at) < healthTTL && now.Sub(h.at) >= 0 {
 		return h.err
 	}
-	h.err = probe()
-	h.at = now
-	return h.err
+	err := probe()
+	if errors.Is(err, context.Canceled) {
+		return err // the asker left; that says nothing of the store
+	}
+	h.err, h.at = err, now
+	return err
 }
 
 // set records what a write just learned.

@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"ainbeditor/internal/share/pgtest"
 )
 
 // backend makes stores over one fresh place (a directory, a database): every call of open
@@ -31,8 +34,29 @@ func dirBackend() backend {
 	}}
 }
 
+// postgresBackend opens stores on a fresh database of the package's shared cluster.
+func postgresBackend() backend {
+	return backend{"postgres", func(t *testing.T) func(*testing.T, Limits) Store {
+		url := pgtest.Shared(t).NewDatabase(t)
+		return func(t *testing.T, lim Limits) Store {
+			p, err := OpenPostgres(context.Background(), url, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(p.Close)
+			return p
+		}
+	}}
+}
+
 // backends lists every Store implementation; storeTests runs against each.
-var backends = []backend{dirBackend()}
+var backends = []backend{dirBackend(), postgresBackend()}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	pgtest.StopShared()
+	os.Exit(code)
+}
 
 // storeTests is the contract every Store meets, whatever keeps the shares.
 var storeTests = []struct {
