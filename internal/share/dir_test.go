@@ -176,15 +176,18 @@ func TestCrashLeftover(t *testing.T) {
 	d := openDir(t, dir, 100)
 	id := NewID()
 	stale := filepath.Join(dir, tempPrefix+id+suffix)
+	staleProbe := filepath.Join(dir, tempPrefix+"probe-99") // a health probe cut short
 	fresh := filepath.Join(dir, tempPrefix+"123456")
-	for _, name := range []string{stale, fresh} {
+	for _, name := range []string{stale, staleProbe, fresh} {
 		if err := os.WriteFile(name, []byte(`{"docu`), 0o640); err != nil {
 			t.Fatal(err)
 		}
 	}
 	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(stale, old, old); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{stale, staleProbe} {
+		if err := os.Chtimes(name, old, old); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, s := range []*Dir{d, openDir(t, dir, 100)} {
 		for _, probe := range []string{id, tempPrefix + id, tempPrefix + id + suffix, filepath.Base(fresh)} {
