@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -141,20 +142,47 @@ func TestEndToEnd(t *testing.T) {
 	t.Logf("share, restart and shutdowns in %v", time.Since(start).Round(time.Millisecond))
 }
 
-// buildServer builds this command into a temporary directory.
+// built is the server binary, built once for all the tests of the package.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildServer builds this command, once, into a temporary directory.
 func buildServer(t *testing.T) string {
 	t.Helper()
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to build the server: %v", err)
+	built.once.Do(func() {
+		goCmd, err := exec.LookPath("go")
+		if err != nil {
+			built.err = fmt.Errorf("the go command is needed to build the server: %v", err)
+			return
+		}
+		if built.dir, err = os.MkdirTemp("", "ainb-server-"); err != nil {
+			built.err = err
+			return
+		}
+		bin := filepath.Join(built.dir, "ainb-server")
+		cmd := exec.Command(goCmd, "build", "-o", bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	bin := filepath.Join(t.TempDir(), "ainb-server")
-	cmd := exec.Command(goCmd, "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return built.bin
 }
 
 type process struct {
