@@ -4,8 +4,9 @@
 //	server [-addr 127.0.0.1:8080] [-data ./data] [-max-upload 16MiB] ...
 //
 // Every flag has an environment variable twin (-addr is AINB_ADDR, -max-upload is
-// AINB_MAX_UPLOAD); run `server -h` for the list. The server stops gracefully on SIGINT or
-// SIGTERM.
+// AINB_MAX_UPLOAD); run `server -h` for the list. Shares are kept in the data directory, or
+// with -store postgres://... in a PostgreSQL database that several servers share. The server
+// stops gracefully on SIGINT or SIGTERM.
 package main
 
 import (

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -31,7 +32,10 @@ func TestEndToEnd(t *testing.T) {
 	t.Logf("built the server in %v", time.Since(start).Round(time.Millisecond))
 	data := t.TempDir()
 
-	srv := startServer(t, bin, data)
+	// One client converting the whole corpus in a row is a script, which the default rate
+	// would stop: lift it.
+	noLimits := "AINB_CONVERT_RATE=1000000"
+	srv := startServer(t, bin, data, noLimits)
 	c := &http.Client{Timeout: time.Minute}
 
 	enc, err := zstd.NewWriter(nil)
@@ -125,7 +129,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("data directory after shutdown: %v", entries)
 	}
 
-	srv = startServer(t, bin, data)
+	srv = startServer(t, bin, data, noLimits)
 	resp, err = c.Get(srv.url + "api/shares/" + created.ID)
 	if got := body(t, resp, err, http.StatusOK, "share after restart"); !bytes.Equal(got, shareBody) {
 		t.Fatalf("share after restart differs: %s", got[:min(len(got), 200)])
@@ -138,20 +142,47 @@ func TestEndToEnd(t *testing.T) {
 	t.Logf("share, restart and shutdowns in %v", time.Since(start).Round(time.Millisecond))
 }
 
-// buildServer builds this command into a temporary directory.
+// built is the server binary, built once for all the tests of the package.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildServer builds this command, once, into a temporary directory.
 func buildServer(t *testing.T) string {
 	t.Helper()
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to build the server: %v", err)
+	built.once.Do(func() {
+		goCmd, err := exec.LookPath("go")
+		if err != nil {
+			built.err = fmt.Errorf("the go command is needed to build the server: %v", err)
+			return
+		}
+		if built.dir, err = os.MkdirTemp("", "ainb-server-"); err != nil {
+			built.err = err
+			return
+		}
+		bin := filepath.Join(built.dir, "ainb-server")
+		cmd := exec.Command(goCmd, "build", "-o", bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	bin := filepath.Join(t.TempDir(), "ainb-server")
-	cmd := exec.Command(goCmd, "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return built.bin
 }
 
 type process struct {
@@ -162,11 +193,11 @@ type process struct {
 }
 
 // startServer runs the binary on a free loopback port (port 0: the server prints the URL it
-// got) with its data in dir.
-func startServer(t *testing.T, bin, dir string) *process {
+// got) with its data in dir and env added to its environment.
+func startServer(t *testing.T, bin, dir string, env ...string) *process {
 	t.Helper()
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "AINB_ADDR=127.0.0.1:0", "AINB_DATA="+dir)
+	cmd.Env = append(append(os.Environ(), "AINB_ADDR=127.0.0.1:0", "AINB_DATA="+dir), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

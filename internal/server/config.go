@@ -37,6 +37,9 @@ type Config struct {
 	IdleTimeout       time.Duration
 	// ShutdownTimeout is how long a graceful shutdown waits for requests in flight.
 	ShutdownTimeout time.Duration
+
+	// ShareConfig says where shares are kept and what a client may ask of the server.
+	ShareConfig
 }
 
 // DecompressFactor is how much larger than MaxUpload a decompressed upload may be.
@@ -57,6 +60,7 @@ func DefaultConfig() Config {
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		ShutdownTimeout:   30 * time.Second,
+		ShareConfig:       defaultShareConfig(),
 	}
 }
 
@@ -85,6 +89,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs.DurationVar(&c.WriteTimeout, "write-timeout", c.WriteTimeout, "time to handle a request and write the response")
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", c.IdleTimeout, "time an idle keep-alive connection stays open")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "time a graceful shutdown waits for requests in flight")
+	c.ShareConfig.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(output, "usage: ainb-server [flags]\n\nEvery flag can also be set by its environment variable, shown in brackets.\n\n")
 		fs.VisitAll(func(f *flag.Flag) {
@@ -155,6 +160,7 @@ func (c Config) Check() error {
 			errs = append(errs, fmt.Errorf("%s: must be positive", name))
 		}
 	}
+	errs = append(errs, c.ShareConfig.check()...)
 	return errors.Join(errs...)
 }
 

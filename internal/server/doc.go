@@ -10,12 +10,15 @@
 //	POST /api/shares        {"document": ..., "view": {...}} -> 201 {"id", "url"}
 //	GET  /api/shares/{id}   the share's JSON, exactly as stored
 //	GET  /s/{id}            the editor opened on a share (data-share on #app)
-//	GET  /healthz           200 {"status":"ok"}
+//	GET  /healthz           200 {"status":"ok"}, or 503 when the share store cannot write
 //
 // Every error is JSON, {"error": message, "detail": value or null}: 400 for a malformed
 // request, 404, 405 (with Allow), 413 past a size limit, 415 for a content type the endpoint
 // does not take, 422 for a well-formed request whose file or document the codec refuses
-// (detail.problems lists validation problems by node and path), 500 revealing nothing.
+// (detail.problems lists validation problems by node and path), 429 with Retry-After past a
+// client's rate of share creations or conversions, 503 with Retry-After when the share store
+// cannot write or be reached, 507 when its quota or disk is full (detail.reason says which),
+// 500 revealing nothing.
 //
 // The server keeps no per-user editing state: a conversion is computed from the request and
 // forgotten, and the only thing kept between requests is a share, in a share.Store.

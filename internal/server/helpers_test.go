@@ -24,12 +24,15 @@ func newTestServer(t testing.TB, edit func(*Config)) *Server {
 	if edit != nil {
 		edit(&cfg)
 	}
-	store, err := share.OpenDir(t.TempDir(), cfg.MaxDocument)
+	store, err := share.OpenDirLimits(t.TempDir(), share.Limits{MaxSize: cfg.MaxShare, Quota: cfg.ShareQuota})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return newServerWithStore(t, cfg, store)
 }
+
+// noRateLimits lifts the per-client rates, for tests that send far more than a person would.
+func noRateLimits(c *Config) { c.ShareRate, c.ConvertRate = 1<<30, 1<<30 }
 
 func newServerWithStore(t testing.TB, cfg Config, store share.Store) *Server {
 	t.Helper()

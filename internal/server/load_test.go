@@ -40,7 +40,10 @@ func TestLoad(t *testing.T) {
 		t.Skip("load run: pass -load to run it")
 	}
 	defer tuneGC()() // the collector settings Run uses
-	s := newTestServer(t, func(c *Config) { c.MaxConversions = DefaultConfig().MaxConversions })
+	s := newTestServer(t, func(c *Config) {
+		c.MaxConversions = DefaultConfig().MaxConversions
+		noRateLimits(c) // the load comes from one address
+	})
 	ts := httptest.NewServer(s) // loopback only
 	defer ts.Close()
 	client := &http.Client{

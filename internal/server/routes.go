@@ -23,10 +23,10 @@ func (s *Server) routes() http.Handler {
 	r.Get("/static/*", s.handleStatic)
 	r.Get("/healthz", s.handleHealth)
 	r.Route("/api", func(r chi.Router) {
-		r.Post("/parse", s.api(s.handleParse))
-		r.Post("/build", s.api(s.handleBuild))
-		r.Post("/layout", s.api(s.handleLayout))
-		r.Post("/shares", s.api(s.handleCreateShare))
+		r.With(s.convertRate).Post("/parse", s.api(s.handleParse))
+		r.With(s.convertRate).Post("/build", s.api(s.handleBuild))
+		r.With(s.convertRate).Post("/layout", s.api(s.handleLayout))
+		r.With(s.shareRate).Post("/shares", s.api(s.handleCreateShare))
 		r.Get("/shares/{id}", s.api(s.handleGetShare))
 	})
 	return r
@@ -71,11 +71,6 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 			s.writeError(w, r, err)
 		}
 	}
-}
-
-func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // notFound answers JSON to the API and to programs, and a page to browsers.

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 
 	"ainbeditor/internal/share"
 	"ainbeditor/static"
@@ -24,6 +23,8 @@ type Server struct {
 	assets      map[string]asset
 	conversions limiter
 	router      http.Handler
+	// shareRate and convertRate hold each client to ShareRate and ConvertRate.
+	shareRate, convertRate func(http.Handler) http.Handler
 }
 
 // New makes a server keeping shares in store, logging to log (slog.Default() if nil). Only
@@ -60,6 +61,8 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		assets:      assets,
 		conversions: make(limiter, cfg.MaxConversions),
 	}
+	s.shareRate = s.rateLimit(cfg.ShareRate, "share creations")
+	s.convertRate = s.rateLimit(cfg.ConvertRate, "conversions")
 	s.router = s.routes()
 	return s, nil
 }
@@ -78,10 +81,11 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) er
 		return err
 	}
 	defer tuneGC()()
-	store, err := share.OpenDir(filepath.Join(cfg.Data, "shares"), cfg.MaxDocument)
+	store, closeStore, storeDesc, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
+	defer closeStore()
 	srv, err := New(cfg, store, log)
 	if err != nil {
 		return err
@@ -105,7 +109,7 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger, stdout io.Writer) er
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	url := openURL(ln.Addr())
-	log.Info("listening", "addr", ln.Addr().String(), "url", url, "data", cfg.Data)
+	log.Info("listening", "addr", ln.Addr().String(), "url", url, "data", cfg.Data, "store", storeDesc)
 	fmt.Fprintf(stdout, "AINB editor: open %s\n", url)
 
 	served := make(chan error, 1)

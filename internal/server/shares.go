@@ -31,7 +31,17 @@ type shareCreated struct {
 
 // handleCreateShare stores a document and a view, immutably, under a new id.
 func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error {
+	// The share cap bounds the body too: the stored share is the body compacted, so a body
+	// over the cap is refused before it is read whole.
+	if r.ContentLength > s.cfg.MaxShare {
+		return shareTooLarge(s.cfg.MaxShare)
+	}
+	capped := &cappedBody{ReadCloser: r.Body, left: s.cfg.MaxShare}
+	r.Body = capped
 	body, err := s.readJSON(w, r)
+	if capped.over {
+		return shareTooLarge(s.cfg.MaxShare)
+	}
 	if err != nil {
 		return err
 	}
@@ -80,10 +90,10 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	id, err := s.store.Put(r.Context(), data)
 	if errors.Is(err, share.ErrTooLarge) {
-		return tooLarge(s.cfg.MaxDocument)
+		return shareTooLarge(s.cfg.MaxShare)
 	}
 	if err != nil {
-		return err
+		return s.storeError(w, r, err)
 	}
 	s.log.InfoContext(r.Context(), "share created", "id", id, "bytes", len(data))
 	w.Header().Set("Location", "/api/shares/"+id)
@@ -95,7 +105,7 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 func (s *Server) handleGetShare(w http.ResponseWriter, r *http.Request) error {
 	data, err := s.getShare(r)
 	if err != nil {
-		return err
+		return s.storeError(w, r, err)
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
@@ -108,17 +118,23 @@ func (s *Server) handleGetShare(w http.ResponseWriter, r *http.Request) error {
 }
 
 // handleSharePage is the editor opened on a share. The page only names the share; the
-// editor fetches it from the API.
+// editor fetches it from the API, so here the store is only asked whether it exists: a
+// share of many megabytes is not read for a page that does not show it.
 func (s *Server) handleSharePage(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	if _, err := s.getShare(r); err != nil {
+	if err := s.statShare(r); err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) && ae.Status == http.StatusNotFound {
 			s.errorPage(w, r, http.StatusNotFound, "This shared link does not exist: it may be mistyped or cut short.")
 			return
 		}
-		s.log.ErrorContext(r.Context(), "reading a share", "err", err)
-		s.errorPage(w, r, http.StatusInternalServerError, "The shared link could not be opened. Try again later.")
+		s.log.ErrorContext(r.Context(), "looking up a share", "err", err)
+		status := http.StatusInternalServerError
+		if ae := storeAPIError(err); ae != nil && ae.Status == http.StatusServiceUnavailable {
+			status = ae.Status
+			w.Header().Set("Retry-After", strconv.Itoa(storeRetryAfter))
+		}
+		s.errorPage(w, r, status, "The shared link could not be opened. Try again later.")
 		return
 	}
 	s.renderPage(w, r, http.StatusOK, web.Editor(web.EditorPage{Share: id, MaxUpload: s.cfg.MaxUpload}))
@@ -136,4 +152,17 @@ func (s *Server) getShare(r *http.Request) ([]byte, error) {
 		return nil, errorf(http.StatusNotFound, "no such share")
 	}
 	return data, err
+}
+
+// statShare checks that the share named by the request's id exists, without reading it.
+func (s *Server) statShare(r *http.Request) error {
+	id := chi.URLParam(r, "id")
+	if !share.ValidID(id) {
+		return errorf(http.StatusNotFound, "no such share")
+	}
+	_, err := s.store.Stat(r.Context(), id)
+	if errors.Is(err, share.ErrNotFound) {
+		return errorf(http.StatusNotFound, "no such share")
+	}
+	return err
 }

@@ -152,6 +152,10 @@ var errSecret = errors.New("open /srv/secret/path: permission denied")
 
 func (secretStore) Put(context.Context, []byte) (string, error) { return "", errSecret }
 func (secretStore) Get(context.Context, string) ([]byte, error) { return nil, errSecret }
+func (secretStore) Stat(context.Context, string) (share.Info, error) {
+	return share.Info{}, errSecret
+}
+func (secretStore) Writable(context.Context) error { return nil }
 
 func TestShareStoreFailure(t *testing.T) {
 	s := newServerWithStore(t, DefaultConfig(), secretStore{})

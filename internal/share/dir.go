@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,8 +19,15 @@ import (
 // absent. Temporary names begin with a dot, which no id does, so a leftover temporary file is
 // never served.
 type Dir struct {
-	dir     string
-	maxSize int64
+	dir string
+	lim Limits
+	// write writes to a temporary file; tests replace it to play a disk that fails.
+	write func(f *os.File, b []byte) (int, error)
+
+	mu   sync.Mutex
+	used int64 // bytes in shares: counted once at open, then kept up to date by Put
+
+	health healthCache
 }
 
 const (
@@ -30,36 +38,80 @@ const (
 	staleAge = 10 * time.Minute
 )
 
-// OpenDir opens (creating it if needed) a share directory. maxSize caps the size of one share.
-// Temporary files left by a crash are removed.
+// OpenDir opens (creating it if needed) a share directory. maxSize caps the size of one share;
+// there is no quota. Temporary files left by a crash are removed.
 func OpenDir(dir string, maxSize int64) (*Dir, error) {
-	if maxSize <= 0 {
-		return nil, fmt.Errorf("share: size cap %d must be positive", maxSize)
+	return OpenDirLimits(dir, Limits{MaxSize: maxSize})
+}
+
+// OpenDirLimits is OpenDir with a quota. The shares already in the directory are counted
+// against it once, here; the count then follows this store's own Puts, so two servers
+// sharing one directory each see only their own additions (use PostgreSQL for that).
+func OpenDirLimits(dir string, lim Limits) (*Dir, error) {
+	if err := lim.check(); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("share: %w", err)
 	}
-	d := &Dir{dir: dir, maxSize: maxSize}
-	if err := d.removeStale(time.Now().Add(-staleAge)); err != nil {
+	d := &Dir{dir: dir, lim: lim, write: (*os.File).Write}
+	if err := d.scan(time.Now().Add(-staleAge)); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-func (d *Dir) removeStale(before time.Time) error {
+// scan walks the directory once: it removes temporary files older than before and adds up
+// the sizes of the shares.
+func (d *Dir) scan(before time.Time) error {
 	entries, err := os.ReadDir(d.dir)
 	if err != nil {
 		return fmt.Errorf("share: %w", err)
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), tempPrefix) || !e.Type().IsRegular() {
+		if !e.Type().IsRegular() {
 			continue
 		}
-		if info, err := e.Info(); err == nil && info.ModTime().Before(before) {
-			os.Remove(filepath.Join(d.dir, e.Name()))
+		name := e.Name()
+		if strings.HasPrefix(name, tempPrefix) {
+			if info, err := e.Info(); err == nil && info.ModTime().Before(before) {
+				os.Remove(filepath.Join(d.dir, name))
+			}
+			continue
+		}
+		if id, ok := strings.CutSuffix(name, suffix); ok && ValidID(id) {
+			info, err := e.Info()
+			if err != nil {
+				return fmt.Errorf("share: %w", err)
+			}
+			d.used += info.Size()
 		}
 	}
 	return nil
+}
+
+// Used returns the bytes of shares the store counts against its quota.
+func (d *Dir) Used() int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.used
+}
+
+// reserve counts n more bytes against the quota, or answers ErrQuota.
+func (d *Dir) reserve(n int64) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.lim.Quota > 0 && d.used+n > d.lim.Quota {
+		return ErrQuota
+	}
+	d.used += n
+	return nil
+}
+
+func (d *Dir) release(n int64) {
+	d.mu.Lock()
+	d.used -= n
+	d.mu.Unlock()
 }
 
 // path is only ever called with an id ValidID accepted or NewID made.
@@ -67,12 +119,30 @@ func (d *Dir) path(id string) string { return filepath.Join(d.dir, id+suffix) }
 
 // Put implements Store.
 func (d *Dir) Put(ctx context.Context, data []byte) (string, error) {
-	if int64(len(data)) > d.maxSize {
+	if int64(len(data)) > d.lim.MaxSize {
 		return "", ErrTooLarge
 	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
+	n := int64(len(data))
+	if err := d.reserve(n); err != nil {
+		return "", err
+	}
+	id, err := d.put(data)
+	if err != nil {
+		d.release(n)
+		if errors.Is(err, ErrReadOnly) || errors.Is(err, ErrFull) || errors.Is(err, ErrUnavailable) {
+			// The health check need not wait for its next probe to learn it.
+			d.health.set(time.Now(), err)
+		}
+		return "", err
+	}
+	d.health.set(time.Now(), nil)
+	return id, nil
+}
+
+func (d *Dir) put(data []byte) (string, error) {
 	tmp, err := d.writeTemp(data)
 	if err != nil {
 		return "", err
@@ -84,7 +154,7 @@ func (d *Dir) Put(ctx context.Context, data []byte) (string, error) {
 		return "", err
 	}
 	if err := syncDir(d.dir); err != nil {
-		return "", fmt.Errorf("share: %w", err)
+		return "", classify(err)
 	}
 	return id, nil
 }
@@ -93,10 +163,10 @@ func (d *Dir) Put(ctx context.Context, data []byte) (string, error) {
 func (d *Dir) writeTemp(data []byte) (string, error) {
 	f, err := os.CreateTemp(d.dir, tempPrefix+"*")
 	if err != nil {
-		return "", fmt.Errorf("share: %w", err)
+		return "", classify(err)
 	}
 	name := f.Name()
-	_, err = f.Write(data)
+	_, err = d.write(f, data)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -108,7 +178,7 @@ func (d *Dir) writeTemp(data []byte) (string, error) {
 	}
 	if err != nil {
 		os.Remove(name)
-		return "", fmt.Errorf("share: %w", err)
+		return "", classify(err)
 	}
 	return name, nil
 }
@@ -132,7 +202,7 @@ func (d *Dir) publish(tmp string) (string, error) {
 			continue
 		}
 		if err := os.Rename(tmp, d.path(id)); err != nil {
-			return "", fmt.Errorf("share: %w", err)
+			return "", classify(err)
 		}
 		return id, nil
 	}
@@ -167,4 +237,58 @@ func (d *Dir) Get(ctx context.Context, id string) ([]byte, error) {
 		return nil, fmt.Errorf("share: %w", err)
 	}
 	return b, nil
+}
+
+// Stat implements Store: one stat call, the data is not read.
+func (d *Dir) Stat(ctx context.Context, id string) (Info, error) {
+	if !ValidID(id) {
+		return Info{}, ErrNotFound
+	}
+	if err := ctx.Err(); err != nil {
+		return Info{}, err
+	}
+	st, err := os.Stat(d.path(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Info{}, ErrNotFound
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("share: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return Info{}, ErrNotFound
+	}
+	return Info{Size: st.Size(), Created: st.ModTime()}, nil
+}
+
+// Writable implements Store. It writes and removes a small probe file, at most once per
+// healthTTL; a failed Put also updates the answer. The probe is a temporary file, so one left
+// by a crash is swept like any other.
+func (d *Dir) Writable(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.health.get(time.Now(), d.probe)
+}
+
+func (d *Dir) probe() error {
+	f, err := os.CreateTemp(d.dir, tempPrefix+"probe-*")
+	if err != nil {
+		return classify(err)
+	}
+	name := f.Name()
+	// A byte of data, synced: creating an empty file can succeed on a full disk.
+	_, err = d.write(f, []byte{'\n'})
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if rerr := os.Remove(name); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return classify(err)
+	}
+	return nil
 }

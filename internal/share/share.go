@@ -14,16 +14,51 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"errors"
+	"fmt"
+	"time"
 )
 
 // Store keeps shares. Implementations must be safe for concurrent use.
 type Store interface {
 	// Put stores data under a new id and returns the id. The share is durable when Put
-	// returns without error.
+	// returns without error. Data over the size cap is ErrTooLarge, data that would take
+	// the store past its quota ErrQuota; a store that cannot write answers ErrReadOnly,
+	// ErrFull or ErrUnavailable (wrapping the cause).
 	Put(ctx context.Context, data []byte) (id string, err error)
 	// Get returns the data stored under id; ErrNotFound when there is none or id is not a
 	// well-formed id.
 	Get(ctx context.Context, id string) ([]byte, error)
+	// Stat says whether a share exists, with its size and creation time, without reading
+	// its data; ErrNotFound as for Get.
+	Stat(ctx context.Context, id string) (Info, error)
+	// Writable reports whether Put can store a share now: nil, or one of ErrReadOnly,
+	// ErrFull and ErrUnavailable. A reached quota is not reported: the store still
+	// serves what it holds. Stores may cache the answer for a few seconds.
+	Writable(ctx context.Context) error
+}
+
+// Info describes a stored share.
+type Info struct {
+	Size    int64
+	Created time.Time
+}
+
+// Limits bound what a store accepts.
+type Limits struct {
+	// MaxSize caps one share, in bytes; it must be positive.
+	MaxSize int64
+	// Quota caps the sum of the sizes of all shares, in bytes; 0 means no quota.
+	Quota int64
+}
+
+func (l Limits) check() error {
+	if l.MaxSize <= 0 {
+		return fmt.Errorf("share: size cap %d must be positive", l.MaxSize)
+	}
+	if l.Quota < 0 {
+		return fmt.Errorf("share: quota %d must not be negative", l.Quota)
+	}
+	return nil
 }
 
 var (
@@ -31,7 +66,22 @@ var (
 	ErrNotFound = errors.New("share: not found")
 	// ErrTooLarge reports data over the store's size cap.
 	ErrTooLarge = errors.New("share: too large")
+	// ErrQuota reports a share that would take the store past its total quota. Shares are
+	// never deleted by the server, so only an operator can make room.
+	ErrQuota = errors.New("share: storage quota reached")
+	// ErrFull reports a store whose disk (or database volume) has no space left.
+	ErrFull = errors.New("share: no space left for shares")
+	// ErrReadOnly reports a store that refuses writes: a read-only filesystem or database,
+	// or a directory the server may not write to.
+	ErrReadOnly = errors.New("share: the store is read-only")
+	// ErrUnavailable reports a store that cannot be reached at all: its directory is gone
+	// or replaced, or the database does not answer.
+	ErrUnavailable = errors.New("share: the store is unavailable")
 )
+
+// writeErr marks err, a failure to write, with the kind among ErrReadOnly, ErrFull and
+// ErrUnavailable; the original error stays in the chain for the logs.
+func writeErr(kind, err error) error { return fmt.Errorf("%w: %w", kind, err) }
 
 // IDLen is the length of an id: 128 random bits in unpadded base32, 26 characters.
 const IDLen = 26
