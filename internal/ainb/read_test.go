@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -117,7 +118,19 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add(tailSeed(f))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		file, err := Read(b)
+		var (
+			file *File
+			err  error
+		)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		file, err = Read(b)
+		runtime.ReadMemStats(&after)
+		// Bounded work: the corpus allocates at most 4.5 times its size beyond 40 KB; a
+		// hostile file may not go further than a fixed multiple either.
+		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20+64*uint64(len(b)) {
+			t.Fatalf("reading %d bytes allocated %d", len(b), n)
+		}
 		if err != nil {
 			return
 		}

@@ -23,6 +23,23 @@ func allocatedBy(f func()) uint64 {
 // 401 MB /api/parse reply and gigabytes of server memory; now it is a 422 that says why, and
 // refusing it allocates a small multiple of the upload.
 func TestParseNameAmplifier(t *testing.T) {
+	data := nameAmplifier(t)
+	s := newTestServer(t, nil)
+	var rec = do(s, "POST", "/api/parse", "application/octet-stream", data) // warm up
+	n := allocatedBy(func() { rec = do(s, "POST", "/api/parse", "application/octet-stream", data) })
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "the file would expand without bound") {
+		t.Fatalf("status %d: %s", rec.Code, cut(rec.Body.Bytes()))
+	}
+	t.Logf("upload %d bytes, reply %d bytes, allocated %d bytes", len(data), rec.Body.Len(), n)
+	if n > 16*uint64(len(data)) {
+		t.Errorf("refusing a %d-byte upload allocated %d bytes", len(data), n)
+	}
+}
+
+// nameAmplifier is a 380 KB file whose 30,000 property names all point at one 20,000-byte
+// string.
+func nameAmplifier(t testing.TB) []byte {
+	t.Helper()
 	long := strings.Repeat("Amplify", 20000/7+1)[:20000]
 	props := make([]ainb.Property, 30000)
 	for i := range props {
@@ -37,16 +54,7 @@ func TestParseNameAmplifier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newTestServer(t, nil)
-	var rec = do(s, "POST", "/api/parse", "application/octet-stream", data) // warm up
-	n := allocatedBy(func() { rec = do(s, "POST", "/api/parse", "application/octet-stream", data) })
-	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "the file would expand without bound") {
-		t.Fatalf("status %d: %s", rec.Code, cut(rec.Body.Bytes()))
-	}
-	t.Logf("upload %d bytes, reply %d bytes, allocated %d bytes", len(data), rec.Body.Len(), n)
-	if n > 16*uint64(len(data)) {
-		t.Errorf("refusing a %d-byte upload allocated %d bytes", len(data), n)
-	}
+	return data
 }
 
 // A document whose expression compares with one 20,000-byte string on 2,000 lines builds to
