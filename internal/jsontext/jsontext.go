@@ -17,50 +17,78 @@ var plain = func() (t [256]bool) {
 // AppendString quotes s as JSON. Control characters, quotes and backslashes are escaped, and
 // U+2028 and U+2029, which end lines in JavaScript, as encoding/json does; unlike it, <, >
 // and & stay as they are, since names in AINB files are meant to be read. Bytes that are not
-// UTF-8 become U+FFFD.
+// UTF-8 become U+FFFD, one for each byte.
+//
+// One pass: names in other scripts are checked sequence by sequence as they are copied
+// (a separate utf8.ValidString pass cost more than the quoting itself on Japanese text).
 func AppendString(b []byte, s string) []byte {
-	if utf8.ValidString(s) {
-		return appendValid(b, s)
-	}
-	return appendAny(b, s)
-}
-
-// quiet marks the bytes a valid UTF-8 string holds as they are: all but the ASCII ones plain
-// lacks and 0xE2, the lead byte of U+2028 and U+2029.
-var quiet = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = plain[c] || c >= utf8.RuneSelf && c != 0xE2
-	}
-	return t
-}()
-
-// appendValid is AppendString for valid UTF-8, where names in other scripts cost one table
-// lookup a byte instead of a rune decode.
-func appendValid(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if quiet[c] {
-			continue
-		}
-		if c == 0xE2 {
-			// Valid UTF-8: a lead byte has its continuation bytes.
-			if s[i+1] != 0x80 || s[i+2]&^1 != 0xA8 {
+		if c < utf8.RuneSelf {
+			if plain[c] {
+				i++
 				continue
 			}
 			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', "89"[s[i+2]&1])
-			i += 2
-			start = i + 1
+			b = appendEscape(b, c)
+			i++
+			start = i
 			continue
 		}
-		b = append(b, s[start:i]...)
-		b = appendEscape(b, c)
-		start = i + 1
+		n := sequenceLen(s[i:])
+		switch {
+		case n == 0:
+			b = append(b, s[start:i]...)
+			b = append(b, "\\ufffd"...)
+			i++
+			start = i
+			continue
+		case c == 0xE2 && s[i+1] == 0x80 && s[i+2]&^1 == 0xA8:
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', "89"[s[i+2]&1])
+			start = i + 3
+		}
+		i += n
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// sequenceLen is the length of the UTF-8 sequence s starts with (its first byte is not
+// ASCII), or 0 when it is not one: the ranges of RFC 3629, which leave out overlong forms,
+// surrogates and code points past U+10FFFF.
+func sequenceLen(s string) int {
+	c := s[0]
+	switch {
+	case c < 0xC2:
+	case c < 0xE0:
+		if len(s) >= 2 && s[1]&0xC0 == 0x80 {
+			return 2
+		}
+	case c < 0xF0:
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+		if len(s) >= 3 && lo <= s[1] && s[1] <= hi && s[2]&0xC0 == 0x80 {
+			return 3
+		}
+	case c < 0xF5:
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+		if len(s) >= 4 && lo <= s[1] && s[1] <= hi && s[2]&0xC0 == 0x80 && s[3]&0xC0 == 0x80 {
+			return 4
+		}
+	}
+	return 0
 }
 
 // appendEscape escapes one ASCII byte that plain lacks.
@@ -77,45 +105,6 @@ func appendEscape(b []byte, c byte) []byte {
 		return append(b, '\\', 't')
 	}
 	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-}
-
-// appendAny is AppendString for text that is not valid UTF-8.
-func appendAny(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if plain[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			b = appendEscape(b, c)
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, "\\ufffd"...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // Unescape gives the byte a one-character escape (\" \\ \/ \b \f \n \r \t) stands for; ok is

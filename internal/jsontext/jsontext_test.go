@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestAppendString(t *testing.T) {
@@ -56,4 +57,29 @@ func FuzzAppendString(f *testing.F) {
 			}
 		}
 	})
+}
+
+// sequenceLen agrees with utf8.DecodeRuneInString on every two-, three- and four-byte
+// prefix shape that matters: all lead bytes with boundary continuation bytes.
+func TestSequenceLen(t *testing.T) {
+	conts := []byte{0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff}
+	for c := 0x80; c < 0x100; c++ {
+		for _, c1 := range conts {
+			for _, c2 := range conts {
+				for _, c3 := range conts {
+					for l := 1; l <= 4; l++ {
+						s := string([]byte{byte(c), c1, c2, c3}[:l])
+						r, n := utf8.DecodeRuneInString(s)
+						want := n
+						if r == utf8.RuneError && n == 1 {
+							want = 0
+						}
+						if got := sequenceLen(s); got != want {
+							t.Fatalf("sequenceLen(% x) = %d, want %d", s, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
 }
