@@ -167,7 +167,8 @@ type dec struct {
 	depth    int
 	// missingAt indexes the problems that are missing members.
 	missingAt []int
-	// Scratch lists, copied out at their exact length.
+	// Scratch lists, copied out at their exact length into blocks.
+	lists    lists
 	inputs   []Input
 	props    []Property
 	outputs  []Output
@@ -338,6 +339,17 @@ func (d *dec) duplicate(f *frame, key []byte) bool {
 	f.keys |= bit
 	d.keys = append(d.keys, key)
 	return false
+}
+
+// clone copies s into a slice from b (nil for an empty s, as slices.Clone of an empty
+// scratch list gave).
+func clone[T any](b *blocks[T], s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	out := b.take(len(s))
+	copy(out, s)
+	return out
 }
 
 func firstByte(b []byte) byte {
@@ -1504,7 +1516,7 @@ func (d *dec) node(n *Node) {
 					d.inputs = append(d.inputs, Input{})
 					d.input(&d.inputs[len(d.inputs)-1])
 				}
-				n.Inputs = slices.Clone(d.inputs)
+				n.Inputs = clone(&d.lists.inputs, d.inputs)
 				clear(d.inputs)
 			}
 		case "outputs":
@@ -1531,7 +1543,7 @@ func (d *dec) node(n *Node) {
 					}
 					d.outputs = append(d.outputs, o)
 				}
-				n.Outputs = slices.Clone(d.outputs)
+				n.Outputs = clone(&d.lists.outputs, d.outputs)
 			}
 		case "children":
 			if d.begin('[', "an array", true) {
@@ -1540,7 +1552,7 @@ func (d *dec) node(n *Node) {
 					d.children = append(d.children, Child{})
 					d.child(&d.children[len(d.children)-1])
 				}
-				n.Children = slices.Clone(d.children)
+				n.Children = clone(&d.lists.children, d.children)
 			}
 		case "jumps":
 			if d.begin('[', "an array", true) {
@@ -1647,7 +1659,7 @@ func (d *dec) properties() []Property {
 		}
 		d.props = append(d.props, p)
 	}
-	out := slices.Clone(d.props)
+	out := clone(&d.lists.props, d.props)
 	clear(d.props)
 	return out
 }

@@ -31,6 +31,57 @@ func (s *slab) bool(v bool) *bool {
 	return &s.bools[len(s.bools)-1]
 }
 
+// blocks hands out short slices carved from shared blocks. A document has thousands of short
+// lists (each node's properties, inputs, outputs and children); one allocation per block
+// instead of one per list saves most of the allocator's and collector's work. Each slice has
+// its length as its capacity, so appending to it later copies it out of the block instead of
+// writing into a neighbour.
+type blocks[T any] struct{ free []T }
+
+// blockLen is the length of a block; a list of a quarter of it or more gets its own array.
+const blockLen = 64
+
+// take returns a slice of n zero values.
+func (b *blocks[T]) take(n int) []T {
+	if n > len(b.free) {
+		if n >= blockLen/4 {
+			return make([]T, n)
+		}
+		b.free = make([]T, blockLen)
+	}
+	s := b.free[:n:n]
+	b.free = b.free[n:]
+	return s
+}
+
+// lists are the blocks of a document's lists.
+type lists struct {
+	props    blocks[Property]
+	inputs   blocks[Input]
+	outputs  blocks[Output]
+	children blocks[Child]
+}
+
+// reserve makes one block of each kind, exactly as long as the lists of es and as need: a
+// parse knows them all before it makes the first.
+func (l *lists) reserve(es []ainb.Element, as []ainb.Attachment) {
+	var props, inputs, outputs, children int
+	for i := range as {
+		props += as[i].Properties.Len()
+	}
+	for i := range es {
+		e := &es[i]
+		props += e.Properties.Len()
+		inputs += e.Inputs.Len()
+		outputs += e.Outputs.Len()
+		children += len(e.Plugs.Of(ainb.PlugChild))
+	}
+	l.props.free = make([]Property, props)
+	l.inputs.free = make([]Input, inputs)
+	l.outputs.free = make([]Output, outputs)
+	l.children.free = make([]Child, children)
+}
+
 // Parse reads an AINB binary into a document, laid out automatically.
 func Parse(name string, data []byte) (*Document, error) {
 	f, err := ainb.Read(data)
@@ -62,6 +113,7 @@ type fromCtx struct {
 	bbBase [ainb.NumBlackboardTypes]int
 	nExpr  int
 	slab   slab
+	lists  lists
 	h      hasher
 	mirror [3][]ainb.Plug // scratch for the canonical mirror plugs
 }
@@ -133,6 +185,7 @@ func (c *fromCtx) document(name string) (*Document, error) {
 	}
 
 	d.Nodes = make([]Node, len(f.Elements))
+	c.lists.reserve(f.Elements, f.Attachments)
 	for i := range f.Elements {
 		if err := c.node(i, &f.Elements[i], &d.Nodes[i]); err != nil {
 			return nil, err
@@ -308,7 +361,7 @@ func (c *fromCtx) properties(ps *ainb.Properties, o *ownerFacts) []Property {
 	if n == 0 {
 		return nil
 	}
-	out := make([]Property, 0, n)
+	out := c.lists.props.take(n)[:0]
 	for t := range ainb.NumParamTypes {
 		for _, p := range ps.Of(t) {
 			k := len(out)
@@ -370,7 +423,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	}
 	nOut := e.Outputs.Len()
 	if nIn > 0 {
-		n.Inputs = make([]Input, 0, nIn)
+		n.Inputs = c.lists.inputs.take(nIn)[:0]
 	}
 	for t := range ainb.NumParamTypes {
 		inList := e.Inputs.Of(t)
@@ -419,7 +472,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 		}
 	}
 	if nOut > 0 {
-		n.Outputs = make([]Output, 0, nOut)
+		n.Outputs = c.lists.outputs.take(nOut)[:0]
 		for t := range ainb.NumParamTypes {
 			for _, out := range e.Outputs.Of(t) {
 				n.Outputs = append(n.Outputs, Output{Name: out.Name, Type: valueTypes[t], ClassName: out.ClassName, Connected: out.Connected})
@@ -429,7 +482,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 
 	layout, _ := e.PlugLayout(ainb.PlugChild, f.Version)
 	if ps := e.Plugs.Of(ainb.PlugChild); len(ps) > 0 {
-		n.Children = make([]Child, len(ps))
+		n.Children = c.lists.children.take(len(ps))
 		bt := conditionBlackboardType(layout)
 		for j := range ps {
 			p := &ps[j]
