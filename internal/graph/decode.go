@@ -1711,7 +1711,7 @@ func (d *dec) source(nullOK bool) *Source {
 	if !d.begin('{', "an object", nullOK) {
 		return nil
 	}
-	s := &Source{}
+	s := &d.lists.sources.take(1)[0]
 	for d.nextKey() {
 		switch string(d.key) {
 		case "node":

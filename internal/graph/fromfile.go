@@ -60,6 +60,7 @@ type lists struct {
 	inputs   blocks[Input]
 	outputs  blocks[Output]
 	children blocks[Child]
+	sources  blocks[Source]
 }
 
 // reserve makes one block of each kind, exactly as long as the lists of es and as need: a

@@ -90,6 +90,14 @@ type toCtx struct {
 	attFacts  map[int]*ownerFacts
 	h         hasher
 
+	// Blocks for the lists a conversion makes per node: the grouped lists while they are
+	// filled, each plug's type and index within its type.
+	propLists   blocks[ainb.Property]
+	inputLists  blocks[ainb.Input]
+	outputLists blocks[ainb.Output]
+	types       blocks[ainb.ParamType]
+	ints        blocks[int]
+
 	// Blocks for the elements' and attachments' grouped lists.
 	propBlocks   ainb.Blocks[ainb.Property]
 	inputBlocks  ainb.Blocks[ainb.Input]
@@ -618,11 +626,11 @@ func (c *toCtx) properties(owner int, base func() string, ps []Property, o *owne
 		return ainb.Properties{}, nil
 	}
 	var out [ainb.NumParamTypes][]ainb.Property
-	types := make([]ainb.ParamType, len(ps))
-	groupByType(c, owner, out[:], types,
+	types := c.types.take(len(ps))
+	groupByType(c, owner, &c.propLists, out[:], types,
 		func(k int) ValueType { return ps[k].Type },
 		func(k int) string { return fmt.Sprintf("%s[%d].type", base(), k) })
-	order = make([]int, len(ps)) // per-type index of each
+	order = c.ints.take(len(ps)) // per-type index of each
 	for k := range ps {
 		p := &ps[k]
 		t := types[k]
@@ -672,7 +680,7 @@ func (c *toCtx) properties(owner int, base func() string, ps []Property, o *owne
 // NumParamTypes when unknown (the entry has no place). typeOf(k) is entry k's type in the
 // document; an unknown one is reported at typePath(k). counts are the known entries of each
 // type. (The caller makes types: a short one then lives on its stack.)
-func groupByType[E any](c *toCtx, owner int, out [][]E, types []ainb.ParamType, typeOf func(k int) ValueType, typePath func(k int) string) (counts [ainb.NumParamTypes]int) {
+func groupByType[E any](c *toCtx, owner int, lists *blocks[E], out [][]E, types []ainb.ParamType, typeOf func(k int) ValueType, typePath func(k int) string) (counts [ainb.NumParamTypes]int) {
 	for k := range types {
 		t, ok := paramType(typeOf(k))
 		if !ok {
@@ -685,7 +693,7 @@ func groupByType[E any](c *toCtx, owner int, out [][]E, types []ainb.ParamType, 
 	}
 	for t := range ainb.NumParamTypes {
 		if counts[t] > 0 {
-			out[t] = make([]E, 0, counts[t])
+			out[t] = lists.take(counts[t])[:0]
 		}
 	}
 	return counts
@@ -737,12 +745,12 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 	var inTypes []ainb.ParamType
 	var inOrder []int
 	if len(n.Inputs) > 0 {
-		inTypes = make([]ainb.ParamType, len(n.Inputs))
+		inTypes = c.types.take(len(n.Inputs))
 		var ins [ainb.NumParamTypes][]ainb.Input
-		groupByType(c, i, ins[:], inTypes,
+		groupByType(c, i, &c.inputLists, ins[:], inTypes,
 			func(k int) ValueType { return n.Inputs[k].Type },
 			func(k int) string { return fmt.Sprintf("nodes[%d].inputs[%d].type", i, k) })
-		inOrder = make([]int, len(n.Inputs))
+		inOrder = c.ints.take(len(n.Inputs))
 		for k := range n.Inputs {
 			t := inTypes[k]
 			if t == ainb.NumParamTypes {
@@ -791,9 +799,9 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		e.Inputs = ainb.GroupsIn[ainb.ParamType](&c.inputBlocks, &ins)
 	}
 	if len(n.Outputs) > 0 {
-		types := make([]ainb.ParamType, len(n.Outputs))
+		types := c.types.take(len(n.Outputs))
 		var outs [ainb.NumParamTypes][]ainb.Output
-		counts := groupByType(c, i, outs[:], types,
+		counts := groupByType(c, i, &c.outputLists, outs[:], types,
 			func(k int) ValueType { return n.Outputs[k].Type },
 			func(k int) string { return fmt.Sprintf("nodes[%d].outputs[%d].type", i, k) })
 		for k := range n.Outputs {
