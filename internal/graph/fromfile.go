@@ -61,6 +61,25 @@ type lists struct {
 	outputs  blocks[Output]
 	children blocks[Child]
 	sources  blocks[Source]
+	conds    blocks[Condition]
+	ints     blocks[int]
+}
+
+// newSource returns a new source from l's block.
+func (l *lists) newSource(s Source) *Source {
+	p := &l.sources.take(1)[0]
+	*p = s
+	return p
+}
+
+// ints returns a copy of v from l's block, nil when v is empty.
+func (l *lists) copyInts(v []int) []int {
+	if len(v) == 0 {
+		return nil
+	}
+	out := l.ints.take(len(v))
+	copy(out, v)
+	return out
 }
 
 // reserve makes one block of each kind, exactly as long as the lists of es and as need: a
@@ -115,6 +134,7 @@ type fromCtx struct {
 	nExpr  int
 	slab   slab
 	lists  lists
+	owner  ownerFacts // scratch: see node
 	h      hasher
 	mirror [3][]ainb.Plug // scratch for the canonical mirror plugs
 }
@@ -331,7 +351,7 @@ func (c *fromCtx) source(t ainb.ParamType, fl ainb.ParamFlags) (*Source, int) {
 	switch {
 	case fl.IsExpression():
 		if fl.Index() < c.nExpr {
-			return &Source{Expression: c.slab.int(fl.Index())}, 0
+			return c.lists.newSource(Source{Expression: c.slab.int(fl.Index())}), 0
 		}
 	case fl.IsBlackboard():
 		comp := fl.VectorComponent()
@@ -340,7 +360,7 @@ func (c *fromCtx) source(t ainb.ParamType, fl ainb.ParamFlags) (*Source, int) {
 		}
 		bt := sourceBlackboardType(t, comp)
 		if fl.Index() < len(c.f.Blackboard.Params[bt]) {
-			return &Source{Blackboard: c.slab.int(c.bbBase[bt] + fl.Index()), Component: componentNames[comp]}, fl.Index()
+			return c.lists.newSource(Source{Blackboard: c.slab.int(c.bbBase[bt] + fl.Index()), Component: componentNames[comp]}), fl.Index()
 		}
 	}
 	return nil, 0
@@ -392,7 +412,7 @@ func (c *fromCtx) nodeSource(t ainb.ParamType, s ainb.Source) (*Source, int, boo
 		if node < len(c.f.Elements) {
 			out += c.f.Elements[node].Outputs.Before(t)
 		}
-		return &Source{Node: c.slab.int(node), Output: out}, 0, s.Output >= 0
+		return c.lists.newSource(Source{Node: c.slab.int(node), Output: out}), 0, s.Output >= 0
 	}
 	src, bb := c.source(t, s.Flags)
 	return src, bb, s.Node == -1 && s.Output == 0
@@ -406,7 +426,10 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	if !ok {
 		return fmt.Errorf("graph: node %d has type %d, which the editor does not know", i, e.Type)
 	}
-	o := &ownerFacts{key: i}
+	// Most nodes have no facts: their record is the context's scratch one, copied out only
+	// when it has something in it.
+	o := &c.owner
+	*o = ownerFacts{key: i, words: o.words[:0]}
 	*n = Node{ID: i, Type: typ, Name: e.Name, GUID: e.GUID,
 		Query: e.Flags&ainb.FlagQuery != 0, ModuleCaller: e.Flags&ainb.FlagModuleCaller != 0,
 		ResidentInit: e.Flags&ainb.FlagResidentInit != 0, MultiParamV2: e.Flags&ainb.FlagQueryMultiParamV2 != 0}
@@ -489,7 +512,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 			p := &ps[j]
 			ch := Child{Node: int(p.Node), Name: p.Name}
 			if layout != ainb.LayoutBasic {
-				cd := &Condition{}
+				cd := &c.lists.conds.take(1)[0]
 				var bb *int
 				var derived uint32
 				bb, derived = c.conditionBlackboard(bt, p.Word)
@@ -542,10 +565,10 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 		}
 	}
 	if len(e.Queries) > 0 {
-		n.Queries = append([]int(nil), e.Queries...)
+		n.Queries = c.lists.copyInts(e.Queries)
 	}
 	if len(e.Attachments) > 0 {
-		n.Attachments = append([]int(nil), e.Attachments...)
+		n.Attachments = c.lists.copyInts(e.Attachments)
 	}
 	if len(e.Actions) > 0 {
 		n.Actions = make([]Action, len(e.Actions))
@@ -577,7 +600,10 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 		o.fp = mirrorFingerprint(&c.h, n)
 	}
 	if len(o.words) > 0 || o.mirror != nil {
-		c.facts.nodes = append(c.facts.nodes, o)
+		kept := new(ownerFacts)
+		*kept = *o
+		c.facts.nodes = append(c.facts.nodes, kept)
+		o.words = nil // kept has them now
 	}
 	return nil
 }
