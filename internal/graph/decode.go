@@ -168,7 +168,8 @@ type dec struct {
 	// missingAt indexes the problems that are missing members.
 	missingAt []int
 	// Scratch lists, copied out at their exact length into blocks.
-	lists    lists
+	lists       lists
+	scratchInts []int
 	inputs   []Input
 	props    []Property
 	outputs  []Output
@@ -1049,11 +1050,11 @@ func (d *dec) ints() []int {
 	if !d.begin('[', "an array", true) {
 		return nil
 	}
-	var out []int
+	d.scratchInts = d.scratchInts[:0]
 	for d.nextElem() {
-		out = append(out, d.index())
+		d.scratchInts = append(d.scratchInts, d.index())
 	}
-	return out
+	return d.lists.copyInts(d.scratchInts)
 }
 
 // A value whose type may come after it in its object is held as read, then converted.
@@ -1748,7 +1749,7 @@ func (d *dec) child(c *Child) {
 			c.Name = d.str()
 		case "condition":
 			if d.begin('{', "an object or null", true) {
-				k := &Condition{}
+				k := &d.lists.conds.take(1)[0]
 				c.Condition = k
 				for d.nextKey() {
 					switch string(d.key) {

@@ -322,8 +322,12 @@ func (r *lr) facts(chk bool) []fact {
 func (r *lr) owners(chk bool) []*ownerFacts {
 	n := r.count(11)
 	os := make([]*ownerFacts, n)
+	all := make([]ownerFacts, n)
+	var mirrors [][3][]plugFact // one for each owner with mirror facts, made at the first
 	for i := range os {
-		o := &ownerFacts{key: int(r.u(math.MaxInt32))}
+		o := &all[i]
+		*o = ownerFacts{key: int(r.u(math.MaxInt32))}
+		os[i] = o
 		if r.err == nil && len(r.b) < 8 {
 			r.err = errLayoutShort
 		}
@@ -334,7 +338,11 @@ func (r *lr) owners(chk bool) []*ownerFacts {
 		r.b = r.b[8:]
 		o.words = r.facts(chk)
 		if r.u(1) == 1 {
-			var m [3][]plugFact
+			if mirrors == nil {
+				mirrors = make([][3][]plugFact, 0, n-i) // never regrown: owners point into it
+			}
+			mirrors = append(mirrors, [3][]plugFact{})
+			m := &mirrors[len(mirrors)-1]
 			for k := range m {
 				ps := make([]plugFact, r.count(7))
 				for j := range ps {
@@ -349,9 +357,8 @@ func (r *lr) owners(chk bool) []*ownerFacts {
 				}
 				m[k] = ps
 			}
-			o.mirror = &m
+			o.mirror = m
 		}
-		os[i] = o
 	}
 	return os
 }

@@ -41,8 +41,12 @@ type blocks[T any] struct{ free []T }
 // blockLen is the length of a block; a list of a quarter of it or more gets its own array.
 const blockLen = 64
 
-// take returns a slice of n zero values.
+// take returns a slice of n zero values; never nil, since some empty lists mean something
+// (an input whose sources were all disconnected stays a multi-input).
 func (b *blocks[T]) take(n int) []T {
+	if n == 0 {
+		return []T{}
+	}
 	if n > len(b.free) {
 		if n >= blockLen/4 {
 			return make([]T, n)

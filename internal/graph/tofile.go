@@ -97,6 +97,7 @@ type toCtx struct {
 	outputLists blocks[ainb.Output]
 	types       blocks[ainb.ParamType]
 	ints        blocks[int]
+	sources     blocks[ainb.Source]
 
 	// Blocks for the elements' and attachments' grouped lists.
 	propBlocks   ainb.Blocks[ainb.Property]
@@ -779,7 +780,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 				if len(in.Sources) > 0x7fff {
 					c.nodeErr(i, sub(".sources"), "%d sources, at most 32767 fit", len(in.Sources))
 				}
-				ei.Sources = make([]ainb.Source, len(in.Sources))
+				ei.Sources = c.sources.take(len(in.Sources))
 				for m := range in.Sources {
 					s := &in.Sources[m]
 					var src *Source
@@ -848,7 +849,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		plugs[ainb.PlugJump] = ps
 	}
 	if len(n.Queries) > 0 {
-		e.Queries = make([]int, len(n.Queries))
+		e.Queries = c.ints.take(len(n.Queries))
 		for j, q := range n.Queries {
 			k := c.index(q)
 			if k < 0 {
@@ -861,7 +862,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		}
 	}
 	if len(n.Attachments) > 0 {
-		e.Attachments = make([]int, len(n.Attachments))
+		e.Attachments = c.ints.take(len(n.Attachments))
 		for j, a := range n.Attachments {
 			if a < 0 || a >= len(c.d.Attachments) {
 				c.nodeErr(i, fmt.Sprintf(".attachments[%d]", j), "no attachment %d (%d attachments)", a, len(c.d.Attachments))
