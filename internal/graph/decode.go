@@ -170,10 +170,10 @@ type dec struct {
 	// Scratch lists, copied out at their exact length into blocks.
 	lists       lists
 	scratchInts []int
-	inputs   []Input
-	props    []Property
-	outputs  []Output
-	children []Child
+	inputs      []Input
+	props       []Property
+	outputs     []Output
+	children    []Child
 }
 
 // position returns the 1-based line and column of off.
