@@ -1,6 +1,7 @@
 package ainb
 
 import (
+	"ainbeditor/internal/chunk"
 	"bytes"
 	"encoding/binary"
 	"fmt"
@@ -69,6 +70,9 @@ type decoder struct {
 	// otherwise turn a small file into a reply, a dump or a document a thousand times its
 	// size. Files in the corpus hand out under a quarter of their size.
 	text int
+	// Shared arrays for the elements' plugs and id lists.
+	plugs chunk.Of[Plug]
+	ints  chunk.Of[int]
 	// Blocks for the elements' grouped lists.
 	propBlocks   Blocks[Property]
 	inputBlocks  Blocks[Input]
@@ -799,13 +803,13 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 		d.section = "elements"
 	}
 	if ids := sliceOf(d, off+at+0x10, "attachment ids", t.attachmentIDs, baseAttach, nAttach); len(ids) > 0 {
-		e.Attachments = make([]int, len(ids))
+		e.Attachments = d.ints.Take(len(ids))
 		for i, id := range ids {
 			e.Attachments[i] = int(id)
 		}
 	}
 	if qs := sliceOf(d, off+at+0x14, "query ids", t.queryIDs, baseQuery, nQuery); len(qs) > 0 {
-		e.Queries = make([]int, len(qs))
+		e.Queries = d.ints.Take(len(qs))
 		for i, q := range qs {
 			e.Queries[i] = int(q)
 		}
@@ -846,7 +850,7 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 			d.fail(params+0x90+2*int(k), "element %d has %d plugs of unsupported kind %d", index, n, k)
 			return
 		}
-		ps := make([]Plug, n)
+		ps := d.plugs.Take(n)
 		for i := range ps {
 			p := &ps[i]
 			at := int(d.u32(plugBase + 4*(base+i)))

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"ainbeditor/internal/chunk"
 	"bytes"
 	"encoding/binary"
 	"fmt"
@@ -340,17 +341,6 @@ func (d *dec) duplicate(f *frame, key []byte) bool {
 	f.keys |= bit
 	d.keys = append(d.keys, key)
 	return false
-}
-
-// clone copies s into a slice from b (nil for an empty s, as slices.Clone of an empty
-// scratch list gave).
-func clone[T any](b *blocks[T], s []T) []T {
-	if len(s) == 0 {
-		return nil
-	}
-	out := b.take(len(s))
-	copy(out, s)
-	return out
 }
 
 func firstByte(b []byte) byte {
@@ -1517,7 +1507,7 @@ func (d *dec) node(n *Node) {
 					d.inputs = append(d.inputs, Input{})
 					d.input(&d.inputs[len(d.inputs)-1])
 				}
-				n.Inputs = clone(&d.lists.inputs, d.inputs)
+				n.Inputs = chunk.Clone(&d.lists.inputs, d.inputs)
 				clear(d.inputs)
 			}
 		case "outputs":
@@ -1544,7 +1534,7 @@ func (d *dec) node(n *Node) {
 					}
 					d.outputs = append(d.outputs, o)
 				}
-				n.Outputs = clone(&d.lists.outputs, d.outputs)
+				n.Outputs = chunk.Clone(&d.lists.outputs, d.outputs)
 			}
 		case "children":
 			if d.begin('[', "an array", true) {
@@ -1553,7 +1543,7 @@ func (d *dec) node(n *Node) {
 					d.children = append(d.children, Child{})
 					d.child(&d.children[len(d.children)-1])
 				}
-				n.Children = clone(&d.lists.children, d.children)
+				n.Children = chunk.Clone(&d.lists.children, d.children)
 			}
 		case "jumps":
 			if d.begin('[', "an array", true) {
@@ -1660,7 +1650,7 @@ func (d *dec) properties() []Property {
 		}
 		d.props = append(d.props, p)
 	}
-	out := clone(&d.lists.props, d.props)
+	out := chunk.Clone(&d.lists.props, d.props)
 	clear(d.props)
 	return out
 }
@@ -1712,7 +1702,7 @@ func (d *dec) source(nullOK bool) *Source {
 	if !d.begin('{', "an object", nullOK) {
 		return nil
 	}
-	s := &d.lists.sources.take(1)[0]
+	s := d.lists.sources.New()
 	for d.nextKey() {
 		switch string(d.key) {
 		case "node":
@@ -1749,7 +1739,7 @@ func (d *dec) child(c *Child) {
 			c.Name = d.str()
 		case "condition":
 			if d.begin('{', "an object or null", true) {
-				k := &d.lists.conds.take(1)[0]
+				k := d.lists.conds.New()
 				c.Condition = k
 				for d.nextKey() {
 					switch string(d.key) {

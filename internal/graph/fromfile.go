@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/chunk"
 	"ainbeditor/internal/exb"
 )
 
@@ -31,60 +32,26 @@ func (s *slab) bool(v bool) *bool {
 	return &s.bools[len(s.bools)-1]
 }
 
-// blocks hands out short slices carved from shared blocks. A document has thousands of short
-// lists (each node's properties, inputs, outputs and children); one allocation per block
-// instead of one per list saves most of the allocator's and collector's work. Each slice has
-// its length as its capacity, so appending to it later copies it out of the block instead of
-// writing into a neighbour.
-type blocks[T any] struct{ free []T }
-
-// blockLen is the length of a block; a list of a quarter of it or more gets its own array.
-const blockLen = 64
-
-// take returns a slice of n zero values; never nil, since some empty lists mean something
-// (an input whose sources were all disconnected stays a multi-input).
-func (b *blocks[T]) take(n int) []T {
-	if n == 0 {
-		return []T{}
-	}
-	if n > len(b.free) {
-		if n >= blockLen/4 {
-			return make([]T, n)
-		}
-		b.free = make([]T, blockLen)
-	}
-	s := b.free[:n:n]
-	b.free = b.free[n:]
-	return s
-}
-
-// lists are the blocks of a document's lists.
+// lists hand out a document's short lists (see package chunk).
 type lists struct {
-	props    blocks[Property]
-	inputs   blocks[Input]
-	outputs  blocks[Output]
-	children blocks[Child]
-	sources  blocks[Source]
-	conds    blocks[Condition]
-	ints     blocks[int]
+	props    chunk.Of[Property]
+	inputs   chunk.Of[Input]
+	outputs  chunk.Of[Output]
+	children chunk.Of[Child]
+	sources  chunk.Of[Source]
+	conds    chunk.Of[Condition]
+	ints     chunk.Of[int]
 }
 
 // newSource returns a new source from l's block.
 func (l *lists) newSource(s Source) *Source {
-	p := &l.sources.take(1)[0]
+	p := l.sources.New()
 	*p = s
 	return p
 }
 
-// ints returns a copy of v from l's block, nil when v is empty.
-func (l *lists) copyInts(v []int) []int {
-	if len(v) == 0 {
-		return nil
-	}
-	out := l.ints.take(len(v))
-	copy(out, v)
-	return out
-}
+// copyInts returns a copy of v, nil when v is empty.
+func (l *lists) copyInts(v []int) []int { return chunk.Clone(&l.ints, v) }
 
 // reserve makes one block of each kind, exactly as long as the lists of es and as need: a
 // parse knows them all before it makes the first.
@@ -100,10 +67,10 @@ func (l *lists) reserve(es []ainb.Element, as []ainb.Attachment) {
 		outputs += e.Outputs.Len()
 		children += len(e.Plugs.Of(ainb.PlugChild))
 	}
-	l.props.free = make([]Property, props)
-	l.inputs.free = make([]Input, inputs)
-	l.outputs.free = make([]Output, outputs)
-	l.children.free = make([]Child, children)
+	l.props.Reserve(props)
+	l.inputs.Reserve(inputs)
+	l.outputs.Reserve(outputs)
+	l.children.Reserve(children)
 }
 
 // Parse reads an AINB binary into a document, laid out automatically.
@@ -386,7 +353,7 @@ func (c *fromCtx) properties(ps *ainb.Properties, o *ownerFacts) []Property {
 	if n == 0 {
 		return nil
 	}
-	out := c.lists.props.take(n)[:0]
+	out := c.lists.props.Take(n)[:0]
 	for t := range ainb.NumParamTypes {
 		for _, p := range ps.Of(t) {
 			k := len(out)
@@ -451,7 +418,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	}
 	nOut := e.Outputs.Len()
 	if nIn > 0 {
-		n.Inputs = c.lists.inputs.take(nIn)[:0]
+		n.Inputs = c.lists.inputs.Take(nIn)[:0]
 	}
 	for t := range ainb.NumParamTypes {
 		inList := e.Inputs.Of(t)
@@ -500,7 +467,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 		}
 	}
 	if nOut > 0 {
-		n.Outputs = c.lists.outputs.take(nOut)[:0]
+		n.Outputs = c.lists.outputs.Take(nOut)[:0]
 		for t := range ainb.NumParamTypes {
 			for _, out := range e.Outputs.Of(t) {
 				n.Outputs = append(n.Outputs, Output{Name: out.Name, Type: valueTypes[t], ClassName: out.ClassName, Connected: out.Connected})
@@ -510,13 +477,13 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 
 	layout, _ := e.PlugLayout(ainb.PlugChild, f.Version)
 	if ps := e.Plugs.Of(ainb.PlugChild); len(ps) > 0 {
-		n.Children = c.lists.children.take(len(ps))
+		n.Children = c.lists.children.Take(len(ps))
 		bt := conditionBlackboardType(layout)
 		for j := range ps {
 			p := &ps[j]
 			ch := Child{Node: int(p.Node), Name: p.Name}
 			if layout != ainb.LayoutBasic {
-				cd := &c.lists.conds.take(1)[0]
+				cd := c.lists.conds.New()
 				var bb *int
 				var derived uint32
 				bb, derived = c.conditionBlackboard(bt, p.Word)

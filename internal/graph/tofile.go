@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/chunk"
 	"ainbeditor/internal/exb"
 )
 
@@ -92,12 +93,12 @@ type toCtx struct {
 
 	// Blocks for the lists a conversion makes per node: the grouped lists while they are
 	// filled, each plug's type and index within its type.
-	propLists   blocks[ainb.Property]
-	inputLists  blocks[ainb.Input]
-	outputLists blocks[ainb.Output]
-	types       blocks[ainb.ParamType]
-	ints        blocks[int]
-	sources     blocks[ainb.Source]
+	propLists   chunk.Of[ainb.Property]
+	inputLists  chunk.Of[ainb.Input]
+	outputLists chunk.Of[ainb.Output]
+	types       chunk.Of[ainb.ParamType]
+	ints        chunk.Of[int]
+	sources     chunk.Of[ainb.Source]
 
 	// Blocks for the elements' and attachments' grouped lists.
 	propBlocks   ainb.Blocks[ainb.Property]
@@ -627,11 +628,11 @@ func (c *toCtx) properties(owner int, base func() string, ps []Property, o *owne
 		return ainb.Properties{}, nil
 	}
 	var out [ainb.NumParamTypes][]ainb.Property
-	types := c.types.take(len(ps))
+	types := c.types.Take(len(ps))
 	groupByType(c, owner, &c.propLists, out[:], types,
 		func(k int) ValueType { return ps[k].Type },
 		func(k int) string { return fmt.Sprintf("%s[%d].type", base(), k) })
-	order = c.ints.take(len(ps)) // per-type index of each
+	order = c.ints.Take(len(ps)) // per-type index of each
 	for k := range ps {
 		p := &ps[k]
 		t := types[k]
@@ -681,7 +682,7 @@ func (c *toCtx) properties(owner int, base func() string, ps []Property, o *owne
 // NumParamTypes when unknown (the entry has no place). typeOf(k) is entry k's type in the
 // document; an unknown one is reported at typePath(k). counts are the known entries of each
 // type. (The caller makes types: a short one then lives on its stack.)
-func groupByType[E any](c *toCtx, owner int, lists *blocks[E], out [][]E, types []ainb.ParamType, typeOf func(k int) ValueType, typePath func(k int) string) (counts [ainb.NumParamTypes]int) {
+func groupByType[E any](c *toCtx, owner int, lists *chunk.Of[E], out [][]E, types []ainb.ParamType, typeOf func(k int) ValueType, typePath func(k int) string) (counts [ainb.NumParamTypes]int) {
 	for k := range types {
 		t, ok := paramType(typeOf(k))
 		if !ok {
@@ -694,7 +695,7 @@ func groupByType[E any](c *toCtx, owner int, lists *blocks[E], out [][]E, types 
 	}
 	for t := range ainb.NumParamTypes {
 		if counts[t] > 0 {
-			out[t] = lists.take(counts[t])[:0]
+			out[t] = lists.Take(counts[t])[:0]
 		}
 	}
 	return counts
@@ -746,12 +747,12 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 	var inTypes []ainb.ParamType
 	var inOrder []int
 	if len(n.Inputs) > 0 {
-		inTypes = c.types.take(len(n.Inputs))
+		inTypes = c.types.Take(len(n.Inputs))
 		var ins [ainb.NumParamTypes][]ainb.Input
 		groupByType(c, i, &c.inputLists, ins[:], inTypes,
 			func(k int) ValueType { return n.Inputs[k].Type },
 			func(k int) string { return fmt.Sprintf("nodes[%d].inputs[%d].type", i, k) })
-		inOrder = c.ints.take(len(n.Inputs))
+		inOrder = c.ints.Take(len(n.Inputs))
 		for k := range n.Inputs {
 			t := inTypes[k]
 			if t == ainb.NumParamTypes {
@@ -780,7 +781,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 				if len(in.Sources) > 0x7fff {
 					c.nodeErr(i, sub(".sources"), "%d sources, at most 32767 fit", len(in.Sources))
 				}
-				ei.Sources = c.sources.take(len(in.Sources))
+				ei.Sources = c.sources.Take(len(in.Sources))
 				for m := range in.Sources {
 					s := &in.Sources[m]
 					var src *Source
@@ -800,7 +801,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		e.Inputs = ainb.GroupsIn[ainb.ParamType](&c.inputBlocks, &ins)
 	}
 	if len(n.Outputs) > 0 {
-		types := c.types.take(len(n.Outputs))
+		types := c.types.Take(len(n.Outputs))
 		var outs [ainb.NumParamTypes][]ainb.Output
 		counts := groupByType(c, i, &c.outputLists, outs[:], types,
 			func(k int) ValueType { return n.Outputs[k].Type },
@@ -849,7 +850,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		plugs[ainb.PlugJump] = ps
 	}
 	if len(n.Queries) > 0 {
-		e.Queries = c.ints.take(len(n.Queries))
+		e.Queries = c.ints.Take(len(n.Queries))
 		for j, q := range n.Queries {
 			k := c.index(q)
 			if k < 0 {
@@ -862,7 +863,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 		}
 	}
 	if len(n.Attachments) > 0 {
-		e.Attachments = c.ints.take(len(n.Attachments))
+		e.Attachments = c.ints.Take(len(n.Attachments))
 		for j, a := range n.Attachments {
 			if a < 0 || a >= len(c.d.Attachments) {
 				c.nodeErr(i, fmt.Sprintf(".attachments[%d]", j), "no attachment %d (%d attachments)", a, len(c.d.Attachments))
