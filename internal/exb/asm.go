@@ -591,8 +591,9 @@ type field struct {
 	pos  int
 }
 
-func fields(s string) []field {
-	var out []field
+// fields splits s at blanks, appending to out (a caller's array, so short directives need
+// no allocation).
+func fields(s string, out []field) []field {
 	for i := 0; i < len(s); {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
@@ -623,7 +624,8 @@ func parseFunction(text string, version uint32, in, out DataType) (function, err
 			continue
 		}
 		if p.peek() == '.' && !strings.HasPrefix(l[p.pos:], ".raw") {
-			fs := fields(l[:p.end])
+			var buf [4]field
+			fs := fields(l[:p.end], buf[:0])
 			d := fs[0]
 			switch d.text {
 			case ".input", ".output":

@@ -61,7 +61,8 @@ func (a *listingAsm) line(l string, n int) error {
 	if p.peek() != '.' {
 		return p.errAt(p.pos, "expected a directive before .code")
 	}
-	fs := fields(l[:p.end])
+	var buf [8]field
+	fs := fields(l[:p.end], buf[:0])
 	d := fs[0]
 	if a.m.Version == 0 && d.text != ".version" {
 		return p.errAt(d.pos, ".version must come first")
