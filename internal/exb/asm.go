@@ -19,6 +19,7 @@ type lineParser struct {
 	line    int
 	compat  bool // the reference tool's syntax: raw strings, no comments
 	version uint32
+	utf8OK  bool // the text is known to be valid UTF-8: literals need no check of their own
 }
 
 func (p *lineParser) errAt(pos int, format string, args ...any) error {
@@ -325,7 +326,7 @@ func (p *lineParser) stringLit(last bool) (string, error) {
 			p.pos += len(q)
 			return s, nil
 		}
-		s, n, ok := unquotePrefix(p.s[p.pos:p.end])
+		s, n, ok := unquotePrefix(p.s[p.pos:p.end], p.utf8OK)
 		if !ok {
 			return "", p.errAt(start, "bad string literal (want a double-quoted string with Go escapes)")
 		}
@@ -356,7 +357,7 @@ func (p *lineParser) stringLit(last bool) (string, error) {
 // and whether there is one. A literal without escapes comes back as a substring of s; in
 // one with escapes, runs between escapes are copied in bulk and each escape is read by
 // strconv.UnquoteChar. As in strconv, a byte that is not UTF-8 stands for U+FFFD.
-func unquotePrefix(s string) (string, int, bool) {
+func unquotePrefix(s string, utf8OK bool) (string, int, bool) {
 	if len(s) == 0 || s[0] != '"' {
 		return "", 0, false
 	}
@@ -368,7 +369,7 @@ func unquotePrefix(s string) (string, int, bool) {
 		if strings.IndexByte(body, '\n') >= 0 {
 			return "", 0, false
 		}
-		if utf8.ValidString(body) {
+		if utf8OK || utf8.ValidString(body) {
 			return body, end + 1, true
 		}
 	}
@@ -612,13 +613,13 @@ func fields(s string, out []field) []field {
 
 // parseFunction reads function text (see FunctionText). in and out are the
 // types to keep when the text has no .input / .output line.
-func parseFunction(text string, version uint32, in, out DataType) (function, error) {
+func parseFunction(text string, version uint32, in, out DataType, utf8OK bool) (function, error) {
 	fn := function{input: in, output: out}
 	block := -1
 	seen := [2]bool{}
 	lines := splitLines(text)
 	for i, l := range lines {
-		p := &lineParser{s: l, end: commentStart(l), line: i + 1, version: version}
+		p := &lineParser{s: l, end: commentStart(l), line: i + 1, version: version, utf8OK: utf8OK}
 		p.skipSpace()
 		if p.atEnd() {
 			continue
@@ -731,7 +732,7 @@ func (m *Module) editFunctions(i int, text string) error {
 	if i < len(fns) {
 		in, out = fns[i].input, fns[i].output
 	}
-	fn, err := parseFunction(text, m.Version, in, out)
+	fn, err := parseFunction(text, m.Version, in, out, false)
 	if err != nil {
 		return err
 	}
@@ -795,12 +796,24 @@ func (e *FunctionError) Unwrap() error { return e.Err }
 // texts (the form FunctionText produces), with memory sizes computed. InstanceCount is left 0
 // for the caller to set. Errors are *FunctionError; a text's syntax errors carry its line.
 func AssembleFunctions(version uint32, texts []string) (*Module, error) {
+	return assembleFunctions(version, texts, false)
+}
+
+// AssembleValidFunctions is AssembleFunctions for texts the caller has checked are valid
+// UTF-8 (read from JSON that was checked, say): string literals are not checked again,
+// which was a third of assembling text full of long non-ASCII strings. A literal with bytes
+// that are not UTF-8 would keep them instead of reading as U+FFFD.
+func AssembleValidFunctions(version uint32, texts []string) (*Module, error) {
+	return assembleFunctions(version, texts, true)
+}
+
+func assembleFunctions(version uint32, texts []string, utf8OK bool) (*Module, error) {
 	if version < 1 || version > 3 {
 		return nil, fmt.Errorf("exb: unsupported version %d (want 1, 2 or 3)", version)
 	}
 	fns := make([]function, len(texts))
 	for i, t := range texts {
-		fn, err := parseFunction(t, version, TypeNone, TypeNone)
+		fn, err := parseFunction(t, version, TypeNone, TypeNone, utf8OK)
 		if err != nil {
 			return nil, &FunctionError{i, err}
 		}

@@ -92,7 +92,7 @@ func TestUnquotePrefix(t *testing.T) {
 		cases = append(cases, string(b), strconv.Quote(string(b)))
 	}
 	for _, s := range cases {
-		v, n, ok := unquotePrefix(s)
+		v, n, ok := unquotePrefix(s, false)
 		wv, wn, wok := unquoteWant(s)
 		if v != wv || n != wn || ok != wok {
 			t.Fatalf("unquotePrefix(%q) = %q, %d, %v; strconv gives %q, %d, %v", s, v, n, ok, wv, wn, wok)
@@ -102,11 +102,18 @@ func TestUnquotePrefix(t *testing.T) {
 
 func FuzzUnquotePrefix(f *testing.F) {
 	f.Add("\"é\\x41\xff\" x")
+	f.Add("\"探索 Ωμέγα\" y")
 	f.Fuzz(func(t *testing.T, s string) {
-		v, n, ok := unquotePrefix(s)
+		v, n, ok := unquotePrefix(s, false)
 		wv, wn, wok := unquoteWant(s)
 		if v != wv || n != wn || ok != wok {
 			t.Fatalf("unquotePrefix(%q) = %q, %d, %v; strconv gives %q, %d, %v", s, v, n, ok, wv, wn, wok)
+		}
+		// Vouching for valid text changes nothing but the work.
+		if utf8.ValidString(s) {
+			if v2, n2, ok2 := unquotePrefix(s, true); v2 != v || n2 != n || ok2 != ok {
+				t.Fatalf("unquotePrefix(%q, true) = %q, %d, %v; with the check %q, %d, %v", s, v2, n2, ok2, v, n, ok)
+			}
 		}
 	})
 }

@@ -415,7 +415,7 @@ func (c *toCtx) expressions(f *ainb.File) {
 	for i, fn := range x.Functions {
 		texts[i] = fn.Text
 	}
-	m, err := exb.AssembleFunctions(x.Version, texts)
+	m, err := exb.AssembleValidFunctions(x.Version, texts) // the decoder checked every string is UTF-8
 	if err != nil {
 		p := Problem{Path: "expressions", Node: -1, Msg: err.Error()}
 		var fe *exb.FunctionError
