@@ -1,0 +1,47 @@
+// Package byml reads and writes BYML ("binary YAML"), the tree format of Nintendo's EPD games
+// (Breath of the Wild, Tears of the Kingdom and their relatives), in versions 1 to 7 and both
+// byte orders, and converts documents to and from YAML (in the conventions of the oead and
+// roead libraries) and a tagged JSON form for the editor.
+//
+// # Model
+//
+// A Document holds the version, the byte order and the root Node. A Node is one plain struct
+// whose Kind says which fields mean something (see Node). Hash entries keep the order of the
+// file, which is sorted by key; HashMap32/HashMap64 entries are sorted by hash. Read returns a
+// subtree that the file shares between parents (two offsets pointing at one node) as one
+// *Node in both places.
+//
+// # Writing
+//
+// Marshal is preserve mode. Read records the layout facts the tree does not hold: the header
+// words, both string tables as laid out (order, unused strings, offsets), the offset of every
+// container and big value (which gives node order, padding, alignment and which nodes are
+// shared) and the file size. Marshal writes the tree's values at those places when the facts
+// still fit the tree: the same out-of-line nodes reachable, each the size it was, every key
+// and string in the recorded tables. Then an unedited document comes back byte for byte, and
+// so does one whose edits keep the layout (a number changed, a string swapped for one already
+// in the table). Any other edit makes the whole document fall back to the canonical layout.
+// This is deliberately all-or-nothing: partial reuse of a layout would need rules for where
+// new nodes go that no Nintendo file can confirm.
+//
+// MarshalCanonical lays a document out the way Nintendo's current tools do (see there); it
+// reproduces Tears of the Kingdom's own files byte for byte, except the few listed in the
+// tests with the reason.
+//
+// # Text forms
+//
+// ToYAML and FromYAML use oead's tags: !u (UInt, written in hex), !l (Int64), !ul (UInt64),
+// !f64 (Double), !!binary (base64 Binary), !!file (File data as a flow map {Alignment, Data}),
+// !h32 and !h64 for hash maps (keys written as hex integers; roead's !h is read as !h32);
+// untagged integers are Int, untagged floats are Float and always carry a decimal point, null
+// is null. ToJSON and FromJSON use the shape documented in json.go.
+//
+// # What it must never do
+//
+// The reader must never panic, hang or allocate far beyond the input, whatever the bytes:
+// counts are checked against the bytes left before anything is allocated, cycles and
+// nesting deeper than 1024 are errors, and a file whose shared subtrees would expand to more
+// than 4 nodes per input byte is refused, so every text form of a document that Read accepted
+// stays proportional to the input. Errors say what was being read and at which offset. The
+// writer never hands back input bytes: every byte comes from the model and the recorded facts.
+package byml

@@ -1,0 +1,151 @@
+package byml
+
+import (
+	"encoding/binary"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// raw builds a little-endian file from words: each int is a u32, each string raw bytes.
+func raw(parts ...any) []byte {
+	var b []byte
+	for _, p := range parts {
+		switch v := p.(type) {
+		case int:
+			b = binary.LittleEndian.AppendUint32(b, uint32(v))
+		case string:
+			b = append(b, v...)
+		}
+	}
+	return b
+}
+
+// hdr is a version-2 little-endian header with the three offsets.
+func hdr(keys, strs, root int) []any { return []any{"YB\x02\x00", keys, strs, root} }
+
+func file(h []any, rest ...any) []byte { return raw(append(h, rest...)...) }
+
+func TestReadRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"short", []byte("YB\x02\x00"), "header needs 16"},
+		{"magic", raw("XX\x02\x00", 0, 0, 0), "magic"},
+		{"version 0", raw("YB\x00\x00", 0, 0, 0), "version 0"},
+		{"version 8", raw("YB\x08\x00", 0, 0, 0), "version 8"},
+		{"root past end", file(hdr(0, 0, 0x100)), "root node at 0x100: offset is past the end"},
+		{"root not container", file(hdr(0, 0, 0x10), 0xD1), "not a container"},
+		{"key table type", file(hdr(0x10, 0, 0), 0xC1), "key table at 0x10: type is 0xc1"},
+		{"key table count", file(hdr(0x10, 0, 0), 0xFFFFFFC2), "16777215 strings need"},
+		{"string offsets decrease", file(hdr(0, 0x10, 0), 0x2C2, 0x14, 0x10, 0x18, "ab\x00\x00cd\x00\x00"), "ends (0x10) before it starts (0x14)"},
+		{"string without NUL", file(hdr(0, 0x10, 0), 0x1C2, 0xC, 0xE, "abcd"), "has no NUL"},
+		{"array count huge", file(hdr(0, 0, 0x10), 0xFFFFFFC0), "16777215 entries need"},
+		{"hash count huge", file(hdr(0, 0, 0x10), 0x00FFFFC1, 0), "entries need"},
+		{"unknown child type", file(hdr(0, 0, 0x10), 0x1C0, 0x77, 0), "unknown type 0x77"},
+		{"string index", file(hdr(0, 0, 0x10), 0x1C0, 0xA0, 0), "string index 0 out of range (table has 0)"},
+		{"key index", file(hdr(0x10, 0, 0x20), 0x1C2, 0xC, 0xE, "a\x00\x00\x00", 0x1C1, 0xD1000005, 1), "key index 5 out of range (table has 1)"},
+		{"cycle", file(hdr(0, 0, 0x10), 0x1C0, 0xC0, 0x10), "contains itself (cycle)"},
+		{"indirect cycle", file(hdr(0, 0, 0x10), 0x1C0, 0xC0, 0x1C, 0x1C0, 0xC0, 0x10), "contains itself (cycle)"},
+		{"offset into header", file(hdr(0, 0, 0x10), 0x1C0, 0xC0, 0x4), "outside the file"},
+		{"offset past end", file(hdr(0, 0, 0x10), 0x1C0, 0xD4, 0x1000), "outside the file"},
+		{"int64 truncated", file(hdr(0, 0, 0x10), 0x1C0, 0xD4, 0x1C, 0), "runs past the end"},
+		{"binary too long", file(hdr(0, 0, 0x10), 0x1C0, 0xA1, 0x1C, 0x7FFFFFFF), "binary of 2147483647 bytes"},
+		{"file data too long", file(hdr(0, 0, 0x10), 0x1C0, 0xA2, 0x1C, 100, 4), "file data of 100 bytes"},
+		{"type byte mismatch", file(hdr(0, 0, 0x10), 0x1C0, 0xC1, 0x1C, 0x0C0), "parent says 0xc1"},
+		{"kind mismatch", file(hdr(0, 0, 0x10), 0x2C0, 0xD5D4, 0x1C, 0x1C, 0, 0), "referenced as int64 and as uint64"},
+	} {
+		_, err := Read(tc.data)
+		var fe *FormatError
+		if err == nil || !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want a FormatError containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestReadDepthLimit(t *testing.T) {
+	// maxDepth+1 arrays, each holding the next one.
+	parts := hdr(0, 0, 0x10)
+	for i := 0; i <= maxDepth; i++ {
+		parts = append(parts, 0x1C0, 0xC0, 0x10+12*(i+1))
+	}
+	parts = append(parts, 0xC0)
+	_, err := Read(raw(parts...))
+	if err == nil || !strings.Contains(err.Error(), "nest deeper than 1024") {
+		t.Fatalf("got %v, want the depth error", err)
+	}
+}
+
+// TestReadSharing checks that two references to one offset give one *Node.
+func TestReadSharing(t *testing.T) {
+	data := file(hdr(0, 0, 0x10), 0x2C0, 0xC0C0, 0x20, 0x20, 0x1C0, 0xD1, 7)
+	doc, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Root.Items) != 2 || doc.Root.Items[0] != doc.Root.Items[1] {
+		t.Fatalf("shared array read as %v", doc.Root.Items)
+	}
+	if got := doc.Root.Items[0].Items[0].IntValue(); got != 7 {
+		t.Fatalf("shared array holds %d, want 7", got)
+	}
+}
+
+// TestReadExpansionBomb builds arrays that each refer twice to the next: 40 levels are 2^40
+// nodes once expanded. Read must refuse it quickly instead of letting a text dump explode.
+func TestReadExpansionBomb(t *testing.T) {
+	parts := hdr(0, 0, 0x10)
+	const levels = 40
+	for i := 0; i < levels; i++ {
+		next := 0x10 + 16*(i+1)
+		parts = append(parts, 0x2C0, 0xC0C0, next, next)
+	}
+	parts = append(parts, 0xC0)
+	_, err := Read(raw(parts...))
+	if err == nil || !strings.Contains(err.Error(), "shared subtrees expand to more than") {
+		t.Fatalf("got %v, want the expansion error", err)
+	}
+}
+
+// TestExpansionRatio measures how far the corpus's shared subtrees expand, per input byte,
+// against the bound Read enforces.
+func TestExpansionRatio(t *testing.T) {
+	worst, worstName := 0.0, ""
+	for _, f := range corpusFiles(t) {
+		doc, err := Read(f.data)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		n := 0
+		walk(doc.Root, func(*Node) { n++ })
+		if r := float64(n) / float64(len(f.data)); r > worst {
+			worst, worstName = r, f.name
+		}
+	}
+	t.Logf("largest expansion: %.3f nodes per input byte (%s); Read allows %d", worst, worstName, maxExpansion)
+	if worst*4 > maxExpansion {
+		t.Errorf("corpus expands to %.3f nodes per byte, within 4x of the bound %d: raise it", worst, maxExpansion)
+	}
+}
+
+func TestReadEmptyAndVersions(t *testing.T) {
+	for v := 1; v <= 7; v++ {
+		for _, magic := range []string{"YB", "BY"} {
+			data := []byte(magic + "\x00\x00" + strings.Repeat("\x00", 12))
+			if magic == "YB" {
+				data[2] = byte(v)
+			} else {
+				data[3] = byte(v)
+			}
+			doc, err := Read(data)
+			if err != nil {
+				t.Fatalf("v%d %s: %v", v, magic, err)
+			}
+			if doc.Root != nil || int(doc.Version) != v || doc.BigEndian != (magic == "BY") {
+				t.Fatalf("v%d %s: read %+v", v, magic, doc)
+			}
+		}
+	}
+}
