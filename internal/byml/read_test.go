@@ -78,7 +78,8 @@ func TestReadDepthLimit(t *testing.T) {
 	}
 }
 
-// TestReadSharing checks that two references to one offset give one *Node.
+// TestReadSharing checks that two references to one offset give one *Node, and that
+// Marshal writes the sharing back.
 func TestReadSharing(t *testing.T) {
 	data := file(hdr(0, 0, 0x10), 0x2C0, 0xC0C0, 0x20, 0x20, 0x1C0, 0xD1, 7)
 	doc, err := Read(data)
@@ -90,6 +91,10 @@ func TestReadSharing(t *testing.T) {
 	}
 	if got := doc.Root.Items[0].Items[0].IntValue(); got != 7 {
 		t.Fatalf("shared array holds %d, want 7", got)
+	}
+	out, err := doc.Marshal()
+	if err != nil || string(out) != string(data) {
+		t.Fatalf("Marshal = %x, %v; want %x", out, err, data)
 	}
 }
 
@@ -145,6 +150,16 @@ func TestReadEmptyAndVersions(t *testing.T) {
 			}
 			if doc.Root != nil || int(doc.Version) != v || doc.BigEndian != (magic == "BY") {
 				t.Fatalf("v%d %s: read %+v", v, magic, doc)
+			}
+			out, err := doc.Marshal()
+			if v == 1 {
+				if err == nil {
+					t.Fatalf("v1: Marshal succeeded, version 1 cannot be written")
+				}
+				continue
+			}
+			if err != nil || string(out) != string(data) {
+				t.Fatalf("v%d %s: Marshal = %x, %v", v, magic, out, err)
 			}
 		}
 	}
