@@ -310,44 +310,53 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 func align4(n uint32) uint32 { return (n + 3) &^ 3 }
 
 // checkExpansion bounds the size of the tree that the shared subtrees of a document expand
-// to. The model keeps sharing, but text forms and edits see the expanded tree: a small file
-// whose containers point at each other many times over would otherwise turn into exponential
-// output. Real files stay far below the bound (see TestExpansionRatio).
+// to. The model keeps sharing, but text forms see the expanded tree: a small file whose
+// containers (or long strings, or big binaries) are referenced many times over would otherwise
+// turn into output exponential or quadratic in the input. The weight of a tree counts one per
+// node plus the bytes of every string, key and binary as often as they are reached; real
+// files stay far below the bound (see TestExpansionRatio).
 func checkExpansion(root *Node, inputSize int) error {
-	limit := int64(inputSize)*maxExpansion + 1024
-	counts := map[*Node]int64{}
-	var count func(n *Node) int64
-	count = func(n *Node) int64 {
-		if !n.Kind.IsContainer() {
-			return 1
-		}
-		if c, ok := counts[n]; ok {
-			return c
-		}
-		c := int64(1)
-		for _, it := range n.Items {
-			c += count(it)
-			if c > limit {
-				break
-			}
-		}
-		for _, e := range n.Entries {
-			c += count(e.Value)
-			if c > limit {
-				break
-			}
-		}
-		counts[n] = c
-		return c
-	}
 	if root == nil {
 		return nil
 	}
-	if c := count(root); c > limit {
-		return &FormatError{What: "document", Offset: 0, Msg: fmt.Sprintf("shared subtrees expand to more than %d nodes, too many for a %d-byte file", limit, inputSize)}
+	limit := int64(inputSize)*maxExpansion + 4096
+	if w := weight(root, limit); w > limit {
+		return &FormatError{What: "document", Offset: 0, Msg: fmt.Sprintf("shared subtrees expand to a tree of weight over %d, too much for a %d-byte input", limit, inputSize)}
 	}
 	return nil
 }
 
-// maxExpansion is the number of expanded nodes allowed per input byte.
-const maxExpansion = 4
+// weight returns the expanded weight of the tree under root, or any value above limit once
+// it passes limit. Shared containers are weighed once and their weight reused.
+func weight(root *Node, limit int64) int64 {
+	memo := map[*Node]int64{}
+	var rec func(n *Node) int64
+	rec = func(n *Node) int64 {
+		switch {
+		case n.Kind == String:
+			return 1 + int64(len(n.Str))
+		case !n.Kind.IsContainer():
+			return 1 + int64(len(n.Data))
+		}
+		if w, ok := memo[n]; ok {
+			return w
+		}
+		w := int64(1)
+		for _, it := range n.Items {
+			if w += rec(it); w > limit {
+				break
+			}
+		}
+		for _, e := range n.Entries {
+			if w += 1 + int64(len(e.Key)) + rec(e.Value); w > limit {
+				break
+			}
+		}
+		memo[n] = w
+		return w
+	}
+	return rec(root)
+}
+
+// maxExpansion is the expanded weight allowed per input byte.
+const maxExpansion = 32
