@@ -10,6 +10,7 @@ require (
 	github.com/klauspost/compress v1.20.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spaolacci/murmur3 v1.1.0
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
 require (

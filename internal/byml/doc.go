@@ -31,17 +31,21 @@
 // # Text forms
 //
 // ToYAML and FromYAML use oead's tags: !u (UInt, written in hex), !l (Int64), !ul (UInt64),
-// !f64 (Double), !!binary (base64 Binary), !!file (File data as a flow map {Alignment, Data}),
-// !h32 and !h64 for hash maps (keys written as hex integers; roead's !h is read as !h32);
-// untagged integers are Int, untagged floats are Float and always carry a decimal point, null
-// is null. ToJSON and FromJSON use the shape documented in json.go.
+// !f64 (Double), !!binary (base64 Binary); roead's !h for HashMap32 (keys as decimal
+// integers); BymlLibrary's !h64 for HashMap64 and !!file for File data (a flow map
+// {Alignment, Data}). Untagged integers are Int, untagged numbers with a decimal point are
+// Float (always written with one), null is null. Containers of at most 10 members that hold
+// no containers are written in flow style, as oead does. The reader also takes !h32, !d,
+// !s32/!u32/!s64/!u64, roead's bare !!file scalar and YAML anchors (as shared nodes).
+// ToJSON and FromJSON use the shape documented in json.go.
 //
 // # What it must never do
 //
 // The reader must never panic, hang or allocate far beyond the input, whatever the bytes:
 // counts are checked against the bytes left before anything is allocated, cycles and
-// nesting deeper than 1024 are errors, and a file whose shared subtrees would expand to more
-// than 4 nodes per input byte is refused, so every text form of a document that Read accepted
-// stays proportional to the input. Errors say what was being read and at which offset. The
+// nesting deeper than 1024 are errors, and a file whose shared subtrees (or repeated
+// references to one long string) would expand to a tree weighing more than 32 per input byte
+// is refused, so every text form of a document that Read accepted stays proportional to the
+// input. Errors say what was being read and at which offset. The
 // writer never hands back input bytes: every byte comes from the model and the recorded facts.
 package byml
