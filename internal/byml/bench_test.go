@@ -87,3 +87,35 @@ func BenchmarkFromYAML(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkToJSON(b *testing.B) {
+	doc, err := Read(largest(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(doc.layout.size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := doc.ToJSON(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFromJSON(b *testing.B) {
+	doc, err := Read(largest(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	text, err := doc.ToJSON()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FromJSON(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,7 +2,11 @@ package byml
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Kind is the type of a node, one per BYML node type the package reads.
@@ -317,4 +321,20 @@ func Equal(a, b *Node) bool {
 		return uint32(a.Bits) == uint32(b.Bits)
 	}
 	return a.Bits == b.Bits
+}
+
+// sortEntries sorts a hash's entries by key, or a hash map's by hash, the order the format
+// requires, and rejects a key that appears twice.
+func sortEntries(n *Node) error {
+	if n.Kind == Hash {
+		slices.SortStableFunc(n.Entries, func(a, b Entry) int { return strings.Compare(a.Key, b.Key) })
+	} else {
+		slices.SortStableFunc(n.Entries, func(a, b Entry) int { return cmp.Compare(a.Hash, b.Hash) })
+	}
+	for i := 1; i < len(n.Entries); i++ {
+		if a, b := n.Entries[i-1], n.Entries[i]; a.Key == b.Key && a.Hash == b.Hash {
+			return fmt.Errorf("key %s appears twice", entryName(n, b))
+		}
+	}
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -556,24 +555,8 @@ func (r *yamlReader) mapping(y *yaml.Node, k Kind) (*Node, error) {
 		}
 		n.Entries = append(n.Entries, e)
 	}
-	if k == Hash {
-		slices.SortStableFunc(n.Entries, func(a, b Entry) int { return strings.Compare(a.Key, b.Key) })
-	} else {
-		slices.SortStableFunc(n.Entries, func(a, b Entry) int {
-			switch {
-			case a.Hash < b.Hash:
-				return -1
-			case a.Hash > b.Hash:
-				return 1
-			}
-			return 0
-		})
-	}
-	for i := 1; i < len(n.Entries); i++ {
-		a, b := n.Entries[i-1], n.Entries[i]
-		if a.Key == b.Key && a.Hash == b.Hash {
-			return nil, r.errorf(y, "key %s appears twice", entryName(n, b))
-		}
+	if err := sortEntries(n); err != nil {
+		return nil, r.errorf(y, "%v", err)
 	}
 	return n, nil
 }
