@@ -44,7 +44,7 @@
 // The reader must never panic, hang or allocate far beyond the input, whatever the bytes:
 // counts are checked against the bytes left before anything is allocated, cycles and
 // nesting deeper than 1024 are errors, and a file whose shared subtrees (or repeated
-// references to one long string) would expand to a tree weighing more than 32 per input byte
+// references to one long string) would expand to a tree weighing more than 16 per input byte
 // is refused, so every text form of a document that Read accepted stays proportional to the
 // input. Errors say what was being read and at which offset. The
 // writer never hands back input bytes: every byte comes from the model and the recorded facts.

@@ -359,4 +359,4 @@ func weight(root *Node, limit int64) int64 {
 }
 
 // maxExpansion is the expanded weight allowed per input byte.
-const maxExpansion = 32
+const maxExpansion = 16

@@ -79,55 +79,75 @@ func (d *Document) check(sorted bool) error {
 	}
 	done := map[*Node]bool{}
 	open := map[*Node]bool{}
-	var rec func(n *Node, path string) error
-	rec = func(n *Node, path string) error {
-		if n == nil {
-			return fmt.Errorf("byml: %s: nil node", path)
-		}
-		if n.Kind >= numKinds {
-			return fmt.Errorf("byml: %s: invalid kind %d", path, n.Kind)
-		}
-		if !n.Kind.IsContainer() || done[n] {
-			if n.Kind == File && n.Align != 0 && n.Align&(n.Align-1) != 0 {
-				return fmt.Errorf("byml: %s: file alignment %d is not a power of two", path, n.Align)
+	// The path to the node being checked, as (container, member index) steps; it becomes
+	// text only for an error.
+	type step struct {
+		n *Node
+		i int
+	}
+	var steps []step
+	fail := func(format string, args ...any) error {
+		var b strings.Builder
+		b.WriteString("root")
+		for _, s := range steps {
+			if s.n.Kind == Array {
+				fmt.Fprintf(&b, "[%d]", s.i)
+			} else {
+				b.WriteString("." + entryName(s.n, s.n.Entries[s.i]))
 			}
+		}
+		return fmt.Errorf("byml: %s: %s", b.String(), fmt.Sprintf(format, args...))
+	}
+	var rec func(n *Node) error
+	rec = func(n *Node) error {
+		switch {
+		case n == nil:
+			return fail("nil node")
+		case n.Kind >= numKinds:
+			return fail("invalid kind %d", n.Kind)
+		case n.Kind == File && n.Align != 0 && n.Align&(n.Align-1) != 0:
+			return fail("file alignment %d is not a power of two", n.Align)
+		case n.Kind == String && strings.IndexByte(n.Str, 0) >= 0:
+			return fail("string %q contains NUL", n.Str)
+		case !n.Kind.IsContainer() || done[n]:
 			return nil
-		}
-		if open[n] {
-			return fmt.Errorf("byml: %s: container contains itself", path)
-		}
-		if len(n.Items)+len(n.Entries) > 0xFFFFFF {
-			return fmt.Errorf("byml: %s: %d entries, at most %d fit", path, len(n.Items)+len(n.Entries), 0xFFFFFF)
+		case open[n]:
+			return fail("container contains itself")
+		case len(n.Items)+len(n.Entries) > 0xFFFFFF:
+			return fail("%d entries, at most %d fit", len(n.Items)+len(n.Entries), 0xFFFFFF)
+		case n.Kind == Array && n.Entries != nil || n.Kind != Array && n.Items != nil:
+			return fail("%s has both items and entries", n.Kind)
 		}
 		open[n] = true
 		for i, it := range n.Items {
-			if err := rec(it, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			steps = append(steps, step{n, i})
+			if err := rec(it); err != nil {
 				return err
 			}
+			steps = steps[:len(steps)-1]
 		}
 		for i, e := range n.Entries {
 			switch {
 			case sorted && n.Kind == Hash && i > 0 && e.Key <= n.Entries[i-1].Key:
-				return fmt.Errorf("byml: %s: key %q after %q: hash keys must be sorted and unique", path, e.Key, n.Entries[i-1].Key)
+				return fail("key %q after %q: hash keys must be sorted and unique", e.Key, n.Entries[i-1].Key)
 			case sorted && n.Kind != Hash && i > 0 && e.Hash <= n.Entries[i-1].Hash:
-				return fmt.Errorf("byml: %s: hash 0x%x after 0x%x: hash map keys must be sorted and unique", path, e.Hash, n.Entries[i-1].Hash)
+				return fail("hash 0x%x after 0x%x: hash map keys must be sorted and unique", e.Hash, n.Entries[i-1].Hash)
 			case n.Kind == HashMap32 && e.Hash > math.MaxUint32:
-				return fmt.Errorf("byml: %s: hash 0x%x does not fit 32 bits", path, e.Hash)
+				return fail("hash 0x%x does not fit 32 bits", e.Hash)
 			case n.Kind == Hash && strings.IndexByte(e.Key, 0) >= 0:
-				return fmt.Errorf("byml: %s: key %q contains NUL", path, e.Key)
+				return fail("key %q contains NUL", e.Key)
 			}
-			if err := rec(e.Value, fmt.Sprintf("%s.%s", path, entryName(n, e))); err != nil {
+			steps = append(steps, step{n, i})
+			if err := rec(e.Value); err != nil {
 				return err
 			}
-		}
-		if n.Kind == Array && n.Entries != nil || n.Kind != Array && n.Items != nil {
-			return fmt.Errorf("byml: %s: %s has both items and entries", path, n.Kind)
+			steps = steps[:len(steps)-1]
 		}
 		delete(open, n)
 		done[n] = true
 		return nil
 	}
-	return rec(d.Root, "root")
+	return rec(d.Root)
 }
 
 func entryName(n *Node, e Entry) string {

@@ -3,6 +3,8 @@ package byml
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 )
 
@@ -91,3 +93,93 @@ const (
 	rstbOrder = "the resource-size-table tool writes big values right after their container"
 	noSharing = "this writer did not share equal containers"
 )
+
+func TestWriteRejects(t *testing.T) {
+	cyc := NewArray()
+	cyc.Items = append(cyc.Items, NewHash())
+	cyc.Items[0].Set("self", cyc)
+	unsorted := NewHash()
+	unsorted.Entries = []Entry{{Key: "b", Value: NewInt(1)}, {Key: "a", Value: NewInt(2)}}
+	for _, tc := range []struct {
+		doc  *Document
+		want string
+	}{
+		{&Document{Version: 1, Root: NewArray()}, "cannot write version 1"},
+		{&Document{Version: 8, Root: NewArray()}, "cannot write version 8"},
+		{&Document{Version: 2, Root: NewInt(1)}, "root is int, must be a container"},
+		{&Document{Version: 2, Root: NewArray(NewInt(1), nil)}, "root[1]: nil node"},
+		{&Document{Version: 2, Root: cyc}, "root[0].self: container contains itself"},
+		{&Document{Version: 2, Root: NewArray(NewArray(NewString("a\x00b")))}, `root[0][0]: string "a\x00b" contains NUL`},
+		{&Document{Version: 7, Root: NewArray(NewFile(nil, 3))}, "alignment 3 is not a power of two"},
+		{&Document{Version: 7, Root: &Node{Kind: HashMap32, Entries: []Entry{{Hash: 1 << 32, Value: NewNull()}}}}, "does not fit 32 bits"},
+		{&Document{Version: 2, Root: NewArray(unsorted)}, `root[0]: key "a" after "b": hash keys must be sorted`},
+	} {
+		_, err := tc.doc.Marshal()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("got %v, want an error containing %q", err, tc.want)
+		}
+	}
+}
+
+// TestCanonicalNewDocument builds a document from nothing, with every kind, and checks the
+// canonical layout: tables, big values, then containers, equal containers shared, equal big
+// values not.
+func TestCanonicalNewDocument(t *testing.T) {
+	leaf := func() *Node { return NewArray(NewInt(1), NewFloat(2)) }
+	root := NewHash()
+	root.Set("b", leaf())
+	root.Set("a", leaf())
+	root.Set("u1", NewUInt64(7))
+	root.Set("u2", NewUInt64(7))
+	root.Set("s", NewString("text"))
+	root.Set("f", NewFile([]byte{1, 2, 3}, 0x20))
+	for _, be := range []bool{false, true} {
+		doc := &Document{Version: 7, BigEndian: be, Root: root}
+		out, err := doc.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := diffPath(back.Root, root, "root"); p != "" {
+			t.Fatalf("be=%v: differs at %s", be, p)
+		}
+		if back.Root.Get("a") != back.Root.Get("b") {
+			t.Errorf("be=%v: equal arrays not shared", be)
+		}
+		if back.Root.Get("u1") == back.Root.Get("u2") {
+			t.Errorf("be=%v: equal u64 values shared", be)
+		}
+		l := back.layout
+		if l.keyOff != 0x10 || uint64(l.strOff) != alignUp(uint64(l.keys.end()), 4) {
+			t.Errorf("be=%v: tables at 0x%x and 0x%x", be, l.keyOff, l.strOff)
+		}
+		// File data starts on its alignment.
+		for _, s := range l.slots {
+			if s.node.Kind == File && (s.off+8)%0x20 != 0 {
+				t.Errorf("be=%v: file data at 0x%x, not 0x20-aligned", be, s.off+8)
+			}
+		}
+		// Big values come before every container.
+		lastBig, firstCont := uint32(0), uint32(math.MaxUint32)
+		for _, s := range l.slots {
+			if s.node.Kind.IsContainer() {
+				firstCont = min(firstCont, s.off)
+			} else {
+				lastBig = max(lastBig, s.off)
+			}
+		}
+		if lastBig > firstCont {
+			t.Errorf("be=%v: a big value at 0x%x after a container at 0x%x", be, lastBig, firstCont)
+		}
+		if !back.Preserved() {
+			t.Errorf("be=%v: re-read canonical file does not preserve", be)
+		}
+		again, _ := back.Marshal()
+		if !bytes.Equal(again, out) {
+			t.Errorf("be=%v: canonical file does not reproduce itself", be)
+		}
+	}
+}
