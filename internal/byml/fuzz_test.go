@@ -20,7 +20,7 @@ const (
 )
 
 // fuzzSeedMax skips the largest corpus files as seeds: each fuzz input runs every writer.
-const fuzzSeedMax = 100_000
+const fuzzSeedMax = 8_000
 
 func FuzzRead(f *testing.F) {
 	for _, c := range corpusFiles(f) {
@@ -106,7 +106,7 @@ func FuzzYAML(f *testing.F) {
 		}
 	}
 	for _, c := range corpusFiles(f) {
-		if len(c.data) > 20_000 {
+		if len(c.data) > fuzzSeedMax {
 			continue
 		}
 		if doc, err := Read(c.data); err == nil {

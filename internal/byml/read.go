@@ -281,6 +281,9 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 				return nil, 0, err
 			}
 			node.Entries[i] = Entry{Key: d.keys.strs[ki], Value: c}
+			if i > 0 && node.Entries[i-1].Key >= node.Entries[i].Key {
+				return nil, 0, d.errorf(what, e, "key %q after %q: keys must be sorted and unique (the game binary-searches them)", node.Entries[i].Key, node.Entries[i-1].Key)
+			}
 		}
 	case HashMap32, HashMap64:
 		w := uint32(8)
@@ -302,6 +305,9 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 				return nil, 0, err
 			}
 			node.Entries[i] = Entry{Hash: h, Value: c}
+			if i > 0 && node.Entries[i-1].Hash >= h {
+				return nil, 0, d.errorf(what, e, "hash 0x%x after 0x%x: hashes must be sorted and unique", h, node.Entries[i-1].Hash)
+			}
 		}
 	}
 	return node, uint32(size), nil

@@ -18,7 +18,7 @@ import (
 // so an edit that keeps the layout (a number, a string already in the table, a bool) is
 // written in place and everything else stays as it was.
 func (d *Document) Marshal() ([]byte, error) {
-	if err := d.check(false); err != nil {
+	if err := d.check(); err != nil {
 		return nil, err
 	}
 	if d.layout != nil && d.layout.fits(d.Root) {
@@ -29,7 +29,7 @@ func (d *Document) Marshal() ([]byte, error) {
 
 // Preserved reports whether Marshal will reproduce the recorded layout.
 func (d *Document) Preserved() bool {
-	return d.layout != nil && d.check(false) == nil && d.layout.fits(d.Root)
+	return d.layout != nil && d.check() == nil && d.layout.fits(d.Root)
 }
 
 // Write writes Marshal's bytes to w.
@@ -53,7 +53,7 @@ func (d *Document) Write(w io.Writer) error {
 //   - identical values are written once: equal big values and equal containers share one
 //     offset; hash entries are written sorted by key.
 func (d *Document) MarshalCanonical() ([]byte, error) {
-	if err := d.check(true); err != nil {
+	if err := d.check(); err != nil {
 		return nil, err
 	}
 	l, err := canonicalLayout(d.Root)
@@ -64,10 +64,9 @@ func (d *Document) MarshalCanonical() ([]byte, error) {
 }
 
 // check rejects what no layout can write: the version, a non-container root, nil or unknown
-// nodes, cycles, counts over 24 bits, hash keys that do not fit; and, when sorted is set
-// (the canonical layout), hash keys that are not sorted and unique. A recorded layout
-// writes entries in the order the file had them, sorted or not.
-func (d *Document) check(sorted bool) error {
+// nodes, cycles, counts over 24 bits, hash keys that do not fit or are not sorted and unique
+// (Read refuses those, as the game binary-searches keys), strings with NUL bytes.
+func (d *Document) check() error {
 	if d.Version < 2 || d.Version > 7 {
 		return fmt.Errorf("byml: cannot write version %d (2 to 7 can be written)", d.Version)
 	}
@@ -128,9 +127,9 @@ func (d *Document) check(sorted bool) error {
 		}
 		for i, e := range n.Entries {
 			switch {
-			case sorted && n.Kind == Hash && i > 0 && e.Key <= n.Entries[i-1].Key:
+			case n.Kind == Hash && i > 0 && e.Key <= n.Entries[i-1].Key:
 				return fail("key %q after %q: hash keys must be sorted and unique", e.Key, n.Entries[i-1].Key)
-			case sorted && n.Kind != Hash && i > 0 && e.Hash <= n.Entries[i-1].Hash:
+			case n.Kind != Hash && i > 0 && e.Hash <= n.Entries[i-1].Hash:
 				return fail("hash 0x%x after 0x%x: hash map keys must be sorted and unique", e.Hash, n.Entries[i-1].Hash)
 			case n.Kind == HashMap32 && e.Hash > math.MaxUint32:
 				return fail("hash 0x%x does not fit 32 bits", e.Hash)
