@@ -3,12 +3,11 @@ package byml
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"ainbeditor/internal/jsontext"
@@ -159,67 +158,218 @@ func appendJSON(b []byte, n *Node, depth int) ([]byte, error) {
 // FromJSON reads a document in the JSON form above. Hash members are sorted; a repeated key
 // is an error. The document has no recorded layout.
 func FromJSON(data []byte) (*Document, error) {
-	r := &jsonReader{dec: json.NewDecoder(bytes.NewReader(data))}
-	r.dec.UseNumber()
+	r := &jsonReader{b: data}
 	doc, err := r.document()
-	if err != nil {
-		return nil, fmt.Errorf("byml: json at byte %d: %w", r.dec.InputOffset(), err)
+	if err == nil {
+		if r.ws(); r.i < len(r.b) {
+			err = errors.New("data after the document")
+		}
 	}
-	if _, err := r.dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("byml: json at byte %d: data after the document", r.dec.InputOffset())
+	if err != nil {
+		return nil, fmt.Errorf("byml: json at byte %d: %w", r.i, err)
 	}
 	return doc, nil
 }
 
+// jsonReader scans the fixed shape of the JSON form by hand: encoding/json's token stream
+// allocates for every token, several times slower on the large documents the editor sends.
 type jsonReader struct {
-	dec *json.Decoder
+	b []byte
+	i int
 }
 
-func (r *jsonReader) token() (json.Token, error) {
-	t, err := r.dec.Token()
-	if err == io.EOF {
-		return nil, io.ErrUnexpectedEOF
+func (r *jsonReader) ws() {
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
 	}
-	return t, err
 }
 
-func (r *jsonReader) delim(want json.Delim) error {
-	t, err := r.token()
-	if err != nil {
-		return err
+// peek returns the next byte after white space, or 0 at the end.
+func (r *jsonReader) peek() byte {
+	if r.ws(); r.i < len(r.b) {
+		return r.b[r.i]
 	}
-	if d, ok := t.(json.Delim); !ok || d != want {
-		return fmt.Errorf("got %v, want %v", t, want)
+	return 0
+}
+
+func (r *jsonReader) expect(c byte) error {
+	if got := r.peek(); got != c {
+		if got == 0 {
+			return fmt.Errorf("unexpected end, want %q", c)
+		}
+		return fmt.Errorf("got %q, want %q", got, c)
 	}
+	r.i++
 	return nil
 }
 
-func (r *jsonReader) str() (string, error) {
-	t, err := r.token()
-	if err != nil {
-		return "", err
+// more reports whether a list goes on: it consumes a comma, or sees the closing bracket
+// (not consumed). first is true before the first member.
+func (r *jsonReader) more(first bool, end byte) (bool, error) {
+	c := r.peek()
+	if c == end {
+		return false, nil
 	}
-	s, ok := t.(string)
-	if !ok {
-		return "", fmt.Errorf("got %v, want a string", t)
+	if first {
+		return true, nil
 	}
-	return s, nil
+	if c != ',' {
+		return false, fmt.Errorf("got %q, want ',' or %q", c, end)
+	}
+	r.i++
+	return true, nil
 }
 
-// uint reads an unsigned integer given as a number or as decimal text.
+func (r *jsonReader) literal(word string) bool {
+	if r.peek() != word[0] || !bytes.HasPrefix(r.b[r.i:], []byte(word)) {
+		return false
+	}
+	r.i += len(word)
+	return true
+}
+
+func (r *jsonReader) str() (string, error) {
+	if err := r.expect('"'); err != nil {
+		return "", err
+	}
+	start := r.i
+	for r.i < len(r.b) {
+		c := r.b[r.i]
+		if c == '"' {
+			s := string(r.b[start:r.i])
+			r.i++
+			if !utf8.ValidString(s) {
+				return "", errors.New("string is not UTF-8")
+			}
+			return s, nil
+		}
+		if c == '\\' {
+			return r.escaped(start)
+		}
+		if c < 0x20 {
+			return "", fmt.Errorf("control character 0x%02x in a string", c)
+		}
+		r.i++
+	}
+	return "", errors.New("unterminated string")
+}
+
+// escaped finishes a string that has escapes, from its start.
+func (r *jsonReader) escaped(start int) (string, error) {
+	out := append([]byte(nil), r.b[start:r.i]...)
+	for r.i < len(r.b) {
+		c := r.b[r.i]
+		switch {
+		case c == '"':
+			r.i++
+			if !utf8.Valid(out) {
+				return "", errors.New("string is not UTF-8")
+			}
+			return string(out), nil
+		case c < 0x20:
+			return "", fmt.Errorf("control character 0x%02x in a string", c)
+		case c != '\\':
+			out = append(out, c)
+			r.i++
+			continue
+		}
+		if r.i+1 >= len(r.b) {
+			break
+		}
+		e := r.b[r.i+1]
+		if u, ok := jsontext.Unescape(e); ok {
+			out = append(out, u)
+			r.i += 2
+			continue
+		}
+		if e != 'u' {
+			return "", fmt.Errorf("invalid escape \\%c", e)
+		}
+		cp, ok := r.hex4(r.i + 2)
+		if !ok {
+			return "", errors.New("invalid \\u escape")
+		}
+		r.i += 6
+		if utf16.IsSurrogate(cp) {
+			if lo, ok := r.hex4(r.i + 2); ok && r.i+1 < len(r.b) && r.b[r.i] == '\\' && r.b[r.i+1] == 'u' {
+				if d := utf16.DecodeRune(cp, lo); d != utf8.RuneError {
+					cp = d
+					r.i += 6
+				} else {
+					cp = utf8.RuneError
+				}
+			} else {
+				cp = utf8.RuneError
+			}
+		}
+		out = utf8.AppendRune(out, cp)
+	}
+	return "", errors.New("unterminated string")
+}
+
+func (r *jsonReader) hex4(at int) (rune, bool) {
+	if at+4 > len(r.b) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(r.b[at:at+4]), 16, 32)
+	return rune(v), err == nil
+}
+
+// number returns the text of a JSON number.
+func (r *jsonReader) number() (string, error) {
+	r.ws()
+	start := r.i
+	if r.i < len(r.b) && r.b[r.i] == '-' {
+		r.i++
+	}
+	digits := func() int {
+		n := 0
+		for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
+			r.i++
+			n++
+		}
+		return n
+	}
+	if r.i < len(r.b) && r.b[r.i] == '0' {
+		r.i++
+	} else if digits() == 0 {
+		return "", errors.New("want a number")
+	}
+	if r.i < len(r.b) && r.b[r.i] == '.' {
+		r.i++
+		if digits() == 0 {
+			return "", errors.New("no digits after the decimal point")
+		}
+	}
+	if r.i < len(r.b) && (r.b[r.i] == 'e' || r.b[r.i] == 'E') {
+		r.i++
+		if r.i < len(r.b) && (r.b[r.i] == '+' || r.b[r.i] == '-') {
+			r.i++
+		}
+		if digits() == 0 {
+			return "", errors.New("no digits in the exponent")
+		}
+	}
+	return string(r.b[start:r.i]), nil
+}
+
+// intText reads an integer given as a number or as decimal text.
+func (r *jsonReader) intText() (string, error) {
+	if r.peek() == '"' {
+		return r.str()
+	}
+	return r.number()
+}
+
 func (r *jsonReader) uint(bits int) (uint64, error) {
-	t, err := r.token()
+	s, err := r.intText()
 	if err != nil {
 		return 0, err
-	}
-	var s string
-	switch v := t.(type) {
-	case json.Number:
-		s = string(v)
-	case string:
-		s = v
-	default:
-		return 0, fmt.Errorf("got %v, want an unsigned integer", t)
 	}
 	u, err := strconv.ParseUint(s, 10, bits)
 	if err != nil {
@@ -229,18 +379,9 @@ func (r *jsonReader) uint(bits int) (uint64, error) {
 }
 
 func (r *jsonReader) int(bits int) (int64, error) {
-	t, err := r.token()
+	s, err := r.intText()
 	if err != nil {
 		return 0, err
-	}
-	var s string
-	switch v := t.(type) {
-	case json.Number:
-		s = string(v)
-	case string:
-		s = v
-	default:
-		return 0, fmt.Errorf("got %v, want an integer", t)
 	}
 	i, err := strconv.ParseInt(s, 10, bits)
 	if err != nil {
@@ -250,19 +391,12 @@ func (r *jsonReader) int(bits int) (int64, error) {
 }
 
 func (r *jsonReader) float(bits int) (float64, error) {
-	t, err := r.token()
-	if err != nil {
-		return 0, err
-	}
-	switch v := t.(type) {
-	case json.Number:
-		f, err := strconv.ParseFloat(string(v), bits)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%q is not a number", v)
+	if r.peek() == '"' {
+		s, err := r.str()
+		if err != nil {
+			return 0, err
 		}
-		return f, nil
-	case string:
-		switch v {
+		switch s {
 		case "nan":
 			return math.NaN(), nil
 		case "inf":
@@ -270,18 +404,45 @@ func (r *jsonReader) float(bits int) (float64, error) {
 		case "-inf":
 			return math.Inf(-1), nil
 		}
+		return 0, fmt.Errorf("%q is not a number", s)
 	}
-	return 0, fmt.Errorf("got %v, want a number", t)
+	s, err := r.number()
+	if err != nil {
+		return 0, err
+	}
+	f, err := strconv.ParseFloat(s, bits)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return f, nil
+}
+
+func (r *jsonReader) boolean() (bool, error) {
+	switch {
+	case r.literal("true"):
+		return true, nil
+	case r.literal("false"):
+		return false, nil
+	}
+	return false, errors.New("want true or false")
 }
 
 func (r *jsonReader) document() (*Document, error) {
-	if err := r.delim('{'); err != nil {
+	if err := r.expect('{'); err != nil {
 		return nil, err
 	}
 	doc := &Document{Version: 2}
-	for r.dec.More() {
+	for first := true; ; first = false {
+		if ok, err := r.more(first, '}'); err != nil {
+			return nil, err
+		} else if !ok {
+			break
+		}
 		k, err := r.str()
 		if err != nil {
+			return nil, err
+		}
+		if err := r.expect(':'); err != nil {
 			return nil, err
 		}
 		switch k {
@@ -292,43 +453,42 @@ func (r *jsonReader) document() (*Document, error) {
 			}
 			doc.Version = uint16(v)
 		case "bigEndian":
-			t, err := r.token()
-			if err != nil {
+			if doc.BigEndian, err = r.boolean(); err != nil {
 				return nil, err
 			}
-			b, ok := t.(bool)
-			if !ok {
-				return nil, fmt.Errorf("bigEndian is %v, want true or false", t)
-			}
-			doc.BigEndian = b
 		case "root":
+			if r.literal("null") {
+				doc.Root = nil
+				continue
+			}
 			if doc.Root, err = r.node(0); err != nil {
 				return nil, err
 			}
-			if doc.Root != nil && !doc.Root.Kind.IsContainer() {
+			if !doc.Root.Kind.IsContainer() {
 				return nil, fmt.Errorf("root is %s, must be a container", doc.Root.Kind)
 			}
 		default:
 			return nil, fmt.Errorf("unknown document field %q", k)
 		}
 	}
-	return doc, r.delim('}')
+	return doc, r.expect('}')
 }
 
-// node reads one node; a JSON null (allowed for the root only) gives nil.
+// kindByName maps the JSON type names to kinds.
+var kindByName = func() map[string]Kind {
+	m := map[string]Kind{}
+	for k := range numKinds {
+		m[kindNames[k]] = k
+	}
+	return m
+}()
+
 func (r *jsonReader) node(depth int) (*Node, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("containers nest deeper than %d levels", maxDepth)
 	}
-	t, err := r.token()
-	if err != nil {
+	if err := r.expect('{'); err != nil {
 		return nil, err
-	}
-	if t == nil && depth == 0 {
-		return nil, nil
-	}
-	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("got %v, want a node object", t)
 	}
 	if k, err := r.str(); err != nil || k != "type" {
 		if err == nil {
@@ -336,25 +496,27 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 		}
 		return nil, err
 	}
+	if err := r.expect(':'); err != nil {
+		return nil, err
+	}
 	typ, err := r.str()
 	if err != nil {
 		return nil, err
 	}
-	kind := numKinds
-	for k := range numKinds {
-		if kindNames[k] == typ {
-			kind = k
-		}
-	}
-	if kind == numKinds {
+	kind, ok := kindByName[typ]
+	if !ok {
 		return nil, fmt.Errorf("unknown node type %q", typ)
 	}
 	n := &Node{Kind: kind}
-	if !r.dec.More() {
+	if r.peek() == '}' {
+		r.i++
 		if kind != Null {
 			return nil, fmt.Errorf("%s node without a value", kind)
 		}
-		return n, r.delim('}')
+		return n, nil
+	}
+	if err := r.expect(','); err != nil {
+		return nil, err
 	}
 	if k, err := r.str(); err != nil || k != "value" {
 		if err == nil {
@@ -362,33 +524,29 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 		}
 		return nil, err
 	}
+	if err := r.expect(':'); err != nil {
+		return nil, err
+	}
 	if err := r.value(n, depth); err != nil {
 		return nil, err
 	}
-	return n, r.delim('}')
+	return n, r.expect('}')
 }
 
 func (r *jsonReader) value(n *Node, depth int) error {
 	var err error
 	switch n.Kind {
 	case Null:
-		t, err := r.token()
-		if err == nil && t != nil {
-			err = fmt.Errorf("null node with value %v", t)
+		if !r.literal("null") {
+			return errors.New("null node with a value")
 		}
-		return err
 	case String:
 		n.Str, err = r.str()
 	case Bool:
-		t, err := r.token()
-		if err != nil {
-			return err
+		var b bool
+		if b, err = r.boolean(); b {
+			n.Bits = 1
 		}
-		b, ok := t.(bool)
-		if !ok {
-			return fmt.Errorf("bool value is %v", t)
-		}
-		*n = *NewBool(b)
 	case Int:
 		var i int64
 		i, err = r.int(32)
@@ -417,18 +575,23 @@ func (r *jsonReader) value(n *Node, depth int) error {
 	case File:
 		return r.file(n)
 	case Array:
-		if err := r.delim('['); err != nil {
+		if err := r.expect('['); err != nil {
 			return err
 		}
 		n.Items = []*Node{}
-		for r.dec.More() {
+		for first := true; ; first = false {
+			if ok, err := r.more(first, ']'); err != nil {
+				return err
+			} else if !ok {
+				break
+			}
 			c, err := r.node(depth + 1)
 			if err != nil {
 				return err
 			}
 			n.Items = append(n.Items, c)
 		}
-		return r.delim(']')
+		return r.expect(']')
 	case Hash, HashMap32, HashMap64:
 		return r.entries(n, depth)
 	}
@@ -436,13 +599,21 @@ func (r *jsonReader) value(n *Node, depth int) error {
 }
 
 func (r *jsonReader) file(n *Node) error {
-	if err := r.delim('{'); err != nil {
+	if err := r.expect('{'); err != nil {
 		return err
 	}
 	var haveA, haveD bool
-	for r.dec.More() {
+	for first := true; ; first = false {
+		if ok, err := r.more(first, '}'); err != nil {
+			return err
+		} else if !ok {
+			break
+		}
 		k, err := r.str()
 		if err != nil {
+			return err
+		}
+		if err := r.expect(':'); err != nil {
 			return err
 		}
 		switch k {
@@ -468,16 +639,21 @@ func (r *jsonReader) file(n *Node) error {
 	if !haveA || !haveD {
 		return errors.New("file value needs align and data")
 	}
-	return r.delim('}')
+	return r.expect('}')
 }
 
 func (r *jsonReader) entries(n *Node, depth int) error {
-	if err := r.delim('['); err != nil {
+	if err := r.expect('['); err != nil {
 		return err
 	}
 	n.Entries = []Entry{}
-	for r.dec.More() {
-		if err := r.delim('['); err != nil {
+	for first := true; ; first = false {
+		if ok, err := r.more(first, ']'); err != nil {
+			return err
+		} else if !ok {
+			break
+		}
+		if err := r.expect('['); err != nil {
 			return err
 		}
 		var e Entry
@@ -493,10 +669,13 @@ func (r *jsonReader) entries(n *Node, depth int) error {
 		if err != nil {
 			return err
 		}
+		if err := r.expect(','); err != nil {
+			return err
+		}
 		if e.Value, err = r.node(depth + 1); err != nil {
 			return err
 		}
-		if err := r.delim(']'); err != nil {
+		if err := r.expect(']'); err != nil {
 			return err
 		}
 		n.Entries = append(n.Entries, e)
@@ -504,5 +683,5 @@ func (r *jsonReader) entries(n *Node, depth int) error {
 	if err := sortEntries(n); err != nil {
 		return err
 	}
-	return r.delim(']')
+	return r.expect(']')
 }

@@ -101,3 +101,88 @@ func TestJSONRejects(t *testing.T) {
 		t.Fatalf("empty document: %+v, %v", doc, err)
 	}
 }
+
+// TestJSONStringsLikeEncodingJSON decodes escaped strings with the hand-written reader and
+// with encoding/json, which must agree.
+func TestJSONStringsLikeEncodingJSON(t *testing.T) {
+	for _, s := range []string{
+		`"plain"`, `"a\"b\\c\/d\b\f\n\r\t"`, `"\u00e9\u65e5"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\ude00x"`,
+		`"\ud83d\u0041"`, `"日本"`, `""`,
+	} {
+		var want string
+		if err := json.Unmarshal([]byte(s), &want); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		r := &jsonReader{b: []byte(s)}
+		got, err := r.str()
+		if err != nil || got != want {
+			t.Errorf("%s: got %q, %v; want %q", s, got, err, want)
+		}
+	}
+	for _, bad := range []string{`"abc`, "\"a\x01\"", `"\x"`, `"\u12"`, "\"\xff\""} {
+		r := &jsonReader{b: []byte(bad)}
+		if _, err := r.str(); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func FuzzJSON(f *testing.F) {
+	for _, c := range corpusFiles(f) {
+		if len(c.data) > fuzzSeedMax {
+			continue
+		}
+		if doc, err := Read(c.data); err == nil {
+			if j, err := doc.ToJSON(); err == nil {
+				f.Add(j)
+			}
+		}
+	}
+	for _, s := range []string{
+		`{"root":null}`, `{"version":7,"bigEndian":true,"root":{"type":"array","value":[{"type":"null"}]}}`,
+		`{"root":{"type":"hash","value":[["b",{"type":"float","value":"nan"}],["a",{"type":"double","value":-0}]]}}`,
+		`{"root":{"type":"hashmap64","value":[["1",{"type":"file","value":{"align":4,"data":"AA=="}}]]}}`,
+		`{"root":{"type":"array","value":[{"type":"string","value":"\ud83d\ude00\n"}]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		doc, err := FromJSON(text)
+		if err != nil {
+			return
+		}
+		out, err := doc.ToJSON()
+		if err != nil {
+			t.Fatalf("ToJSON of a document FromJSON accepted: %v", err)
+		}
+		if len(out) > textPerByte*len(text)+slack {
+			t.Fatalf("JSON is %d bytes from %d", len(out), len(text))
+		}
+		back, err := FromJSON(out)
+		if err != nil {
+			t.Fatalf("own JSON does not read back: %v\n%s", err, out)
+		}
+		if p := diffPath(back.Root, doc.Root, "root"); p != "" || back.Version != doc.Version || back.BigEndian != doc.BigEndian {
+			t.Fatalf("JSON round trip differs at %q", p)
+		}
+		if doc.Version >= 2 && doc.Version <= 7 {
+			bin, err := doc.MarshalCanonical()
+			if err != nil {
+				if strings.Contains(err.Error(), "contains NUL") {
+					return
+				}
+				t.Fatalf("canonical write of a JSON document: %v", err)
+			}
+			if len(bin) > binaryPerByte*len(text)+slack {
+				t.Fatalf("binary is %d bytes from %d of JSON", len(bin), len(text))
+			}
+			b2, err := Read(bin)
+			if err != nil {
+				t.Fatalf("binary does not read back: %v", err)
+			}
+			if p := diffPath(b2.Root, doc.Root, "root"); p != "" {
+				t.Fatalf("binary reads back different at %s", p)
+			}
+		}
+	})
+}
