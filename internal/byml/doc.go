@@ -6,10 +6,17 @@
 // # Model
 //
 // A Document holds the version, the byte order and the root Node. A Node is one plain struct
-// whose Kind says which fields mean something (see Node). Hash entries keep the order of the
-// file, which is sorted by key; HashMap32/HashMap64 entries are sorted by hash. Read returns a
-// subtree that the file shares between parents (two offsets pointing at one node) as one
-// *Node in both places.
+// whose Kind says which fields mean something (see Node). Hash entries are sorted by key and
+// HashMap32/HashMap64 entries by hash, as the game binary-searches them; Read refuses files
+// where they are not, and the writers refuse such trees. Read returns a subtree that the file
+// shares between parents (two offsets pointing at one node) as one *Node in both places.
+//
+// Node types 0x20 and 0x21 (version 7) are hash maps whose keys are 32-bit and 64-bit hashes:
+// count, then (hash, value) pairs of 8 or 12 bytes, then one type byte per entry, as
+// BymlLibrary and Nintendo's own builders lay them out (roead reads 0x21 as value, hash and
+// an extra word instead; no corpus file has one). 0xA2 is binary data preceded by its size
+// and an alignment word, the data starting on that alignment. Version 1's path nodes and the
+// remapped and mono-typed containers (0x30, 0x31, 0xC4, 0xC8) are not read.
 //
 // # Writing
 //
@@ -37,7 +44,34 @@
 // Float (always written with one), null is null. Containers of at most 10 members that hold
 // no containers are written in flow style, as oead does. The reader also takes !h32, !d,
 // !s32/!u32/!s64/!u64, roead's bare !!file scalar and YAML anchors (as shared nodes).
-// ToJSON and FromJSON use the shape documented in json.go.
+//
+// # JSON form
+//
+// ToJSON and FromJSON, for the editor, write and read a document as
+//
+//	{"version": 7, "bigEndian": false, "root": NODE or null}
+//
+// where every node is an object whose "type" comes first:
+//
+//	{"type": "null"}
+//	{"type": "string", "value": "text"}
+//	{"type": "bool", "value": true}
+//	{"type": "int", "value": -5}               int32
+//	{"type": "uint", "value": 5}               uint32
+//	{"type": "int64", "value": "-5"}           decimal text: JavaScript numbers hold 53 bits
+//	{"type": "uint64", "value": "5"}
+//	{"type": "float", "value": 1.5}            float32: the shortest decimal that reads back
+//	{"type": "double", "value": 1.5}           as the same value; "nan", "inf" and "-inf"
+//	                                           as strings, since JSON has no such numbers
+//	{"type": "binary", "value": "AAE="}        base64
+//	{"type": "file", "value": {"align": 4096, "data": "AAE="}}
+//	{"type": "array", "value": [NODE, ...]}
+//	{"type": "hash", "value": [["key", NODE], ...]}        sorted by key
+//	{"type": "hashmap32", "value": [[123, NODE], ...]}     sorted by hash
+//	{"type": "hashmap64", "value": [["123", NODE], ...]}   hash as decimal text
+//
+// Members are pairs in arrays rather than object members because JavaScript reorders object
+// keys that look like integers. Shared nodes are written out at each use.
 //
 // # What it must never do
 //

@@ -13,33 +13,7 @@ import (
 	"ainbeditor/internal/jsontext"
 )
 
-// The JSON form, for the editor. A document is
-//
-//	{"version": 7, "bigEndian": false, "root": NODE or null}
-//
-// and every node is an object whose "type" comes first:
-//
-//	{"type": "null"}
-//	{"type": "string", "value": "text"}
-//	{"type": "bool", "value": true}
-//	{"type": "int", "value": -5}               int32
-//	{"type": "uint", "value": 5}               uint32
-//	{"type": "int64", "value": "-5"}           decimal text: JavaScript numbers hold 53 bits
-//	{"type": "uint64", "value": "5"}
-//	{"type": "float", "value": 1.5}            float32: the shortest decimal that reads back
-//	{"type": "double", "value": 1.5}           as the same value; "nan", "inf" and "-inf"
-//	                                           as strings, since JSON has no such numbers
-//	{"type": "binary", "value": "AAE="}        base64
-//	{"type": "file", "value": {"align": 4096, "data": "AAE="}}
-//	{"type": "array", "value": [NODE, ...]}
-//	{"type": "hash", "value": [["key", NODE], ...]}        sorted by key
-//	{"type": "hashmap32", "value": [[123, NODE], ...]}     sorted by hash
-//	{"type": "hashmap64", "value": [["123", NODE], ...]}   hash as decimal text
-//
-// Members are pairs in arrays rather than object members because JavaScript reorders object
-// keys that look like integers. Shared nodes are written out at each use.
-
-// ToJSON writes the document in the JSON form above.
+// ToJSON writes the document in the JSON form (see the package doc).
 func (d *Document) ToJSON() ([]byte, error) {
 	b := []byte(`{"version":`)
 	b = strconv.AppendUint(b, uint64(d.Version), 10)
@@ -155,7 +129,7 @@ func appendJSON(b []byte, n *Node, depth int) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// FromJSON reads a document in the JSON form above. Hash members are sorted; a repeated key
+// FromJSON reads a document in the JSON form (see the package doc). Hash members are sorted; a repeated key
 // is an error. The document has no recorded layout.
 func FromJSON(data []byte) (*Document, error) {
 	r := &jsonReader{b: data}
