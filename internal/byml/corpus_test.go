@@ -190,16 +190,69 @@ func sarcMembers(b []byte) ([][]byte, error) {
 
 func TestCorpusRead(t *testing.T) {
 	files := corpusFiles(t)
-	kinds := map[Kind]int{}
+	docs := map[string]*Document{}
 	for _, f := range files {
 		doc, err := Read(f.data)
 		if err != nil {
 			t.Errorf("%s: %v", f.name, err)
 			continue
 		}
-		walk(doc.Root, func(n *Node) { kinds[n.Kind]++ })
+		docs[f.name] = doc
 	}
-	t.Logf("%d documents; node kinds seen: %v", len(files), kinds)
+	if len(files) < 62 {
+		t.Fatalf("%d documents, the corpus has 62", len(files))
+	}
+	// Spot checks of values other tools report for these files.
+	actors := docs["ActorInfo.product.byml"].Root
+	if n := len(actors.Get("Actors").Items); n != 7934 {
+		t.Errorf("ActorInfo: %d actors, want 7934", n)
+	}
+	if h := actors.Get("Hashes").Items[0]; h.Kind != Int || h.IntValue() != 31119 {
+		t.Errorf("ActorInfo: Hashes[0] = %v %d, want int 31119", h.Kind, h.IntValue())
+	}
+	usen := docs["USen.byml"].Root
+	if usen.Kind != HashMap32 || usen.Entries[0].Hash != 1264494 || usen.Entries[0].Value.Get("Hash").UIntValue() != 0xE8FCC5F5 {
+		t.Errorf("USen: first entry %+v", usen.Entries[0])
+	}
+	mrg := docs["Mrg_01e57204_MrgD100_B4-B3-B2-1A90E17A.bcett.byml"]
+	if h := mrg.Root.Get("Actors").Items[0].Get("Hash"); mrg.Version != 4 || h.Kind != UInt64 || h.UInt64Value() != 934954474910587728 {
+		t.Errorf("Mrg: version %d, first actor hash %v %d", mrg.Version, h.Kind, h.UInt64Value())
+	}
+}
+
+// TestCorpusByteOrder writes every document in the other byte order with its recorded
+// layout, reads it back, and writes it in the original order again: the bytes must be the
+// original file's. The corpus has only little-endian files; this covers big endian.
+func TestCorpusByteOrder(t *testing.T) {
+	for _, f := range corpusFiles(t) {
+		doc, err := Read(f.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc.BigEndian = !doc.BigEndian
+		flipped, err := doc.Marshal()
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		if string(flipped[:2]) != "BY" {
+			t.Fatalf("%s: flipped file starts %q", f.name, flipped[:2])
+		}
+		back, err := Read(flipped)
+		if err != nil {
+			t.Fatalf("%s: big-endian copy does not read: %v", f.name, err)
+		}
+		if p := diffPath(back.Root, doc.Root, "root"); p != "" {
+			t.Fatalf("%s: big-endian copy differs at %s", f.name, p)
+		}
+		back.BigEndian = !back.BigEndian
+		again, err := back.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again, f.data) {
+			t.Fatalf("%s: little -> big -> little changed the bytes: %s", f.name, firstDiff(again, f.data))
+		}
+	}
 }
 
 // walk calls fn for every node reachable from n, once per reference.

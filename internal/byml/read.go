@@ -72,8 +72,8 @@ func (d *decoder) has(off, n uint32) bool {
 }
 
 // Read parses a BYML file of versions 1 to 7 in either byte order. Every node type of those
-// versions is read except the path nodes of version 1 and the remapped/mono-typed containers
-// (0x30, 0x31, 0xC4, 0xC8) no known game file uses; those are errors.
+// versions is read except the path nodes of version 1 and the remapped and mono-typed
+// containers (0x30, 0x31, 0xC4, 0xC8), which no corpus file has; those are errors.
 func Read(data []byte) (*Document, error) {
 	if len(data) < headerSize {
 		return nil, &FormatError{What: "header", Offset: 0, Msg: fmt.Sprintf("file is %d bytes, header needs %d", len(data), headerSize)}

@@ -1,7 +1,9 @@
 package byml
 
 import (
+	"bytes"
 	"encoding/binary"
+	"math"
 	"errors"
 	"strings"
 	"testing"
@@ -178,5 +180,56 @@ func TestReadEmptyAndVersions(t *testing.T) {
 				t.Fatalf("v%d %s: Marshal = %x, %v", v, magic, out, err)
 			}
 		}
+	}
+}
+
+// TestReadHashMap64AndFile reads a hand-made version 7 file with the node types no corpus file
+// has: a 0x21 hash map (8-byte hash, 4-byte value, then the type bytes) holding a 0x20 hash map
+// and 0xA2 file data (size, alignment, data on its alignment).
+func TestReadHashMap64AndFile(t *testing.T) {
+	// Header (0x10), then the file data at 0x18 so that its bytes start at 0x20.
+	data := raw("YB\x07\x00", 0, 0, 0x30,
+		0, 0, // 0x10: padding before the file data
+		3, 0x10, // 0x18: size, alignment
+		"abc\x00", 0, 0, 0, // 0x20: data, padding to 0x30
+		// 0x30: hash map 64 with 2 entries: (1, file at 0x18) and (2^64-1, hash map 32 at 0x50)
+		0x221, 1, 0, 0x18, -1, -1, 0x50, "\xA2\x20\x00\x00",
+		// 0x50: hash map 32 with 1 entry: (7, int 5)
+		0x120, 7, 5, "\xD1\x00\x00\x00",
+	)
+	doc, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := doc.Root
+	if r.Kind != HashMap64 || len(r.Entries) != 2 || r.Entries[0].Hash != 1 || r.Entries[1].Hash != math.MaxUint64 {
+		t.Fatalf("root %+v", r)
+	}
+	f := r.GetHash(1)
+	if f.Kind != File || f.Align != 0x10 || string(f.Data) != "abc" {
+		t.Fatalf("file %+v", f)
+	}
+	h := r.GetHash(math.MaxUint64)
+	if h.Kind != HashMap32 || h.GetHash(7).IntValue() != 5 {
+		t.Fatalf("hash map 32 %+v", h)
+	}
+	out, err := doc.Marshal()
+	if err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("preserve: %v %s", err, firstDiff(out, data))
+	}
+	// The canonical layout puts the file data first, on its alignment, then the containers
+	// 4-aligned right after it: the same bytes up to the data, the root at 0x24.
+	canon, err := doc.MarshalCanonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(bytes.Clone(data[:0x23]), 0)
+	binary.LittleEndian.PutUint32(want[0xC:], 0x24)
+	if !bytes.Equal(canon[:0x24], want) || len(canon) != 0x24+30+2+13 {
+		t.Fatalf("canonical: %s, length %d", firstDiff(canon[:0x24], want), len(canon))
+	}
+	back, err := Read(canon)
+	if err != nil || !Equal(back.Root, doc.Root) {
+		t.Fatalf("canonical reads back: %v", err)
 	}
 }
