@@ -49,6 +49,20 @@ type decoder struct {
 	nodes map[uint32]*Node
 	open  map[uint32]bool
 	slots []slot
+	// slab hands out nodes from blocks: one allocation per block instead of per node.
+	slab []Node
+}
+
+const slabSize = 256
+
+// node returns a new zero node.
+func (d *decoder) node() *Node {
+	if len(d.slab) == 0 {
+		d.slab = make([]Node, slabSize)
+	}
+	n := &d.slab[0]
+	d.slab = d.slab[1:]
+	return n
 }
 
 func (d *decoder) errorf(what string, off uint32, format string, args ...any) error {
@@ -170,9 +184,13 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 			if d.strs == nil || raw >= uint32(len(d.strs.strs)) {
 				return nil, d.errorf(what, slotOff, "string index %d out of range (table has %d)", raw, d.strs.len())
 			}
-			return &Node{Kind: String, Str: d.strs.strs[raw]}, nil
+			n := d.node()
+			n.Kind, n.Str = String, d.strs.strs[raw]
+			return n, nil
 		default:
-			return &Node{Kind: k, Bits: uint64(raw)}, nil
+			n := d.node()
+			n.Kind, n.Bits = k, uint64(raw)
+			return n, nil
 		}
 	}
 	off := raw
@@ -196,7 +214,8 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 		if !d.has(off, 8) {
 			return nil, d.errorf(what, off, "%s value runs past the end of the file", k)
 		}
-		n, size = &Node{Kind: k, Bits: d.order.Uint64(d.b[off:])}, 8
+		n, size = d.node(), 8
+		n.Kind, n.Bits = k, d.order.Uint64(d.b[off:])
 	case Binary:
 		l := d.u32(off)
 		if !d.has(off+4, l) || uint64(off)+4+uint64(l) > uint64(len(d.b)) {
@@ -249,7 +268,8 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 	if uint64(off)+size > uint64(len(d.b)) {
 		return nil, 0, d.errorf(what, off, "%d entries need %d bytes, the file has %d from here", n, size, uint64(len(d.b))-uint64(off))
 	}
-	node := &Node{Kind: k}
+	node := d.node()
+	node.Kind = k
 	child := func(t byte, slotOff uint32) (*Node, error) {
 		ck, ok := kindOf(t)
 		if !ok {
