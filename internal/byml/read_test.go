@@ -3,8 +3,8 @@ package byml
 import (
 	"bytes"
 	"encoding/binary"
-	"math"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
