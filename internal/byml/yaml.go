@@ -328,7 +328,7 @@ func formatFloat(f float64, bits int) string {
 	return s + ".0"
 }
 
-// resolvePlain reads an untagged, unquoted scalar the way oead does: true/false, null, a
+// resolvePlain reads an untagged, unquoted scalar the way oead does: true/false, null (not ~), a
 // number with a decimal point (or .inf/.nan) as Float, an integer (decimal or 0x hex) as Int
 // (or the smallest of UInt, Int64, UInt64 that holds it), anything else as a string.
 func resolvePlain(s string) (Kind, uint64, bool) {
@@ -337,7 +337,7 @@ func resolvePlain(s string) (Kind, uint64, bool) {
 		return Bool, 1, true
 	case "false":
 		return Bool, 0, true
-	case "null", "~":
+	case "null":
 		return Null, 0, true
 	}
 	if s == "" || !strings.ContainsRune("0123456789+-.", rune(s[0])) {
@@ -440,7 +440,7 @@ func NodeFromYAML(text []byte) (*Node, error) {
 	for y.Kind == yaml.AliasNode && y.Alias != nil {
 		y = y.Alias
 	}
-	if y.Kind == yaml.ScalarNode && y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && (y.Value == "null" || y.Value == "~" || y.Value == "") {
+	if y.Kind == yaml.ScalarNode && y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && (y.Value == "null" || y.Value == "") {
 		return nil, nil
 	}
 	n, err := r.node(y)

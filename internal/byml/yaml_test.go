@@ -265,7 +265,8 @@ func TestYAMLReadConventions(t *testing.T) {
 		{"a: 'true'", NewString("true")},
 		{"a: |\n  12\n", NewString("12\n")},
 		{"a: 1e5", NewString("1e5")}, // oead: no decimal point, not an integer
-		{"a: ~", NewNull()},
+		{"a: ~", NewString("~")},     // oead: only null is null
+		{"a: null", NewNull()},
 	} {
 		root, err := NodeFromYAML([]byte(tc.text))
 		if err != nil {
