@@ -43,6 +43,7 @@ func canonicalLayout(root *Node) (*layout, error) {
 			return nil, errTooBig
 		}
 		t.rel[len(t.strs)] = uint32(r)
+		t.buildIndex()
 		tables[i] = t
 		off = alignUp(off+r, 4)
 	}

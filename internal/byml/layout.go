@@ -10,7 +10,19 @@ type table struct {
 	off  uint32
 	strs []string
 	rel  []uint32
-	idx  map[string]uint32 // built on first use
+	idx  map[string]uint32 // see buildIndex
+}
+
+// buildIndex maps each string to its first index. It runs when the table is made, so that
+// writers only read it and one document can be written from several goroutines.
+func (t *table) buildIndex() {
+	if t == nil {
+		return
+	}
+	t.idx = make(map[string]uint32, len(t.strs))
+	for i := len(t.strs) - 1; i >= 0; i-- {
+		t.idx[t.strs[i]] = uint32(i)
+	}
 }
 
 func (t *table) len() int {
@@ -24,12 +36,6 @@ func (t *table) len() int {
 func (t *table) index(s string) (uint32, bool) {
 	if t == nil {
 		return 0, false
-	}
-	if t.idx == nil {
-		t.idx = make(map[string]uint32, len(t.strs))
-		for i := len(t.strs) - 1; i >= 0; i-- {
-			t.idx[t.strs[i]] = uint32(i)
-		}
 	}
 	i, ok := t.idx[s]
 	return i, ok
@@ -61,6 +67,8 @@ type layout struct {
 // canonically) when pieces overlap, which a writer could not reproduce from the model.
 func (d *decoder) recordLayout(keyOff, strOff, rootOff uint32) *layout {
 	l := &layout{size: uint32(len(d.b)), keyOff: keyOff, strOff: strOff, rootOff: rootOff, keys: d.keys, strs: d.strs}
+	d.keys.buildIndex()
+	d.strs.buildIndex()
 	l.slots = d.slots
 	slices.SortFunc(l.slots, func(a, b slot) int { return int(int64(a.off) - int64(b.off)) })
 	type span struct{ lo, hi uint32 }

@@ -183,3 +183,33 @@ func TestCanonicalNewDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalConcurrent writes one document from several goroutines (run with -race).
+func TestMarshalConcurrent(t *testing.T) {
+	for _, f := range corpusFiles(t) {
+		if f.name != "A-1_Dynamic.byml" {
+			continue
+		}
+		doc, err := Read(f.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				out, err := doc.Marshal()
+				if err == nil && !bytes.Equal(out, f.data) {
+					err = fmt.Errorf("concurrent Marshal differs: %s", firstDiff(out, f.data))
+				}
+				errs <- err
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	t.Fatal("A-1_Dynamic.byml not in the corpus")
+}
