@@ -196,6 +196,11 @@ func TestCorpusYAMLRoundTrip(t *testing.T) {
 		if p := diffPath(d2.Root, d1.Root, "root"); p != "" {
 			t.Fatalf("%s: YAML -> binary differs at %s", name, p)
 		}
+		y1, err1 := d1.ToYAML()
+		y2, err2 := d2.ToYAML()
+		if err1 != nil || err2 != nil || !bytes.Equal(y1, y2) {
+			t.Fatalf("%s: YAML -> binary -> YAML changed the text (%v, %v)", name, err1, err2)
+		}
 	}
 }
 
