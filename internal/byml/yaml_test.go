@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -99,7 +100,7 @@ func diffPath(a, b *Node, path string) string {
 		return path + ": lengths differ"
 	}
 	for i := range a.Items {
-		if p := diffPath(a.Items[i], b.Items[i], path+"["+itoa(i)+"]"); p != "" {
+		if p := diffPath(a.Items[i], b.Items[i], path+"["+strconv.Itoa(i)+"]"); p != "" {
 			return p
 		}
 	}
@@ -120,19 +121,6 @@ func kindOrNil(n *Node) string {
 		return "nil"
 	}
 	return n.Kind.String()
-}
-
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + formatInt(i)) }
-
-func formatInt(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 // TestCorpusYAMLRoundTrip: for every corpus document, YAML -> binary -> YAML gives the same
