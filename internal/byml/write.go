@@ -53,7 +53,8 @@ func (d *Document) Write(w io.Writer) error {
 //     container and its whole subtree before the second), each 4-aligned; the file ends
 //     right after the last one;
 //   - equal containers are written once and share one offset; equal big values are not
-//     (each use gets its own copy, as in A-4_Static.bcett.byml).
+//     (each use gets its own copy, as in A-4_Static.bcett.byml), unless the tree itself
+//     holds one big-value node in several places.
 func (d *Document) MarshalCanonical() ([]byte, error) {
 	if err := d.check(); err != nil {
 		return nil, err
