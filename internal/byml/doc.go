@@ -43,7 +43,9 @@
 // {Alignment, Data}). Untagged integers are Int, untagged numbers with a decimal point are
 // Float (always written with one), null is null. Containers of at most 10 members that hold
 // no containers are written in flow style, as oead does. The reader also takes !h32, !d,
-// !s32/!u32/!s64/!u64, roead's bare !!file scalar and YAML anchors (as shared nodes).
+// !s32/!u32/!s64/!u64, roead's bare !!file scalar and YAML anchors (as shared nodes). Both
+// text forms write every NaN as nan and read it as the default quiet NaN: the sign and
+// payload of a NaN do not survive them (no corpus file has a NaN).
 //
 // # JSON form
 //

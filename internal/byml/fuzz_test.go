@@ -36,6 +36,7 @@ func FuzzRead(f *testing.F) {
 		raw("BY\x00\x03", 0, 0, 0x10000000, 0xC0000001, 0xD4000000, 0x1C, 0, 5),
 		file(hdr(0, 0, 0x10), 0x120, 7, 0x20, 0xC1, 0x00000000),
 		file(hdr(0, 0, 0x10), 0x121, 7, 0, 0x20, 0xA2, 0x1C0, 3, 16, 0, 0, "abc"),
+		file(hdr(0, 0, 0x10), 0x2C0, 0xD6D2, 0xFFC00001, 0x20, 1, 0xFFF80000), // NaNs with payloads
 	} {
 		f.Add(seed)
 	}
@@ -79,7 +80,7 @@ func FuzzRead(f *testing.F) {
 			if err != nil {
 				t.Fatalf("own YAML does not read back: %v\n%s", err, y)
 			}
-			if p := diffPath(root, doc.Root, "root"); p != "" {
+			if p := diffPath(root, quietNaNs(doc.Root), "root"); p != "" {
 				t.Fatalf("YAML round trip differs at %s\n%s", p, y)
 			}
 		}
@@ -91,7 +92,7 @@ func FuzzRead(f *testing.F) {
 			if err != nil {
 				t.Fatalf("own JSON does not read back: %v", err)
 			}
-			if p := diffPath(back.Root, doc.Root, "root"); p != "" {
+			if p := diffPath(back.Root, quietNaNs(doc.Root), "root"); p != "" {
 				t.Fatalf("JSON round trip differs at %s", p)
 			}
 		}

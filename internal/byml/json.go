@@ -372,7 +372,7 @@ func (r *jsonReader) float(bits int) (float64, error) {
 		}
 		switch s {
 		case "nan":
-			return math.NaN(), nil
+			return quietNaN, nil
 		case "inf":
 			return math.Inf(1), nil
 		case "-inf":

@@ -36,7 +36,7 @@ func TestJSONScalars(t *testing.T) {
 		NewInt(math.MinInt32), NewUInt(math.MaxUint32),
 		NewInt64(math.MinInt64), NewUInt64(math.MaxUint64),
 		NewFloat(0.1), NewFloat(float32(math.Copysign(0, -1))), NewFloat(float32(math.Inf(1))),
-		NewDouble(math.NaN()), NewDouble(math.Inf(-1)), NewDouble(1e300),
+		NewDouble(quietNaN), NewDouble(math.Inf(-1)), NewDouble(1e300),
 		NewBinary([]byte{0, 0xFF}), NewFile([]byte("abc"), 8), NewArray(), NewHash(),
 	)
 	hm := &Node{Kind: HashMap32}

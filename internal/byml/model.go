@@ -338,3 +338,8 @@ func sortEntries(n *Node) error {
 	}
 	return nil
 }
+
+// quietNaN is the NaN the text forms read: they keep neither the sign nor the payload of a
+// NaN (YAML and JSON write every NaN as nan), so reading gives the default quiet NaN, bits
+// 0x7FF8000000000000 (0x7FC00000 as a float32). math.NaN has a payload bit set.
+var quietNaN = math.Float64frombits(0x7FF8000000000000)

@@ -398,7 +398,7 @@ func parseFloat(s string, bits int) (float64, bool) {
 	case "-.inf", "-.Inf", "-.INF":
 		return math.Inf(-1), true
 	case ".nan", ".NaN", ".NAN":
-		return math.NaN(), true
+		return quietNaN, true
 	}
 	if strings.IndexByte(s, '_') >= 0 || strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
 		return 0, false

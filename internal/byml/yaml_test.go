@@ -201,7 +201,7 @@ func TestYAMLScalars(t *testing.T) {
 	add("float-frac", NewFloat(0.1))
 	add("float-big", NewFloat(1e30))
 	add("negzero", NewFloat(float32(math.Copysign(0, -1))))
-	add("nan", NewDouble(math.NaN()))
+	add("nan", NewDouble(quietNaN))
 	add("inf", NewFloat(float32(math.Inf(-1))))
 	add("uint", NewUInt(0xDEADBEEF))
 	add("int64", NewInt64(math.MinInt64))
@@ -343,4 +343,44 @@ func testChunked(t *testing.T) {
 	if n < 5 {
 		t.Fatalf("only %d documents were large enough to chunk", n)
 	}
+}
+
+// TestTextNaN: a NaN's sign and payload do not survive the text forms; it reads back as the
+// default quiet NaN.
+func TestTextNaN(t *testing.T) {
+	root := NewArray(&Node{Kind: Float, Bits: 0xFFC00001}, &Node{Kind: Double, Bits: 0xFFF8000000000001})
+	want := NewArray(&Node{Kind: Float, Bits: 0x7FC00000}, &Node{Kind: Double, Bits: 0x7FF8000000000000})
+	y, err := NodeToYAML(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := NodeFromYAML(y)
+	if err != nil || !Equal(back, want) {
+		t.Fatalf("YAML: %v %+v %+v", err, back.Items[0], back.Items[1])
+	}
+	j, err := (&Document{Version: 7, Root: root}).ToJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := FromJSON(j)
+	if err != nil || !Equal(doc.Root, want) {
+		t.Fatalf("JSON: %v", err)
+	}
+	if !Equal(quietNaNs(root), want) {
+		t.Fatal("quietNaNs does not give the text forms' NaNs")
+	}
+}
+
+// quietNaNs returns a copy of n with every NaN replaced by the NaN the text forms read.
+func quietNaNs(n *Node) *Node {
+	c := n.Clone()
+	walk(c, func(m *Node) {
+		switch {
+		case m.Kind == Float && math.IsNaN(float64(m.FloatValue())):
+			m.Bits = uint64(math.Float32bits(float32(quietNaN)))
+		case m.Kind == Double && math.IsNaN(m.DoubleValue()):
+			m.Bits = math.Float64bits(quietNaN)
+		}
+	})
+	return c
 }
