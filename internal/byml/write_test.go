@@ -60,6 +60,11 @@ func TestCorpusCanonical(t *testing.T) {
 		if !Equal(back.Root, doc.Root) || back.Version != doc.Version || back.BigEndian != doc.BigEndian {
 			t.Errorf("%s: canonical output reads back different", f.name)
 		}
+		// The canonical layout is a fixed point: its own output lays out the same.
+		again, err := back.MarshalCanonical()
+		if err != nil || !bytes.Equal(again, out) {
+			t.Errorf("%s: canonical layout of the canonical output differs (%v)", f.name, err)
+		}
 		same := bytes.Equal(out, f.data)
 		reason, exception := canonicalExceptions[f.name]
 		switch {
