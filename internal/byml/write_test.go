@@ -222,3 +222,39 @@ func TestMarshalConcurrent(t *testing.T) {
 	}
 	t.Fatal("A-1_Dynamic.byml not in the corpus")
 }
+
+// TestPreserveOddLayouts: layouts no canonical writer makes still come back byte for byte
+// (trailing padding, unused and unsorted strings, gaps), and a file whose nodes overlap,
+// which no layout can reproduce from the model, is written canonically instead.
+func TestPreserveOddLayouts(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		data     []byte
+		preserve bool
+	}{
+		{"trailing padding", file(hdr(0, 0, 0x10), 0x1C0, 0xD1, 5, 0, 0, 0), true},
+		{"unused and unsorted strings", file(hdr(0, 0x10, 0x2C), 0x3C2, 0x14, 0x16, 0x18, 0x1A, "z\x00a\x00q\x00\x00\x00", 0x1C0, 0xA0, 1), true},
+		{"gap before a node", file(hdr(0, 0, 0x18), 0, 0, 0x1C0, 0xD1, 5), true},
+		// A binary whose bytes hold an empty array the root also refers to.
+		{"overlapping nodes", file(hdr(0, 0, 0x10), 0x2C0, 0xC0A1, 0x20, 0x24, 8, 0xC0, 0), false},
+	} {
+		doc, err := Read(tc.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if doc.Preserved() != tc.preserve {
+			t.Fatalf("%s: Preserved() = %v", tc.name, doc.Preserved())
+		}
+		out, err := doc.Marshal()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if tc.preserve && !bytes.Equal(out, tc.data) {
+			t.Fatalf("%s: %s", tc.name, firstDiff(out, tc.data))
+		}
+		back, err := Read(out)
+		if err != nil || !Equal(back.Root, doc.Root) {
+			t.Fatalf("%s: output reads back different (%v)", tc.name, err)
+		}
+	}
+}
