@@ -1,0 +1,661 @@
+package byml
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"ainbeditor/internal/jsontext"
+)
+
+// ToJSON writes the document in the JSON form (see the package doc).
+func (d *Document) ToJSON() ([]byte, error) {
+	b := []byte(`{"version":`)
+	b = strconv.AppendUint(b, uint64(d.Version), 10)
+	b = append(b, `,"bigEndian":`...)
+	b = strconv.AppendBool(b, d.BigEndian)
+	b = append(b, `,"root":`...)
+	if d.Root == nil {
+		b = append(b, "null"...)
+	} else {
+		var err error
+		if b, err = appendJSON(b, d.Root, 0); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendJSONString(b []byte, s string) ([]byte, error) {
+	if !utf8.ValidString(s) {
+		return nil, fmt.Errorf("byml: string %q is not UTF-8, JSON cannot hold it", s)
+	}
+	return jsontext.AppendString(b, s), nil
+}
+
+func appendJSONFloat(b []byte, f float64, bits int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, `"nan"`...)
+	case math.IsInf(f, 1):
+		return append(b, `"inf"`...)
+	case math.IsInf(f, -1):
+		return append(b, `"-inf"`...)
+	}
+	return strconv.AppendFloat(b, f, 'g', -1, bits)
+}
+
+func appendJSON(b []byte, n *Node, depth int) ([]byte, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("byml: containers nest deeper than %d levels", maxDepth)
+	}
+	b = append(b, `{"type":"`...)
+	b = append(b, n.Kind.String()...)
+	b = append(b, '"')
+	if n.Kind == Null {
+		return append(b, '}'), nil
+	}
+	b = append(b, `,"value":`...)
+	var err error
+	switch n.Kind {
+	case String:
+		if b, err = appendJSONString(b, n.Str); err != nil {
+			return nil, err
+		}
+	case Bool:
+		b = strconv.AppendBool(b, n.Bits != 0)
+	case Int:
+		b = strconv.AppendInt(b, int64(int32(n.Bits)), 10)
+	case UInt:
+		b = strconv.AppendUint(b, uint64(uint32(n.Bits)), 10)
+	case Int64:
+		b = append(strconv.AppendInt(append(b, '"'), int64(n.Bits), 10), '"')
+	case UInt64:
+		b = append(strconv.AppendUint(append(b, '"'), n.Bits, 10), '"')
+	case Float:
+		b = appendJSONFloat(b, float64(n.FloatValue()), 32)
+	case Double:
+		b = appendJSONFloat(b, n.DoubleValue(), 64)
+	case Binary:
+		b = append(base64.StdEncoding.AppendEncode(append(b, '"'), n.Data), '"')
+	case File:
+		b = append(b, `{"align":`...)
+		b = strconv.AppendUint(b, uint64(n.Align), 10)
+		b = append(b, `,"data":"`...)
+		b = append(base64.StdEncoding.AppendEncode(b, n.Data), `"}`...)
+	case Array:
+		b = append(b, '[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendJSON(b, it, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	case Hash, HashMap32, HashMap64:
+		b = append(b, '[')
+		for i, e := range n.Entries {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			switch n.Kind {
+			case Hash:
+				if b, err = appendJSONString(b, e.Key); err != nil {
+					return nil, err
+				}
+			case HashMap32:
+				b = strconv.AppendUint(b, e.Hash, 10)
+			default:
+				b = append(strconv.AppendUint(append(b, '"'), e.Hash, 10), '"')
+			}
+			b = append(b, ',')
+			if b, err = appendJSON(b, e.Value, depth+1); err != nil {
+				return nil, err
+			}
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	default:
+		return nil, fmt.Errorf("byml: invalid kind %d", n.Kind)
+	}
+	return append(b, '}'), nil
+}
+
+// FromJSON reads a document in the JSON form (see the package doc). Hash members are sorted; a repeated key
+// is an error. The document has no recorded layout.
+func FromJSON(data []byte) (*Document, error) {
+	r := &jsonReader{b: data}
+	doc, err := r.document()
+	if err == nil {
+		if r.ws(); r.i < len(r.b) {
+			err = errors.New("data after the document")
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("byml: json at byte %d: %w", r.i, err)
+	}
+	return doc, nil
+}
+
+// jsonReader scans the fixed shape of the JSON form by hand: encoding/json's token stream
+// allocates for every token, several times slower on the large documents the editor sends.
+type jsonReader struct {
+	b []byte
+	i int
+}
+
+func (r *jsonReader) ws() {
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte after white space, or 0 at the end.
+func (r *jsonReader) peek() byte {
+	if r.ws(); r.i < len(r.b) {
+		return r.b[r.i]
+	}
+	return 0
+}
+
+func (r *jsonReader) expect(c byte) error {
+	if got := r.peek(); got != c {
+		if got == 0 {
+			return fmt.Errorf("unexpected end, want %q", c)
+		}
+		return fmt.Errorf("got %q, want %q", got, c)
+	}
+	r.i++
+	return nil
+}
+
+// more reports whether a list goes on: it consumes a comma, or sees the closing bracket
+// (not consumed). first is true before the first member.
+func (r *jsonReader) more(first bool, end byte) (bool, error) {
+	c := r.peek()
+	if c == end {
+		return false, nil
+	}
+	if first {
+		return true, nil
+	}
+	if c != ',' {
+		return false, fmt.Errorf("got %q, want ',' or %q", c, end)
+	}
+	r.i++
+	return true, nil
+}
+
+func (r *jsonReader) literal(word string) bool {
+	if r.peek() != word[0] || !bytes.HasPrefix(r.b[r.i:], []byte(word)) {
+		return false
+	}
+	r.i += len(word)
+	return true
+}
+
+func (r *jsonReader) str() (string, error) {
+	if err := r.expect('"'); err != nil {
+		return "", err
+	}
+	start := r.i
+	for r.i < len(r.b) {
+		c := r.b[r.i]
+		if c == '"' {
+			s := string(r.b[start:r.i])
+			r.i++
+			if !utf8.ValidString(s) {
+				return "", errors.New("string is not UTF-8")
+			}
+			return s, nil
+		}
+		if c == '\\' {
+			return r.escaped(start)
+		}
+		if c < 0x20 {
+			return "", fmt.Errorf("control character 0x%02x in a string", c)
+		}
+		r.i++
+	}
+	return "", errors.New("unterminated string")
+}
+
+// escaped finishes a string that has escapes, from its start.
+func (r *jsonReader) escaped(start int) (string, error) {
+	out := append([]byte(nil), r.b[start:r.i]...)
+	for r.i < len(r.b) {
+		c := r.b[r.i]
+		switch {
+		case c == '"':
+			r.i++
+			if !utf8.Valid(out) {
+				return "", errors.New("string is not UTF-8")
+			}
+			return string(out), nil
+		case c < 0x20:
+			return "", fmt.Errorf("control character 0x%02x in a string", c)
+		case c != '\\':
+			out = append(out, c)
+			r.i++
+			continue
+		}
+		if r.i+1 >= len(r.b) {
+			break
+		}
+		e := r.b[r.i+1]
+		if u, ok := jsontext.Unescape(e); ok {
+			out = append(out, u)
+			r.i += 2
+			continue
+		}
+		if e != 'u' {
+			return "", fmt.Errorf("invalid escape \\%c", e)
+		}
+		cp, ok := r.hex4(r.i + 2)
+		if !ok {
+			return "", errors.New("invalid \\u escape")
+		}
+		r.i += 6
+		if utf16.IsSurrogate(cp) {
+			if lo, ok := r.hex4(r.i + 2); ok && r.i+1 < len(r.b) && r.b[r.i] == '\\' && r.b[r.i+1] == 'u' {
+				if d := utf16.DecodeRune(cp, lo); d != utf8.RuneError {
+					cp = d
+					r.i += 6
+				} else {
+					cp = utf8.RuneError
+				}
+			} else {
+				cp = utf8.RuneError
+			}
+		}
+		out = utf8.AppendRune(out, cp)
+	}
+	return "", errors.New("unterminated string")
+}
+
+func (r *jsonReader) hex4(at int) (rune, bool) {
+	if at+4 > len(r.b) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(r.b[at:at+4]), 16, 32)
+	return rune(v), err == nil
+}
+
+// number returns the text of a JSON number.
+func (r *jsonReader) number() (string, error) {
+	r.ws()
+	start := r.i
+	if r.i < len(r.b) && r.b[r.i] == '-' {
+		r.i++
+	}
+	digits := func() int {
+		n := 0
+		for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
+			r.i++
+			n++
+		}
+		return n
+	}
+	if r.i < len(r.b) && r.b[r.i] == '0' {
+		r.i++
+	} else if digits() == 0 {
+		return "", errors.New("want a number")
+	}
+	if r.i < len(r.b) && r.b[r.i] == '.' {
+		r.i++
+		if digits() == 0 {
+			return "", errors.New("no digits after the decimal point")
+		}
+	}
+	if r.i < len(r.b) && (r.b[r.i] == 'e' || r.b[r.i] == 'E') {
+		r.i++
+		if r.i < len(r.b) && (r.b[r.i] == '+' || r.b[r.i] == '-') {
+			r.i++
+		}
+		if digits() == 0 {
+			return "", errors.New("no digits in the exponent")
+		}
+	}
+	return string(r.b[start:r.i]), nil
+}
+
+// intText reads an integer given as a number or as decimal text.
+func (r *jsonReader) intText() (string, error) {
+	if r.peek() == '"' {
+		return r.str()
+	}
+	return r.number()
+}
+
+func (r *jsonReader) uint(bits int) (uint64, error) {
+	s, err := r.intText()
+	if err != nil {
+		return 0, err
+	}
+	u, err := strconv.ParseUint(s, 10, bits)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not an unsigned %d-bit integer", s, bits)
+	}
+	return u, nil
+}
+
+func (r *jsonReader) int(bits int) (int64, error) {
+	s, err := r.intText()
+	if err != nil {
+		return 0, err
+	}
+	i, err := strconv.ParseInt(s, 10, bits)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a signed %d-bit integer", s, bits)
+	}
+	return i, nil
+}
+
+func (r *jsonReader) float(bits int) (float64, error) {
+	if r.peek() == '"' {
+		s, err := r.str()
+		if err != nil {
+			return 0, err
+		}
+		switch s {
+		case "nan":
+			return quietNaN, nil
+		case "inf":
+			return math.Inf(1), nil
+		case "-inf":
+			return math.Inf(-1), nil
+		}
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	s, err := r.number()
+	if err != nil {
+		return 0, err
+	}
+	f, err := strconv.ParseFloat(s, bits)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return f, nil
+}
+
+func (r *jsonReader) boolean() (bool, error) {
+	switch {
+	case r.literal("true"):
+		return true, nil
+	case r.literal("false"):
+		return false, nil
+	}
+	return false, errors.New("want true or false")
+}
+
+func (r *jsonReader) document() (*Document, error) {
+	if err := r.expect('{'); err != nil {
+		return nil, err
+	}
+	doc := &Document{Version: 2}
+	for first := true; ; first = false {
+		if ok, err := r.more(first, '}'); err != nil {
+			return nil, err
+		} else if !ok {
+			break
+		}
+		k, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		if err := r.expect(':'); err != nil {
+			return nil, err
+		}
+		switch k {
+		case "version":
+			v, err := r.uint(16)
+			if err != nil {
+				return nil, err
+			}
+			doc.Version = uint16(v)
+		case "bigEndian":
+			if doc.BigEndian, err = r.boolean(); err != nil {
+				return nil, err
+			}
+		case "root":
+			if r.literal("null") {
+				doc.Root = nil
+				continue
+			}
+			if doc.Root, err = r.node(0); err != nil {
+				return nil, err
+			}
+			if !doc.Root.Kind.IsContainer() {
+				return nil, fmt.Errorf("root is %s, must be a container", doc.Root.Kind)
+			}
+		default:
+			return nil, fmt.Errorf("unknown document field %q", k)
+		}
+	}
+	return doc, r.expect('}')
+}
+
+// kindByName maps the JSON type names to kinds.
+var kindByName = func() map[string]Kind {
+	m := map[string]Kind{}
+	for k := range numKinds {
+		m[kindNames[k]] = k
+	}
+	return m
+}()
+
+func (r *jsonReader) node(depth int) (*Node, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("containers nest deeper than %d levels", maxDepth)
+	}
+	if err := r.expect('{'); err != nil {
+		return nil, err
+	}
+	if k, err := r.str(); err != nil || k != "type" {
+		if err == nil {
+			err = fmt.Errorf("node starts with %q, want \"type\"", k)
+		}
+		return nil, err
+	}
+	if err := r.expect(':'); err != nil {
+		return nil, err
+	}
+	typ, err := r.str()
+	if err != nil {
+		return nil, err
+	}
+	kind, ok := kindByName[typ]
+	if !ok {
+		return nil, fmt.Errorf("unknown node type %q", typ)
+	}
+	n := &Node{Kind: kind}
+	if r.peek() == '}' {
+		r.i++
+		if kind != Null {
+			return nil, fmt.Errorf("%s node without a value", kind)
+		}
+		return n, nil
+	}
+	if err := r.expect(','); err != nil {
+		return nil, err
+	}
+	if k, err := r.str(); err != nil || k != "value" {
+		if err == nil {
+			err = fmt.Errorf("node has field %q, want \"value\"", k)
+		}
+		return nil, err
+	}
+	if err := r.expect(':'); err != nil {
+		return nil, err
+	}
+	if err := r.value(n, depth); err != nil {
+		return nil, err
+	}
+	return n, r.expect('}')
+}
+
+func (r *jsonReader) value(n *Node, depth int) error {
+	var err error
+	switch n.Kind {
+	case Null:
+		if !r.literal("null") {
+			return errors.New("null node with a value")
+		}
+	case String:
+		n.Str, err = r.str()
+	case Bool:
+		var b bool
+		if b, err = r.boolean(); b {
+			n.Bits = 1
+		}
+	case Int:
+		var i int64
+		i, err = r.int(32)
+		n.Bits = uint64(i)
+	case UInt:
+		n.Bits, err = r.uint(32)
+	case Int64:
+		var i int64
+		i, err = r.int(64)
+		n.Bits = uint64(i)
+	case UInt64:
+		n.Bits, err = r.uint(64)
+	case Float:
+		var f float64
+		f, err = r.float(32)
+		n.Bits = uint64(math.Float32bits(float32(f)))
+	case Double:
+		var f float64
+		f, err = r.float(64)
+		n.Bits = math.Float64bits(f)
+	case Binary:
+		var s string
+		if s, err = r.str(); err == nil {
+			n.Data, err = base64.StdEncoding.DecodeString(s)
+		}
+	case File:
+		return r.file(n)
+	case Array:
+		if err := r.expect('['); err != nil {
+			return err
+		}
+		n.Items = []*Node{}
+		for first := true; ; first = false {
+			if ok, err := r.more(first, ']'); err != nil {
+				return err
+			} else if !ok {
+				break
+			}
+			c, err := r.node(depth + 1)
+			if err != nil {
+				return err
+			}
+			n.Items = append(n.Items, c)
+		}
+		return r.expect(']')
+	case Hash, HashMap32, HashMap64:
+		return r.entries(n, depth)
+	}
+	return err
+}
+
+func (r *jsonReader) file(n *Node) error {
+	if err := r.expect('{'); err != nil {
+		return err
+	}
+	var haveA, haveD bool
+	for first := true; ; first = false {
+		if ok, err := r.more(first, '}'); err != nil {
+			return err
+		} else if !ok {
+			break
+		}
+		k, err := r.str()
+		if err != nil {
+			return err
+		}
+		if err := r.expect(':'); err != nil {
+			return err
+		}
+		switch k {
+		case "align":
+			a, err := r.uint(32)
+			if err != nil {
+				return err
+			}
+			n.Align, haveA = uint32(a), true
+		case "data":
+			s, err := r.str()
+			if err != nil {
+				return err
+			}
+			if n.Data, err = base64.StdEncoding.DecodeString(s); err != nil {
+				return err
+			}
+			haveD = true
+		default:
+			return fmt.Errorf("file value has field %q (only align and data)", k)
+		}
+	}
+	if !haveA || !haveD {
+		return errors.New("file value needs align and data")
+	}
+	return r.expect('}')
+}
+
+func (r *jsonReader) entries(n *Node, depth int) error {
+	if err := r.expect('['); err != nil {
+		return err
+	}
+	n.Entries = []Entry{}
+	for first := true; ; first = false {
+		if ok, err := r.more(first, ']'); err != nil {
+			return err
+		} else if !ok {
+			break
+		}
+		if err := r.expect('['); err != nil {
+			return err
+		}
+		var e Entry
+		var err error
+		switch n.Kind {
+		case Hash:
+			e.Key, err = r.str()
+		case HashMap32:
+			e.Hash, err = r.uint(32)
+		default:
+			e.Hash, err = r.uint(64)
+		}
+		if err != nil {
+			return err
+		}
+		if err := r.expect(','); err != nil {
+			return err
+		}
+		if e.Value, err = r.node(depth + 1); err != nil {
+			return err
+		}
+		if err := r.expect(']'); err != nil {
+			return err
+		}
+		n.Entries = append(n.Entries, e)
+	}
+	if err := sortEntries(n); err != nil {
+		return err
+	}
+	return r.expect(']')
+}

@@ -1,0 +1,388 @@
+package byml
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
+
+// FormatError reports malformed input: what was being read and at which file offset.
+type FormatError struct {
+	What   string
+	Offset int64
+	Msg    string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("byml: %s at 0x%x: %s", e.What, e.Offset, e.Msg)
+}
+
+const (
+	headerSize = 0x10
+	// maxDepth bounds container nesting. Real files nest fewer than 20 levels; the bound
+	// keeps a hostile chain of distinct containers from recursing once per 8 input bytes.
+	maxDepth = 1024
+)
+
+// Document is a whole BYML file: the root node (nil for an empty document, whose root offset
+// is 0), the version and the byte order, and, for a document that came from Read, the
+// recorded layout that lets Write reproduce the file byte for byte.
+type Document struct {
+	Version   uint16
+	BigEndian bool
+	Root      *Node
+
+	layout *layout
+}
+
+// decoder reads one file.
+type decoder struct {
+	b     []byte
+	order binary.ByteOrder
+	be    bool
+	keys  *table
+	strs  *table
+	// nodes holds the node read at each offset: a second reference to an offset gets the
+	// same *Node, which is how the model records sharing and why shared subtrees cost no
+	// extra work. open marks the containers being read, so a reference back to one of them
+	// (a cycle) is an error instead of endless recursion.
+	nodes map[uint32]*Node
+	open  map[uint32]bool
+	slots []slot
+	// slab hands out nodes from blocks: one allocation per block instead of per node.
+	slab []Node
+}
+
+const slabSize = 256
+
+// node returns a new zero node.
+func (d *decoder) node() *Node {
+	if len(d.slab) == 0 {
+		d.slab = make([]Node, slabSize)
+	}
+	n := &d.slab[0]
+	d.slab = d.slab[1:]
+	return n
+}
+
+func (d *decoder) errorf(what string, off uint32, format string, args ...any) error {
+	return &FormatError{What: what, Offset: int64(off), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *decoder) u32(off uint32) uint32 { return d.order.Uint32(d.b[off:]) }
+
+// u24 reads the 24-bit count or key index that shares a word with a type byte.
+func (d *decoder) u24(off uint32) uint32 {
+	b := d.b[off : off+3]
+	if d.be {
+		return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2])
+	}
+	return uint32(b[2])<<16 | uint32(b[1])<<8 | uint32(b[0])
+}
+
+// has reports whether n bytes are there at off.
+func (d *decoder) has(off, n uint32) bool {
+	return uint64(off)+uint64(n) <= uint64(len(d.b))
+}
+
+// Read parses a BYML file of versions 1 to 7 in either byte order. Every node type of those
+// versions is read except the path nodes of version 1 and the remapped and mono-typed
+// containers (0x30, 0x31, 0xC4, 0xC8), which no corpus file has; those are errors.
+func Read(data []byte) (*Document, error) {
+	if len(data) < headerSize {
+		return nil, &FormatError{What: "header", Offset: 0, Msg: fmt.Sprintf("file is %d bytes, header needs %d", len(data), headerSize)}
+	}
+	if uint64(len(data)) > 0xFFFFFFFF {
+		return nil, &FormatError{What: "header", Offset: 0, Msg: "file is larger than 32-bit offsets can address"}
+	}
+	d := &decoder{b: data, nodes: map[uint32]*Node{}, open: map[uint32]bool{}}
+	switch string(data[:2]) {
+	case "BY":
+		d.order, d.be = binary.BigEndian, true
+	case "YB":
+		d.order = binary.LittleEndian
+	default:
+		return nil, d.errorf("header", 0, "magic is %q, want \"BY\" or \"YB\"", data[:2])
+	}
+	doc := &Document{BigEndian: d.be, Version: d.order.Uint16(data[2:])}
+	if doc.Version < 1 || doc.Version > 7 {
+		return nil, d.errorf("header", 2, "version %d is not 1 to 7", doc.Version)
+	}
+	keyOff, strOff, rootOff := d.u32(4), d.u32(8), d.u32(12)
+	var err error
+	if d.keys, err = d.readTable("key table", keyOff); err != nil {
+		return nil, err
+	}
+	if d.strs, err = d.readTable("string table", strOff); err != nil {
+		return nil, err
+	}
+	if rootOff != 0 {
+		if !d.has(rootOff, 4) {
+			return nil, d.errorf("root node", rootOff, "offset is past the end of the %d-byte file", len(data))
+		}
+		t := data[rootOff]
+		k, ok := kindOf(t)
+		if !ok || !k.IsContainer() {
+			return nil, d.errorf("root node", rootOff, "type 0x%02x is not a container", t)
+		}
+		if doc.Root, err = d.readRef(k, 12, rootOff, "root node", 0); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkExpansion(doc.Root, len(data)); err != nil {
+		return nil, err
+	}
+	doc.layout = d.recordLayout(keyOff, strOff, rootOff)
+	return doc, nil
+}
+
+// readTable reads a string table node (0xC2): a count, count+1 offsets from the node's start,
+// then the NUL-terminated strings. The offsets must not decrease, so the strings cannot
+// overlap and all of them together are never longer than the file.
+func (d *decoder) readTable(what string, off uint32) (*table, error) {
+	if off == 0 {
+		return nil, nil
+	}
+	if !d.has(off, 4) {
+		return nil, d.errorf(what, off, "offset is past the end of the %d-byte file", len(d.b))
+	}
+	if d.b[off] != 0xC2 {
+		return nil, d.errorf(what, off, "type is 0x%02x, want 0xc2", d.b[off])
+	}
+	n := d.u24(off + 1)
+	if !d.has(off+4, 4*(n+1)) || uint64(n+1)*4 > uint64(len(d.b)) {
+		return nil, d.errorf(what, off, "%d strings need %d offset bytes, the file has %d after the node header", n, 4*(uint64(n)+1), uint64(len(d.b))-uint64(off)-4)
+	}
+	t := &table{off: off, strs: make([]string, n), rel: make([]uint32, n+1)}
+	for i := uint32(0); i <= n; i++ {
+		t.rel[i] = d.u32(off + 4 + 4*i)
+	}
+	for i := uint32(0); i < n; i++ {
+		start, end := uint64(off)+uint64(t.rel[i]), uint64(off)+uint64(t.rel[i+1])
+		if t.rel[i+1] < t.rel[i] {
+			return nil, d.errorf(what, off+4+4*i, "string %d ends (0x%x) before it starts (0x%x)", i, t.rel[i+1], t.rel[i])
+		}
+		if end > uint64(len(d.b)) {
+			return nil, d.errorf(what, off+4+4*i, "string %d runs to 0x%x, past the end of the %d-byte file", i, end, len(d.b))
+		}
+		s := d.b[start:end]
+		z := slices.Index(s, 0)
+		if z < 0 {
+			return nil, d.errorf(what, uint32(start), "string %d has no NUL before the next string", i)
+		}
+		t.strs[i] = string(s[:z])
+	}
+	return t, nil
+}
+
+// readRef reads the node of kind k that a parent's 4-byte value slot at slotOff refers to:
+// inline values come from the slot itself, everything else from the offset it holds.
+func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (*Node, error) {
+	if !k.outOfLine() {
+		switch k {
+		case String:
+			if d.strs == nil || raw >= uint32(len(d.strs.strs)) {
+				return nil, d.errorf(what, slotOff, "string index %d out of range (table has %d)", raw, d.strs.len())
+			}
+			n := d.node()
+			n.Kind, n.Str = String, d.strs.strs[raw]
+			return n, nil
+		default:
+			n := d.node()
+			n.Kind, n.Bits = k, uint64(raw)
+			return n, nil
+		}
+	}
+	off := raw
+	if n, ok := d.nodes[off]; ok {
+		if n.Kind != k {
+			return nil, d.errorf(what, off, "node is referenced as %s and as %s", n.Kind, k)
+		}
+		return n, nil
+	}
+	if d.open[off] {
+		return nil, d.errorf(what, off, "%s contains itself (cycle)", k)
+	}
+	if off < headerSize || !d.has(off, 4) {
+		return nil, d.errorf(what, slotOff, "%s offset 0x%x is outside the file (0x10 to 0x%x)", k, off, len(d.b))
+	}
+	var n *Node
+	var size uint32
+	var err error
+	switch k {
+	case Int64, UInt64, Double:
+		if !d.has(off, 8) {
+			return nil, d.errorf(what, off, "%s value runs past the end of the file", k)
+		}
+		n, size = d.node(), 8
+		n.Kind, n.Bits = k, d.order.Uint64(d.b[off:])
+	case Binary:
+		l := d.u32(off)
+		if !d.has(off+4, l) || uint64(off)+4+uint64(l) > uint64(len(d.b)) {
+			return nil, d.errorf(what, off, "binary of %d bytes runs past the end of the %d-byte file", l, len(d.b))
+		}
+		n, size = &Node{Kind: Binary, Data: slices.Clone(d.b[off+4 : off+4+l])}, 4+l
+	case File:
+		if !d.has(off, 8) {
+			return nil, d.errorf(what, off, "file data header runs past the end of the file")
+		}
+		l, a := d.u32(off), d.u32(off+4)
+		if uint64(off)+8+uint64(l) > uint64(len(d.b)) {
+			return nil, d.errorf(what, off, "file data of %d bytes runs past the end of the %d-byte file", l, len(d.b))
+		}
+		n, size = &Node{Kind: File, Align: a, Data: slices.Clone(d.b[off+8 : off+8+l])}, 8+l
+	default:
+		if depth >= maxDepth {
+			return nil, d.errorf(what, off, "containers nest deeper than %d levels", maxDepth)
+		}
+		d.open[off] = true
+		n, size, err = d.readContainer(k, off, depth+1)
+		delete(d.open, off)
+		if err != nil {
+			return nil, err
+		}
+	}
+	d.nodes[off] = n
+	d.slots = append(d.slots, slot{node: n, off: off, size: size})
+	return n, nil
+}
+
+// readContainer reads an array, hash or hash map node at off and returns it with its size.
+func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, error) {
+	if t := d.b[off]; t != nodeType[k] {
+		return nil, 0, d.errorf(k.String(), off, "type byte is 0x%02x, the parent says 0x%02x", t, nodeType[k])
+	}
+	n := d.u24(off + 1)
+	what := k.String()
+	var size uint64
+	switch k {
+	case Array:
+		size = 4 + uint64(align4(n)) + 4*uint64(n)
+	case Hash:
+		size = 4 + 8*uint64(n)
+	case HashMap32:
+		size = 4 + 8*uint64(n) + uint64(n)
+	case HashMap64:
+		size = 4 + 12*uint64(n) + uint64(n)
+	}
+	if uint64(off)+size > uint64(len(d.b)) {
+		return nil, 0, d.errorf(what, off, "%d entries need %d bytes, the file has %d from here", n, size, uint64(len(d.b))-uint64(off))
+	}
+	node := d.node()
+	node.Kind = k
+	child := func(t byte, slotOff uint32) (*Node, error) {
+		ck, ok := kindOf(t)
+		if !ok {
+			return nil, d.errorf(what, off, "entry at 0x%x has unknown type 0x%02x", slotOff, t)
+		}
+		return d.readRef(ck, slotOff, d.u32(slotOff), what, depth)
+	}
+	switch k {
+	case Array:
+		node.Items = make([]*Node, n)
+		vals := off + 4 + align4(n)
+		for i := uint32(0); i < n; i++ {
+			c, err := child(d.b[off+4+i], vals+4*i)
+			if err != nil {
+				return nil, 0, err
+			}
+			node.Items[i] = c
+		}
+	case Hash:
+		node.Entries = make([]Entry, n)
+		for i := uint32(0); i < n; i++ {
+			e := off + 4 + 8*i
+			ki := d.u24(e)
+			if d.keys == nil || ki >= uint32(len(d.keys.strs)) {
+				return nil, 0, d.errorf(what, e, "key index %d out of range (table has %d)", ki, d.keys.len())
+			}
+			c, err := child(d.b[e+3], e+4)
+			if err != nil {
+				return nil, 0, err
+			}
+			node.Entries[i] = Entry{Key: d.keys.strs[ki], Value: c}
+			if i > 0 && node.Entries[i-1].Key >= node.Entries[i].Key {
+				return nil, 0, d.errorf(what, e, "key %q after %q: keys must be sorted and unique (the game binary-searches them)", node.Entries[i].Key, node.Entries[i-1].Key)
+			}
+		}
+	case HashMap32, HashMap64:
+		w := uint32(8)
+		if k == HashMap64 {
+			w = 12
+		}
+		types := off + 4 + w*n
+		node.Entries = make([]Entry, n)
+		for i := uint32(0); i < n; i++ {
+			e := off + 4 + w*i
+			var h uint64
+			if k == HashMap32 {
+				h = uint64(d.u32(e))
+			} else {
+				h = d.order.Uint64(d.b[e:])
+			}
+			c, err := child(d.b[types+i], e+w-4)
+			if err != nil {
+				return nil, 0, err
+			}
+			node.Entries[i] = Entry{Hash: h, Value: c}
+			if i > 0 && node.Entries[i-1].Hash >= h {
+				return nil, 0, d.errorf(what, e, "hash 0x%x after 0x%x: hashes must be sorted and unique", h, node.Entries[i-1].Hash)
+			}
+		}
+	}
+	return node, uint32(size), nil
+}
+
+func align4(n uint32) uint32 { return (n + 3) &^ 3 }
+
+// checkExpansion bounds the size of the tree that the shared subtrees of a document expand
+// to. The model keeps sharing, but text forms see the expanded tree: a small file whose
+// containers (or long strings, or big binaries) are referenced many times over would otherwise
+// turn into output exponential or quadratic in the input. The weight of a tree counts one per
+// node plus the bytes of every string, key and binary as often as they are reached; real
+// files stay far below the bound (see TestExpansionRatio).
+func checkExpansion(root *Node, inputSize int) error {
+	if root == nil {
+		return nil
+	}
+	limit := int64(inputSize)*maxExpansion + 4096
+	if w := weight(root, limit); w > limit {
+		return &FormatError{What: "document", Offset: 0, Msg: fmt.Sprintf("shared subtrees expand to a tree of weight over %d, too much for a %d-byte input", limit, inputSize)}
+	}
+	return nil
+}
+
+// weight returns the expanded weight of the tree under root, or any value above limit once
+// it passes limit. Shared containers are weighed once and their weight reused.
+func weight(root *Node, limit int64) int64 {
+	memo := map[*Node]int64{}
+	var rec func(n *Node) int64
+	rec = func(n *Node) int64 {
+		switch {
+		case n.Kind == String:
+			return 1 + int64(len(n.Str))
+		case !n.Kind.IsContainer():
+			return 1 + int64(len(n.Data))
+		}
+		if w, ok := memo[n]; ok {
+			return w
+		}
+		w := int64(1)
+		for _, it := range n.Items {
+			if w += rec(it); w > limit {
+				break
+			}
+		}
+		for _, e := range n.Entries {
+			if w += 1 + int64(len(e.Key)) + rec(e.Value); w > limit {
+				break
+			}
+		}
+		memo[n] = w
+		return w
+	}
+	return rec(root)
+}
+
+// maxExpansion is the expanded weight allowed per input byte.
+const maxExpansion = 16

@@ -1,0 +1,682 @@
+package byml
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// YAML tags, as oead and roead write them. BymlLibrary's spellings are read too.
+const (
+	tagUInt    = "!u"
+	tagInt64   = "!l"
+	tagUInt64  = "!ul"
+	tagDouble  = "!f64"
+	tagBinary  = "!!binary"
+	tagFile    = "!!file"
+	tagHash32  = "!h" // roead's tag for hash maps with 32-bit keys
+	tagHash64  = "!h64"
+	tagHash32b = "!h32" // BymlLibrary's
+)
+
+const (
+	// flowMax is the largest container oead writes in flow style (when it holds no
+	// containers).
+	flowMax = 10
+	// flowDepth is the depth from which every container is written in flow style. Block
+	// style indents each line by the depth, so deep documents would grow quadratically;
+	// flow style keeps the text proportional to the tree. Real files nest less deeply.
+	flowDepth = 16
+)
+
+// ToYAML writes the document as YAML in oead's conventions (see the package doc). An empty
+// document is "null". Strings and keys must be valid UTF-8.
+func (d *Document) ToYAML() ([]byte, error) {
+	return NodeToYAML(d.Root)
+}
+
+// NodeToYAML writes one node (nil meaning null) as a YAML document.
+func NodeToYAML(n *Node) ([]byte, error) {
+	var y *yaml.Node
+	if n == nil {
+		y = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+	} else {
+		var err error
+		if y, err = toYAML(n, 0, "root"); err != nil {
+			return nil, err
+		}
+	}
+	var buf bytes.Buffer
+	if err := emitBlock(&buf, y, ""); err != nil {
+		return nil, fmt.Errorf("byml: yaml: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// chunkNodes is the subtree size from which a block container is written member by member.
+var chunkNodes = 512
+
+// yamlSize counts the nodes of a YAML tree, stopping at limit.
+func yamlSize(y *yaml.Node, limit int) int {
+	n := 1
+	for _, c := range y.Content {
+		if n += yamlSize(c, limit-n); n >= limit {
+			break
+		}
+	}
+	return n
+}
+
+// chunkable reports whether y is a block container worth writing member by member.
+func chunkable(y *yaml.Node) bool {
+	return (y.Kind == yaml.SequenceNode || y.Kind == yaml.MappingNode) && y.Style&yaml.FlowStyle == 0 &&
+		len(y.Content) > 0 && yamlSize(y, chunkNodes) >= chunkNodes
+}
+
+// emitBlock writes y with every line indented by prefix. yaml.v3's encoder keeps every event
+// of a document until the document ends, so one encoder for a large file holds hundreds of
+// megabytes; large block containers are therefore written one member at a time, each member
+// through a fresh encoder, which gives the same text (TestYAMLChunkedSameText).
+func emitBlock(buf *bytes.Buffer, y *yaml.Node, prefix string) error {
+	if !chunkable(y) {
+		return encodeIndented(buf, y, prefix)
+	}
+	tag := ""
+	if y.Style&yaml.TaggedStyle != 0 {
+		tag = y.Tag
+	}
+	if y.Kind == yaml.SequenceNode {
+		if tag != "" {
+			return encodeIndented(buf, y, prefix)
+		}
+		for _, item := range y.Content {
+			if item.Kind == yaml.MappingNode && item.Style&yaml.TaggedStyle == 0 && chunkable(item) {
+				// "- " takes the place of the indentation of the mapping's first line.
+				var b bytes.Buffer
+				if err := emitBlock(&b, item, prefix+"  "); err != nil {
+					return err
+				}
+				out := b.Bytes()
+				buf.WriteString(prefix)
+				buf.WriteString("- ")
+				buf.Write(out[len(prefix)+2:])
+				continue
+			}
+			one := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}}
+			if err := encodeIndented(buf, one, prefix); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if tag != "" {
+		buf.WriteString(prefix)
+		buf.WriteString(tag)
+		buf.WriteString("\n")
+	}
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		k, v := y.Content[i], y.Content[i+1]
+		if chunkable(v) {
+			if key, ok := keyText(k); ok {
+				buf.WriteString(prefix)
+				buf.WriteString(key)
+				buf.WriteString(":")
+				vtag := ""
+				if v.Style&yaml.TaggedStyle != 0 {
+					vtag = v.Tag
+					buf.WriteString(" ")
+					buf.WriteString(vtag)
+				}
+				buf.WriteString("\n")
+				inner := prefix + "  "
+				if v.Kind == yaml.SequenceNode && vtag == "" {
+					inner = prefix // compact sequences: "- " under the key
+				}
+				if err := emitBlock(buf, v, inner); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		one := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{k, v}}
+		if err := encodeIndented(buf, one, prefix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keyText returns how a mapping key is written, when it fits on one line as a simple key.
+func keyText(k *yaml.Node) (string, bool) {
+	var b bytes.Buffer
+	one := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{k, scalar("!!str", "x")}}
+	if err := encodeIndented(&b, one, ""); err != nil {
+		return "", false
+	}
+	s, ok := strings.CutSuffix(b.String(), ": x\n")
+	if !ok || strings.ContainsRune(s, '\n') || strings.HasPrefix(s, "?") {
+		return "", false
+	}
+	return s, true
+}
+
+func encodeIndented(buf *bytes.Buffer, y *yaml.Node, prefix string) error {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	enc.CompactSeqIndent()
+	if err := enc.Encode(y); err != nil {
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	if prefix == "" {
+		buf.Write(b.Bytes())
+		return nil
+	}
+	for line := range bytes.Lines(b.Bytes()) {
+		if len(line) > 1 {
+			buf.WriteString(prefix)
+		}
+		buf.Write(line)
+	}
+	return nil
+}
+
+func scalar(tag, value string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+}
+
+func tagged(tag, value string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value, Style: yaml.TaggedStyle}
+}
+
+// stringNode writes s so that it reads back as a string: quoted whenever the plain text
+// would read as something else.
+func stringNode(s, path string) (*yaml.Node, error) {
+	if !utf8.ValidString(s) {
+		return nil, fmt.Errorf("byml: %s: string %q is not UTF-8, YAML cannot hold it", path, s)
+	}
+	y := scalar("!!str", s)
+	if k, _, _ := resolvePlain(s); k != String {
+		y.Style = yaml.DoubleQuotedStyle
+	}
+	return y, nil
+}
+
+func toYAML(n *Node, depth int, path string) (*yaml.Node, error) {
+	switch n.Kind {
+	case Null:
+		return scalar("!!null", "null"), nil
+	case String:
+		return stringNode(n.Str, path)
+	case Binary:
+		return tagged(tagBinary, base64.StdEncoding.EncodeToString(n.Data)), nil
+	case File:
+		m := &yaml.Node{Kind: yaml.MappingNode, Tag: tagFile, Style: yaml.TaggedStyle | yaml.FlowStyle}
+		m.Content = []*yaml.Node{
+			scalar("!!str", "Alignment"), scalar("!!int", strconv.FormatUint(uint64(n.Align), 10)),
+			scalar("!!str", "Data"), tagged(tagBinary, base64.StdEncoding.EncodeToString(n.Data)),
+		}
+		return m, nil
+	case Bool:
+		return scalar("!!bool", strconv.FormatBool(n.Bits != 0)), nil
+	case Int:
+		return scalar("!!int", strconv.FormatInt(int64(int32(n.Bits)), 10)), nil
+	case Float:
+		return scalar("!!float", formatFloat(float64(n.FloatValue()), 32)), nil
+	case UInt:
+		return tagged(tagUInt, fmt.Sprintf("0x%08x", uint32(n.Bits))), nil
+	case Int64:
+		return tagged(tagInt64, strconv.FormatInt(int64(n.Bits), 10)), nil
+	case UInt64:
+		return tagged(tagUInt64, strconv.FormatUint(n.Bits, 10)), nil
+	case Double:
+		return tagged(tagDouble, formatFloat(n.DoubleValue(), 64)), nil
+	case Array:
+		y := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, len(n.Items))}
+		if flow(n, depth) {
+			y.Style = yaml.FlowStyle
+		}
+		for i, it := range n.Items {
+			c, err := toYAML(it, depth+1, path)
+			if err != nil {
+				return nil, err
+			}
+			y.Content[i] = c
+		}
+		return y, nil
+	case Hash, HashMap32, HashMap64:
+		y := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, 2*len(n.Entries))}
+		switch n.Kind {
+		case HashMap32:
+			y.Tag, y.Style = tagHash32, yaml.TaggedStyle
+		case HashMap64:
+			y.Tag, y.Style = tagHash64, yaml.TaggedStyle
+		}
+		if flow(n, depth) {
+			y.Style |= yaml.FlowStyle
+		}
+		for _, e := range n.Entries {
+			var k *yaml.Node
+			if n.Kind == Hash {
+				var err error
+				if k, err = stringNode(e.Key, path); err != nil {
+					return nil, err
+				}
+			} else {
+				k = scalar("!!int", strconv.FormatUint(e.Hash, 10))
+			}
+			v, err := toYAML(e.Value, depth+1, path)
+			if err != nil {
+				return nil, err
+			}
+			y.Content = append(y.Content, k, v)
+		}
+		return y, nil
+	}
+	return nil, fmt.Errorf("byml: %s: invalid kind %d", path, n.Kind)
+}
+
+// flow reports whether a container is written in flow style: oead's rule (at most 10
+// members, none of them containers) or deep enough that block indentation would add up.
+func flow(n *Node, depth int) bool {
+	if depth >= flowDepth {
+		return true
+	}
+	if len(n.Items)+len(n.Entries) > flowMax {
+		return false
+	}
+	for _, it := range n.Items {
+		if it.Kind.IsContainer() {
+			return false
+		}
+	}
+	for _, e := range n.Entries {
+		if e.Value.Kind.IsContainer() {
+			return false
+		}
+	}
+	return true
+}
+
+// formatFloat writes the shortest text that reads back as the same value, always with a
+// decimal point so that it reads back as a float.
+func formatFloat(f float64, bits int) string {
+	switch {
+	case math.IsNaN(f):
+		return ".nan"
+	case math.IsInf(f, 1):
+		return ".inf"
+	case math.IsInf(f, -1):
+		return "-.inf"
+	}
+	s := strconv.FormatFloat(f, 'g', -1, bits)
+	if strings.ContainsRune(s, '.') {
+		return s
+	}
+	if i := strings.IndexByte(s, 'e'); i >= 0 {
+		return s[:i] + ".0" + s[i:]
+	}
+	return s + ".0"
+}
+
+// resolvePlain reads an untagged, unquoted scalar the way oead does: true/false, null (not ~), a
+// number with a decimal point (or .inf/.nan) as Float, an integer (decimal or 0x hex) as Int
+// (or the smallest of UInt, Int64, UInt64 that holds it), anything else as a string.
+func resolvePlain(s string) (Kind, uint64, bool) {
+	switch s {
+	case "true":
+		return Bool, 1, true
+	case "false":
+		return Bool, 0, true
+	case "null":
+		return Null, 0, true
+	}
+	if s == "" || !strings.ContainsRune("0123456789+-.", rune(s[0])) {
+		return String, 0, false
+	}
+	if strings.ContainsRune(s, '.') {
+		if f, ok := parseFloat(s, 32); ok {
+			return Float, uint64(math.Float32bits(float32(f))), true
+		}
+	}
+	if neg, u, ok := parseInt(s); ok {
+		switch {
+		case neg && u <= 1<<31:
+			return Int, uint64(int64(-int64(u))), true
+		case neg && u <= 1<<63:
+			return Int64, uint64(-int64(u)), true
+		case neg:
+			return String, 0, false
+		case u <= math.MaxInt32:
+			return Int, u, true
+		case u <= math.MaxUint32:
+			return UInt, u, true
+		case u <= math.MaxInt64:
+			return Int64, u, true
+		default:
+			return UInt64, u, true
+		}
+	}
+	return String, 0, false
+}
+
+// parseInt reads an optionally signed decimal or 0x-prefixed hexadecimal integer.
+func parseInt(s string) (neg bool, u uint64, ok bool) {
+	if s == "" {
+		return false, 0, false
+	}
+	switch s[0] {
+	case '-':
+		neg, s = true, s[1:]
+	case '+':
+		s = s[1:]
+	}
+	base := 10
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		base, s = 16, s[2:]
+	}
+	if s == "" || s[0] == '+' || s[0] == '-' || strings.IndexByte(s, '_') >= 0 {
+		return false, 0, false
+	}
+	u, err := strconv.ParseUint(s, base, 64)
+	return neg, u, err == nil
+}
+
+func parseFloat(s string, bits int) (float64, bool) {
+	switch s {
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
+		return math.Inf(1), true
+	case "-.inf", "-.Inf", "-.INF":
+		return math.Inf(-1), true
+	case ".nan", ".NaN", ".NAN":
+		return quietNaN, true
+	}
+	if strings.IndexByte(s, '_') >= 0 || strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, bits)
+	if err != nil {
+		// Out of range parses to ±Inf with an error; the text was a number all the same.
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return f, true
+		}
+		return 0, false
+	}
+	return f, true
+}
+
+// FromYAML reads a YAML document in oead's conventions (see the package doc). The document
+// it returns has version 2, little endian, and no recorded layout: set Version and
+// BigEndian before writing if the file needs others. Hash keys are sorted; a repeated key
+// is an error. Anchors and aliases become shared nodes.
+func FromYAML(text []byte) (*Document, error) {
+	root, err := NodeFromYAML(text)
+	if err != nil {
+		return nil, err
+	}
+	return &Document{Version: 2, Root: root}, nil
+}
+
+// NodeFromYAML reads a YAML document into a node; "null" or an empty document gives nil.
+func NodeFromYAML(text []byte) (*Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, fmt.Errorf("byml: yaml: %w", err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, nil
+	}
+	r := &yamlReader{memo: map[*yaml.Node]*Node{}, open: map[*yaml.Node]bool{}}
+	y := doc.Content[0]
+	for y.Kind == yaml.AliasNode && y.Alias != nil {
+		y = y.Alias
+	}
+	if y.Kind == yaml.ScalarNode && y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && (y.Value == "null" || y.Value == "") {
+		return nil, nil
+	}
+	n, err := r.node(y)
+	if err != nil {
+		return nil, err
+	}
+	if !n.Kind.IsContainer() {
+		return nil, r.errorf(y, "the document is a %s; a BYML root must be an array or a hash", n.Kind)
+	}
+	// Aliases share nodes like a BYML file shares offsets: bound what they expand to.
+	if err := checkExpansion(n, len(text)); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+type yamlReader struct {
+	memo map[*yaml.Node]*Node
+	open map[*yaml.Node]bool
+}
+
+func (r *yamlReader) errorf(y *yaml.Node, format string, args ...any) error {
+	return fmt.Errorf("byml: yaml line %d column %d: %s", y.Line, y.Column, fmt.Sprintf(format, args...))
+}
+
+func (r *yamlReader) node(y *yaml.Node) (*Node, error) {
+	if y.Kind == yaml.AliasNode {
+		if y.Alias == nil {
+			return nil, r.errorf(y, "alias to nothing")
+		}
+		y = y.Alias
+	}
+	if n, ok := r.memo[y]; ok {
+		return n, nil
+	}
+	if r.open[y] {
+		return nil, r.errorf(y, "alias refers to a node that contains it")
+	}
+	r.open[y] = true
+	n, err := r.convert(y)
+	delete(r.open, y)
+	if err != nil {
+		return nil, err
+	}
+	if y.Anchor != "" {
+		r.memo[y] = n
+	}
+	return n, nil
+}
+
+func (r *yamlReader) convert(y *yaml.Node) (*Node, error) {
+	tag := ""
+	if y.Style&yaml.TaggedStyle != 0 {
+		tag = y.Tag
+	}
+	switch y.Kind {
+	case yaml.SequenceNode:
+		if tag != "" && tag != "!!seq" {
+			return nil, r.errorf(y, "unknown sequence tag %s", tag)
+		}
+		n := &Node{Kind: Array, Items: make([]*Node, len(y.Content))}
+		for i, c := range y.Content {
+			v, err := r.node(c)
+			if err != nil {
+				return nil, err
+			}
+			n.Items[i] = v
+		}
+		return n, nil
+	case yaml.MappingNode:
+		switch tag {
+		case "", "!!map":
+			return r.mapping(y, Hash)
+		case tagHash32, tagHash32b:
+			return r.mapping(y, HashMap32)
+		case tagHash64:
+			return r.mapping(y, HashMap64)
+		case tagFile:
+			return r.fileMap(y)
+		}
+		return nil, r.errorf(y, "unknown mapping tag %s", tag)
+	case yaml.ScalarNode:
+		return r.scalar(y, tag)
+	}
+	return nil, r.errorf(y, "unexpected YAML node kind %d", y.Kind)
+}
+
+func (r *yamlReader) mapping(y *yaml.Node, k Kind) (*Node, error) {
+	if len(y.Content)%2 != 0 {
+		return nil, r.errorf(y, "mapping with an odd number of nodes")
+	}
+	n := &Node{Kind: k, Entries: make([]Entry, 0, len(y.Content)/2)}
+	for i := 0; i < len(y.Content); i += 2 {
+		ky := y.Content[i]
+		for ky.Kind == yaml.AliasNode && ky.Alias != nil {
+			ky = ky.Alias
+		}
+		if ky.Kind != yaml.ScalarNode {
+			return nil, r.errorf(ky, "mapping key is not a scalar")
+		}
+		v, err := r.node(y.Content[i+1])
+		if err != nil {
+			return nil, err
+		}
+		e := Entry{Key: ky.Value, Value: v}
+		if k != Hash {
+			neg, h, ok := parseInt(ky.Value)
+			if !ok || neg || k == HashMap32 && h > math.MaxUint32 {
+				return nil, r.errorf(ky, "hash map key %q is not an unsigned %d-bit integer", ky.Value, map[Kind]int{HashMap32: 32, HashMap64: 64}[k])
+			}
+			e = Entry{Hash: h, Value: v}
+		}
+		n.Entries = append(n.Entries, e)
+	}
+	if err := sortEntries(n); err != nil {
+		return nil, r.errorf(y, "%v", err)
+	}
+	return n, nil
+}
+
+// fileMap reads a File node written as {Alignment: n, Data: !!binary ...}.
+func (r *yamlReader) fileMap(y *yaml.Node) (*Node, error) {
+	n := &Node{Kind: File}
+	var haveA, haveD bool
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		k, v := y.Content[i], y.Content[i+1]
+		if v.Kind != yaml.ScalarNode {
+			return nil, r.errorf(v, "!!file %s is not a scalar", k.Value)
+		}
+		switch k.Value {
+		case "Alignment":
+			neg, a, ok := parseInt(v.Value)
+			if !ok || neg || a > math.MaxUint32 {
+				return nil, r.errorf(v, "!!file alignment %q is not a 32-bit unsigned integer", v.Value)
+			}
+			n.Align, haveA = uint32(a), true
+		case "Data":
+			b, err := decodeBase64(v.Value)
+			if err != nil {
+				return nil, r.errorf(v, "!!file data: %v", err)
+			}
+			n.Data, haveD = b, true
+		default:
+			return nil, r.errorf(k, "!!file has no field %q (only Alignment and Data)", k.Value)
+		}
+	}
+	if !haveA || !haveD {
+		return nil, r.errorf(y, "!!file needs both Alignment and Data")
+	}
+	return n, nil
+}
+
+func decodeBase64(s string) ([]byte, error) {
+	s = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\n' || r == '\r' || r == '\t' {
+			return -1
+		}
+		return r
+	}, s)
+	return base64.StdEncoding.DecodeString(s)
+}
+
+func (r *yamlReader) scalar(y *yaml.Node, tag string) (*Node, error) {
+	s := y.Value
+	intTag := func(k Kind, min int64, max uint64) (*Node, error) {
+		neg, u, ok := parseInt(s)
+		if !ok || neg && (min == 0 || u > uint64(-min)) || !neg && u > max {
+			return nil, r.errorf(y, "%s value %q is not an integer in range", tag, s)
+		}
+		if neg {
+			u = uint64(-int64(u))
+		}
+		if k == Int {
+			u = uint64(int64(int32(u)))
+		}
+		return &Node{Kind: k, Bits: u}, nil
+	}
+	switch tag {
+	case "":
+	case "!!str":
+		return &Node{Kind: String, Str: s}, nil
+	case tagUInt, "!u32":
+		return intTag(UInt, 0, math.MaxUint32)
+	case tagInt64, "!s64":
+		return intTag(Int64, math.MinInt64, math.MaxInt64)
+	case tagUInt64, "!u64":
+		return intTag(UInt64, 0, math.MaxUint64)
+	case "!s", "!s32":
+		return intTag(Int, math.MinInt32, math.MaxInt32)
+	case "!!int":
+		k, bits, ok := resolvePlain(s)
+		if !ok || k != Int && k != UInt && k != Int64 && k != UInt64 {
+			return nil, r.errorf(y, "!!int value %q is not an integer", s)
+		}
+		return &Node{Kind: k, Bits: bits}, nil
+	case tagDouble, "!d":
+		f, ok := parseFloat(s, 64)
+		if !ok {
+			return nil, r.errorf(y, "%s value %q is not a number", tag, s)
+		}
+		return NewDouble(f), nil
+	case "!f", "!f32", "!!float":
+		f, ok := parseFloat(s, 32)
+		if !ok {
+			return nil, r.errorf(y, "%s value %q is not a number", tag, s)
+		}
+		return NewFloat(float32(f)), nil
+	case "!!bool":
+		if s != "true" && s != "false" {
+			return nil, r.errorf(y, "!!bool value %q is not true or false", s)
+		}
+		return NewBool(s == "true"), nil
+	case "!!null":
+		return NewNull(), nil
+	case tagBinary:
+		b, err := decodeBase64(s)
+		if err != nil {
+			return nil, r.errorf(y, "!!binary: %v", err)
+		}
+		return NewBinary(b), nil
+	case tagFile:
+		// roead writes file data as a bare base64 scalar and 0x1000 as its alignment.
+		b, err := decodeBase64(s)
+		if err != nil {
+			return nil, r.errorf(y, "!!file: %v", err)
+		}
+		return NewFile(b, 0x1000), nil
+	default:
+		return nil, r.errorf(y, "unknown scalar tag %s", tag)
+	}
+	if y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return &Node{Kind: String, Str: s}, nil
+	}
+	k, bits, _ := resolvePlain(s)
+	if k == String {
+		return &Node{Kind: String, Str: s}, nil
+	}
+	return &Node{Kind: k, Bits: bits}, nil
+}
