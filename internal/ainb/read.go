@@ -341,8 +341,10 @@ func (d *decoder) file() (*File, error) {
 
 	d.section = "elements"
 	f.Elements = make([]Element, ne)
-	d.elemProps = make([][NumParamTypes]tableRange, ne)
-	d.elemInputs = make([][NumParamTypes]tableRange, ne)
+	if len(f.EnumRelocations) > 0 { // only resolving relocations reads the ranges
+		d.elemProps = make([][NumParamTypes]tableRange, ne)
+		d.elemInputs = make([][NumParamTypes]tableRange, ne)
+	}
 	tables := &tables{props: props, inputs: inputs, outputs: outputs, jumps: jumps,
 		attachmentIDs: ids, queryIDs: queryIDs, actions: actions}
 	for i := range f.Elements {
@@ -402,7 +404,8 @@ func (d *decoder) tailStrings() []string {
 func (d *decoder) splitPool() *Layout {
 	n := bytes.Count(d.pool, []byte{0})
 	l := &Layout{Strings: make([]string, 0, n)}
-	offsets := make(map[string]uint32, n)
+	x := &poolIndex{unique: true}
+	x.table.init(n)
 	d.starts = make([]uint32, 0, n)
 	pool := d.pool
 	d.poolText = string(pool)
@@ -416,17 +419,15 @@ func (d *decoder) splitPool() *Layout {
 		s := d.poolText[at : int(at)+i]
 		l.Strings = append(l.Strings, s)
 		d.starts = append(d.starts, at)
-		if _, ok := offsets[s]; !ok {
-			offsets[s] = at
+		if !x.table.insert(d.poolText, s, at) {
+			x.unique = false
 		}
 		at += uint32(i + 1)
 		pool = pool[i+1:]
 	}
 	d.strings = l.Strings
-	l.index = &poolIndex{strings: l.Strings, offsets: offsets, size: int(at)}
-	if len(offsets) == len(l.Strings) {
-		l.index.text = d.poolText
-	}
+	x.strings, x.size, x.text = l.Strings, int(at), d.poolText
+	l.index = x
 	return l
 }
 
@@ -827,12 +828,16 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	for pt := range NumParamTypes {
 		o := 8 * int(pt)
 		props[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
-		d.elemProps[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(props[pt]))}
+		if d.elemProps != nil {
+			d.elemProps[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(props[pt]))}
+		}
 	}
 	for pt := range NumParamTypes {
 		o := 0x30 + 16*int(pt)
 		inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
-		d.elemInputs[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(inputs[pt]))}
+		if d.elemInputs != nil {
+			d.elemInputs[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(inputs[pt]))}
+		}
 		outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
 	}
 	e.Properties = GroupsIn[ParamType](&d.propBlocks, &props)

@@ -14,17 +14,19 @@ import (
 // write of a File and never modified.
 type poolIndex struct {
 	strings []string // the Layout.Strings it was built from
-	offsets map[string]uint32
 	size    int
-	// text is the pool as the reader found it, of which strings are substrings, when no
-	// string occurs twice in it; "" otherwise. A string that is a whole string of text has
-	// its offset in its address, so lookup needs no hashing for the strings the reader made.
-	text string
+	// text is the pool, NUL-terminated strings in order; the reader's strings are substrings
+	// of it. unique says no string occurs twice in it: a string that is a whole string of
+	// text then has its offset in its address, so lookup needs no hashing for the strings
+	// the reader made.
+	text   string
+	unique bool
+	table  offsetTable
 }
 
 // lookup returns the offset of the first pool string equal to s.
 func (x *poolIndex) lookup(s string) (uint32, bool) {
-	if len(s) > 0 && len(x.text) > 0 {
+	if len(s) > 0 && x.unique {
 		// Only addresses are compared: text and s are both alive, so s lies inside text
 		// exactly when it is one of its substrings.
 		p := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(x.text)))
@@ -35,8 +37,65 @@ func (x *poolIndex) lookup(s string) (uint32, bool) {
 			}
 		}
 	}
-	o, ok := x.offsets[s]
-	return o, ok
+	return x.table.find(x.text, s)
+}
+
+// offsetTable maps strings of a pool text to their first offsets: open addressing over a
+// hash, an offset and a length, with no pointer (a string is compared with the pool text),
+// so it costs the collector nothing and a third of the memory of a map of strings.
+type offsetTable struct {
+	seed  maphash.Seed
+	slots []offsetSlot
+}
+
+type offsetSlot struct {
+	hash uint32
+	at   uint32 // 1 + the string's offset; 0 for an empty slot
+	n    uint32
+}
+
+// init sizes the table for n strings at a load of at most a half.
+func (t *offsetTable) init(n int) {
+	t.seed = maphash.MakeSeed()
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	t.slots = make([]offsetSlot, size)
+}
+
+// insert records text[at:at+len(s)] (which is s) unless an equal string is in already, and
+// reports whether it was new.
+func (t *offsetTable) insert(text, s string, at uint32) bool {
+	h := uint32(maphash.String(t.seed, s))
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.at == 0 {
+			*sl = offsetSlot{hash: h, at: at + 1, n: uint32(len(s))}
+			return true
+		}
+		if sl.hash == h && int(sl.n) == len(s) && text[sl.at-1:sl.at-1+sl.n] == s {
+			return false
+		}
+	}
+}
+
+func (t *offsetTable) find(text, s string) (uint32, bool) {
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	h := uint32(maphash.String(t.seed, s))
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.at == 0 {
+			return 0, false
+		}
+		if sl.hash == h && int(sl.n) == len(s) && text[sl.at-1:sl.at-1+sl.n] == s {
+			return sl.at - 1, true
+		}
+	}
 }
 
 // valid reports whether the index still describes l.Strings.
@@ -56,11 +115,22 @@ func (l *Layout) StringIndex() func(s string) (uint32, bool) {
 }
 
 func newPoolIndex(strs []string) *poolIndex {
-	x := &poolIndex{strings: strs, offsets: make(map[string]uint32, len(strs))}
+	n := 0
 	for _, s := range strs {
-		if _, ok := x.offsets[s]; !ok {
-			x.offsets[s] = uint32(x.size)
-		}
+		n += len(s) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range strs {
+		b.WriteString(s)
+		b.WriteByte(0)
+	}
+	// The strings are not substrings of this text, so the address test never applies
+	// (unique stays false).
+	x := &poolIndex{strings: strs, text: b.String()}
+	x.table.init(len(strs))
+	for _, s := range strs {
+		x.table.insert(x.text, s, uint32(x.size))
 		x.size += len(s) + 1
 	}
 	return x
