@@ -411,7 +411,19 @@ func (f *File) Bytes() ([]byte, error) {
 
 // sizeHint estimates the output size so the buffer rarely grows.
 func (f *File) sizeHint() int {
-	n := 4096 + len(f.Elements)*0x180
+	// Each element: its entry, its parameter block, its table entries (property, input and
+	// output entries are 4 to 24 bytes) and plugs (an index and an entry of 8 to 40 bytes).
+	n := 4096
+	for i := range f.Elements {
+		e := &f.Elements[i]
+		n += 0x3c + 0xa4 + 20*e.Properties.Len() + 24*e.Inputs.Len() + 8*e.Outputs.Len() +
+			40*e.Plugs.Len() + 8*(len(e.Queries)+len(e.Attachments))
+		for _, in := range e.Inputs.Lists() {
+			for j := range in {
+				n += 8 * len(in[j].Sources)
+			}
+		}
+	}
 	if f.Layout != nil && len(f.Layout.Strings) > 0 {
 		for _, s := range f.Layout.Strings {
 			n += len(s) + 1
