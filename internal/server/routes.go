@@ -14,7 +14,7 @@ import (
 // routes is the whole URL space of the server.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.logRequests, s.recoverer, securityHeaders, middleware.GetHead, compressor().Handler)
+	r.Use(s.observe, s.recoverer, securityHeaders, middleware.GetHead, compressor().Handler)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed(r))
 
@@ -22,11 +22,16 @@ func (s *Server) routes() http.Handler {
 	r.Get("/s/{id}", s.handleSharePage)
 	r.Get("/static/*", s.handleStatic)
 	r.Get("/healthz", s.handleHealth)
+	r.Get("/metrics", s.metrics.handler().ServeHTTP)
 	r.Route("/api", func(r chi.Router) {
-		r.Post("/parse", s.api(s.handleParse))
-		r.Post("/build", s.api(s.handleBuild))
-		r.Post("/layout", s.api(s.handleLayout))
-		r.Post("/shares", s.api(s.handleCreateShare))
+		// Other sites' pages are refused before any body is reserved, and bodies are
+		// reserved before they are read.
+		upload := r.With(s.sameOrigin, s.budgeted(s.cfg.MaxUpload+multipartSlack, s.cfg.MaxUpload))
+		document := r.With(s.sameOrigin, s.budgeted(s.cfg.MaxDocument, s.cfg.MaxDocument))
+		upload.Post("/parse", s.api(s.handleParse))
+		document.Post("/build", s.api(s.handleBuild))
+		document.Post("/layout", s.api(s.handleLayout))
+		document.Post("/shares", s.api(s.handleCreateShare))
 		r.Get("/shares/{id}", s.api(s.handleGetShare))
 	})
 	return r

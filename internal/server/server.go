@@ -23,6 +23,9 @@ type Server struct {
 	unzstd      *unzstd
 	assets      map[string]asset
 	conversions limiter
+	budget      *bodyBudget
+	origins     *http.CrossOriginProtection
+	metrics     *metrics
 	router      http.Handler
 }
 
@@ -47,6 +50,10 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	origins, err := newOriginGuard(cfg.AllowOrigins)
+	if err != nil {
+		return nil, err
+	}
 	assets, err := loadAssets(static.FS)
 	if err != nil {
 		u.close()
@@ -59,7 +66,10 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		unzstd:      u,
 		assets:      assets,
 		conversions: make(limiter, cfg.MaxConversions),
+		budget:      newBodyBudget(cfg.BodyBudget),
+		origins:     origins,
 	}
+	s.metrics = newMetrics(s.conversions, s.budget)
 	s.router = s.routes()
 	return s, nil
 }
