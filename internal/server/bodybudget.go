@@ -73,7 +73,9 @@ func (s *Server) budgeted(bodyCap, limit int64) func(http.Handler) http.Handler 
 	}
 }
 
-// reserve takes n bytes of the budget, waiting at most b.wait.
+// reserve takes n bytes of the budget, waiting at most b.wait. Waiters are served in order,
+// so a large body is not starved by a stream of small ones; a small one may wait behind a
+// large one for as long as b.wait.
 func (b *bodyBudget) reserve(ctx context.Context, n int64) (release func(), err error) {
 	ctx, cancel := context.WithTimeout(ctx, b.wait)
 	defer cancel()
