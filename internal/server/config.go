@@ -30,6 +30,12 @@ type Config struct {
 	// ZstdDicts lists zstd dictionary files (zstd --train format) to decompress uploads that
 	// need one. The server ships none: the games' dictionaries are not ours to distribute.
 	ZstdDicts []string
+	// BodyBudget caps the request bodies held at once, server-wide: a request reserves its
+	// body's size (its route's cap when the length is unknown) before it is read.
+	BodyBudget int64
+	// AllowOrigins lists the origins (scheme://host[:port]) besides the server's own whose
+	// pages may call the API from a browser.
+	AllowOrigins []string
 
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
@@ -55,6 +61,7 @@ func DefaultConfig() Config {
 		MaxUpload:         16 * mib,
 		MaxDocument:       64 * mib,
 		MaxConversions:    2 * runtime.GOMAXPROCS(0),
+		BodyBudget:        256 * mib,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,
@@ -83,6 +90,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs.Var((*byteSize)(&c.MaxUpload), "max-upload", "largest AINB upload, e.g. 16MiB")
 	fs.Var((*byteSize)(&c.MaxDocument), "max-document", "largest document JSON accepted by build and shares, e.g. 64MiB")
 	fs.IntVar(&c.MaxConversions, "max-conversions", c.MaxConversions, "parses and builds running at once")
+	fs.Var((*byteSize)(&c.BodyBudget), "body-budget", "request bodies held at once, all requests together, e.g. 256MiB")
+	fs.Var((*originList)(&c.AllowOrigins), "allow-origins", "other origins whose pages may call the API, scheme://host[:port], separated by commas")
 	fs.Var((*pathList)(&c.ZstdDicts), "zstd-dicts", "zstd dictionary files for compressed uploads, separated by "+string(filepath.ListSeparator))
 	fs.DurationVar(&c.ReadHeaderTimeout, "read-header-timeout", c.ReadHeaderTimeout, "time to read a request's headers")
 	fs.DurationVar(&c.ReadTimeout, "read-timeout", c.ReadTimeout, "time to read a whole request")
@@ -148,6 +157,12 @@ func (c Config) Check() error {
 	}
 	if c.MaxDocument <= 0 {
 		errs = append(errs, errors.New("max-document: must be positive"))
+	}
+	if largest := max(c.MaxUpload+multipartSlack, c.MaxDocument); c.BodyBudget < largest {
+		errs = append(errs, fmt.Errorf("body-budget: %d bytes is less than the largest request body the routes take (%d bytes)", c.BodyBudget, largest))
+	}
+	if err := checkOrigins(c.AllowOrigins); err != nil {
+		errs = append(errs, fmt.Errorf("allow-origins: %w", err))
 	}
 	if c.MaxConversions <= 0 {
 		errs = append(errs, errors.New("max-conversions: must be positive"))

@@ -11,19 +11,23 @@
 //	GET  /api/shares/{id}   the share's JSON, exactly as stored
 //	GET  /s/{id}            the editor opened on a share (data-share on #app)
 //	GET  /healthz           200 {"status":"ok"}, or 503 when the share store cannot write
+//	GET  /metrics           Prometheus metrics of this server (requests by route pattern, ...)
 //
 // Every error is JSON, {"error": message, "detail": value or null}: 400 for a malformed
-// request, 404, 405 (with Allow), 413 past a size limit, 415 for a content type the endpoint
-// does not take, 422 for a well-formed request whose file or document the codec refuses
-// (detail.problems lists validation problems by node and path), 429 with Retry-After past a
-// client's rate of share creations or conversions, 503 with Retry-After when the share store
-// cannot write or be reached, 507 when its quota or disk is full (detail.reason says which),
-// 500 revealing nothing.
+// request, 403 for a POST a browser sent from another site's page, 404, 405 (with Allow), 413
+// past a size limit, 415 for a content type the endpoint does not take, 422 for a well-formed
+// request whose file or document the codec refuses (detail.problems lists validation problems
+// by node and path), 429 with Retry-After past a client's rate of share creations or
+// conversions, 503 with Retry-After when the server-wide budget of request bodies stays full
+// or the share store cannot write or be reached, 507 when its quota or disk is full
+// (detail.reason says which), 500 revealing nothing.
 //
 // The server keeps no per-user editing state: a conversion is computed from the request and
 // forgotten, and the only thing kept between requests is a share, in a share.Store.
 //
 // It must never use a client-supplied value as a filesystem path, never let a request body or
-// a decompressed upload grow past its configured limit, and never send a client stack traces
-// or internal error text: error bodies carry only the codec's own messages, written for users.
+// a decompressed upload grow past its configured limit, never read a body it has not reserved
+// in the body budget, never label a metric with a client-supplied value, and never send a
+// client stack traces or internal error text: error bodies carry only the codec's own
+// messages, written for users.
 package server

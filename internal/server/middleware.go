@@ -2,12 +2,8 @@ package server
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"time"
-
-	"github.com/go-chi/chi/v5/middleware"
 )
 
 // contentSecurityPolicy allows only the server's own scripts, styles and connections: no
@@ -48,27 +44,6 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 			writeJSON(w, http.StatusInternalServerError, errorBody{"internal server error", nil})
 		}()
 		next.ServeHTTP(w, r)
-	})
-}
-
-// logRequests logs one line per request, at debug level for the health check that load
-// balancers call every few seconds.
-func (s *Server) logRequests(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-		next.ServeHTTP(ww, r)
-		level := slog.LevelInfo
-		if r.URL.Path == "/healthz" {
-			level = slog.LevelDebug
-		}
-		s.log.LogAttrs(r.Context(), level, "request",
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.Int("status", ww.Status()),
-			slog.Int("bytes", ww.BytesWritten()),
-			slog.Duration("duration", time.Since(start)),
-			slog.String("remote", r.RemoteAddr))
 	})
 }
 

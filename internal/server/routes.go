@@ -14,7 +14,7 @@ import (
 // routes is the whole URL space of the server.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.logRequests, s.recoverer, securityHeaders, middleware.GetHead, compressor().Handler)
+	r.Use(s.observe, s.recoverer, securityHeaders, middleware.GetHead, compressor().Handler)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed(r))
 
@@ -22,11 +22,17 @@ func (s *Server) routes() http.Handler {
 	r.Get("/s/{id}", s.handleSharePage)
 	r.Get("/static/*", s.handleStatic)
 	r.Get("/healthz", s.handleHealth)
+	r.Get("/metrics", s.metrics.handler().ServeHTTP)
 	r.Route("/api", func(r chi.Router) {
-		r.With(s.convertRate).Post("/parse", s.api(s.handleParse))
-		r.With(s.convertRate).Post("/build", s.api(s.handleBuild))
-		r.With(s.convertRate).Post("/layout", s.api(s.handleLayout))
-		r.With(s.shareRate).Post("/shares", s.api(s.handleCreateShare))
+		// Other sites' pages are refused first, then clients past their rate; bodies are
+		// reserved in the server-wide budget before they are read.
+		upload := r.With(s.sameOrigin, s.convertRate, s.budgeted(s.cfg.MaxUpload+multipartSlack, s.cfg.MaxUpload))
+		document := r.With(s.sameOrigin)
+		budgeted := s.budgeted(s.cfg.MaxDocument, s.cfg.MaxDocument)
+		upload.Post("/parse", s.api(s.handleParse))
+		document.With(s.convertRate, budgeted).Post("/build", s.api(s.handleBuild))
+		document.With(s.convertRate, budgeted).Post("/layout", s.api(s.handleLayout))
+		document.With(s.shareRate, budgeted).Post("/shares", s.api(s.handleCreateShare))
 		r.Get("/shares/{id}", s.api(s.handleGetShare))
 	})
 	return r

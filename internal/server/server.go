@@ -22,6 +22,9 @@ type Server struct {
 	unzstd      *unzstd
 	assets      map[string]asset
 	conversions limiter
+	budget      *bodyBudget
+	origins     *http.CrossOriginProtection
+	metrics     *metrics
 	router      http.Handler
 	// shareRate and convertRate hold each client to ShareRate and ConvertRate.
 	shareRate, convertRate func(http.Handler) http.Handler
@@ -48,6 +51,10 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	origins, err := newOriginGuard(cfg.AllowOrigins)
+	if err != nil {
+		return nil, err
+	}
 	assets, err := loadAssets(static.FS)
 	if err != nil {
 		u.close()
@@ -60,9 +67,12 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		unzstd:      u,
 		assets:      assets,
 		conversions: make(limiter, cfg.MaxConversions),
+		budget:      newBodyBudget(cfg.BodyBudget),
+		origins:     origins,
 	}
 	s.shareRate = s.rateLimit(cfg.ShareRate, "share creations")
 	s.convertRate = s.rateLimit(cfg.ConvertRate, "conversions")
+	s.metrics = newMetrics(s.conversions, s.budget)
 	s.router = s.routes()
 	return s, nil
 }

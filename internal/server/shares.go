@@ -151,7 +151,7 @@ func (s *Server) getShare(r *http.Request) ([]byte, error) {
 	if errors.Is(err, share.ErrNotFound) {
 		return nil, errorf(http.StatusNotFound, "no such share")
 	}
-	return data, err
+	return data, err // the caller counts a fault (storeError)
 }
 
 // statShare checks that the share named by the request's id exists, without reading it.
@@ -163,6 +163,9 @@ func (s *Server) statShare(r *http.Request) error {
 	_, err := s.store.Stat(r.Context(), id)
 	if errors.Is(err, share.ErrNotFound) {
 		return errorf(http.StatusNotFound, "no such share")
+	}
+	if err != nil {
+		s.metrics.storeError()
 	}
 	return err
 }

@@ -51,6 +51,11 @@ const storeOpenTimeout = time.Minute
 // stays an internal error. The cause goes to the log, never to the client: it names paths
 // and hosts.
 func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) error {
+	var answer *apiError
+	if errors.As(err, &answer) {
+		return err // an answer already (no such share), not a fault of the store
+	}
+	s.metrics.storeError()
 	ae := storeAPIError(err)
 	if ae == nil {
 		return err
