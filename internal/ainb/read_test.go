@@ -6,10 +6,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -122,13 +122,10 @@ func FuzzRead(f *testing.F) {
 			file *File
 			err  error
 		)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		file, err = Read(b)
-		runtime.ReadMemStats(&after)
+		n := testalloc.Bytes(func() { file, err = Read(b) })
 		// Bounded work: the corpus allocates at most 4.5 times its size beyond 40 KB; a
 		// hostile file may not go further than a fixed multiple either.
-		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20+64*uint64(len(b)) {
+		if n > 1<<20+64*uint64(len(b)) {
 			t.Fatalf("reading %d bytes allocated %d", len(b), n)
 		}
 		if err != nil {

@@ -40,60 +40,64 @@ func (x *poolIndex) lookup(s string) (uint32, bool) {
 	return x.table.find(x.text, s)
 }
 
-// offsetTable maps strings of a pool text to their first offsets: open addressing over a
-// hash, an offset and a length, with no pointer (a string is compared with the pool text),
-// so it costs the collector nothing and a third of the memory of a map of strings.
-type offsetTable struct {
-	seed  maphash.Seed
-	slots []offsetSlot
-}
-
-type offsetSlot struct {
-	hash uint32
-	at   uint32 // 1 + the string's offset; 0 for an empty slot
-	n    uint32
-}
-
-// init sizes the table for n strings at a load of at most a half.
-func (t *offsetTable) init(n int) {
-	t.seed = maphash.MakeSeed()
-	size := 16
-	for size < 2*n {
-		size *= 2
-	}
-	t.slots = make([]offsetSlot, size)
-}
+// offsetTable maps strings of a pool text to their first offsets (see stringTable).
+type offsetTable struct{ stringTable }
 
 // insert records text[at:at+len(s)] (which is s) unless an equal string is in already, and
-// reports whether it was new.
+// reports whether it was new. The table was sized for every string (init).
 func (t *offsetTable) insert(text, s string, at uint32) bool {
-	h := uint32(maphash.String(t.seed, s))
-	mask := uint32(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := &t.slots[i]
-		if sl.at == 0 {
-			*sl = offsetSlot{hash: h, at: at + 1, n: uint32(len(s))}
-			return true
-		}
-		if sl.hash == h && int(sl.n) == len(s) && text[sl.at-1:sl.at-1+sl.n] == s {
-			return false
-		}
+	sl, h, found := probe(&t.stringTable, text, s)
+	if !found {
+		*sl = stringSlot{hash: h, at: at + 1, n: uint32(len(s))}
 	}
+	return !found
 }
 
 func (t *offsetTable) find(text, s string) (uint32, bool) {
 	if len(t.slots) == 0 {
 		return 0, false
 	}
+	sl, _, found := probe(&t.stringTable, text, s)
+	return sl.at - 1, found
+}
+
+// stringTable maps strings to their places in a text: open addressing over slots that hold
+// a hash, a place and a length but no pointer (a string is compared with the text), so it
+// costs the collector nothing, fills few cache lines and takes a third of the memory of a
+// map of strings.
+type stringTable struct {
+	seed  maphash.Seed
+	slots []stringSlot
+	n     int // slots in use, for tables that grow
+}
+
+type stringSlot struct {
+	hash uint32
+	at   uint32 // 1 + the string's place in the text; 0 for an empty slot
+	n    uint32 // its length
+}
+
+// init sizes the table for about n strings at a load of at most a half.
+func (t *stringTable) init(n int) {
+	t.seed = maphash.MakeSeed()
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	t.slots = make([]stringSlot, size)
+}
+
+// probe returns the slot holding s, found, or the empty slot where s belongs, with s's hash.
+func probe[T string | []byte](t *stringTable, text T, s string) (*stringSlot, uint32, bool) {
 	h := uint32(maphash.String(t.seed, s))
 	mask := uint32(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		sl := &t.slots[i]
 		if sl.at == 0 {
-			return 0, false
+			return sl, h, false
 		}
-		if sl.hash == h && int(sl.n) == len(s) && text[sl.at-1:sl.at-1+sl.n] == s {
-			return sl.at - 1, true
+		if sl.hash == h && int(sl.n) == len(s) && string(text[sl.at-1:sl.at-1+sl.n]) == s {
+			return sl, h, true
 		}
 	}
 }
@@ -196,58 +200,29 @@ func (p *stringPool) offset(s string) uint32 {
 	return uint32(p.base()) + p.added.find(s, &p.tail)
 }
 
-// addedStrings maps the strings appended to the pool to their places in the tail: an open
-// addressing table whose slots hold a hash, a place and a length but no pointer (a string is
-// compared with the tail bytes), so it costs the collector nothing and fills few cache lines.
-// A canonical write looks up every string reference of the file here.
-type addedStrings struct {
-	seed  maphash.Seed
-	slots []addedSlot
-	n     int
-}
-
-type addedSlot struct {
-	hash uint32
-	at   uint32 // 1 + the string's place in the tail; 0 for an empty slot
-	n    uint32 // its length
-}
-
-// init sizes the table for about n strings at a load of at most a half.
-func (t *addedStrings) init(n int) {
-	t.seed = maphash.MakeSeed()
-	size := 16
-	for size < 2*n {
-		size *= 2
-	}
-	t.slots = make([]addedSlot, size)
-}
+// addedStrings maps the strings appended to the pool to their places in the tail (see
+// stringTable). A canonical write looks up every string reference of the file here.
+type addedStrings struct{ stringTable }
 
 // find returns the place of s in *tail, appending it (and its NUL) the first time.
 func (t *addedStrings) find(s string, tail *[]byte) uint32 {
-	h := uint32(maphash.String(t.seed, s))
-	mask := uint32(len(t.slots) - 1)
-	b := *tail
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := &t.slots[i]
-		if sl.at == 0 {
-			at := len(b)
-			*tail = append(append(b, s...), 0)
-			*sl = addedSlot{hash: h, at: uint32(at) + 1, n: uint32(len(s))}
-			t.n++
-			if 2*t.n > len(t.slots) {
-				t.grow()
-			}
-			return uint32(at)
-		}
-		if sl.hash == h && int(sl.n) == len(s) && string(b[sl.at-1:int(sl.at-1)+len(s)]) == s {
-			return sl.at - 1
-		}
+	sl, h, found := probe(&t.stringTable, *tail, s)
+	if found {
+		return sl.at - 1
 	}
+	at := len(*tail)
+	*tail = append(append(*tail, s...), 0)
+	*sl = stringSlot{hash: h, at: uint32(at) + 1, n: uint32(len(s))}
+	t.n++
+	if 2*t.n > len(t.slots) {
+		t.grow()
+	}
+	return uint32(at)
 }
 
 func (t *addedStrings) grow() {
 	old := t.slots
-	t.slots = make([]addedSlot, 2*len(old))
+	t.slots = make([]stringSlot, 2*len(old))
 	mask := uint32(len(t.slots) - 1)
 	for _, sl := range old {
 		if sl.at == 0 {

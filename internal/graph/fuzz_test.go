@@ -3,9 +3,9 @@ package graph
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
+	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -20,16 +20,6 @@ const (
 	maxAllocRatio  = 256
 	maxAllocBase   = 32 << 20
 )
-
-// allocatedBy is how many bytes f allocates (all goroutines; fuzzing runs one input at a
-// time in each worker).
-func allocatedBy(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // checkBounded fails when a conversion of in bytes wrote out bytes or allocated alloc bytes
 // beyond the bounds.
@@ -61,7 +51,7 @@ func FuzzParse(f *testing.F) {
 			js  []byte
 			err error
 		)
-		n := allocatedBy(func() {
+		n := testalloc.Bytes(func() {
 			if d, err = Parse("x.ainb", data); err == nil {
 				js = d.Encode()
 			}
@@ -84,7 +74,7 @@ func TestCorpusBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		var js []byte
-		n := allocatedBy(func() {
+		n := testalloc.Bytes(func() {
 			d, err := Parse(filepath.Base(path), data)
 			if err != nil {
 				t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -199,7 +200,7 @@ func FuzzDecode(f *testing.F) {
 			out []byte
 			err error
 		)
-		n := allocatedBy(func() {
+		n := testalloc.Bytes(func() {
 			if d, err = Decode(data); err != nil {
 				return
 			}

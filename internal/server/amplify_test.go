@@ -2,22 +2,13 @@ package server
 
 import (
 	"encoding/json"
-	"runtime"
 	"strings"
 	"testing"
 
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/graph"
+	"ainbeditor/internal/testalloc"
 )
-
-// allocatedBy is how many bytes f allocates, all goroutines counted.
-func allocatedBy(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // A 380 KB file whose 30,000 property names all point at one 20,000-byte string once made a
 // 401 MB /api/parse reply and gigabytes of server memory; now it is a 422 that says why, and
@@ -26,7 +17,7 @@ func TestParseNameAmplifier(t *testing.T) {
 	data := nameAmplifier(t)
 	s := newTestServer(t, nil)
 	var rec = do(s, "POST", "/api/parse", "application/octet-stream", data) // warm up
-	n := allocatedBy(func() { rec = do(s, "POST", "/api/parse", "application/octet-stream", data) })
+	n := testalloc.Bytes(func() { rec = do(s, "POST", "/api/parse", "application/octet-stream", data) })
 	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "the file would expand without bound") {
 		t.Fatalf("status %d: %s", rec.Code, cut(rec.Body.Bytes()))
 	}
