@@ -81,9 +81,12 @@ func dumpSARC(r *reader, b []byte, _ dumpOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Names pad to a column of at most maxNameColumn bytes: one long name among many
+	// short ones must not pad every line to its length.
+	const maxNameColumn = 64
 	nameW, sizeW := 0, 0
 	for _, f := range a.Files {
-		nameW = max(nameW, len(f.Name))
+		nameW = min(max(nameW, len(f.Name)), maxNameColumn)
 		sizeW = max(sizeW, len(fmt.Sprint(len(f.Data))))
 	}
 	var out []byte

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"ainbeditor/internal/aamp"
+	"ainbeditor/internal/sarc"
 	"ainbeditor/internal/yaz0"
 	"ainbeditor/internal/zs"
 )
@@ -125,11 +128,34 @@ func TestDumpSARC(t *testing.T) {
 		t.Fatalf("Accessory_Battery.pack.zs listing lacks its AINB:\n%s", out)
 	}
 	out, _, _ = runCLI(t, "dump", glob(t, "yaz0/Demo344_1.sbeventpack")[0])
-	if !bytes.Contains([]byte(out), []byte(`Model/Demo344_1.sbfres                                                  152916  yaz0+unknown "FRES"`+"\n")) {
+	if !bytes.Contains([]byte(out), []byte(fmt.Sprintf("%-64s  %7d  %s\n", "Model/Demo344_1.sbfres", 152916, `yaz0+unknown "FRES"`))) {
 		t.Fatalf("Demo344_1.sbeventpack listing lacks its Yaz0 model:\n%s", out)
 	}
 	_, errs, code = runCLI(t, "dump", "-compat", glob(t, "sarc/ActorObserverByActorTagTag.sarc")[0])
 	if code != 1 || !bytes.HasSuffix([]byte(errs), []byte(": -compat applies to AINB only, this is sarc\n")) {
 		t.Fatalf("dump -compat of a SARC: %q (exit %d)", errs, code)
+	}
+}
+
+// A long name does not pad every other line of a listing to its length.
+func TestDumpSARCLongName(t *testing.T) {
+	long := strings.Repeat("n", 200)
+	a := sarc.Archive{HashMultiplier: 0x65}
+	a.Add("a", []byte("AAMP"))
+	a.Add(long, []byte("Yaz0"))
+	b, _ := a.Write()
+	out, errs, code := runCLI(t, "dump", write(t, "long.sarc", b))
+	lines := map[string]bool{
+		"a" + strings.Repeat(" ", 63) + "  4  aamp\n": true,
+		long + "  4  yaz0+?\n":                        true,
+	}
+	for l := range strings.Lines(out) {
+		if !lines[l] {
+			t.Errorf("unexpected line %q", l)
+		}
+		delete(lines, l)
+	}
+	if len(lines) != 0 || code != 0 {
+		t.Fatalf("missing lines %v (exit %d, %s)", lines, code, errs)
 	}
 }
