@@ -1,25 +1,39 @@
-// Command ainb checks, dumps and builds AINB files with the editor's own codec.
+// Command ainb checks, dumps and builds the game files the editor's codecs read: AINB, AAMP,
+// SARC and (once its codec is added) BYML, plain or wrapped in Yaz0 or TotK's zstd, each
+// recognized by its magic.
 //
-//	ainb check FILE...                 parse, write again, compare; "ok FILE" or "FAIL FILE: reason"
-//	ainb dump [-compat] FILE           print the project's JSON, or with -compat the ainb Python library's
-//	ainb build FILE.json -o OUT.ainb   build a binary from either JSON format
+//	ainb check FILE...                parse, write again, compare; "ok FILE" or "FAIL FILE: reason"
+//	ainb dump [-compat] FILE          AINB as JSON, AAMP (and BYML) as YAML, SARC as a file list
+//	ainb build FILE -o OUT            build a binary from AINB JSON or AAMP YAML
+//	ainb unpack PACK DIR              write a SARC's files under DIR
+//	ainb pack DIR -o PACK             build a SARC from DIR's files
 package main
 
 import (
-	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-
-	"ainbeditor/internal/ainb"
 )
 
 const usage = `usage:
-  ainb check FILE...                 parse each file, write it again from the model and compare
-  ainb dump [-compat] FILE           print the file as the project's JSON (-compat: the ainb Python library's JSON)
-  ainb build FILE.json -o OUT.ainb   build a binary from either JSON format
+  ainb check [-zsdic PATH] FILE...    parse each file, write it again from the model and compare
+  ainb dump [-compat] [-zsdic PATH] FILE
+                                      print AINB as the project's JSON (-compat: the ainb Python
+                                      library's JSON), AAMP as YAML, SARC as a list of its files
+  ainb build [-yaz0] [-zsdic PATH] FILE -o OUT
+                                      build a binary from AINB JSON (either format) or AAMP YAML;
+                                      OUT ending in .zs is zstd-compressed with the game's
+                                      dictionary for that name, OUT ending in .szs or another .s*
+                                      name (not .sarc), or -yaz0, is Yaz0-compressed
+  ainb unpack [-zsdic PATH] PACK DIR  write every file of a SARC (plain, Yaz0 or .zs) under DIR,
+                                      with DIR/.sarc.yml recording the archive's layout
+  ainb pack [-yaz0] [-zsdic PATH] DIR -o PACK
+                                      build a SARC from every file under DIR (compressed as build)
+
+Files wrapped in Yaz0 or zstd are recognized by magic and unwrapped. Files compressed with
+TotK's dictionaries need -zsdic PATH (or the environment variable AINB_ZSDIC) naming the
+game's Pack/ZsDic.pack.zs.
 `
 
 func main() {
@@ -38,6 +52,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return dump(args[1:], stdout, stderr)
 	case "build":
 		return build(args[1:], stderr)
+	case "unpack":
+		return unpack(args[1:], stderr)
+	case "pack":
+		return pack(args[1:], stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -46,129 +64,37 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func check(files []string, stdout, stderr io.Writer) int {
-	if len(files) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
-	}
-	status := 0
-	for _, name := range files {
-		if err := checkFile(name); err != nil {
-			fmt.Fprintf(stdout, "FAIL %s: %v\n", name, err)
-			status = 1
-			continue
-		}
-		fmt.Fprintf(stdout, "ok %s\n", name)
-	}
-	return status
-}
-
-func checkFile(name string) error {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	f, err := ainb.Read(b)
-	if err != nil {
-		return err
-	}
-	out, err := f.Bytes()
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(b, out) {
-		return differs(b, out)
-	}
-	return nil
-}
-
-func differs(a, b []byte) error {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return fmt.Errorf("written file differs at offset %#x (%#02x, was %#02x)", i, b[i], a[i])
-		}
-	}
-	return fmt.Errorf("written file is %d bytes, was %d", len(b), len(a))
-}
-
-func dump(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("dump", flag.ContinueOnError)
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	compat := fs.Bool("compat", false, "print the JSON format of the ainb Python library")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() != 1 {
-		fmt.Fprint(stderr, usage)
-		return 2
-	}
-	b, err := os.ReadFile(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
-		return 1
-	}
-	f, err := ainb.Read(b)
-	if err != nil {
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", fs.Arg(0), err)
-		return 1
-	}
-	var out []byte
-	if *compat {
-		out, err = f.CompatJSON()
-	} else {
-		out, err = f.JSON()
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", fs.Arg(0), err)
-		return 1
-	}
-	stdout.Write(out)
-	return 0
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	return fs
 }
 
-func build(args []string, stderr io.Writer) int {
-	// Accept -o before or after the input file.
-	var in, out string
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "-o" && i+1 < len(args):
-			out = args[i+1]
-			i++
-		case in == "" && a != "-o":
-			in = a
-		default:
-			fmt.Fprint(stderr, usage)
-			return 2
+func zsdicFlag(fs *flag.FlagSet) *string {
+	return fs.String("zsdic", "", "path of the game's ZsDic.pack.zs (default $AINB_ZSDIC)")
+}
+
+// parseArgs parses flags placed anywhere among the arguments (build always took -o before
+// or after its input) and returns the other arguments.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, bool) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, false
 		}
-	}
-	if in == "" || out == "" {
-		fmt.Fprint(stderr, usage)
-		return 2
-	}
-	data, err := os.ReadFile(in)
-	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
-		return 1
-	}
-	f, err := ainb.ReadAnyJSON(data)
-	if err == nil {
-		data, err = f.Bytes()
-	}
-	if err != nil {
-		var verr *ainb.ValidationError
-		if errors.As(err, &verr) {
-			fmt.Fprintf(stderr, "ainb: %s: %d problems:\n", in, len(verr.Problems))
-			for _, p := range verr.Problems {
-				fmt.Fprintf(stderr, "  %s\n", p)
-			}
-			return 1
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, true
 		}
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", in, err)
-		return 1
+		rest = append(rest, args[0])
+		args = args[1:]
 	}
-	if err := os.WriteFile(out, data, 0o644); err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
-		return 1
-	}
-	return 0
+}
+
+// isSet reports whether the flag was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/yaz0"
+	"ainbeditor/internal/zs"
+)
+
+func build(args []string, stderr io.Writer) int {
+	fs := newFlags("build", stderr)
+	out := fs.String("o", "", "output file")
+	fs.Bool("yaz0", false, "Yaz0-compress the output (default: when OUT ends in .szs or another .s* name but .sarc)")
+	zsdic := zsdicFlag(fs)
+	files, ok := parseArgs(fs, args)
+	if !ok || len(files) != 1 || *out == "" {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	in := files[0]
+	data, err := os.ReadFile(in)
+	if err != nil {
+		fmt.Fprintln(stderr, "ainb:", err)
+		return 1
+	}
+	var f *format
+	for _, g := range formats {
+		if g.text != nil && g.text(data) {
+			f = g
+			break
+		}
+	}
+	if f == nil {
+		fmt.Fprintf(stderr, "ainb: %s: neither AINB JSON (an object) nor AAMP YAML (tagged !io); this build has no BYML codec for other YAML\n", in)
+		return 1
+	}
+	bin, err := f.fromText(data)
+	if err != nil {
+		var verr *ainb.ValidationError
+		if errors.As(err, &verr) {
+			fmt.Fprintf(stderr, "ainb: %s: %d problems:\n", in, len(verr.Problems))
+			for _, p := range verr.Problems {
+				fmt.Fprintf(stderr, "  %s\n", p)
+			}
+			return 1
+		}
+		fmt.Fprintf(stderr, "ainb: %s: %v\n", in, err)
+		return 1
+	}
+	return writeOutput(fs, *out, bin, 0, *zsdic, stderr)
+}
+
+// writeOutput compresses data as the output's name asks (or -yaz0 says) and writes it.
+// yaz0Align goes into a Yaz0 header.
+func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zsdic string, stderr io.Writer) int {
+	wantYaz0 := isYaz0Name(out)
+	if isSet(fs, "yaz0") {
+		wantYaz0 = fs.Lookup("yaz0").Value.(flag.Getter).Get().(bool)
+	}
+	var err error
+	switch _, isZs := zs.DictFor(filepath.Base(out)); {
+	case isZs && isSet(fs, "yaz0") && wantYaz0:
+		fmt.Fprintf(stderr, "ainb: %s: -yaz0 and a .zs name ask for two compressions\n", out)
+		return 2
+	case isZs:
+		var c *zs.Codec
+		if c, err = loadZs(zsdic); err != nil {
+			fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+			return 1
+		}
+		data, err = c.Encode(filepath.Base(out), data)
+		c.Close()
+		if errors.Is(err, zs.ErrMissingDict) {
+			err = fmt.Errorf("%w; give its path with -zsdic PATH or AINB_ZSDIC", err)
+		}
+	case wantYaz0:
+		data, err = yaz0.Encode(data, yaz0Align)
+	}
+	if err == nil {
+		err = os.WriteFile(out, data, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "ainb:", err)
+		return 1
+	}
+	return 0
+}
+
+// isYaz0Name reports whether a file of this name is Yaz0-compressed in the games: .szs and
+// the other "s" + extension names (.sbyml, .sbactorpack, .sbeventpack, .shknm2, ...), but
+// not .sarc, which is a plain archive.
+func isYaz0Name(name string) bool {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
+	return len(ext) >= 3 && ext[0] == 's' && ext != "sarc"
+}

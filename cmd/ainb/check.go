@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"ainbeditor/internal/sarc"
+	"ainbeditor/internal/zs"
+)
+
+func check(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("check", stderr)
+	zsdic := zsdicFlag(fs)
+	files, ok := parseArgs(fs, args)
+	if !ok || len(files) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	c, err := loadZs(*zsdic)
+	if err != nil {
+		fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+		return 1
+	}
+	defer c.Close()
+	status := 0
+	for _, name := range files {
+		if err := checkFile(c, name); err != nil {
+			fmt.Fprintf(stdout, "FAIL %s: %v\n", name, err)
+			status = 1
+			continue
+		}
+		fmt.Fprintf(stdout, "ok %s\n", name)
+	}
+	return status
+}
+
+func checkFile(c *zs.Codec, name string) error {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	return newReader(c, len(b)).check(b, true)
+}
+
+// check checks b through every layer it can read: compression is removed (and this tool's
+// encoder must give back a stream that decodes to the same bytes), the format found by magic
+// must write the same bytes again from its model, and archives check their members. Data
+// below a layer the tool read, in a format it cannot read, is taken as it is; a whole file
+// in such a format (top) fails.
+func (r *reader) check(b []byte, top bool) error {
+	if r.depth == maxDepth {
+		return fmt.Errorf("more than %d nested layers", maxDepth)
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	if w := wrapperOf(b); w != nil {
+		inner, err := r.unwrap(w, b)
+		if err != nil {
+			return err
+		}
+		if err := r.recompress(w, b, inner); err != nil {
+			return err
+		}
+		return r.check(inner, false)
+	}
+	f := formatOf(b)
+	switch {
+	case f != nil && f.check != nil:
+		return f.check(r, b)
+	case !top:
+		return nil
+	case f == nil:
+		return fmt.Errorf("unknown format (magic %q)", b[:min(len(b), 4)])
+	}
+	return fmt.Errorf("this build has no %s codec", strings.ToUpper(f.name))
+}
+
+// checkSARC checks the archive byte for byte, then each member, stopping at the first that
+// fails.
+func checkSARC(r *reader, b []byte) error {
+	a, err := sarc.Read(b)
+	if err != nil {
+		return err
+	}
+	out, err := a.Write()
+	if err := sameBytes(b, out, err); err != nil {
+		return err
+	}
+	for _, f := range a.Files {
+		if err := r.check(f.Data, false); err != nil {
+			return fmt.Errorf("member %s: %w", f.Name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode"
+
+	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/sarc"
+)
+
+type dumpOptions struct {
+	compat bool // AINB: the ainb Python library's JSON
+}
+
+func dump(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("dump", stderr)
+	var opt dumpOptions
+	fs.BoolVar(&opt.compat, "compat", false, "print AINB in the JSON format of the ainb Python library")
+	zsdic := zsdicFlag(fs)
+	files, ok := parseArgs(fs, args)
+	if !ok || len(files) != 1 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	name := files[0]
+	b, err := os.ReadFile(name)
+	if err != nil {
+		fmt.Fprintln(stderr, "ainb:", err)
+		return 1
+	}
+	c, err := loadZs(*zsdic)
+	if err != nil {
+		fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+		return 1
+	}
+	defer c.Close()
+	out, err := dumpData(newReader(c, len(b)), b, opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "ainb: %s: %v\n", name, err)
+		return 1
+	}
+	stdout.Write(out)
+	return 0
+}
+
+func dumpData(r *reader, b []byte, opt dumpOptions) ([]byte, error) {
+	inner, ws, err := r.unwrapAll(b)
+	if err != nil {
+		return nil, err
+	}
+	f := formatOf(inner)
+	switch {
+	case f == nil:
+		return nil, fmt.Errorf("unknown format (%s)", describeInner(inner, ws))
+	case f.dump == nil:
+		return nil, fmt.Errorf("this build has no %s codec", strings.ToUpper(f.name))
+	case opt.compat && f.name != "ainb":
+		return nil, fmt.Errorf("-compat applies to AINB only, this is %s", describeInner(inner, ws))
+	}
+	return f.dump(r, inner, opt)
+}
+
+func dumpAINB(_ *reader, b []byte, opt dumpOptions) ([]byte, error) {
+	f, err := ainb.Read(b)
+	if err != nil {
+		return nil, err
+	}
+	if opt.compat {
+		return f.CompatJSON()
+	}
+	return f.JSON()
+}
+
+// dumpSARC lists the archive's files in SFAT order: name, size and format (with the
+// compression layers around it, as in "zstd+byml").
+func dumpSARC(r *reader, b []byte, _ dumpOptions) ([]byte, error) {
+	a, err := sarc.Read(b)
+	if err != nil {
+		return nil, err
+	}
+	// Names pad to a column of at most maxNameColumn bytes: one long name among many
+	// short ones must not pad every line to its length.
+	const maxNameColumn = 64
+	nameW, sizeW := 0, 0
+	for _, f := range a.Files {
+		nameW = min(max(nameW, len(f.Name)), maxNameColumn)
+		sizeW = max(sizeW, len(fmt.Sprint(len(f.Data))))
+	}
+	var out []byte
+	for _, f := range a.Files {
+		out = fmt.Appendf(out, "%-*s  %*d  %s\n", nameW, f.Name, sizeW, len(f.Data), r.describe(f.Data))
+	}
+	return out, nil
+}
+
+// describe names b's format and compression layers, outermost first: "sarc", "yaz0+sarc",
+// `unknown "FRES"`; a layer it cannot decode ends the list with "?".
+func (r *reader) describe(b []byte) string {
+	var ws []*wrapper
+	for w := wrapperOf(b); w != nil; w = wrapperOf(b) {
+		ws = append(ws, w)
+		inner, err := r.unwrap(w, b)
+		if err != nil || len(ws) > maxDepth {
+			return layers(ws) + "?"
+		}
+		b = inner
+	}
+	return describeInner(b, ws)
+}
+
+func describeInner(b []byte, ws []*wrapper) string {
+	if f := formatOf(b); f != nil {
+		return layers(ws) + f.name
+	}
+	magic := b[:min(len(b), 4)]
+	if strings.IndexFunc(string(magic), func(c rune) bool { return c > unicode.MaxASCII || !unicode.IsPrint(c) }) >= 0 || len(magic) == 0 {
+		return layers(ws) + "unknown"
+	}
+	return layers(ws) + fmt.Sprintf("unknown %q", magic)
+}
+
+func layers(ws []*wrapper) string {
+	var s string
+	for _, w := range ws {
+		s += w.name + "+"
+	}
+	return s
+}
