@@ -19,6 +19,8 @@ func build(args []string, stderr io.Writer) int {
 	out := fs.String("o", "", "output file")
 	fs.Bool("yaz0", false, "Yaz0-compress the output (default: when OUT ends in .szs or another .s* name but .sarc)")
 	zsdic := zsdicFlag(fs)
+	bymlVersion := fs.Uint("byml-version", 2, "BYML: the version to write from YAML, 2 to 7 (Breath of the Wild: 2; Tears of the Kingdom: 7)")
+	bigEndian := fs.Bool("be", false, "BYML: write big endian (Wii U)")
 	files, ok := parseArgs(fs, args)
 	if !ok || len(files) != 1 || *out == "" {
 		fmt.Fprint(stderr, usage)
@@ -37,11 +39,11 @@ func build(args []string, stderr io.Writer) int {
 			break
 		}
 	}
-	if f == nil {
-		fmt.Fprintf(stderr, "ainb: %s: neither AINB JSON (an object) nor AAMP YAML (tagged !io); this build has no BYML codec for other YAML\n", in)
-		return 1
+	if *bymlVersion < 2 || *bymlVersion > 7 {
+		fmt.Fprintf(stderr, "ainb: -byml-version %d: BYML is written in versions 2 to 7\n", *bymlVersion)
+		return 2
 	}
-	bin, err := f.fromText(data)
+	bin, err := f.fromText(data, buildOptions{bymlVersion: uint16(*bymlVersion), bigEndian: *bigEndian})
 	if err != nil {
 		var verr *ainb.ValidationError
 		if errors.As(err, &verr) {

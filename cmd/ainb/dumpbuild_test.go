@@ -86,9 +86,8 @@ func TestBuildTextErrors(t *testing.T) {
 		code int
 		errs string
 	}{
-		// Until the BYML codec is plugged in.
-		{[]string{"build", byml, "-o", filepath.Join(tmp, "x.byml")}, 1,
-			"ainb: " + byml + ": neither AINB JSON (an object) nor AAMP YAML (tagged !io); this build has no BYML codec for other YAML\n"},
+		{[]string{"build", "-byml-version", "8", byml, "-o", filepath.Join(tmp, "x.byml")}, 2,
+			"ainb: -byml-version 8: BYML is written in versions 2 to 7\n"},
 		{[]string{"build", bad, "-o", filepath.Join(tmp, "x.bxml")}, 1,
 			"ainb: " + bad + ": aamp: yaml: line 4 column 13: parameter list is not a mapping\n"},
 		{[]string{"build", in, "-o", filepath.Join(tmp, "x.pack.zs")}, 1,

@@ -12,6 +12,7 @@ import (
 
 	"ainbeditor/internal/aamp"
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/byml"
 	"ainbeditor/internal/sarc"
 	"ainbeditor/internal/yaz0"
 	"ainbeditor/internal/zs"
@@ -30,7 +31,13 @@ type format struct {
 	// text reports whether a text document (the input of build) is this format's text form,
 	// and fromText builds the binary from it.
 	text     func(doc []byte) bool
-	fromText func(doc []byte) ([]byte, error)
+	fromText func(doc []byte, opt buildOptions) ([]byte, error)
+}
+
+// buildOptions are what a text form does not say about its binary.
+type buildOptions struct {
+	bymlVersion uint16 // BYML version to write
+	bigEndian   bool   // BYML byte order
 }
 
 func hasMagic(m string) func([]byte) bool {
@@ -56,8 +63,8 @@ func init() {
 			},
 			dump: dumpAINB,
 			// AINB's text forms are JSON objects; no other format's text starts with '{'.
-			text: func(doc []byte) bool { return firstToken(doc) == "{" },
-			fromText: func(doc []byte) ([]byte, error) {
+			text: isJSONObject,
+			fromText: func(doc []byte, _ buildOptions) ([]byte, error) {
 				f, err := ainb.ReadAnyJSON(doc)
 				if err != nil {
 					return nil, err
@@ -84,7 +91,7 @@ func init() {
 				return aamp.ToYAML(pio)
 			},
 			text: func(doc []byte) bool { return firstToken(doc) == "!io" },
-			fromText: func(doc []byte) ([]byte, error) {
+			fromText: func(doc []byte, _ buildOptions) ([]byte, error) {
 				pio, err := aamp.FromYAML(doc)
 				if err != nil {
 					return nil, err
@@ -99,36 +106,33 @@ func init() {
 			dump:  dumpSARC,
 		},
 		{
-			// BYML (magic "BY" big endian, "YB" little endian, then a 16-bit version). The codec,
-			// internal/byml, is not on this branch; plugging it in takes these lines:
-			//
-			//	check: func(_ *reader, b []byte) error {
-			//		doc, err := byml.Read(b)
-			//		if err != nil {
-			//			return err
-			//		}
-			//		out, err := byml.Write(doc)
-			//		return sameBytes(b, out, err)
-			//	},
-			//	dump: func(_ *reader, b []byte, _ dumpOptions) ([]byte, error) {
-			//		doc, err := byml.Read(b)
-			//		if err != nil {
-			//			return nil, err
-			//		}
-			//		return byml.ToYAML(doc)
-			//	},
-			//	text: func(doc []byte) bool { return true }, // any YAML the formats above decline
-			//	fromText: func(doc []byte) ([]byte, error) {
-			//		d, err := byml.FromYAML(doc)
-			//		if err != nil {
-			//			return nil, err
-			//		}
-			//		return byml.Write(d)
-			//	},
-			//
-			// (adjusting the calls to the package's exact signatures).
+			// BYML (magic "BY" big endian, "YB" little endian, then a 16-bit version).
 			name:  "byml",
 			magic: isBYML,
+			check: func(_ *reader, b []byte) error {
+				doc, err := byml.Read(b)
+				if err != nil {
+					return err
+				}
+				out, err := doc.Marshal()
+				return sameBytes(b, out, err)
+			},
+			dump: func(_ *reader, b []byte, _ dumpOptions) ([]byte, error) {
+				doc, err := byml.Read(b)
+				if err != nil {
+					return nil, err
+				}
+				return doc.ToYAML()
+			},
+			text: func([]byte) bool { return true }, // any YAML the formats before decline
+			fromText: func(text []byte, opt buildOptions) ([]byte, error) {
+				doc, err := byml.FromYAML(text)
+				if err != nil {
+					return nil, err
+				}
+				doc.Version, doc.BigEndian = opt.bymlVersion, opt.bigEndian
+				return doc.MarshalCanonical()
+			},
 		},
 		{
 			// The game's zstd dictionaries (the members of ZsDic.pack.zs): nothing to write
@@ -398,4 +402,16 @@ func (r *reader) archive(b []byte) (*sarc.Archive, []*wrapper, error) {
 	}
 	a, err := sarc.Read(inner)
 	return a, ws, err
+}
+
+// isJSONObject reports whether doc starts as a JSON object does: "{" then a quoted member name
+// or "}". A YAML flow mapping starts with "{" too, but its keys go unquoted. (json.Valid
+// would refuse the community format's NaN and Infinity.)
+func isJSONObject(doc []byte) bool {
+	doc = bytes.TrimLeft(doc, " \t\r\n")
+	if len(doc) == 0 || doc[0] != '{' {
+		return false
+	}
+	doc = bytes.TrimLeft(doc[1:], " \t\r\n")
+	return len(doc) > 0 && (doc[0] == '"' || doc[0] == '}')
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"ainbeditor/internal/byml"
 	"ainbeditor/internal/sarc"
 	"ainbeditor/internal/testcorpus"
 	"ainbeditor/internal/yaz0"
@@ -181,5 +183,62 @@ func TestCheckCorrupt(t *testing.T) {
 		if out != want || code != 1 {
 			t.Errorf("%s: got %q (exit %d), want %q", tc.name, out, code, want)
 		}
+	}
+}
+
+// Every BYML corpus file (plain, Yaz0 or zstd) checks ok; dump is the codec's YAML, and
+// build of that YAML with the file's version gives the canonical bytes, which read back to
+// the same YAML.
+func TestBYML(t *testing.T) {
+	dic := zsdic(t)
+	files := slices.Concat(glob(t, "byml/*.byml"), glob(t, "byml/*.sbyml"), glob(t, "byml/totk/*"))
+	out, errs, code := runCLI(t, append([]string{"check", "-zsdic", dic}, files...)...)
+	if code != 0 || errs != "" {
+		t.Fatalf("check: exit %d, %s; lines that are not ok:\n%s", code, errs, notOK(out))
+	}
+	tmp := t.TempDir()
+	for _, f := range []string{glob(t, "byml/USen.byml")[0], glob(t, "byml/totk/*AIInfo*.bgyml")[0]} {
+		yml, errs, code := runCLI(t, "dump", f)
+		doc, err := byml.Read(readFile(t, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := doc.ToYAML()
+		if code != 0 || errs != "" || err != nil || yml != string(want) {
+			t.Fatalf("dump %s: exit %d, %s, %v; output differs from ToYAML: %v", f, code, errs, err, yml != string(want))
+		}
+		in := write(t, filepath.Base(f)+".yml", want)
+		bin := filepath.Join(tmp, filepath.Base(f))
+		version := fmt.Sprint(doc.Version)
+		if _, errs, code := runCLI(t, "build", "-byml-version", version, in, "-o", bin); code != 0 || errs != "" {
+			t.Fatalf("build %s: exit %d: %s", f, code, errs)
+		}
+		back, err := byml.Read(readFile(t, bin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		canonical, _ := doc.MarshalCanonical()
+		again, _ := back.ToYAML()
+		if back.Version != doc.Version || string(readFile(t, bin)) != string(canonical) || string(again) != string(want) {
+			t.Errorf("%s: built version %d (want %d), canonical bytes %v, same YAML %v", f, back.Version, doc.Version,
+				string(readFile(t, bin)) == string(canonical), string(again) == string(want))
+		}
+	}
+}
+
+// YAML that is neither AAMP's nor JSON is BYML, written in the version and byte order asked.
+func TestBuildBYMLOptions(t *testing.T) {
+	in := write(t, "list.yml", []byte("[1, !u 0x2, {a: 3.0}]\n"))
+	out := filepath.Join(t.TempDir(), "x.byml")
+	if _, errs, code := runCLI(t, "build", "-byml-version", "7", "-be", in, "-o", out); code != 0 || errs != "" {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b := readFile(t, out)
+	doc, err := byml.Read(b)
+	if err != nil || string(b[:2]) != "BY" || doc.Version != 7 || !doc.BigEndian {
+		t.Fatalf("magic %q, version %d, big endian %v: %v", b[:2], doc.Version, doc.BigEndian, err)
+	}
+	if y, _ := doc.ToYAML(); string(y) != "- 1\n- !u 0x00000002\n- {a: 3.0}\n" {
+		t.Fatalf("reads back as %q", y)
 	}
 }
