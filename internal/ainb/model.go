@@ -56,6 +56,10 @@ type Layout struct {
 	// point into a tail again when written: any other string missing from Strings is
 	// appended, since readers that index the pool by string starts reject inner offsets.
 	Tails []string `json:",omitempty"`
+	// QueryOrder lists the elements with queries in the order their ranges follow each other
+	// in the query id table, when that is not element order (some of Nintendo's files); nil
+	// otherwise. A write keeps it while it names each element with queries exactly once.
+	QueryOrder []int `json:",omitempty"`
 
 	index *poolIndex // built by the reader for Strings, so writes need not rebuild it
 }

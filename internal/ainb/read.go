@@ -1,13 +1,14 @@
 package ainb
 
 import (
-	"ainbeditor/internal/chunk"
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
 
+	"ainbeditor/internal/chunk"
 	"ainbeditor/internal/exb"
 )
 
@@ -61,6 +62,7 @@ type decoder struct {
 	lens                  [2][NumParamTypes]int // property and input entries per type
 	elemProps, elemInputs [][NumParamTypes]tableRange
 	attProps              [][NumParamTypes]tableRange
+	queryRanges           []queryRange // of the elements with queries, in element order
 	// budget bounds the table entries elements may copy (entries are 4 bytes or more, so a
 	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
 	// without end would otherwise make a small file allocate quadratically.
@@ -374,7 +376,43 @@ func (d *decoder) file() (*File, error) {
 		}
 	}
 	f.Layout.Tails = d.tailStrings()
+	f.Layout.QueryOrder = queryOrder(d.queryRanges)
 	return f, nil
+}
+
+// queryRange is where an element's query ids are in the query id table.
+type queryRange struct {
+	elem    int
+	base, n uint32
+}
+
+// queryOrder is the order of the elements' ranges in the query id table when they follow
+// each other without gap or overlap in an order other than the elements'; nil when they are
+// in element order (what the writer does by default) or laid out some other way, which the
+// writer cannot reproduce.
+func queryOrder(rs []queryRange) []int {
+	inOrder := true
+	for i := 1; i < len(rs); i++ {
+		if rs[i].base < rs[i-1].base {
+			inOrder = false
+			break
+		}
+	}
+	if inOrder {
+		return nil
+	}
+	rs = slices.Clone(rs)
+	slices.SortStableFunc(rs, func(a, b queryRange) int { return cmp.Compare(a.base, b.base) })
+	order := make([]int, len(rs))
+	next := uint32(0)
+	for i, r := range rs {
+		if r.base != next {
+			return nil
+		}
+		next += r.n
+		order[i] = r.elem
+	}
+	return order
 }
 
 // tailStrings lists the distinct strings the file referenced inside a longer pool string, by
@@ -795,6 +833,9 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	params := int(le.Uint32(ent[at+4:]))
 	baseAttach := le.Uint32(ent[at+0x10:])
 	baseQuery, nQuery := uint32(le.Uint16(ent[at+0x14:])), uint32(le.Uint16(ent[at+0x16:]))
+	if nQuery > 0 {
+		d.queryRanges = append(d.queryRanges, queryRange{elem: index, base: baseQuery, n: nQuery})
+	}
 	state := le.Uint32(ent[at+0x18:])
 	copy(e.GUID[:], ent[at+0x1c:])
 	if d.version < Version407 {

@@ -426,7 +426,11 @@ type layoutPlan struct {
 	attCount  []int // per attachment
 	attSize   []int
 	queryIdx  map[int]int // element index -> query index
-	instances int         // expression uses, for the EXB header
+	// queryOrder is the elements with queries in query id table order, and queryBase each
+	// element's first entry in the table.
+	queryOrder []int
+	queryBase  []int
+	instances  int // expression uses, for the EXB header
 }
 
 func (e *encoder) plan() *layoutPlan {
@@ -450,6 +454,7 @@ func (e *encoder) plan() *layoutPlan {
 		}
 		return 1, 0
 	}
+	p.queryOrder, p.queryBase = planQueries(f)
 	for i := range f.Elements {
 		el := &f.Elements[i]
 		if el.Flags&FlagQuery != 0 {
@@ -629,7 +634,7 @@ const (
 func (e *encoder) elementEntries(p *layoutPlan) {
 	f := e.f
 	e.elemStart = e.pos()
-	attachBase, queryBase := 0, 0
+	attachBase := 0
 	for i := range f.Elements {
 		el := &f.Elements[i]
 		e.u16(uint16(el.Type))
@@ -649,12 +654,7 @@ func (e *encoder) elementEntries(p *layoutPlan) {
 		e.u16(0)
 		e.u32(uint32(attachBase))
 		attachBase += len(el.Attachments)
-		if len(el.Queries) > 0 {
-			e.u16(uint16(queryBase))
-			queryBase += len(el.Queries)
-		} else {
-			e.u16(0)
-		}
+		e.u16(uint16(p.queryBase[i]))
 		e.u16(uint16(len(el.Queries)))
 		e.u32(0) // state info
 		e.buf = append(e.buf, el.GUID[:]...)
@@ -799,11 +799,53 @@ func (e *encoder) jumpTable(p *layoutPlan) {
 	}
 }
 
+// planQueries orders the query id table: as Layout.QueryOrder says when it names each element
+// with queries exactly once, in element order otherwise. It returns the order and each
+// element's first entry (0 for an element without queries).
+func planQueries(f *File) (order, base []int) {
+	base = make([]int, len(f.Elements))
+	if l := f.Layout; l != nil && len(l.QueryOrder) > 0 {
+		seen := make([]bool, len(f.Elements))
+		n := 0
+		for _, i := range l.QueryOrder {
+			if i < 0 || i >= len(f.Elements) || seen[i] || len(f.Elements[i].Queries) == 0 {
+				n = -1
+				break
+			}
+			seen[i] = true
+			n++
+		}
+		if n >= 0 {
+			for i := range f.Elements {
+				if len(f.Elements[i].Queries) > 0 && !seen[i] {
+					n = -1
+					break
+				}
+			}
+		}
+		if n >= 0 {
+			order = l.QueryOrder
+		}
+	}
+	if order == nil {
+		for i := range f.Elements {
+			if len(f.Elements[i].Queries) > 0 {
+				order = append(order, i)
+			}
+		}
+	}
+	next := 0
+	for _, i := range order {
+		base[i] = next
+		next += len(f.Elements[i].Queries)
+	}
+	return order, base
+}
+
 func (e *encoder) queryIDs(p *layoutPlan) {
-	f := e.f
 	e.patch32(hdrQueryIDs, uint32(e.pos()))
-	for i := range f.Elements {
-		for _, q := range f.Elements[i].Queries {
+	for _, i := range p.queryOrder {
+		for _, q := range e.f.Elements[i].Queries {
 			e.u16(uint16(p.queryIdx[q]))
 			e.u16(0)
 		}

@@ -109,6 +109,9 @@ type fileFacts struct {
 	strings    []string // the string pool in file order; nil when canonical
 	hasStrings bool
 	tails      []string // ainb.Layout.Tails: strings the file referenced inside a longer one
+	// queryOrder is ainb.Layout.QueryOrder as node ids: the order of the nodes' ranges in the
+	// query id table, when it is not node order.
+	queryOrder []int
 	section6C  uint32
 	header54   uint32
 	categoryID *uint32
@@ -125,7 +128,7 @@ type fileFacts struct {
 }
 
 func (f *fileFacts) empty() bool {
-	return !f.hasStrings && len(f.tails) == 0 && f.section6C == 0 && f.header54 == 0 && f.categoryID == nil &&
+	return !f.hasStrings && len(f.tails) == 0 && len(f.queryOrder) == 0 && f.section6C == 0 && f.header54 == 0 && f.categoryID == nil &&
 		f.exbListing == "" && f.replProc == 0 && len(f.replNew) == 0 && len(f.relocs) == 0 &&
 		len(f.bbWords) == 0 && len(f.nodes) == 0 && len(f.atts) == 0
 }
@@ -213,6 +216,9 @@ func encodeLayout(f *fileFacts) string {
 	if len(f.tails) > 0 {
 		bits |= 4
 	}
+	if len(f.queryOrder) > 0 {
+		bits |= 8
+	}
 	w.u(bits)
 	if f.hasStrings {
 		w.u(uint64(len(f.strings)))
@@ -224,6 +230,12 @@ func encodeLayout(f *fileFacts) string {
 		w.u(uint64(len(f.tails)))
 		for _, s := range f.tails {
 			w.s(s)
+		}
+	}
+	if len(f.queryOrder) > 0 {
+		w.u(uint64(len(f.queryOrder)))
+		for _, id := range f.queryOrder {
+			w.u(uint64(id))
 		}
 	}
 	if f.categoryID != nil {
@@ -382,7 +394,7 @@ func decodeLayout(s string) (*fileFacts, error) {
 		return nil, errors.New("checksum mismatch: the layout was changed; send it back as /api/parse gave it, or leave it out")
 	}
 	r := &lr{b: body[2:]}
-	bits := r.u(7)
+	bits := r.u(15)
 	if bits&1 != 0 {
 		f.hasStrings = true
 		f.strings = make([]string, r.count(1))
@@ -394,6 +406,12 @@ func decodeLayout(s string) (*fileFacts, error) {
 		f.tails = make([]string, r.count(1))
 		for i := range f.tails {
 			f.tails[i] = r.s()
+		}
+	}
+	if bits&8 != 0 {
+		f.queryOrder = make([]int, r.count(1))
+		for i := range f.queryOrder {
+			f.queryOrder[i] = int(r.u(math.MaxInt32))
 		}
 	}
 	if bits&2 != 0 {

@@ -260,6 +260,9 @@ func (c *fromCtx) document(name string) (*Document, error) {
 		// reference makes the pool non-canonical, so they always go with the pool order).
 		c.facts.tails = f.Layout.Tails
 	}
+	if f.Layout != nil {
+		c.facts.queryOrder = f.Layout.QueryOrder // node ids are element indices at parse
+	}
 	d.Layout = encodeLayout(c.facts)
 	return d, nil
 }

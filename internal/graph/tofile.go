@@ -187,6 +187,13 @@ func (c *toCtx) file() *ainb.File {
 	}
 
 	c.ids()
+	// The query table order names nodes; one that is gone drops out, and the writer lays the
+	// table out in node order when the rest no longer names each node with queries once.
+	for _, id := range facts.queryOrder {
+		if k := c.index(id); k >= 0 {
+			f.Layout.QueryOrder = append(f.Layout.QueryOrder, k)
+		}
+	}
 	c.blackboard(f)
 	c.expressions(f)
 
