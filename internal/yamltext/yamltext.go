@@ -15,6 +15,7 @@ package yamltext
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // bestIndent is the indentation step (yaml.v3's SetIndent(2)).
@@ -344,6 +345,11 @@ func (w *Writer) Plain(tag, s string) {
 		st = literalStyle
 	}
 	w.scalar(tag, s, st)
+}
+
+// PlainBytes is Plain for text in a caller's scratch buffer, which it does not keep.
+func (w *Writer) PlainBytes(tag string, s []byte) {
+	w.Plain(tag, unsafe.String(unsafe.SliceData(s), len(s)))
 }
 
 // Quoted writes s double-quoted, with tag unless empty.
