@@ -74,6 +74,17 @@ func (w *Writer) Finish() []byte {
 	return w.Buf
 }
 
+// reserve makes room for n more bytes, doubling the buffer: append's own growth of
+// large slices (a quarter at a time) copied and allocated the text several times over.
+func (w *Writer) reserve(n int) {
+	if cap(w.Buf)-len(w.Buf) >= n {
+		return
+	}
+	b := make([]byte, len(w.Buf), 2*cap(w.Buf)+n)
+	copy(b, w.Buf)
+	w.Buf = b
+}
+
 func (w *Writer) put(c byte) {
 	w.Buf = append(w.Buf, c)
 	w.col++
@@ -279,6 +290,7 @@ func (w *Writer) BeginMapping(tag string, flow bool) { w.begin(tag, false, flow)
 func (w *Writer) BeginSequence(tag string, flow bool) { w.begin(tag, true, flow) }
 
 func (w *Writer) begin(tag string, seq, flow bool) {
+	w.reserve(max(w.indent, 0) + len(tag) + 16)
 	simple := true
 	if w.keyNext() {
 		simple = len(tag) <= simpleKeyMax
@@ -358,6 +370,7 @@ func (w *Writer) Quoted(tag, s string) {
 }
 
 func (w *Writer) scalar(tag, s string, st style) {
+	w.reserve(max(w.indent, 0) + len(tag) + len(s) + 16)
 	a := analyze(s)
 	simple := true
 	if w.keyNext() {
@@ -423,9 +436,29 @@ func printable(r rune) bool {
 		r >= 0xE000 && r <= 0xFFFD && r != 0xFEFF
 }
 
+// quiet marks the ASCII characters that never make a scalar need quotes, wherever they
+// are: letters, digits and punctuation that is no YAML indicator. A space or a '-' is
+// quiet except at the start or (a space) the end.
+var quiet = func() (t [256]bool) {
+	for c := ' '; c < 0x7F; c++ {
+		t[c] = c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || strings.ContainsRune("_./()+=;$^~<\\- ", c)
+	}
+	return t
+}()
+
 func analyze(s string) analysis {
 	if s == "" {
 		return analysis{blockPlain: true, single: true}
+	}
+	// Most names are quiet throughout: nothing to decide.
+	if s[0] != ' ' && s[0] != '-' && s[len(s)-1] != ' ' && !strings.HasPrefix(s, "...") {
+		i := 0
+		for i < len(s) && quiet[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			return analysis{flowPlain: true, blockPlain: true, single: true, block: true}
+		}
 	}
 	var (
 		flowInd, blockInd                bool
