@@ -333,30 +333,22 @@ const (
 	plainStyle style = iota
 	doubleStyle
 	literalStyle
+	anyStyle    // a tagged or typed scalar with no style: a literal block if it has a '\n'
+	stringStyle // an untagged string with no style: also quoted if it reads as another type
 )
 
 // String writes s as an untagged string (a yaml.v3 !!str node with no style): plain
 // when it reads back as the same string, otherwise quoted, or a literal block when it
 // has line breaks.
 func (w *Writer) String(s string) {
-	st := plainStyle
-	if strings.IndexByte(s, '\n') >= 0 {
-		st = literalStyle
-	} else if !ResolvesToString(s) {
-		st = doubleStyle
-	}
-	w.scalar("", s, st)
+	w.scalar("", s, stringStyle)
 }
 
 // Plain writes a scalar with tag (none if empty) and no requested style: plain when yaml.v3
 // would write it plain, else quoted. Untagged, it is for text that reads back as the type
 // the caller means (numbers, booleans, null); tagged, for any text.
 func (w *Writer) Plain(tag, s string) {
-	st := plainStyle
-	if strings.IndexByte(s, '\n') >= 0 {
-		st = literalStyle
-	}
-	w.scalar(tag, s, st)
+	w.scalar(tag, s, anyStyle)
 }
 
 // PlainBytes is Plain for text in a caller's scratch buffer, which it does not keep.
@@ -372,6 +364,16 @@ func (w *Writer) Quoted(tag, s string) {
 func (w *Writer) scalar(tag, s string, st style) {
 	w.reserve(max(w.indent, 0) + len(tag) + len(s) + 16)
 	a := analyze(s)
+	// As yaml.v3's encoder picks the style of a node with none.
+	switch {
+	case st != anyStyle && st != stringStyle:
+	case a.newline:
+		st = literalStyle
+	case st == stringStyle && !ResolvesToString(s):
+		st = doubleStyle
+	default:
+		st = plainStyle
+	}
 	simple := true
 	if w.keyNext() {
 		simple = !a.multiline && len(tag)+len(s) <= simpleKeyMax
@@ -418,6 +420,7 @@ func (w *Writer) scalar(tag, s string, st style) {
 
 // analysis is what yaml.v3 learns from a scalar's text to choose its style.
 type analysis struct {
+	newline    bool // has a '\n', the line break that makes yaml.v3 pick a literal block
 	multiline  bool
 	flowPlain  bool // may be plain inside a flow container
 	blockPlain bool
@@ -461,7 +464,7 @@ func analyze(s string) analysis {
 		}
 	}
 	var (
-		flowInd, blockInd                bool
+		flowInd, blockInd, newline       bool
 		breaks, special, tabs            bool
 		leadSpace, leadBreak             bool
 		trailSpace, trailBreak           bool
@@ -515,6 +518,7 @@ func analyze(s string) analysis {
 			prevSpace, prevBreak = true, false
 		case isBreak(r):
 			breaks = true
+			newline = newline || c == '\n'
 			leadBreak = leadBreak || i == 0
 			trailBreak = i+n == len(s)
 			spaceBreak = spaceBreak || prevSpace
@@ -525,7 +529,7 @@ func analyze(s string) analysis {
 		precededByWhite = c == ' ' || c == '\t' || c == 0 || isBreak(r)
 		i += n
 	}
-	a := analysis{multiline: breaks, flowPlain: true, blockPlain: true, single: true, block: true}
+	a := analysis{newline: newline, multiline: breaks, flowPlain: true, blockPlain: true, single: true, block: true}
 	if leadSpace || leadBreak || trailSpace || trailBreak || breakSpace || spaceBreak || tabs || special || breaks {
 		a.flowPlain, a.blockPlain = false, false
 	}
