@@ -101,3 +101,20 @@ func BenchmarkFromYAML(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkToYAMLv3 is the writer before yamltext (a yaml.Node tree through yaml.v3's
+// encoder), kept to compare with BenchmarkToYAML under the same load.
+func BenchmarkToYAMLv3(b *testing.B) {
+	data := largest(b)
+	pio, err := Read(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := oracleYAML(pio); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package aamp
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -191,6 +192,9 @@ func FuzzYAML(f *testing.F) {
 		}
 		if len(y) > 128*len(text)+4096 {
 			t.Fatalf("YAML dump: %d bytes from %d", len(y), len(text))
+		}
+		if old, err := oracleYAML(pio); err != nil || !bytes.Equal(y, old) {
+			t.Fatalf("text differs from yaml.v3's (err %v):\n%s\nyaml.v3:\n%s", err, y, old)
 		}
 		again, err := FromYAML(y)
 		if err != nil {

@@ -9,194 +9,221 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"ainbeditor/internal/yamltext"
 )
 
-// ToYAML dumps the document in oead's text conventions (see the package doc).
+// ToYAML dumps the document in oead's text conventions (see the package doc). The text is
+// the one yaml.v3's encoder gives for the equivalent yaml.Node tree (TestYAMLTextLikeYAMLv3),
+// written straight into one growing buffer.
 func ToYAML(pio *ParameterIO) ([]byte, error) {
 	if err := pio.validate(); err != nil {
 		return nil, err
 	}
-	e := &yamlEmitter{nm: NewNamer(pio)}
-	root := mapping("!io")
-	root.Content = append(root.Content,
-		plainStr("version"), intNode(strconv.FormatUint(uint64(pio.Version), 10)),
-		plainStr("type"), e.strNode(pio.Type),
-		plainStr("param_root"), e.list(&pio.Root))
+	e := &yamlEmitter{nm: NewNamer(pio), w: yamltext.NewWriter(nil)}
+	w := e.w
+	w.BeginMapping("!io", false)
+	w.String("version")
+	e.scratch = strconv.AppendUint(e.scratch[:0], uint64(pio.Version), 10)
+	w.PlainBytes("", e.scratch)
+	w.String("type")
+	e.str("", pio.Type)
+	w.String("param_root")
+	e.list(&pio.Root)
+	w.End()
 	if e.err != nil {
 		return nil, e.err
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
-		return nil, fmt.Errorf("aamp: yaml: %w", err)
-	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("aamp: yaml: %w", err)
-	}
-	return buf.Bytes(), nil
+	return w.Finish(), nil
 }
 
 type yamlEmitter struct {
-	nm  *Namer
-	err error
+	nm      *Namer
+	w       *yamltext.Writer
+	scratch []byte
+	err     error
 }
 
-func mapping(tag string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.MappingNode, Tag: tag}
-}
-
-func plainStr(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
-func intNode(s string) *yaml.Node  { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: s} }
-
-// strNode is an untagged string that reads back as a string: quoted whenever the plain
-// form would be taken for a bool, number or null.
-func (e *yamlEmitter) strNode(s string) *yaml.Node {
+// str writes a string that reads back as a string: quoted whenever the plain form would
+// be taken for a bool, number or null. With a tag, the tag says it is a string.
+func (e *yamlEmitter) str(tag, s string) {
 	if !utf8.ValidString(s) && e.err == nil {
 		e.err = fmt.Errorf("aamp: yaml: string %q is not valid UTF-8", s)
 	}
-	n := plainStr(s)
-	if _, isStr := resolvePlain(s).(string); !isStr || s == "" {
-		n.Style = yaml.DoubleQuotedStyle
+	switch {
+	case !plainIsString(s):
+		e.w.Quoted(tag, s)
+	case tag != "":
+		e.w.Plain(tag, s)
+	default:
+		e.w.String(s)
 	}
-	return n
 }
 
-func (e *yamlEmitter) key(h Name, index int, parent Name) *yaml.Node {
+func (e *yamlEmitter) key(h Name, index int, parent Name) {
 	if s, ok := e.nm.Name(h, index, parent); ok {
-		return e.strNode(s)
+		e.str("", s)
+		return
 	}
-	return intNode(strconv.FormatUint(uint64(h), 10))
+	e.uint(uint64(h))
 }
 
-func (e *yamlEmitter) list(l *ParameterList) *yaml.Node {
-	n := mapping("!list")
-	objs := mapping("")
+func (e *yamlEmitter) uint(x uint64) {
+	e.scratch = strconv.AppendUint(e.scratch[:0], x, 10)
+	e.w.PlainBytes("", e.scratch)
+}
+
+func (e *yamlEmitter) int(x int64) {
+	e.scratch = strconv.AppendInt(e.scratch[:0], x, 10)
+	e.w.PlainBytes("", e.scratch)
+}
+
+func (e *yamlEmitter) float(f float32) {
+	e.scratch = appendFloat(e.scratch[:0], f)
+	e.w.PlainBytes("", e.scratch)
+}
+
+func (e *yamlEmitter) floats(tag string, fs []float32) {
+	e.w.BeginSequence(tag, true)
+	for _, f := range fs {
+		e.float(f)
+	}
+	e.w.End()
+}
+
+func (e *yamlEmitter) list(l *ParameterList) {
+	w := e.w
+	w.BeginMapping("!list", false)
+	w.String("objects")
+	w.BeginMapping("", false)
 	for i, o := range l.Objects {
-		obj := mapping("!obj")
+		e.key(o.Name, i, l.Name)
+		w.BeginMapping("!obj", false)
 		for j := range o.Params {
 			p := &o.Params[j]
-			obj.Content = append(obj.Content, e.key(p.Name, j, o.Name), e.value(p))
+			e.key(p.Name, j, o.Name)
+			e.value(p)
 		}
-		objs.Content = append(objs.Content, e.key(o.Name, i, l.Name), obj)
+		w.End()
 	}
-	lists := mapping("")
+	w.End()
+	w.String("lists")
+	w.BeginMapping("", false)
 	for i, c := range l.Lists {
-		lists.Content = append(lists.Content, e.key(c.Name, i, l.Name), e.list(c))
+		e.key(c.Name, i, l.Name)
+		e.list(c)
 	}
-	if len(objs.Content) == 0 {
-		objs.Style = yaml.FlowStyle
-	}
-	if len(lists.Content) == 0 {
-		lists.Style = yaml.FlowStyle
-	}
-	n.Content = append(n.Content, plainStr("objects"), objs, plainStr("lists"), lists)
-	return n
+	w.End()
+	w.End()
 }
 
-// formatFloat writes the shortest form that reads back as the same float32, always with a
+// appendFloat writes the shortest form that reads back as the same float32, always with a
 // '.' so that it is not taken for an int.
-func formatFloat(f float32) string {
+func appendFloat(b []byte, f float32) []byte {
 	switch {
 	case math.IsNaN(float64(f)):
-		return ".nan"
+		return append(b, ".nan"...)
 	case math.IsInf(float64(f), 1):
-		return ".inf"
+		return append(b, ".inf"...)
 	case math.IsInf(float64(f), -1):
-		return "-.inf"
+		return append(b, "-.inf"...)
 	}
-	s := strconv.FormatFloat(float64(f), 'g', -1, 32)
-	if strings.ContainsRune(s, '.') {
-		return s
+	start := len(b)
+	b = strconv.AppendFloat(b, float64(f), 'g', -1, 32)
+	s := b[start:]
+	if bytes.IndexByte(s, '.') >= 0 {
+		return b
 	}
-	if i := strings.IndexByte(s, 'e'); i >= 0 {
-		return s[:i] + ".0" + s[i:]
+	if i := bytes.IndexByte(s, 'e'); i >= 0 {
+		// Insert ".0" before the exponent.
+		b = append(b, ".0"...)
+		copy(b[start+i+2:], b[start+i:len(b)-2])
+		b[start+i], b[start+i+1] = '.', '0'
+		return b
 	}
-	return s + ".0"
+	return append(b, ".0"...)
 }
 
-func floatNode(f float32) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: formatFloat(f)}
-}
-
-func seq(tag string, items ...*yaml.Node) *yaml.Node {
-	return &yaml.Node{Kind: yaml.SequenceNode, Tag: tag, Style: yaml.FlowStyle, Content: items}
-}
-
-func floatSeq(tag string, fs []float32) *yaml.Node {
-	n := seq(tag)
-	for _, f := range fs {
-		n.Content = append(n.Content, floatNode(f))
-	}
-	return n
-}
-
-func (e *yamlEmitter) value(p *Parameter) *yaml.Node {
+func (e *yamlEmitter) value(p *Parameter) {
+	w := e.w
 	switch v := p.Value.(type) {
 	case bool:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}
+		w.Plain("", strconv.FormatBool(v))
 	case float32:
-		return floatNode(v)
+		e.float(v)
 	case int32:
-		return intNode(strconv.FormatInt(int64(v), 10))
+		e.int(int64(v))
 	case uint32:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!u", Value: "0x" + strconv.FormatUint(uint64(v), 16)}
+		e.scratch = strconv.AppendUint(append(e.scratch[:0], "0x"...), uint64(v), 16)
+		w.PlainBytes("!u", e.scratch)
 	case Vec2:
-		return floatSeq("!vec2", v[:])
+		e.floats("!vec2", v[:])
 	case Vec3:
-		return floatSeq("!vec3", v[:])
+		e.floats("!vec3", v[:])
 	case Vec4:
-		return floatSeq("!vec4", v[:])
+		e.floats("!vec4", v[:])
 	case Color:
-		return floatSeq("!color", v[:])
+		e.floats("!color", v[:])
 	case Quat:
-		return floatSeq("!quat", v[:])
+		e.floats("!quat", v[:])
 	case []Curve:
-		n := seq("!curve")
+		w.BeginSequence("!curve", true)
 		for _, c := range v {
-			n.Content = append(n.Content, intNode(strconv.FormatUint(uint64(c.A), 10)), intNode(strconv.FormatUint(uint64(c.B), 10)))
+			e.uint(uint64(c.A))
+			e.uint(uint64(c.B))
 			for _, f := range c.Floats {
-				n.Content = append(n.Content, floatNode(f))
+				e.float(f)
 			}
 		}
-		return n
+		w.End()
 	case []int32:
-		n := seq("!buffer_int")
+		w.BeginSequence("!buffer_int", true)
 		for _, x := range v {
-			n.Content = append(n.Content, intNode(strconv.FormatInt(int64(x), 10)))
+			e.int(int64(x))
 		}
-		return n
+		w.End()
 	case []float32:
-		return floatSeq("!buffer_f32", v)
+		e.floats("!buffer_f32", v)
 	case []uint32:
-		n := seq("!buffer_u32")
+		w.BeginSequence("!buffer_u32", true)
 		for _, x := range v {
-			n.Content = append(n.Content, intNode(strconv.FormatUint(uint64(x), 10)))
+			e.uint(uint64(x))
 		}
-		return n
+		w.End()
 	case []byte:
-		n := seq("!buffer_binary")
+		w.BeginSequence("!buffer_binary", true)
 		for _, x := range v {
-			n.Content = append(n.Content, intNode(strconv.Itoa(int(x))))
+			e.uint(uint64(x))
 		}
-		return n
+		w.End()
 	case string:
-		var tag string
 		switch p.Type {
 		case TypeString32:
-			tag = "!str32"
+			e.str("!str32", v)
 		case TypeString64:
-			tag = "!str64"
+			e.str("!str64", v)
 		case TypeString256:
-			tag = "!str256"
+			e.str("!str256", v)
 		default:
-			return e.strNode(v)
+			e.str("", v)
 		}
-		n := e.strNode(v)
-		n.Tag = tag
-		return n
+	default:
+		// unreachable: validate checked every value
+		w.Plain("", "null")
 	}
-	return nil // unreachable: validate checked every value
+}
+
+// plainIsString reports whether resolvePlain reads s as a string, without its cost: only
+// text that starts like a number (or is a keyword) can be anything else.
+func plainIsString(s string) bool {
+	if s == "" {
+		return false
+	}
+	if c := s[0]; c != '+' && c != '-' && c != '.' && (c < '0' || c > '9') {
+		return s != "true" && s != "false" && s != "null" && s != "~"
+	}
+	_, ok := resolvePlain(s).(string)
+	return ok
 }
 
 // resolvePlain reads an unquoted, untagged scalar as oead does: true/false, a float when

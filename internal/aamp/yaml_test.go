@@ -11,6 +11,40 @@ import (
 	"ainbeditor/internal/testcorpus"
 )
 
+// TestYAMLTextLikeYAMLv3 checks that the writer gives, for every corpus file, the text
+// yaml.v3 gives for the yaml.Node tree the old writer built.
+func TestYAMLTextLikeYAMLv3(t *testing.T) {
+	files := corpusFiles(t)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pio, err := Read(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		got, err := ToYAML(pio)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		want, err := oracleYAML(pio)
+		if err != nil {
+			t.Fatalf("%s: yaml.v3: %v", f, err)
+		}
+		if !bytes.Equal(got, want) {
+			i := 0
+			for i < len(got) && i < len(want) && got[i] == want[i] {
+				i++
+			}
+			t.Errorf("%s: text differs from yaml.v3's at byte %d: %q vs %q", f, i, got[max(0, i-40):min(len(got), i+40)], want[max(0, i-40):min(len(want), i+40)])
+		}
+	}
+	if len(files) < 1800 {
+		t.Fatalf("only %d corpus files", len(files))
+	}
+}
+
 // TestCorpusYAML: binary -> YAML -> model must equal the binary's model, the model must
 // write back to the original bytes, and dumping it again must give the same text.
 func TestCorpusYAML(t *testing.T) {
@@ -164,8 +198,8 @@ func TestYAMLScalars(t *testing.T) {
 		{1e30, "1.0e+30"}, {1.5e-7, "1.5e-07"}, {float32(math.Inf(1)), ".inf"},
 		{float32(math.Inf(-1)), "-.inf"}, {float32(math.NaN()), ".nan"},
 	} {
-		if got := formatFloat(c.f); got != c.want {
-			t.Errorf("formatFloat(%v) = %q, want %q", c.f, got, c.want)
+		if got := string(appendFloat(nil, c.f)); got != c.want {
+			t.Errorf("appendFloat(%v) = %q, want %q", c.f, got, c.want)
 		}
 	}
 	doc := func(v string) string {
@@ -270,5 +304,18 @@ param_root: !list
 `
 	if string(y) != want {
 		t.Errorf("ToYAML:\n%s\nwant:\n%s", y, want)
+	}
+}
+
+// TestPlainIsString: the shortcut agrees with resolvePlain.
+func TestPlainIsString(t *testing.T) {
+	for _, s := range []string{"", "a", "true", "True", "false", "null", "~", "1", "-1", "+1", "0x10",
+		".5", "1.5", "1.2.3", ".inf", "-.inf", "+.INF", ".nan", "inf", "nan", "Infinity", "-", ".",
+		"1e5", "1_0", "0b1", "0o7", "9223372036854775808", "18446744073709551616", "-abc", "Walk"} {
+		_, want := resolvePlain(s).(string)
+		want = want && s != ""
+		if got := plainIsString(s); got != want {
+			t.Errorf("plainIsString(%q) = %v, resolvePlain says %v", s, got, want)
+		}
 	}
 }

@@ -119,3 +119,19 @@ func BenchmarkFromJSON(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkToYAMLv3 is the writer before yamltext (yaml.v3's encoder, large containers one
+// member at a time), kept to compare with BenchmarkToYAML under the same load.
+func BenchmarkToYAMLv3(b *testing.B) {
+	doc, err := Read(largest(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(doc.layout.size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := oracleYAML(doc.Root); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package byml
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,6 +153,9 @@ func FuzzYAML(f *testing.F) {
 		}
 		if len(y) > textPerByte*len(text)+slack {
 			t.Fatalf("YAML is %d bytes from %d", len(y), len(text))
+		}
+		if old, err := oracleYAML(root); err != nil || !bytes.Equal(y, old) {
+			t.Fatalf("text differs from yaml.v3's (err %v):\n%s\nyaml.v3:\n%s", err, y, old)
 		}
 		again, err := NodeFromYAML(y)
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"ainbeditor/internal/yamltext"
 )
 
 // YAML tags, as oead and roead write them. BymlLibrary's spellings are read too.
@@ -41,248 +43,126 @@ func (d *Document) ToYAML() ([]byte, error) {
 	return NodeToYAML(d.Root)
 }
 
-// NodeToYAML writes one node (nil meaning null) as a YAML document.
+// NodeToYAML writes one node (nil meaning null) as a YAML document. The text is the one
+// yaml.v3's encoder gives for the equivalent yaml.Node tree (TestYAMLTextLikeYAMLv3), written
+// straight into one growing buffer: the encoder kept every event of the document and took
+// some 280 bytes per byte of a large file.
 func NodeToYAML(n *Node) ([]byte, error) {
-	var y *yaml.Node
+	e := yamlWriter{w: yamltext.NewWriter(nil)}
 	if n == nil {
-		y = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+		e.w.Plain("", "null")
+	} else if err := e.node(n, 0, "root"); err != nil {
+		return nil, err
+	}
+	return e.w.Finish(), nil
+}
+
+type yamlWriter struct {
+	w       *yamltext.Writer
+	scratch []byte
+}
+
+// str writes s so that it reads back as a string: quoted whenever the plain text would
+// read as something else, by oead's rules or yaml.v3's.
+func (e *yamlWriter) str(s, path string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("byml: %s: string %q is not UTF-8, YAML cannot hold it", path, s)
+	}
+	if k, _, _ := resolvePlain(s); k != String {
+		e.w.Quoted("", s)
 	} else {
-		var err error
-		if y, err = toYAML(n, 0, "root"); err != nil {
-			return nil, err
-		}
+		e.w.String(s)
 	}
-	var buf bytes.Buffer
-	if err := emitBlock(&buf, y, ""); err != nil {
-		return nil, fmt.Errorf("byml: yaml: %w", err)
-	}
-	return buf.Bytes(), nil
+	return nil
 }
 
-// chunkNodes is the subtree size from which a block container is written member by member.
-var chunkNodes = 512
-
-// yamlSize counts the nodes of a YAML tree, stopping at limit.
-func yamlSize(y *yaml.Node, limit int) int {
-	n := 1
-	for _, c := range y.Content {
-		if n += yamlSize(c, limit-n); n >= limit {
-			break
-		}
-	}
-	return n
+// plain writes the text in e.scratch.
+func (e *yamlWriter) plain(tag string) {
+	e.w.PlainBytes(tag, e.scratch)
 }
 
-// chunkable reports whether y is a block container worth writing member by member.
-func chunkable(y *yaml.Node) bool {
-	return (y.Kind == yaml.SequenceNode || y.Kind == yaml.MappingNode) && y.Style&yaml.FlowStyle == 0 &&
-		len(y.Content) > 0 && yamlSize(y, chunkNodes) >= chunkNodes
+func (e *yamlWriter) binary(tag string, data []byte) {
+	e.scratch = base64.StdEncoding.AppendEncode(e.scratch[:0], data)
+	e.plain(tag)
 }
 
-// emitBlock writes y with every line indented by prefix. yaml.v3's encoder keeps every event
-// of a document until the document ends, so one encoder for a large file holds hundreds of
-// megabytes; large block containers are therefore written one member at a time, each member
-// through a fresh encoder, which gives the same text (TestYAMLChunkedSameText).
-func emitBlock(buf *bytes.Buffer, y *yaml.Node, prefix string) error {
-	if !chunkable(y) {
-		return encodeIndented(buf, y, prefix)
-	}
-	tag := ""
-	if y.Style&yaml.TaggedStyle != 0 {
-		tag = y.Tag
-	}
-	if y.Kind == yaml.SequenceNode {
-		if tag != "" {
-			return encodeIndented(buf, y, prefix)
+func (e *yamlWriter) node(n *Node, depth int, path string) error {
+	b := e.scratch[:0]
+	switch n.Kind {
+	case Null:
+		e.w.Plain("", "null")
+	case String:
+		return e.str(n.Str, path)
+	case Binary:
+		e.binary(tagBinary, n.Data)
+	case File:
+		e.w.BeginMapping(tagFile, true)
+		e.w.String("Alignment")
+		e.scratch = strconv.AppendUint(b, uint64(n.Align), 10)
+		e.plain("")
+		e.w.String("Data")
+		e.binary(tagBinary, n.Data)
+		e.w.End()
+	case Bool:
+		e.w.Plain("", strconv.FormatBool(n.Bits != 0))
+	case Int:
+		e.scratch = strconv.AppendInt(b, int64(int32(n.Bits)), 10)
+		e.plain("")
+	case Float:
+		e.scratch = appendFloat(b, float64(n.FloatValue()), 32)
+		e.plain("")
+	case UInt:
+		const hex = "0123456789abcdef"
+		b = append(b, "0x"...)
+		for s := 28; s >= 0; s -= 4 {
+			b = append(b, hex[n.Bits>>s&0xF])
 		}
-		for _, item := range y.Content {
-			if item.Kind == yaml.MappingNode && item.Style&yaml.TaggedStyle == 0 && chunkable(item) {
-				// "- " takes the place of the indentation of the mapping's first line.
-				var b bytes.Buffer
-				if err := emitBlock(&b, item, prefix+"  "); err != nil {
-					return err
-				}
-				out := b.Bytes()
-				buf.WriteString(prefix)
-				buf.WriteString("- ")
-				buf.Write(out[len(prefix)+2:])
-				continue
-			}
-			one := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}}
-			if err := encodeIndented(buf, one, prefix); err != nil {
+		e.scratch = b
+		e.plain(tagUInt)
+	case Int64:
+		e.scratch = strconv.AppendInt(b, int64(n.Bits), 10)
+		e.plain(tagInt64)
+	case UInt64:
+		e.scratch = strconv.AppendUint(b, n.Bits, 10)
+		e.plain(tagUInt64)
+	case Double:
+		e.scratch = appendFloat(b, n.DoubleValue(), 64)
+		e.plain(tagDouble)
+	case Array:
+		e.w.BeginSequence("", flow(n, depth))
+		for _, it := range n.Items {
+			if err := e.node(it, depth+1, path); err != nil {
 				return err
 			}
 		}
-		return nil
-	}
-	if tag != "" {
-		buf.WriteString(prefix)
-		buf.WriteString(tag)
-		buf.WriteString("\n")
-	}
-	for i := 0; i+1 < len(y.Content); i += 2 {
-		k, v := y.Content[i], y.Content[i+1]
-		if chunkable(v) {
-			if key, ok := keyText(k); ok {
-				buf.WriteString(prefix)
-				buf.WriteString(key)
-				buf.WriteString(":")
-				vtag := ""
-				if v.Style&yaml.TaggedStyle != 0 {
-					vtag = v.Tag
-					buf.WriteString(" ")
-					buf.WriteString(vtag)
-				}
-				buf.WriteString("\n")
-				inner := prefix + "  "
-				if v.Kind == yaml.SequenceNode && vtag == "" {
-					inner = prefix // compact sequences: "- " under the key
-				}
-				if err := emitBlock(buf, v, inner); err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		one := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{k, v}}
-		if err := encodeIndented(buf, one, prefix); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// keyText returns how a mapping key is written, when it fits on one line as a simple key.
-func keyText(k *yaml.Node) (string, bool) {
-	var b bytes.Buffer
-	one := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{k, scalar("!!str", "x")}}
-	if err := encodeIndented(&b, one, ""); err != nil {
-		return "", false
-	}
-	s, ok := strings.CutSuffix(b.String(), ": x\n")
-	if !ok || strings.ContainsRune(s, '\n') || strings.HasPrefix(s, "?") {
-		return "", false
-	}
-	return s, true
-}
-
-func encodeIndented(buf *bytes.Buffer, y *yaml.Node, prefix string) error {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	enc.CompactSeqIndent()
-	if err := enc.Encode(y); err != nil {
-		return err
-	}
-	if err := enc.Close(); err != nil {
-		return err
-	}
-	if prefix == "" {
-		buf.Write(b.Bytes())
-		return nil
-	}
-	for line := range bytes.Lines(b.Bytes()) {
-		if len(line) > 1 {
-			buf.WriteString(prefix)
-		}
-		buf.Write(line)
-	}
-	return nil
-}
-
-func scalar(tag, value string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
-}
-
-func tagged(tag, value string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value, Style: yaml.TaggedStyle}
-}
-
-// stringNode writes s so that it reads back as a string: quoted whenever the plain text
-// would read as something else.
-func stringNode(s, path string) (*yaml.Node, error) {
-	if !utf8.ValidString(s) {
-		return nil, fmt.Errorf("byml: %s: string %q is not UTF-8, YAML cannot hold it", path, s)
-	}
-	y := scalar("!!str", s)
-	if k, _, _ := resolvePlain(s); k != String {
-		y.Style = yaml.DoubleQuotedStyle
-	}
-	return y, nil
-}
-
-func toYAML(n *Node, depth int, path string) (*yaml.Node, error) {
-	switch n.Kind {
-	case Null:
-		return scalar("!!null", "null"), nil
-	case String:
-		return stringNode(n.Str, path)
-	case Binary:
-		return tagged(tagBinary, base64.StdEncoding.EncodeToString(n.Data)), nil
-	case File:
-		m := &yaml.Node{Kind: yaml.MappingNode, Tag: tagFile, Style: yaml.TaggedStyle | yaml.FlowStyle}
-		m.Content = []*yaml.Node{
-			scalar("!!str", "Alignment"), scalar("!!int", strconv.FormatUint(uint64(n.Align), 10)),
-			scalar("!!str", "Data"), tagged(tagBinary, base64.StdEncoding.EncodeToString(n.Data)),
-		}
-		return m, nil
-	case Bool:
-		return scalar("!!bool", strconv.FormatBool(n.Bits != 0)), nil
-	case Int:
-		return scalar("!!int", strconv.FormatInt(int64(int32(n.Bits)), 10)), nil
-	case Float:
-		return scalar("!!float", formatFloat(float64(n.FloatValue()), 32)), nil
-	case UInt:
-		return tagged(tagUInt, fmt.Sprintf("0x%08x", uint32(n.Bits))), nil
-	case Int64:
-		return tagged(tagInt64, strconv.FormatInt(int64(n.Bits), 10)), nil
-	case UInt64:
-		return tagged(tagUInt64, strconv.FormatUint(n.Bits, 10)), nil
-	case Double:
-		return tagged(tagDouble, formatFloat(n.DoubleValue(), 64)), nil
-	case Array:
-		y := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, len(n.Items))}
-		if flow(n, depth) {
-			y.Style = yaml.FlowStyle
-		}
-		for i, it := range n.Items {
-			c, err := toYAML(it, depth+1, path)
-			if err != nil {
-				return nil, err
-			}
-			y.Content[i] = c
-		}
-		return y, nil
+		e.w.End()
 	case Hash, HashMap32, HashMap64:
-		y := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, 2*len(n.Entries))}
+		tag := ""
 		switch n.Kind {
 		case HashMap32:
-			y.Tag, y.Style = tagHash32, yaml.TaggedStyle
+			tag = tagHash32
 		case HashMap64:
-			y.Tag, y.Style = tagHash64, yaml.TaggedStyle
+			tag = tagHash64
 		}
-		if flow(n, depth) {
-			y.Style |= yaml.FlowStyle
-		}
-		for _, e := range n.Entries {
-			var k *yaml.Node
+		e.w.BeginMapping(tag, flow(n, depth))
+		for _, en := range n.Entries {
 			if n.Kind == Hash {
-				var err error
-				if k, err = stringNode(e.Key, path); err != nil {
-					return nil, err
+				if err := e.str(en.Key, path); err != nil {
+					return err
 				}
 			} else {
-				k = scalar("!!int", strconv.FormatUint(e.Hash, 10))
+				e.scratch = strconv.AppendUint(e.scratch[:0], en.Hash, 10)
+				e.plain("")
 			}
-			v, err := toYAML(e.Value, depth+1, path)
-			if err != nil {
-				return nil, err
+			if err := e.node(en.Value, depth+1, path); err != nil {
+				return err
 			}
-			y.Content = append(y.Content, k, v)
 		}
-		return y, nil
+		e.w.End()
+	default:
+		return fmt.Errorf("byml: %s: invalid kind %d", path, n.Kind)
 	}
-	return nil, fmt.Errorf("byml: %s: invalid kind %d", path, n.Kind)
+	return nil
 }
 
 // flow reports whether a container is written in flow style: oead's rule (at most 10
@@ -307,25 +187,31 @@ func flow(n *Node, depth int) bool {
 	return true
 }
 
-// formatFloat writes the shortest text that reads back as the same value, always with a
+// appendFloat writes the shortest text that reads back as the same value, always with a
 // decimal point so that it reads back as a float.
-func formatFloat(f float64, bits int) string {
+func appendFloat(b []byte, f float64, bits int) []byte {
 	switch {
 	case math.IsNaN(f):
-		return ".nan"
+		return append(b, ".nan"...)
 	case math.IsInf(f, 1):
-		return ".inf"
+		return append(b, ".inf"...)
 	case math.IsInf(f, -1):
-		return "-.inf"
+		return append(b, "-.inf"...)
 	}
-	s := strconv.FormatFloat(f, 'g', -1, bits)
-	if strings.ContainsRune(s, '.') {
-		return s
+	start := len(b)
+	b = strconv.AppendFloat(b, f, 'g', -1, bits)
+	s := b[start:]
+	if bytes.IndexByte(s, '.') >= 0 {
+		return b
 	}
-	if i := strings.IndexByte(s, 'e'); i >= 0 {
-		return s[:i] + ".0" + s[i:]
+	if i := bytes.IndexByte(s, 'e'); i >= 0 {
+		// Insert ".0" before the exponent.
+		b = append(b, ".0"...)
+		copy(b[start+i+2:], b[start+i:len(b)-2])
+		b[start+i], b[start+i+1] = '.', '0'
+		return b
 	}
-	return s + ".0"
+	return append(b, ".0"...)
 }
 
 // resolvePlain reads an untagged, unquoted scalar the way oead does: true/false, null (not ~), a

@@ -296,6 +296,32 @@ func TestYAMLReadConventions(t *testing.T) {
 	}
 }
 
+// TestYAMLTextLikeYAMLv3 checks that the writer gives, for every corpus document, the text
+// yaml.v3 gives for the yaml.Node tree the old writer built.
+func TestYAMLTextLikeYAMLv3(t *testing.T) {
+	for _, f := range corpusFiles(t) {
+		doc, err := Read(f.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := doc.ToYAML()
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		want, err := oracleYAML(doc.Root)
+		if err != nil {
+			t.Fatalf("%s: yaml.v3: %v", f.name, err)
+		}
+		if !bytes.Equal(got, want) {
+			i := 0
+			for i < len(got) && i < len(want) && got[i] == want[i] {
+				i++
+			}
+			t.Errorf("%s: text differs from yaml.v3's at byte %d: %q vs %q", f.name, i, got[max(0, i-40):min(len(got), i+40)], want[max(0, i-40):min(len(want), i+40)])
+		}
+	}
+}
+
 // TestYAMLChunkedSameText checks that writing large containers member by member gives the
 // text one encoder gives for the whole document.
 func TestYAMLChunkedSameText(t *testing.T) {
