@@ -71,6 +71,7 @@ func TestParseExpressionAmplifier(t *testing.T) {
 	}
 	bin := rec.Body.Bytes()
 	rec = do(s, "POST", "/api/parse", "application/octet-stream", bin)
+	t.Logf("a %d-byte document built a %d-byte file; parsing it answers %d with %d bytes", len(doc.Encode()), len(bin), rec.Code, rec.Body.Len())
 	var e struct{ Error string }
 	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || rec.Code != 422 || !strings.Contains(e.Error, "16 times the module's size") {
 		t.Fatalf("parse of the %d-byte build: status %d: %s", len(bin), rec.Code, cut(rec.Body.Bytes()))
