@@ -28,7 +28,8 @@ func BenchmarkRead(b *testing.B) {
 	}
 }
 
-func BenchmarkWritePreserve(b *testing.B) {
+// benchOut measures one way of writing out the largest corpus document.
+func benchOut(b *testing.B, out func(*Document) ([]byte, error)) {
 	doc, err := Read(largest(b))
 	if err != nil {
 		b.Fatal(err)
@@ -36,102 +37,40 @@ func BenchmarkWritePreserve(b *testing.B) {
 	b.SetBytes(int64(doc.layout.size))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := doc.Marshal(); err != nil {
+		if _, err := out(doc); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkWriteCanonical(b *testing.B) {
+// benchIn measures reading back a text form (made by text) of the largest corpus document.
+func benchIn(b *testing.B, text func(*Document) ([]byte, error), read func([]byte) (*Document, error)) {
 	doc, err := Read(largest(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(doc.layout.size))
+	t, err := text(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(t)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := doc.MarshalCanonical(); err != nil {
+		if _, err := read(t); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkToYAML(b *testing.B) {
-	doc, err := Read(largest(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(doc.layout.size))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := doc.ToYAML(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkFromYAML(b *testing.B) {
-	doc, err := Read(largest(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	text, err := doc.ToYAML()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(text)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := FromYAML(text); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkToJSON(b *testing.B) {
-	doc, err := Read(largest(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(doc.layout.size))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := doc.ToJSON(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkFromJSON(b *testing.B) {
-	doc, err := Read(largest(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	text, err := doc.ToJSON()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(text)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := FromJSON(text); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkWritePreserve(b *testing.B)  { benchOut(b, (*Document).Marshal) }
+func BenchmarkWriteCanonical(b *testing.B) { benchOut(b, (*Document).MarshalCanonical) }
+func BenchmarkToYAML(b *testing.B)         { benchOut(b, (*Document).ToYAML) }
+func BenchmarkFromYAML(b *testing.B)       { benchIn(b, (*Document).ToYAML, FromYAML) }
+func BenchmarkToJSON(b *testing.B)         { benchOut(b, (*Document).ToJSON) }
+func BenchmarkFromJSON(b *testing.B)       { benchIn(b, (*Document).ToJSON, FromJSON) }
 
 // BenchmarkToYAMLv3 is the writer before yamltext (yaml.v3's encoder, large containers one
 // member at a time), kept to compare with BenchmarkToYAML under the same load.
 func BenchmarkToYAMLv3(b *testing.B) {
-	doc, err := Read(largest(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(doc.layout.size))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := oracleYAML(doc.Root); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchOut(b, func(d *Document) ([]byte, error) { return oracleYAML(d.Root) })
 }
