@@ -164,32 +164,11 @@ func jsonValue(p *Parameter) (json.RawMessage, error) {
 		}
 		b = append(b, ']')
 	case []int32:
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(x), 10)
-		}
-		b = append(b, ']')
+		b = jsonInts(b, v)
 	case []uint32:
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendUint(b, uint64(x), 10)
-		}
-		b = append(b, ']')
+		b = jsonInts(b, v)
 	case []byte:
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendUint(b, uint64(x), 10)
-		}
-		b = append(b, ']')
+		b = jsonInts(b, v)
 	case string:
 		if !utf8.ValidString(v) {
 			return nil, fmt.Errorf("aamp: json: parameter %#08x: string %q is not valid UTF-8", uint32(p.Name), v)
@@ -443,4 +422,16 @@ func (u *uint8Num) UnmarshalJSON(b []byte) error {
 	}
 	*u = uint8Num(v)
 	return nil
+}
+
+// jsonInts appends v as a JSON array of numbers.
+func jsonInts[T int32 | uint32 | byte](b []byte, v []T) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
 }
