@@ -1,7 +1,6 @@
 package aamp
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -79,7 +78,7 @@ func (e *yamlEmitter) int(x int64) {
 }
 
 func (e *yamlEmitter) float(f float32) {
-	e.scratch = appendFloat(e.scratch[:0], f)
+	e.scratch = yamltext.AppendFloat(e.scratch[:0], float64(f), 32)
 	e.w.PlainBytes("", e.scratch)
 }
 
@@ -115,33 +114,6 @@ func (e *yamlEmitter) list(l *ParameterList) {
 	}
 	w.End()
 	w.End()
-}
-
-// appendFloat writes the shortest form that reads back as the same float32, always with a
-// '.' so that it is not taken for an int.
-func appendFloat(b []byte, f float32) []byte {
-	switch {
-	case math.IsNaN(float64(f)):
-		return append(b, ".nan"...)
-	case math.IsInf(float64(f), 1):
-		return append(b, ".inf"...)
-	case math.IsInf(float64(f), -1):
-		return append(b, "-.inf"...)
-	}
-	start := len(b)
-	b = strconv.AppendFloat(b, float64(f), 'g', -1, 32)
-	s := b[start:]
-	if bytes.IndexByte(s, '.') >= 0 {
-		return b
-	}
-	if i := bytes.IndexByte(s, 'e'); i >= 0 {
-		// Insert ".0" before the exponent.
-		b = append(b, ".0"...)
-		copy(b[start+i+2:], b[start+i:len(b)-2])
-		b[start+i], b[start+i+1] = '.', '0'
-		return b
-	}
-	return append(b, ".0"...)
 }
 
 func (e *yamlEmitter) value(p *Parameter) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ainbeditor/internal/testcorpus"
+	"ainbeditor/internal/yamltext"
 )
 
 // TestYAMLTextLikeYAMLv3 checks that the writer gives, for every corpus file, the text
@@ -198,8 +199,8 @@ func TestYAMLScalars(t *testing.T) {
 		{1e30, "1.0e+30"}, {1.5e-7, "1.5e-07"}, {float32(math.Inf(1)), ".inf"},
 		{float32(math.Inf(-1)), "-.inf"}, {float32(math.NaN()), ".nan"},
 	} {
-		if got := string(appendFloat(nil, c.f)); got != c.want {
-			t.Errorf("appendFloat(%v) = %q, want %q", c.f, got, c.want)
+		if got := string(yamltext.AppendFloat(nil, float64(c.f), 32)); got != c.want {
+			t.Errorf("AppendFloat(%v) = %q, want %q", c.f, got, c.want)
 		}
 	}
 	doc := func(v string) string {

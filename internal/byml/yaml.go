@@ -1,7 +1,6 @@
 package byml
 
 import (
-	"bytes"
 	"encoding/base64"
 	"fmt"
 	"math"
@@ -109,7 +108,7 @@ func (e *yamlWriter) node(n *Node, depth int, path string) error {
 		e.scratch = strconv.AppendInt(b, int64(int32(n.Bits)), 10)
 		e.plain("")
 	case Float:
-		e.scratch = appendFloat(b, float64(n.FloatValue()), 32)
+		e.scratch = yamltext.AppendFloat(b, float64(n.FloatValue()), 32)
 		e.plain("")
 	case UInt:
 		const hex = "0123456789abcdef"
@@ -126,7 +125,7 @@ func (e *yamlWriter) node(n *Node, depth int, path string) error {
 		e.scratch = strconv.AppendUint(b, n.Bits, 10)
 		e.plain(tagUInt64)
 	case Double:
-		e.scratch = appendFloat(b, n.DoubleValue(), 64)
+		e.scratch = yamltext.AppendFloat(b, n.DoubleValue(), 64)
 		e.plain(tagDouble)
 	case Array:
 		e.w.BeginSequence("", flow(n, depth))
@@ -185,33 +184,6 @@ func flow(n *Node, depth int) bool {
 		}
 	}
 	return true
-}
-
-// appendFloat writes the shortest text that reads back as the same value, always with a
-// decimal point so that it reads back as a float.
-func appendFloat(b []byte, f float64, bits int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(b, ".nan"...)
-	case math.IsInf(f, 1):
-		return append(b, ".inf"...)
-	case math.IsInf(f, -1):
-		return append(b, "-.inf"...)
-	}
-	start := len(b)
-	b = strconv.AppendFloat(b, f, 'g', -1, bits)
-	s := b[start:]
-	if bytes.IndexByte(s, '.') >= 0 {
-		return b
-	}
-	if i := bytes.IndexByte(s, 'e'); i >= 0 {
-		// Insert ".0" before the exponent.
-		b = append(b, ".0"...)
-		copy(b[start+i+2:], b[start+i:len(b)-2])
-		b[start+i], b[start+i+1] = '.', '0'
-		return b
-	}
-	return append(b, ".0"...)
 }
 
 // resolvePlain reads an untagged, unquoted scalar the way oead does: true/false, null (not ~), a
