@@ -92,9 +92,9 @@ type frame struct {
 	// req[i] was read.
 	req  []string
 	seen uint32
-	// keys marks the member names read so far, one bit for each name's length and first
-	// byte hashed; keysFrom is where this object's names start in dec.keys. Only names whose
-	// bit is set already are compared with the others, so finding duplicates costs little.
+	// keys marks the member names read so far, one bit for each name's keyHash; keysFrom is
+	// where this object's names start in dec.keys. Only names whose bit is set already are
+	// compared with the others, so finding duplicates costs little.
 	keys     uint64
 	keysFrom int
 }
@@ -330,7 +330,7 @@ func (d *dec) end() {
 // read twice may be appended to), so a document with one is refused rather than read one
 // way here and another in the browser.
 func (d *dec) duplicate(f *frame, key []byte) bool {
-	bit := uint64(1) << ((uint(len(key))*7 + uint(firstByte(key))) & 63)
+	bit := uint64(1) << (keyHash(key) & 63)
 	if f.keys&bit != 0 {
 		for _, k := range d.keys[f.keysFrom:] {
 			if string(k) == string(key) {
@@ -343,11 +343,13 @@ func (d *dec) duplicate(f *frame, key []byte) bool {
 	return false
 }
 
-func firstByte(b []byte) byte {
+// keyHash mixes a member name's length, first and last bytes: the names of one object
+// ("name" and "node", "x" and "y") seldom share all three.
+func keyHash(b []byte) uint {
 	if len(b) == 0 {
 		return 0
 	}
-	return b[0]
+	return uint(len(b))*7 + uint(b[0]) + uint(b[len(b)-1])*13
 }
 
 // nextKey reads the next member's key and colon; false at the end of the object.
