@@ -596,6 +596,9 @@ func (r *jsonReader) file(n *Node) error {
 			if err != nil {
 				return err
 			}
+			if a&(a-1) != 0 {
+				return fmt.Errorf("file alignment %d is not a power of two", a)
+			}
 			n.Align, haveA = uint32(a), true
 		case "data":
 			s, err := r.str()

@@ -89,6 +89,7 @@ func TestJSONRejects(t *testing.T) {
 		`{"root":{"type":"array","value":[{"type":"int"}]}}`,
 		`{"version":70000,"root":null}`,
 		`{"root":{"type":"file","value":{"align":1}}}`,
+		`{"root":{"type":"array","value":[{"type":"file","value":{"align":66,"data":"AAAA"}}]}}`,
 		`{"extra":1}`,
 		strings.Repeat(`{"root":{"type":"array","value":[`, 1) + strings.Repeat(`{"type":"array","value":[`, maxDepth+1),
 	} {

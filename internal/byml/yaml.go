@@ -434,6 +434,9 @@ func (r *yamlReader) fileMap(y *yaml.Node) (*Node, error) {
 			if !ok || neg || a > math.MaxUint32 {
 				return nil, r.errorf(v, "!!file alignment %q is not a 32-bit unsigned integer", v.Value)
 			}
+			if a&(a-1) != 0 {
+				return nil, r.errorf(v, "!!file alignment %d is not a power of two", a)
+			}
 			n.Align, haveA = uint32(a), true
 		case "Data":
 			b, err := decodeBase64(v.Value)

@@ -410,3 +410,19 @@ func quietNaNs(n *Node) *Node {
 	})
 	return c
 }
+
+// A file node's alignment must be a power of two, as the writers require: FuzzYAML found one
+// of 66 that read and then could not be written (testdata/fuzz/FuzzYAML/b042bf93fae38129).
+func TestYAMLFileAlignment(t *testing.T) {
+	_, err := FromYAML([]byte("f: !!file {Alignment: 66, Data: !!binary AAAA}"))
+	if err == nil || !strings.Contains(err.Error(), "!!file alignment 66 is not a power of two") {
+		t.Fatalf("got %v", err)
+	}
+	doc, err := FromYAML([]byte("f: !!file {Alignment: 64, Data: !!binary AAAA}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := doc.MarshalCanonical(); err != nil {
+		t.Fatal(err)
+	}
+}
