@@ -202,12 +202,11 @@ type ParamFlags uint32
 
 // Flag bits.
 const (
-	ParamUsesDefault  ParamFlags = 1 << 23
-	ParamIsOutput     ParamFlags = 1 << 24
-	paramSourceMask   ParamFlags = 0xc2000000
-	paramExpression   ParamFlags = 0xc2000000
-	paramBlackboard   ParamFlags = 0x80000000
-	paramVecComponent ParamFlags = 3 << 26
+	ParamUsesDefault ParamFlags = 1 << 23
+	ParamIsOutput    ParamFlags = 1 << 24
+	paramSourceMask  ParamFlags = 0xc2000000
+	paramExpression  ParamFlags = 0xc2000000
+	paramBlackboard  ParamFlags = 0x80000000
 )
 
 // IsExpression reports whether the value comes from the expression Index().

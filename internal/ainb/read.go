@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -15,13 +16,18 @@ import (
 // FormatError reports a malformed file: the section being read and the file offset.
 type FormatError struct {
 	Section string
-	Offset  int64
+	Offset  int64 // from the start of the file, also for errors found inside a nested format
 	Msg     string
+	// Err is the error of the nested format's reader (an *exb.FormatError, whose offset
+	// counts from the start of the expression binary), or nil.
+	Err error
 }
 
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("ainb: %s at offset %#x: %s", e.Section, e.Offset, e.Msg)
 }
+
+func (e *FormatError) Unwrap() error { return e.Err }
 
 const headerSize = 0x74
 
@@ -86,6 +92,21 @@ func (d *decoder) fail(off int, format string, args ...any) {
 	if d.err == nil {
 		d.err = &FormatError{Section: d.section, Offset: int64(off), Msg: fmt.Sprintf(format, args...)}
 	}
+}
+
+// nested records the error of a nested format's reader for the section at base, at the
+// absolute offset of the byte it names.
+func (d *decoder) nested(base int, err error) {
+	if d.err != nil {
+		return
+	}
+	fe := &FormatError{Section: d.section, Offset: int64(base), Msg: err.Error(), Err: err}
+	var xe *exb.FormatError
+	if errors.As(err, &xe) {
+		fe.Offset += xe.Offset
+		fe.Msg = fmt.Sprintf("%s at %#x in the section: %s", xe.Section, xe.Offset, xe.Msg)
+	}
+	d.err = fe
 }
 
 // need checks that n bytes are there at off.
@@ -288,7 +309,7 @@ func (d *decoder) file() (*File, error) {
 		if d.err == nil {
 			m, err := exb.Parse(d.b[h.expressions : int(h.expressions)+size])
 			if err != nil {
-				d.fail(int(h.expressions), "%v", err)
+				d.nested(int(h.expressions), err)
 			}
 			f.Expressions = m
 		}

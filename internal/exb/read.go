@@ -22,8 +22,6 @@ const (
 	secLayout       = "layout"
 )
 
-var sectionErrNames = [numSections]string{secFunctions, secInstructions, secSignatures, secParams, secStrings}
-
 func functionEntrySize(version uint32) int {
 	if version == 1 {
 		return 0x14 // no instruction counts

@@ -1,0 +1,47 @@
+package ainb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"ainbeditor/internal/exb"
+)
+
+// A corrupt instruction in the expression binary is reported at its own byte of the file,
+// and the exb reader's error stays reachable with its offset inside the section.
+func TestExpressionErrorOffset(t *testing.T) {
+	good := corpusFile(t, "synthetic/expressions_v407.ainb")
+	base := int(binary.LittleEndian.Uint32(good[0x44:]))
+	// The EXB header holds the instruction table's offset at 0x1c, its count first.
+	instr := int(binary.LittleEndian.Uint32(good[base+0x1c:]))
+	if n := binary.LittleEndian.Uint32(good[base+instr:]); n < 3 {
+		t.Fatalf("want an expression binary with at least 3 instructions, have %d", n)
+	}
+	at := instr + 4 + 2*8 // the opcode of the third instruction
+	b := bytes.Clone(good)
+	b[base+at] = 0xee
+
+	_, err := Read(b)
+	var fe *FormatError
+	if !errors.As(err, &fe) {
+		t.Fatalf("error %v is not an ainb FormatError", err)
+	}
+	if fe.Section != "expression binary" || fe.Offset != int64(base+at) {
+		t.Errorf("ainb error at %s %#x, want expression binary %#x (section at %#x): %v", fe.Section, fe.Offset, base+at, base, err)
+	}
+	var xe *exb.FormatError
+	if !errors.As(err, &xe) {
+		t.Fatalf("error %v does not wrap an exb FormatError", err)
+	}
+	if xe.Section != "instruction table" || xe.Offset != int64(at) {
+		t.Errorf("exb error at %s %#x, want instruction table %#x", xe.Section, xe.Offset, at)
+	}
+	want := fmt.Sprintf("ainb: expression binary at offset %#x: instruction table at %#x in the section: instruction 2: unknown opcode", base+at, at)
+	if got := err.Error(); !strings.HasPrefix(got, want) {
+		t.Errorf("message\n%s\nwant it to start with\n%s", got, want)
+	}
+}
