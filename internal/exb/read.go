@@ -216,22 +216,90 @@ func decodeInstruction(in *Instruction, p []byte, version uint32) error {
 	if !in.Op.Valid() {
 		return decodeError("unknown opcode " + in.Op.String())
 	}
-	t, ok := decodeType(uint16(p[1]), version)
-	if !ok {
-		return decodeError("unknown data type " + strconv.Itoa(int(p[1])) + " for version " + strconv.Itoa(int(version)))
+	if typeIsPadding(in.Op) {
+		in.Type = padType(p[1], version)
+	} else {
+		t, ok := decodeType(uint16(p[1]), version)
+		if !ok {
+			return decodeError("unknown data type " + strconv.Itoa(int(p[1])) + " for version " + strconv.Itoa(int(version)))
+		}
+		in.Type = t
 	}
-	in.Type = t
 	if in.Op == OpUserFunction {
 		in.ArgOffset = le.Uint16(p[2:])
 		in.Signature = le.Uint32(p[4:])
 		return nil
 	}
-	if Source(p[2]) > maxSource || Source(p[3]) > maxSource {
-		return decodeError("unknown parameter source " + strconv.Itoa(int(max(p[2], p[3]))))
+	for _, src := range p[2 : 2+liveSources(in.Op)] {
+		if Source(src) > maxSource {
+			return decodeError("unknown parameter source " + strconv.Itoa(int(src)))
+		}
 	}
 	in.LHS = Operand{Src: Source(p[2]), Val: le.Uint16(p[4:])}
 	in.RHS = Operand{Src: Source(p[3]), Val: le.Uint16(p[6:])}
 	return nil
+}
+
+// typeIsPadding reports whether the opcode leaves the type byte unused. Like the other
+// unused bytes it may hold anything in a file and is kept as it is (see padType).
+func typeIsPadding(op Opcode) bool {
+	f := op.form()
+	return f == formEnd || f == formJump
+}
+
+// liveSources is how many of the LHS and RHS source bytes the opcode gives meaning to; the
+// others are padding, kept whatever they hold.
+func liveSources(op Opcode) int {
+	switch op.form() {
+	case formEnd, formJump:
+		return 0
+	case formUnary, formBranch:
+		return 1
+	}
+	return 2
+}
+
+// padType maps a type byte that is padding to a DataType one to one, so that any byte comes
+// back as it was (padTypeByte): like decodeType for the known types; versions 1 and 2, which
+// cannot store TypeUInt, keep byte 0xff there.
+func padType(raw uint8, version uint32) DataType {
+	switch {
+	case version >= 3 || raw < uint8(TypeUInt):
+		return DataType(raw)
+	case raw == 0xff:
+		return TypeUInt
+	}
+	return DataType(raw + 1)
+}
+
+// padTypeByte is the inverse of padType.
+func padTypeByte(t DataType, version uint32) uint8 {
+	switch {
+	case version >= 3 || t < TypeUInt:
+		return uint8(t)
+	case t == TypeUInt:
+		return 0xff
+	}
+	return uint8(t) - 1
+}
+
+// typeByte is the instruction's type byte in the given version, and whether it has one.
+func (in *Instruction) typeByte(version uint32) (uint8, bool) {
+	if typeIsPadding(in.Op) {
+		return padTypeByte(in.Type, version), true
+	}
+	return encodeType(in.Type, version)
+}
+
+func (in *Instruction) typeEncodes(version uint32) bool {
+	_, ok := in.typeByte(version)
+	return ok
+}
+
+// sourcesKnown reports whether the sources the opcode reads are known ones.
+func (in *Instruction) sourcesKnown() bool {
+	live := liveSources(in.Op)
+	return (live < 1 || in.LHS.Src <= maxSource) && (live < 2 || in.RHS.Src <= maxSource)
 }
 
 func (m *Module) readSignatures(region []byte, base int) (int, error) {
@@ -395,7 +463,7 @@ func (m *Module) check(params []byte, so *sectionOffsets, derive bool) ([]paramR
 		if !in.Op.Valid() {
 			return nil, formatErr(secInstructions, at, "instruction %d: unknown opcode %s", i, in.Op)
 		}
-		if _, ok := encodeType(in.Type, m.Version); !ok {
+		if !in.typeEncodes(m.Version) {
 			return nil, formatErr(secInstructions, at+1, "instruction %d: type %s not allowed in version %d", i, in.Type, m.Version)
 		}
 		if in.Op == OpUserFunction {
@@ -404,7 +472,7 @@ func (m *Module) check(params []byte, so *sectionOffsets, derive bool) ([]paramR
 			}
 			continue
 		}
-		if in.LHS.Src > maxSource || in.RHS.Src > maxSource {
+		if !in.sourcesKnown() {
 			return nil, formatErr(secInstructions, at+2, "instruction %d: unknown parameter source", i)
 		}
 		ops, types, k := in.liveOperands()

@@ -142,7 +142,7 @@ func (m *Module) appendFunctions(b []byte) []byte {
 
 // appendTo encodes the instruction; the caller has checked its fields.
 func (in *Instruction) appendTo(b []byte, version uint32) []byte {
-	t, _ := encodeType(in.Type, version)
+	t, _ := in.typeByte(version)
 	b = append(b, byte(in.Op), t)
 	if in.Op == OpUserFunction {
 		b = le.AppendUint16(b, in.ArgOffset)
@@ -157,10 +157,10 @@ func (in *Instruction) appendTo(b []byte, version uint32) []byte {
 // them.
 func (in *Instruction) Bytes(version uint32) ([8]byte, bool) {
 	var out [8]byte
-	if _, ok := encodeType(in.Type, version); !ok || !in.Op.Valid() {
+	if !in.Op.Valid() || !in.typeEncodes(version) {
 		return out, false
 	}
-	if in.Op != OpUserFunction && (in.LHS.Src > maxSource || in.RHS.Src > maxSource) {
+	if in.Op != OpUserFunction && !in.sourcesKnown() {
 		return out, false
 	}
 	copy(out[:], in.appendTo(nil, version))
