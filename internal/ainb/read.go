@@ -29,8 +29,6 @@ func (e *FormatError) Error() string {
 
 func (e *FormatError) Unwrap() error { return e.Err }
 
-const headerSize = 0x74
-
 var le = binary.LittleEndian
 
 // header is the fixed file header, with the offsets the reader follows.
@@ -155,6 +153,61 @@ func (d *decoder) guid(off int) (g GUID) {
 	return g
 }
 
+// record is a sequential reader of one fixed-size record, bounds-checked once: its reads
+// follow the record's fields in order, as the writer appends them. After a failed check
+// every read returns zero.
+type record struct {
+	d  *decoder
+	at int    // file offset of b[0]
+	b  []byte // the fields not read yet
+}
+
+// record starts reading the size-byte record at off.
+func (d *decoder) record(off, size int) record {
+	if !d.need(off, size) {
+		return record{d: d, at: off}
+	}
+	return record{d: d, at: off, b: d.b[off : off+size]}
+}
+
+func (r *record) u8() uint8 {
+	if len(r.b) < 1 {
+		return 0
+	}
+	v := r.b[0]
+	r.at, r.b = r.at+1, r.b[1:]
+	return v
+}
+
+func (r *record) u16() uint16 {
+	if len(r.b) < 2 {
+		return 0
+	}
+	v := le.Uint16(r.b)
+	r.at, r.b = r.at+2, r.b[2:]
+	return v
+}
+
+func (r *record) u32() uint32 {
+	if len(r.b) < 4 {
+		return 0
+	}
+	v := le.Uint32(r.b)
+	r.at, r.b = r.at+4, r.b[4:]
+	return v
+}
+
+func (r *record) f32() F32 { return F32(math.Float32frombits(r.u32())) }
+
+// str reads a string offset and resolves it.
+func (r *record) str() string {
+	at := r.at
+	if len(r.b) < 4 {
+		return ""
+	}
+	return r.d.strAt(at, r.u32())
+}
+
 // strAt resolves a string pool offset.
 func (d *decoder) strAt(off int, at uint32) string {
 	if d.err != nil {
@@ -233,147 +286,127 @@ func (d *decoder) count(off int, n uint32, size int) int {
 // Read parses an AINB file.
 func Read(b []byte) (*File, error) {
 	d := &decoder{b: b, section: "header", budget: len(b) / 2, text: MaxTextBase + MaxTextRatio*len(b)}
-	f, err := d.file()
-	if err == nil {
-		err = d.err
+	var h header
+	f := d.header(&h)
+	if d.err != nil {
+		return nil, d.err
 	}
-	if err != nil {
-		return nil, err
+	var t tables
+	d.sections(f, &h, &t)
+	if d.err != nil {
+		return nil, d.err
+	}
+	d.resolve(f, &t)
+	if d.err != nil {
+		return nil, d.err
 	}
 	return f, nil
 }
 
-func (d *decoder) file() (*File, error) {
+// header reads the file header into h and splits the string pool, which every later string
+// reference resolves against. It returns a File with the header's fields filled in.
+func (d *decoder) header(h *header) *File {
 	if len(d.b) < headerSize {
 		d.fail(0, "file is %d bytes, shorter than the %#x-byte header", len(d.b), headerSize)
-		return nil, d.err
+		return nil
 	}
-	if string(d.b[:4]) != "AIB " {
-		d.fail(0, "magic is %q, want \"AIB \"", d.b[:4])
-		return nil, d.err
+	if string(d.b[hdrMagic:hdrMagic+4]) != "AIB " {
+		d.fail(hdrMagic, "magic is %q, want \"AIB \"", d.b[hdrMagic:hdrMagic+4])
+		return nil
 	}
-	var h header
-	fields := []*uint32{&h.version, &h.filename, &h.commands, &h.elements, &h.queries, &h.attachments,
-		new(uint32), &h.blackboard, &h.stringPool, &h.enumRelocation, &h.properties, &h.jumps, &h.io,
-		&h.multiInputs, &h.attachmentArray, &h.attachmentIDs, &h.expressions, &h.replacement,
-		&h.queryIDs, &h.x50, &h.x54, &h.x58, &h.modules, &h.categoryName, &h.category, &h.actions,
-		&h.x6c, &h.moduleLink}
-	for i, p := range fields {
-		*p = d.u32(4 + 4*i)
+	*h = header{
+		version: d.u32(hdrVersion), filename: d.u32(hdrFilename),
+		commands: d.u32(hdrCommands), elements: d.u32(hdrElements), queries: d.u32(hdrQueries),
+		attachments: d.u32(hdrAttachmentN), blackboard: d.u32(hdrBlackboard),
+		stringPool: d.u32(hdrStringPool), enumRelocation: d.u32(hdrEnumReloc),
+		properties: d.u32(hdrProperties), jumps: d.u32(hdrJumps), io: d.u32(hdrIO),
+		multiInputs: d.u32(hdrMulti), attachmentArray: d.u32(hdrAttachments),
+		attachmentIDs: d.u32(hdrAttachIDs), expressions: d.u32(hdrExpressions),
+		replacement: d.u32(hdrReplacement), queryIDs: d.u32(hdrQueryIDs),
+		x50: d.u32(hdrX50), x54: d.u32(hdrX54), x58: d.u32(hdrX58), modules: d.u32(hdrModules),
+		categoryName: d.u32(hdrCategoryName), category: d.u32(hdrCategory),
+		actions: d.u32(hdrActions), x6c: d.u32(hdrX6C), moduleLink: d.u32(hdrModuleLink),
 	}
 	switch h.version {
 	case Version404, Version407, Version408:
 	default:
-		d.fail(4, "unsupported version %#x (want 0x404, 0x407 or 0x408)", h.version)
-		return nil, d.err
+		d.fail(hdrVersion, "unsupported version %#x (want 0x404, 0x407 or 0x408)", h.version)
+		return nil
 	}
 	d.version = h.version
 
 	d.section = "string pool"
 	if int64(h.stringPool) > int64(len(d.b)) || h.stringPool < headerSize {
-		d.fail(0x24, "string pool offset %#x outside the file", h.stringPool)
-		return nil, d.err
+		d.fail(hdrStringPool, "string pool offset %#x outside the file", h.stringPool)
+		return nil
 	}
 	d.pool = d.b[h.stringPool:]
-
 	if n := bytes.Count(d.pool, []byte{0}); n > maxStrings {
 		d.fail(int(h.stringPool), "string pool holds %d strings, more than the %d this reader accepts", n, maxStrings)
-		return nil, d.err
+		return nil
 	}
 	f := &File{Version: h.version, CategoryID: h.category, Layout: d.splitPool()}
 	d.section = "header"
-	f.Filename = d.strAt(0x08, h.filename)
-	f.Category = d.strAt(0x60, h.categoryName)
+	f.Filename = d.strAt(hdrFilename, h.filename)
+	f.Category = d.strAt(hdrCategoryName, h.categoryName)
+	f.Layout.Header54 = h.x54
+	return f
+}
 
-	d.section = "commands"
-	n := d.count(headerSize, h.commands, commandSize)
-	f.Commands = make([]Command, n)
-	for i := range f.Commands {
-		off := headerSize + i*commandSize
-		c := &f.Commands[i]
-		c.Name = d.str(off)
-		c.GUID = d.guid(off + 4)
-		c.Root = int(d.u16(off + 0x14))
-		c.Secondary = int(d.u16(off+0x16)) - 1
-	}
-	elemOff := headerSize + n*commandSize
-	esize := elementSize(h.version)
+// sections reads every section into f, and into t the file-wide tables elements index into.
+func (d *decoder) sections(f *File, h *header, t *tables) {
+	f.Commands = d.commands(h.commands)
+	t.elements = headerSize + len(f.Commands)*commandSize
 	d.section = "elements"
-	ne := d.count(elemOff, h.elements, esize)
+	t.nElements = d.count(t.elements, h.elements, elementSize(d.version))
 
 	f.EnumRelocations = d.enumRelocations(h.enumRelocation)
 	f.Blackboard = d.blackboard(h.blackboard)
 	if h.expressions != 0 {
-		d.section = "expression binary"
-		size := d.span(h.expressions, h.modules)
-		if d.err == nil {
-			m, err := exb.Parse(d.b[h.expressions : int(h.expressions)+size])
-			if err != nil {
-				d.nested(int(h.expressions), err)
-			}
-			f.Expressions = m
-		}
+		f.Expressions = d.expressions(h.expressions, h.modules)
 	}
-	props := d.propertyTable(h.properties, h.io)
-	f.Attachments = d.attachments(h.attachmentArray, h.attachments, &props)
-	d.section = "attachment id array"
-	ids := make([]uint32, d.span(h.attachmentIDs, h.attachmentArray)/4)
-	for i := range ids {
-		ids[i] = d.u32(int(h.attachmentIDs) + 4*i)
-		if d.err == nil && int(ids[i]) >= len(f.Attachments) {
-			d.fail(int(h.attachmentIDs)+4*i, "attachment id %d out of range (%d attachments)", ids[i], len(f.Attachments))
-		}
-	}
+	t.props = d.propertyTable(h.properties, h.io)
+	f.Attachments = d.attachments(h.attachmentArray, h.attachments, &t.props)
+	t.attachmentIDs = d.attachmentIDs(h.attachmentIDs, h.attachmentArray, len(f.Attachments))
 	multi := d.multiInputs(h.multiInputs, h.jumps)
-	inputs, outputs := d.ioTable(h.io, h.multiInputs, multi)
-	var jumps []Jump
+	t.inputs, t.outputs = d.ioTable(h.io, h.multiInputs, multi)
 	if h.jumps < h.queryIDs {
-		jumps = d.jumpTable(h.jumps, h.queryIDs)
+		t.jumps = d.jumpTable(h.jumps, h.queryIDs)
 	}
 	queryEnd := h.modules
 	if h.expressions != 0 {
 		queryEnd = h.expressions
 	}
-	d.section = "query id array"
-	queryIDs := make([]uint16, d.span(min(h.queryIDs, queryEnd), queryEnd)/4)
-	for i := range queryIDs {
-		queryIDs[i] = d.u16(int(h.queryIDs) + 4*i)
-	}
-	actions := d.actions(h.actions)
+	t.queryIDs = d.queryIDs(h.queryIDs, queryEnd)
+	t.actions = d.actions(h.actions)
 	f.Modules = d.modules(h.modules)
-	d.section = "module caller link"
-	f.BlackboardID = d.u32(int(h.moduleLink))
-	f.ParentBlackboardID = d.u32(int(h.moduleLink) + 4)
-	if h.version >= Version407 {
+	f.BlackboardID, f.ParentBlackboardID = d.moduleLink(h.moduleLink)
+	if d.version >= Version407 {
 		f.Replacement = d.replacementTable(h.replacement)
 	}
 	if h.x58 != 0 {
-		d.section = "section 0x58"
-		off := int(h.x58)
-		f.Section58 = &Section58{Description: d.str(off), Unknown: [3]uint32{d.u32(off + 4), d.u32(off + 8), d.u32(off + 12)}}
+		f.Section58 = d.section58(h.x58)
 	}
-	f.Layout.Header54 = h.x54
 	if h.x6c != 0 {
-		d.section = "section 0x6c"
 		f.HasSection6C = true
-		f.Layout.Section6C = d.u32(int(h.x6c))
+		f.Layout.Section6C = d.section6C(h.x6c)
 	}
-	if d.err != nil {
-		return nil, d.err
-	}
+}
 
+// resolve reads the elements, which index into the tables, then points what refers to
+// elements or values at them: enum relocations at the values they patch, queries at elements.
+func (d *decoder) resolve(f *File, t *tables) {
 	d.section = "elements"
-	f.Elements = make([]Element, ne)
+	esize := elementSize(d.version)
+	f.Elements = make([]Element, t.nElements)
 	if len(f.EnumRelocations) > 0 { // only resolving relocations reads the ranges
-		d.elemProps = make([][NumParamTypes]tableRange, ne)
-		d.elemInputs = make([][NumParamTypes]tableRange, ne)
+		d.elemProps = make([][NumParamTypes]tableRange, t.nElements)
+		d.elemInputs = make([][NumParamTypes]tableRange, t.nElements)
 	}
-	tables := &tables{props: props, inputs: inputs, outputs: outputs, jumps: jumps,
-		attachmentIDs: ids, queryIDs: queryIDs, actions: actions}
 	for i := range f.Elements {
-		d.element(&f.Elements[i], elemOff+i*esize, i, tables)
+		d.element(&f.Elements[i], t.elements+i*esize, i, t)
 		if d.err != nil {
-			return nil, d.err
+			return
 		}
 	}
 	for i := range f.EnumRelocations {
@@ -390,15 +423,85 @@ func (d *decoder) file() (*File, error) {
 		e := &f.Elements[i]
 		for j, q := range e.Queries {
 			if q >= len(queryElems) {
-				d.fail(elemOff+i*esize, "element %d reads query %d, but the file has %d query elements", i, q, len(queryElems))
-				return nil, d.err
+				d.fail(t.elements+i*esize, "element %d reads query %d, but the file has %d query elements", i, q, len(queryElems))
+				return
 			}
 			e.Queries[j] = queryElems[q]
 		}
 	}
 	f.Layout.Tails = d.tailStrings()
 	f.Layout.QueryOrder = queryOrder(d.queryRanges)
-	return f, nil
+}
+
+func (d *decoder) commands(count uint32) []Command {
+	d.section = "commands"
+	n := d.count(headerSize, count, commandSize)
+	out := make([]Command, n)
+	for i := range out {
+		off := headerSize + i*commandSize
+		c := &out[i]
+		c.Name = d.str(off + commandName)
+		c.GUID = d.guid(off + commandGUID)
+		c.Root = int(d.u16(off + commandRoot))
+		c.Secondary = int(d.u16(off+commandSecondary)) - 1
+	}
+	return out
+}
+
+func (d *decoder) expressions(off, end uint32) *exb.Module {
+	d.section = "expression binary"
+	size := d.span(off, end)
+	if d.err != nil {
+		return nil
+	}
+	m, err := exb.Parse(d.b[off : int(off)+size])
+	if err != nil {
+		d.nested(int(off), err)
+	}
+	return m
+}
+
+func (d *decoder) attachmentIDs(off, end uint32, attachments int) []uint32 {
+	d.section = "attachment id array"
+	ids := make([]uint32, d.span(off, end)/attachmentIDSize)
+	for i := range ids {
+		at := int(off) + attachmentIDSize*i
+		ids[i] = d.u32(at)
+		if d.err == nil && int(ids[i]) >= attachments {
+			d.fail(at, "attachment id %d out of range (%d attachments)", ids[i], attachments)
+		}
+	}
+	return ids
+}
+
+func (d *decoder) queryIDs(off, end uint32) []uint16 {
+	d.section = "query id array"
+	ids := make([]uint16, d.span(min(off, end), end)/queryIDSize)
+	for i := range ids {
+		ids[i] = d.u16(int(off) + queryIDSize*i)
+	}
+	return ids
+}
+
+func (d *decoder) moduleLink(off uint32) (id, parent uint32) {
+	d.section = "module caller link"
+	r := d.record(int(off), moduleLinkSize)
+	return r.u32(), r.u32()
+}
+
+func (d *decoder) section58(off uint32) *Section58 {
+	d.section = "section 0x58"
+	r := d.record(int(off), section58Size)
+	s := &Section58{Description: r.str()}
+	for i := range s.Unknown {
+		s.Unknown[i] = r.u32()
+	}
+	return s
+}
+
+func (d *decoder) section6C(off uint32) uint32 {
+	d.section = "section 0x6c"
+	return d.u32(int(off))
 }
 
 // queryRange is where an element's query ids are in the query id table.
@@ -494,26 +597,6 @@ func (d *decoder) splitPool() *Layout {
 // empty strings would otherwise cost 16 times its size.
 const maxStrings = 1 << 20
 
-const commandSize = 0x18
-
-func elementSize(version uint32) int {
-	if version >= Version407 {
-		return 0x3c
-	}
-	return 0x38
-}
-
-func attachmentSize(version uint32) int {
-	if version >= Version407 {
-		return 0x10
-	}
-	return 0xc
-}
-
-var propertySizes = [NumParamTypes]int{0xc, 0xc, 0xc, 0xc, 0x14, 0xc}
-var inputSizes = [NumParamTypes]int{0x10, 0x10, 0x10, 0x10, 0x18, 0x14}
-var outputSizes = [NumParamTypes]int{4, 4, 4, 4, 4, 8}
-
 // value reads an immediate value of type t at off.
 func (d *decoder) value(t ParamType, off int) (v Value) {
 	switch t {
@@ -533,7 +616,7 @@ func (d *decoder) propertyTable(off, end uint32) (props [NumParamTypes][]Propert
 	d.section = "property table"
 	var offs [NumParamTypes + 1]uint32
 	for t := range NumParamTypes {
-		offs[t] = d.u32(int(off) + 4*int(t))
+		offs[t] = d.u32(int(off) + tableOffsetsSize*int(t))
 	}
 	offs[NumParamTypes] = end
 	for t := range NumParamTypes {
@@ -586,13 +669,14 @@ func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Propert
 	for i := range out {
 		a := &out[i]
 		at := int(off) + i*size
-		a.Name = d.str(at)
-		params := int(d.u32(at + 4))
-		a.Debug = d.u32(params)
+		a.Name = d.str(at + attachmentName)
+		params := int(d.u32(at + attachmentParams))
+		a.Debug = d.u32(params + attachParamsDebug)
 		var lists [NumParamTypes][]Property
 		for t := range NumParamTypes {
-			base, cnt := d.u32(params+4+8*int(t)), d.u32(params+8+8*int(t))
-			lists[t] = sliceOf(d, params+4+8*int(t), "attachment properties", props[t], base, cnt)
+			o := params + attachParamsProperties + 8*int(t)
+			base, cnt := d.u32(o), d.u32(o+4)
+			lists[t] = sliceOf(d, o, "attachment properties", props[t], base, cnt)
 			d.attProps[i][t] = tableRange{base, uint32(len(lists[t]))}
 		}
 		a.Properties = GroupsIn[ParamType](&d.propBlocks, &lists)
@@ -605,10 +689,10 @@ func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Propert
 
 func (d *decoder) multiInputs(off, end uint32) []Source {
 	d.section = "multi-input array"
-	out := make([]Source, d.span(off, end)/8)
+	out := make([]Source, d.span(off, end)/multiSourceSize)
 	for i := range out {
-		at := int(off) + 8*i
-		out[i] = Source{Node: int16(d.u16(at)), Output: int16(d.u16(at + 2)), Flags: ParamFlags(d.u32(at + 4))}
+		r := d.record(int(off)+multiSourceSize*i, multiSourceSize)
+		out[i] = Source{Node: int16(r.u16()), Output: int16(r.u16()), Flags: ParamFlags(r.u32())}
 	}
 	return out
 }
@@ -617,7 +701,7 @@ func (d *decoder) ioTable(off, end uint32, multi []Source) (inputs [NumParamType
 	d.section = "input/output table"
 	var offs [2*NumParamTypes + 1]uint32
 	for i := range 2 * NumParamTypes {
-		offs[i] = d.u32(int(off) + 4*int(i))
+		offs[i] = d.u32(int(off) + tableOffsetsSize*int(i))
 	}
 	offs[2*NumParamTypes] = end
 	for t := range NumParamTypes {
@@ -639,16 +723,16 @@ func (d *decoder) ioTable(off, end uint32, multi []Source) (inputs [NumParamType
 				p.Value = d.value(t, at+8)
 			}
 			switch {
-			case src.Node <= -100:
+			case src.Node <= sourceMultiBase:
 				// A multi-input: the node field holds -100 - base and the output field the count.
-				base, cnt := uint32(-100-int(src.Node)), uint32(uint16(src.Output))
+				base, cnt := uint32(sourceMultiBase-int(src.Node)), uint32(uint16(src.Output))
 				p.Sources = sliceOf(d, at, "multi-input sources", multi, base, cnt)
 				if p.Sources == nil {
 					p.Sources = []Source{}
 				}
 				p.Source = Source{Flags: src.Flags}
 			case src.Output < 0:
-				src.Output &= 0x7fff
+				src.Output = int16(uint16(src.Output) &^ sourceSetBB)
 				p.SetBlackboard = true
 				p.Source = src
 			default:
@@ -660,8 +744,8 @@ func (d *decoder) ioTable(off, end uint32, multi []Source) (inputs [NumParamType
 		for i := range o {
 			at := int(offs[2*t+1]) + i*outputSizes[t]
 			w := d.u32(at)
-			o[i].Name = d.strAt(at, w&0x3fffffff)
-			o[i].Connected = w>>31 != 0
+			o[i].Name = d.strAt(at, w&outputNameMask)
+			o[i].Connected = w&outputConnected != 0
 			if t == ParamPointer {
 				o[i].ClassName = d.str(at + 4)
 			}
@@ -683,13 +767,13 @@ func (d *decoder) jumpTable(off, end uint32) []Jump {
 		d.fail(int(off), "first jump entry offset %#x outside %#x..%#x", first, off, end)
 		return nil
 	}
-	out := make([]Jump, d.span(off, first)/4)
+	out := make([]Jump, d.span(off, first)/jumpOffsetSize)
 	for i := range out {
-		at := int(d.u32(int(off) + 4*i))
+		at := int(d.u32(int(off) + jumpOffsetSize*i))
 		w := d.u32(at)
-		j := Jump{Type: uint8(w), PostCalc: w>>31 != 0, Reserved: w & 0x7fffff00}
+		j := Jump{Type: uint8(w & jumpTypeMask), PostCalc: w&jumpPostCalc != 0, Reserved: w & jumpReservedMask}
 		if j.Type == 0 {
-			j.Command = d.str(at + 4)
+			j.Command = d.str(at + jumpSize)
 		}
 		out[i] = j
 	}
@@ -698,23 +782,23 @@ func (d *decoder) jumpTable(off, end uint32) []Jump {
 
 func (d *decoder) actions(off uint32) map[int][]Action {
 	d.section = "external action array"
-	n := d.count(int(off)+4, d.u32(int(off)), 12)
+	n := d.count(int(off)+countSize, d.u32(int(off)), recordSize)
 	out := make(map[int][]Action)
 	for i := range n {
-		at := int(off) + 4 + 12*i
-		idx := int(int32(d.u32(at)))
-		out[idx] = append(out[idx], Action{Slot: d.str(at + 4), Action: d.str(at + 8)})
+		r := d.record(int(off)+countSize+recordSize*i, recordSize)
+		idx := int(int32(r.u32()))
+		out[idx] = append(out[idx], Action{Slot: r.str(), Action: r.str()})
 	}
 	return out
 }
 
 func (d *decoder) modules(off uint32) []Module {
 	d.section = "module caller array"
-	n := d.count(int(off)+4, d.u32(int(off)), 12)
+	n := d.count(int(off)+countSize, d.u32(int(off)), recordSize)
 	out := make([]Module, n)
 	for i := range out {
-		at := int(off) + 4 + 12*i
-		out[i] = Module{Path: d.str(at), Category: d.str(at + 4), Instances: d.u32(at + 8)}
+		r := d.record(int(off)+countSize+recordSize*i, recordSize)
+		out[i] = Module{Path: r.str(), Category: r.str(), Instances: r.u32()}
 	}
 	return out
 }
@@ -724,27 +808,27 @@ func (d *decoder) replacementTable(off uint32) *ReplacementTable {
 	if off == 0 {
 		return nil
 	}
-	t := &ReplacementTable{Processed: d.u8(int(off))}
-	n := d.count(int(off)+8, uint32(d.u16(int(off)+2)), 8)
+	t := &ReplacementTable{Processed: d.u8(int(off) + replacementProcessed)}
+	n := d.count(int(off)+replacementHeader, uint32(d.u16(int(off)+replacementCount)), replacementEntry)
 	t.Entries = make([]Replacement, n)
 	for i := range t.Entries {
-		at := int(off) + 8 + 8*i
-		t.Entries[i] = Replacement{Type: ReplacementType(d.u8(at)), Element: int16(d.u16(at + 2)),
-			Index: int16(d.u16(at + 4)), New: int16(d.u16(at + 6))}
+		r := d.record(int(off)+replacementHeader+replacementEntry*i, replacementEntry)
+		typ, _ := ReplacementType(r.u8()), r.u8()
+		t.Entries[i] = Replacement{Type: typ, Element: int16(r.u16()), Index: int16(r.u16()), New: int16(r.u16())}
 	}
 	return t
 }
 
 func (d *decoder) enumRelocations(off uint32) []EnumRelocation {
 	d.section = "enum relocation array"
-	n := d.count(int(off)+4, d.u32(int(off)), 12)
+	n := d.count(int(off)+countSize, d.u32(int(off)), recordSize)
 	if n == 0 {
 		return nil
 	}
 	out := make([]EnumRelocation, n)
 	for i := range out {
-		at := int(off) + 4 + 12*i
-		out[i] = EnumRelocation{Offset: d.u32(at), ClassName: d.str(at + 4), ValueName: d.str(at + 8)}
+		r := d.record(int(off)+countSize+recordSize*i, recordSize)
+		out[i] = EnumRelocation{Offset: r.u32(), ClassName: r.str(), ValueName: r.str()}
 	}
 	return out
 }
@@ -771,15 +855,15 @@ func (d *decoder) blackboard(off uint32) (bb Blackboard) {
 	hdr := make([]entry, slots)
 	total := 0
 	for s := range slots {
-		at := int(off) + 8*s
-		hdr[s] = entry{int(d.u16(at)), int(d.u16(at + 4))}
+		at := int(off) + bbSlotSize*s
+		hdr[s] = entry{int(d.u16(at + bbSlotCount)), int(d.u16(at + bbSlotValues))}
 		total += hdr[s].count
 	}
-	params := int(off) + 8*slots
-	if d.count(params, uint32(total), 8) != total {
+	params := int(off) + bbSlotSize*slots
+	if d.count(params, uint32(total), bbParamSize) != total {
 		return bb
 	}
-	values := params + 8*total
+	values := params + bbParamSize*total
 	vec := hdr[blackboardSlot(d.version, BBVec3f)]
 	refs := values + vec.offset + 12*vec.count
 	i := 0
@@ -787,15 +871,15 @@ func (d *decoder) blackboard(off uint32) (bb Blackboard) {
 		t := blackboardType(d.version, s)
 		ps := make([]BlackboardParam, hdr[s].count)
 		for j := range ps {
-			at := params + 8*i
+			at := params + bbParamSize*i
 			i++
 			w := d.u32(at)
 			p := &ps[j]
-			p.Name = d.strAt(at, w&0x3fffff)
-			p.Inherit = InheritMode(w >> 22 & 3)
+			p.Name = d.strAt(at, w&bbNameMask)
+			p.Inherit = InheritMode(w >> bbInheritBit & 3)
 			p.Notes = d.str(at + 4)
-			if w>>31 != 0 {
-				p.File = d.str(refs + 16*int(w>>24&0x7f))
+			if w&bbHasRef != 0 {
+				p.File = d.str(refs + bbRefSize*int(w>>bbRefIndexBit&bbRefIndex))
 			}
 			v := values + hdr[s].offset
 			switch t {
@@ -826,52 +910,50 @@ func blackboardSlot(version uint32, t BlackboardType) int {
 
 // tables are the file-wide arrays that elements index into.
 type tables struct {
-	props         [NumParamTypes][]Property
-	inputs        [NumParamTypes][]Input
-	outputs       [NumParamTypes][]Output
-	jumps         []Jump
-	attachmentIDs []uint32
-	queryIDs      []uint16
-	actions       map[int][]Action
+	elements, nElements int // where the element entries start, and how many
+	props               [NumParamTypes][]Property
+	inputs              [NumParamTypes][]Input
+	outputs             [NumParamTypes][]Output
+	jumps               []Jump
+	attachmentIDs       []uint32
+	queryIDs            []uint16
+	actions             map[int][]Action
 }
 
 func (d *decoder) element(e *Element, off, index int, t *tables) {
 	// One bounds check for the entry and one for the parameter block: this runs for every
 	// element of files with thousands.
-	if !d.need(off, elementSize(d.version)) {
+	l := elementLayout(d.version)
+	if !d.need(off, l.size) {
 		return
 	}
-	ent := d.b[off : off+elementSize(d.version)]
-	e.Type = ElementType(le.Uint16(ent))
-	nAttach := uint32(le.Uint16(ent[4:]))
-	e.Flags = ElementFlags(ent[6])
-	e.Name = d.strAt(off+8, le.Uint32(ent[8:]))
-	at := 0xc
-	if d.version >= Version407 {
-		at += 4 // name hash, recomputed on write
-	}
-	e.Reserved10 = le.Uint32(ent[at:])
-	params := int(le.Uint32(ent[at+4:]))
-	baseAttach := le.Uint32(ent[at+0x10:])
-	baseQuery, nQuery := uint32(le.Uint16(ent[at+0x14:])), uint32(le.Uint16(ent[at+0x16:]))
+	ent := d.b[off : off+l.size]
+	e.Type = ElementType(le.Uint16(ent[elementType:]))
+	nAttach := uint32(le.Uint16(ent[elementAttachCount:]))
+	e.Flags = ElementFlags(ent[elementFlags])
+	e.Name = d.strAt(off+elementName, le.Uint32(ent[elementName:]))
+	// The name hash is recomputed on write; the expression and multi-input counts too.
+	e.Reserved10 = le.Uint32(ent[l.reserved:])
+	params := int(le.Uint32(ent[l.params:]))
+	baseAttach := le.Uint32(ent[l.attachBase:])
+	baseQuery, nQuery := uint32(le.Uint16(ent[l.queryBase:])), uint32(le.Uint16(ent[l.queryCount:]))
 	if nQuery > 0 {
 		d.queryRanges = append(d.queryRanges, queryRange{elem: index, base: baseQuery, n: nQuery})
 	}
-	state := le.Uint32(ent[at+0x18:])
-	copy(e.GUID[:], ent[at+0x1c:])
+	state := le.Uint32(ent[l.state:])
+	copy(e.GUID[:], ent[l.guid:])
 	if d.version < Version407 {
 		d.section = "element state info"
-		s := int(state)
-		e.StateInfo = &StateInfo{DesiredState: d.str(s), Unknown: [4]uint32{d.u32(s + 4), d.u32(s + 8), d.u32(s + 12), d.u32(s + 16)}}
+		e.StateInfo = d.stateInfo(int(state))
 		d.section = "elements"
 	}
-	if ids := sliceOf(d, off+at+0x10, "attachment ids", t.attachmentIDs, baseAttach, nAttach); len(ids) > 0 {
+	if ids := sliceOf(d, off+l.attachBase, "attachment ids", t.attachmentIDs, baseAttach, nAttach); len(ids) > 0 {
 		e.Attachments = d.ints.Take(len(ids))
 		for i, id := range ids {
 			e.Attachments[i] = int(id)
 		}
 	}
-	if qs := sliceOf(d, off+at+0x14, "query ids", t.queryIDs, baseQuery, nQuery); len(qs) > 0 {
+	if qs := sliceOf(d, off+l.queryBase, "query ids", t.queryIDs, baseQuery, nQuery); len(qs) > 0 {
 		e.Queries = d.ints.Take(len(qs))
 		for i, q := range qs {
 			e.Queries[i] = int(q)
@@ -880,22 +962,29 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	e.Actions = t.actions[index]
 
 	d.section = "element parameters"
-	if !d.need(params, 0xa4) {
+	d.elementParams(e, params, index, t)
+	d.section = "elements"
+}
+
+// elementParams reads an element's parameter block: its ranges of the property and I/O
+// tables, then its plugs.
+func (d *decoder) elementParams(e *Element, params, index int, t *tables) {
+	if !d.need(params, paramsSize) {
 		return
 	}
-	pb := d.b[params : params+0xa4]
+	pb := d.b[params : params+paramsSize]
 	var props [NumParamTypes][]Property
 	var inputs [NumParamTypes][]Input
 	var outputs [NumParamTypes][]Output
 	for pt := range NumParamTypes {
-		o := 8 * int(pt)
+		o := paramsProperties + 8*int(pt)
 		props[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
 		if d.elemProps != nil {
 			d.elemProps[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(props[pt]))}
 		}
 	}
 	for pt := range NumParamTypes {
-		o := 0x30 + 16*int(pt)
+		o := paramsIO + paramsIOStride*int(pt)
 		inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
 		if d.elemInputs != nil {
 			d.elemInputs[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(inputs[pt]))}
@@ -905,36 +994,46 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	e.Properties = GroupsIn[ParamType](&d.propBlocks, &props)
 	e.Inputs = GroupsIn[ParamType](&d.inputBlocks, &inputs)
 	e.Outputs = GroupsIn[ParamType](&d.outputBlocks, &outputs)
-	plugBase := params + 0xa4
+	plugBase := params + paramsSize
 	var plugs [NumPlugKinds][]Plug
 	for k := range PlugKind(plugTables) {
-		n, base := int(pb[0x90+2*int(k)]), int(pb[0x91+2*int(k)])
+		o := paramsPlugCounts + 2*int(k)
+		n, base := int(pb[o]), int(pb[o+1])
 		if n == 0 || d.err != nil {
 			continue
 		}
 		layout, ok := e.PlugLayout(k, d.version)
 		if !ok {
-			d.fail(params+0x90+2*int(k), "element %d has %d plugs of unsupported kind %d", index, n, k)
+			d.fail(params+o, "element %d has %d plugs of unsupported kind %d", index, n, k)
 			return
 		}
 		ps := d.plugs.Take(n)
 		for i := range ps {
 			p := &ps[i]
-			at := int(d.u32(plugBase + 4*(base+i)))
+			at := int(d.u32(plugBase + plugOffsetSize*(base+i)))
 			d.plug(p, layout, at, t.jumps)
 		}
 		plugs[k] = ps
 	}
 	e.Plugs = GroupsIn[PlugKind](&d.plugBlocks, &plugs)
-	d.section = "elements"
+}
+
+func (d *decoder) stateInfo(off int) *StateInfo {
+	r := d.record(off, stateInfoSize)
+	s := &StateInfo{DesiredState: r.str()}
+	for i := range s.Unknown {
+		s.Unknown[i] = r.u32()
+	}
+	return s
 }
 
 func (d *decoder) plug(p *Plug, layout PlugLayout, at int, jumps []Jump) {
-	p.Node = int32(d.u32(at))
+	r := d.record(at, layout.Size())
+	p.Node = int32(r.u32())
 	if layout == LayoutJump {
-		idx := d.u32(at + 4)
+		idxAt, idx := r.at, r.u32()
 		if d.err == nil && int(idx) >= len(jumps) {
-			d.fail(at+4, "jump index %d out of range (%d jumps)", idx, len(jumps))
+			d.fail(idxAt, "jump index %d out of range (%d jumps)", idx, len(jumps))
 			return
 		}
 		if d.err == nil {
@@ -943,31 +1042,31 @@ func (d *decoder) plug(p *Plug, layout PlugLayout, at int, jumps []Jump) {
 		}
 		return
 	}
-	p.Name = d.str(at + 4)
+	p.Name = r.str()
 	switch layout {
 	case LayoutWordInt:
-		p.Word, p.Int = d.u32(at+8), int32(d.u32(at+12))
+		p.Word, p.Int = r.u32(), int32(r.u32())
 	case LayoutWordFloat:
-		p.Word, p.Float = d.u32(at+8), d.f32(at+12)
+		p.Word, p.Float = r.u32(), r.f32()
 	case LayoutWordString:
-		p.Word, p.String = d.u32(at+8), d.str(at+12)
+		p.Word, p.String = r.u32(), r.str()
 	case LayoutF32Range:
-		p.Word, p.Float = d.u32(at+8), d.f32(at+12)
-		p.MaxWord, p.MaxFloat = d.u32(at+16), d.f32(at+20)
+		p.Word, p.Float = r.u32(), r.f32()
+		p.MaxWord, p.MaxFloat = r.u32(), r.f32()
 		for i := range p.Reserved {
-			p.Reserved[i] = d.u32(at + 24 + 4*i)
+			p.Reserved[i] = r.u32()
 		}
 	}
 }
 
-// valueAt finds the property or input whose immediate value is at off. Pointers have no
-// value worth patching and are not considered.
 // tableRange is the range of table entries an element's or attachment's list of one type
 // took, kept beside the lists so that resolving a relocation does not visit every family.
 type tableRange struct{ base, n uint32 }
 
 func (r tableRange) has(gi int) bool { return gi >= int(r.base) && gi < int(r.base)+int(r.n) }
 
+// valueAt finds the property or input whose immediate value is at off. Pointers have no
+// value worth patching and are not considered.
 func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
 	find := func(start uint32, size, field int, n int) (int, bool) {
 		if off < start || int(off-start)%size != field {
@@ -977,7 +1076,7 @@ func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
 		return gi, gi < n
 	}
 	for t := range ParamPointer {
-		if gi, ok := find(d.propAt[t], propertySizes[t], 8, d.tableLen(t, false)); ok {
+		if gi, ok := find(d.propAt[t], propertySizes[t], propertyValue, d.tableLen(t, false)); ok {
 			for i := range f.Elements {
 				if r := d.elemProps[i][t]; r.has(gi) {
 					return &ValueRef{Element: i, Type: t, Index: gi - int(r.base)}
@@ -989,7 +1088,7 @@ func (d *decoder) valueAt(f *File, off uint32) *ValueRef {
 				}
 			}
 		}
-		if gi, ok := find(d.inAt[t], inputSizes[t], 12, d.tableLen(t, true)); ok {
+		if gi, ok := find(d.inAt[t], inputSizes[t], inputValue, d.tableLen(t, true)); ok {
 			for i := range f.Elements {
 				if r := d.elemInputs[i][t]; r.has(gi) {
 					return &ValueRef{Element: i, Input: true, Type: t, Index: gi - int(r.base)}

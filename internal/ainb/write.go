@@ -356,6 +356,14 @@ func (e *encoder) vec3(v Vec3f) {
 }
 func (e *encoder) zeros(n int) { e.buf = append(e.buf, make([]byte, n)...) }
 
+// grow appends n zero bytes and returns them, for a record whose fields are put at their
+// offsets. The slice is only good until the next append.
+func (e *encoder) grow(n int) []byte {
+	at := len(e.buf)
+	e.buf = append(e.buf, make([]byte, n)...)
+	return e.buf[at:]
+}
+
 // patch32 overwrites the u32 at off.
 func (e *encoder) patch32(off int, v uint32) { binary.LittleEndian.PutUint32(e.buf[off:], v) }
 
@@ -391,7 +399,7 @@ func (f *File) sizeHint() int {
 	n := 4096
 	for i := range f.Elements {
 		e := &f.Elements[i]
-		n += 0x3c + 0xa4 + 20*e.Properties.Len() + 24*e.Inputs.Len() + 8*e.Outputs.Len() +
+		n += elementEntry407.size + paramsSize + 20*e.Properties.Len() + 24*e.Inputs.Len() + 8*e.Outputs.Len() +
 			40*e.Plugs.Len() + 8*(len(e.Queries)+len(e.Attachments))
 		for _, in := range e.Inputs.Lists() {
 			for j := range in {
@@ -527,28 +535,6 @@ outer:
 	return -1
 }
 
-// header field offsets the writer patches.
-const (
-	hdrBlackboard  = 0x20
-	hdrStringPool  = 0x24
-	hdrEnumReloc   = 0x28
-	hdrProperties  = 0x2c
-	hdrJumps       = 0x30
-	hdrIO          = 0x34
-	hdrMulti       = 0x38
-	hdrAttachments = 0x3c
-	hdrAttachIDs   = 0x40
-	hdrExpressions = 0x44
-	hdrReplacement = 0x48
-	hdrQueryIDs    = 0x4c
-	hdrX50         = 0x50
-	hdrX58         = 0x58
-	hdrModules     = 0x5c
-	hdrActions     = 0x68
-	hdrX6C         = 0x6c
-	hdrModuleLink  = 0x70
-)
-
 // file writes the sections in the order the reference writer uses; each section's offset goes
 // into the header (and element entries) as the section is written.
 func (e *encoder) file() error {
@@ -556,9 +542,9 @@ func (e *encoder) file() error {
 	e.header(p)
 	e.commands()
 	e.elementEntries(p)
-	e.patch32(hdrBlackboard, uint32(e.pos()))
 	e.blackboard()
 	propBase := e.elementParams(p)
+	e.attachmentIDs()
 	e.attachments(p, propBase)
 	e.propertyTable()
 	e.ioTable(p)
@@ -568,7 +554,17 @@ func (e *encoder) file() error {
 	if err := e.expressions(p); err != nil {
 		return err
 	}
-	e.tail()
+	e.modules()
+	e.actions()
+	e.moduleLink()
+	e.section58()
+	if e.f.Version < Version407 {
+		e.stateInfos()
+	} else {
+		e.replacementTable()
+	}
+	e.section6C()
+	e.enumRelocations()
 	e.patch32(hdrStringPool, uint32(e.pos()))
 	e.buf = e.pool.appendTo(e.buf)
 	if len(e.buf) > math.MaxUint32 {
@@ -577,88 +573,77 @@ func (e *encoder) file() error {
 	return e.err
 }
 
-// header writes the counts; the offsets are patched as their sections are written.
+// header writes the magic, the version, the counts and the strings; the section offsets are
+// patched in as the sections are written.
 func (e *encoder) header(p *layoutPlan) {
 	f := e.f
-	e.buf = append(e.buf, "AIB "...)
-	e.u32(f.Version)
-	e.str(f.Filename)
-	e.u32(uint32(len(f.Commands)))
-	e.u32(uint32(len(f.Elements)))
-	e.u32(uint32(len(p.queryIdx)))
-	e.u32(uint32(len(f.Attachments)))
 	outputs := 0
 	for i := range f.Elements {
 		if t := f.Elements[i].Type; t >= 200 && t < 300 {
 			outputs++
 		}
 	}
-	e.u32(uint32(outputs))
-	e.zeros(0x54 - e.pos())
+	var x54 uint32
 	if f.Layout != nil {
-		e.u32(f.Layout.Header54)
+		x54 = f.Layout.Header54
 	}
-	e.zeros(0x60 - e.pos())
-	e.str(f.Category)
-	e.u32(f.CategoryID)
-	e.zeros(headerSize - e.pos())
+	h := e.grow(headerSize)
+	copy(h[hdrMagic:], "AIB ")
+	le.PutUint32(h[hdrVersion:], f.Version)
+	le.PutUint32(h[hdrFilename:], e.pool.offset(f.Filename))
+	le.PutUint32(h[hdrCommands:], uint32(len(f.Commands)))
+	le.PutUint32(h[hdrElements:], uint32(len(f.Elements)))
+	le.PutUint32(h[hdrQueries:], uint32(len(p.queryIdx)))
+	le.PutUint32(h[hdrAttachmentN:], uint32(len(f.Attachments)))
+	le.PutUint32(h[hdrOutputElements:], uint32(outputs))
+	le.PutUint32(h[hdrX54:], x54)
+	le.PutUint32(h[hdrCategoryName:], e.pool.offset(f.Category))
+	le.PutUint32(h[hdrCategory:], f.CategoryID)
 }
 
 func (e *encoder) commands() {
 	for _, c := range e.f.Commands {
-		e.str(c.Name)
-		e.buf = append(e.buf, c.GUID[:]...)
-		e.u16(uint16(c.Root))
-		e.u16(uint16(c.Secondary + 1))
+		ent := e.grow(commandSize)
+		le.PutUint32(ent[commandName:], e.pool.offset(c.Name))
+		copy(ent[commandGUID:], c.GUID[:])
+		le.PutUint16(ent[commandRoot:], uint16(c.Root))
+		le.PutUint16(ent[commandSecondary:], uint16(c.Secondary+1))
 	}
 }
-
-// elementField is the offset of a field of element i's entry that is patched later.
-func (e *encoder) elementField(i int, field int) int {
-	f := e.f
-	off := e.elemStart + i*elementSize(f.Version) + field
-	if f.Version >= Version407 {
-		off += 4 // after the name hash
-	}
-	return off
-}
-
-// Fields of an element entry patched after their sections are written (0x404 offsets).
-const (
-	elemParamsField = 0x10
-	elemStateField  = 0x24
-)
 
 // elementEntries writes the entries; their parameter and state info offsets are patched as
 // those sections are written.
 func (e *encoder) elementEntries(p *layoutPlan) {
 	f := e.f
+	l := elementLayout(f.Version)
 	e.elemStart = e.pos()
 	attachBase := 0
 	for i := range f.Elements {
 		el := &f.Elements[i]
-		e.u16(uint16(el.Type))
-		e.u16(uint16(i))
-		e.u16(uint16(len(el.Attachments)))
-		e.u8(uint8(el.Flags))
-		e.u8(0)
-		e.str(el.Name)
-		if f.Version >= Version407 {
-			e.u32(Hash(el.Name))
+		ent := e.grow(l.size)
+		le.PutUint16(ent[elementType:], uint16(el.Type))
+		le.PutUint16(ent[elementIndex:], uint16(i))
+		le.PutUint16(ent[elementAttachCount:], uint16(len(el.Attachments)))
+		ent[elementFlags] = uint8(el.Flags)
+		le.PutUint32(ent[elementName:], e.pool.offset(el.Name))
+		if l.hash >= 0 {
+			le.PutUint32(ent[l.hash:], Hash(el.Name))
 		}
-		e.u32(el.Reserved10)
-		e.u32(0) // parameters
-		e.u16(uint16(p.exprCount[i]))
-		e.u16(uint16(p.exprSize[i]))
-		e.u16(uint16(p.multiCnt[i]))
-		e.u16(0)
-		e.u32(uint32(attachBase))
+		le.PutUint32(ent[l.reserved:], el.Reserved10)
+		le.PutUint16(ent[l.exprCount:], uint16(p.exprCount[i]))
+		le.PutUint16(ent[l.exprSize:], uint16(p.exprSize[i]))
+		le.PutUint16(ent[l.multiCount:], uint16(p.multiCnt[i]))
+		le.PutUint32(ent[l.attachBase:], uint32(attachBase))
 		attachBase += len(el.Attachments)
-		e.u16(uint16(p.queryBase[i]))
-		e.u16(uint16(len(el.Queries)))
-		e.u32(0) // state info
-		e.buf = append(e.buf, el.GUID[:]...)
+		le.PutUint16(ent[l.queryBase:], uint16(p.queryBase[i]))
+		le.PutUint16(ent[l.queryCount:], uint16(len(el.Queries)))
+		copy(ent[l.guid:], el.GUID[:])
 	}
+}
+
+// elementField is the offset of a field of element i's entry that is patched later.
+func (e *encoder) elementField(i int, field int) int {
+	return e.elemStart + i*elementSize(e.f.Version) + field
 }
 
 // elementParams writes each element's parameter block: ranges into the property and
@@ -676,33 +661,37 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 		if e.elemProps != nil {
 			e.elemProps[i], e.elemInputs[i] = propBase, inBase
 		}
-		e.patch32(e.elementField(i, elemParamsField), uint32(e.pos()))
+		e.patch32(e.elementField(i, elementLayout(f.Version).params), uint32(e.pos()))
+		pb := e.grow(paramsSize)
 		for t := range NumParamTypes {
-			e.u32(uint32(propBase[t]))
-			e.u32(uint32(len(el.Properties.Of(t))))
-			propBase[t] += len(el.Properties.Of(t))
+			o := paramsProperties + 8*int(t)
+			n := len(el.Properties.Of(t))
+			le.PutUint32(pb[o:], uint32(propBase[t]))
+			le.PutUint32(pb[o+4:], uint32(n))
+			propBase[t] += n
 		}
 		for t := range NumParamTypes {
-			e.u32(uint32(inBase[t]))
-			e.u32(uint32(len(el.Inputs.Of(t))))
-			inBase[t] += len(el.Inputs.Of(t))
-			e.u32(uint32(outBase[t]))
-			n := len(el.Outputs.Of(t))
-			e.u32(uint32(n))
-			outBase[t] += n
+			o := paramsIO + paramsIOStride*int(t)
+			nIn, nOut := len(el.Inputs.Of(t)), len(el.Outputs.Of(t))
+			le.PutUint32(pb[o:], uint32(inBase[t]))
+			le.PutUint32(pb[o+4:], uint32(nIn))
+			le.PutUint32(pb[o+8:], uint32(outBase[t]))
+			le.PutUint32(pb[o+12:], uint32(nOut))
+			inBase[t] += nIn
+			outBase[t] += nOut
 		}
 		plugs := el.Plugs.Lists()
 		total := 0
-		for k := range PlugKind(NumPlugKinds) {
-			e.u8(uint8(len(plugs[k])))
-			e.u8(uint8(total))
-			total += len(plugs[k])
+		for k := range PlugKind(plugTables) {
+			o := paramsPlugCounts + 2*int(k)
+			n := 0
+			if k < NumPlugKinds {
+				n = len(plugs[k])
+			}
+			pb[o], pb[o+1] = uint8(n), uint8(total)
+			total += n
 		}
-		for range plugTables - NumPlugKinds {
-			e.u8(0)
-			e.u8(uint8(total))
-		}
-		at := e.pos() + 4*total
+		at := e.pos() + plugOffsetSize*total
 		layouts := [NumPlugKinds]PlugLayout{}
 		for k := range PlugKind(NumPlugKinds) {
 			layouts[k], _ = el.PlugLayout(k, f.Version)
@@ -720,9 +709,8 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 	return propBase
 }
 
-// attachments writes the attachment id array, the attachment entries and their parameter
-// blocks, whose property ranges continue after the elements'.
-func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
+// attachmentIDs writes the attachment id array, the elements' lists one after another.
+func (e *encoder) attachmentIDs() {
 	f := e.f
 	e.patch32(hdrAttachIDs, uint32(e.pos()))
 	for i := range f.Elements {
@@ -730,16 +718,24 @@ func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
 			e.u32(uint32(a))
 		}
 	}
+}
+
+// attachments writes the attachment entries and their parameter blocks, whose property
+// ranges continue after the elements'.
+func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
+	f := e.f
 	e.patch32(hdrAttachments, uint32(e.pos()))
-	params := e.pos() + attachmentSize(f.Version)*len(f.Attachments)
+	size := attachmentSize(f.Version)
+	params := e.pos() + size*len(f.Attachments)
 	for i := range f.Attachments {
 		a := &f.Attachments[i]
-		e.str(a.Name)
-		e.u32(uint32(params + 0x64*i))
-		e.u16(uint16(p.attCount[i]))
-		e.u16(uint16(p.attSize[i]))
+		ent := e.grow(size)
+		le.PutUint32(ent[attachmentName:], e.pool.offset(a.Name))
+		le.PutUint32(ent[attachmentParams:], uint32(params+attachParamsSize*i))
+		le.PutUint16(ent[attachmentExprCount:], uint16(p.attCount[i]))
+		le.PutUint16(ent[attachmentExprSize:], uint16(p.attSize[i]))
 		if f.Version >= Version407 {
-			e.u32(Hash(a.Name))
+			le.PutUint32(ent[attachmentHash:], Hash(a.Name))
 		}
 	}
 	if len(f.EnumRelocations) > 0 {
@@ -750,17 +746,19 @@ func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
 		if e.attProps != nil {
 			e.attProps[i] = propBase
 		}
-		e.u32(a.Debug)
+		end := uint32(e.pos() + attachParamsSize)
+		pb := e.grow(attachParamsSize)
+		le.PutUint32(pb[attachParamsDebug:], a.Debug)
 		for t := range NumParamTypes {
-			e.u32(uint32(propBase[t]))
-			e.u32(uint32(len(a.Properties.Of(t))))
-			propBase[t] += len(a.Properties.Of(t))
+			o := attachParamsProperties + 8*int(t)
+			n := len(a.Properties.Of(t))
+			le.PutUint32(pb[o:], uint32(propBase[t]))
+			le.PutUint32(pb[o+4:], uint32(n))
+			propBase[t] += n
 		}
-		// Six empty (count, offset) pairs pointing past the block, as the game's files have.
-		end := uint32(e.pos() + 0x30)
-		for range 6 {
-			e.u32(0)
-			e.u32(end)
+		// Empty (count, offset) pairs pointing past the block, as the game's files have.
+		for j := range attachParamsEmptyPairs {
+			le.PutUint32(pb[attachParamsEmpty+8*j+4:], end)
 		}
 	}
 }
@@ -779,18 +777,18 @@ func (e *encoder) multiInputs(p *layoutPlan) {
 func (e *encoder) jumpTable(p *layoutPlan) {
 	e.patch32(hdrJumps, uint32(e.pos()))
 	e.patch32(hdrX50, uint32(e.pos()))
-	at := e.pos() + 4*len(p.jumps)
+	at := e.pos() + jumpOffsetSize*len(p.jumps)
 	for _, j := range p.jumps {
 		e.u32(uint32(at))
-		at += 4
+		at += jumpSize
 		if j.Type == 0 {
-			at += 4
+			at += jumpCommandSize
 		}
 	}
 	for _, j := range p.jumps {
-		w := uint32(j.Type) | j.Reserved&0x7fffff00
+		w := uint32(j.Type) | j.Reserved&jumpReservedMask
 		if j.PostCalc {
-			w |= 1 << 31
+			w |= jumpPostCalc
 		}
 		e.u32(w)
 		if j.Type == 0 {
@@ -867,23 +865,26 @@ func (e *encoder) expressions(p *layoutPlan) error {
 	return nil
 }
 
-// tail writes the small sections between the expression binary and the string pool.
-func (e *encoder) tail() {
-	f := e.f
+// The small sections between the expression binary and the string pool, in file order.
+
+func (e *encoder) modules() {
 	e.patch32(hdrModules, uint32(e.pos()))
-	e.u32(uint32(len(f.Modules)))
-	for _, m := range f.Modules {
+	e.u32(uint32(len(e.f.Modules)))
+	for _, m := range e.f.Modules {
 		e.str(m.Path)
 		e.str(m.Category)
 		e.u32(m.Instances)
 	}
+}
 
+func (e *encoder) actions() {
+	f := e.f
 	e.patch32(hdrActions, uint32(e.pos()))
-	nActions := 0
+	n := 0
 	for i := range f.Elements {
-		nActions += len(f.Elements[i].Actions)
+		n += len(f.Elements[i].Actions)
 	}
-	e.u32(uint32(nActions))
+	e.u32(uint32(n))
 	for i := range f.Elements {
 		for _, a := range f.Elements[i].Actions {
 			e.u32(uint32(i))
@@ -891,45 +892,57 @@ func (e *encoder) tail() {
 			e.str(a.Action)
 		}
 	}
+}
 
+func (e *encoder) moduleLink() {
 	e.patch32(hdrModuleLink, uint32(e.pos()))
-	e.u32(f.BlackboardID)
-	e.u32(f.ParentBlackboardID)
+	e.u32(e.f.BlackboardID)
+	e.u32(e.f.ParentBlackboardID)
+}
 
-	if s := f.Section58; s != nil {
-		e.patch32(hdrX58, uint32(e.pos()))
-		e.str(s.Description)
+func (e *encoder) section58() {
+	s := e.f.Section58
+	if s == nil {
+		return
+	}
+	e.patch32(hdrX58, uint32(e.pos()))
+	e.str(s.Description)
+	for _, u := range s.Unknown {
+		e.u32(u)
+	}
+}
+
+// stateInfos writes the 0x404 elements' state info records.
+func (e *encoder) stateInfos() {
+	f := e.f
+	for i := range f.Elements {
+		s := f.Elements[i].StateInfo
+		if s == nil {
+			continue
+		}
+		e.patch32(e.elementField(i, elementLayout(f.Version).state), uint32(e.pos()))
+		e.str(s.DesiredState)
 		for _, u := range s.Unknown {
 			e.u32(u)
 		}
 	}
+}
 
-	if f.Version < Version407 {
-		for i := range f.Elements {
-			s := f.Elements[i].StateInfo
-			if s == nil {
-				continue
-			}
-			e.patch32(e.elementField(i, elemStateField), uint32(e.pos()))
-			e.str(s.DesiredState)
-			for _, u := range s.Unknown {
-				e.u32(u)
-			}
-		}
-	} else {
-		e.patch32(hdrReplacement, uint32(e.pos()))
-		e.replacementTable()
+func (e *encoder) section6C() {
+	f := e.f
+	if !f.HasSection6C {
+		return
 	}
-
-	if f.HasSection6C {
-		e.patch32(hdrX6C, uint32(e.pos()))
-		var v uint32
-		if f.Layout != nil {
-			v = f.Layout.Section6C
-		}
-		e.u32(v)
+	e.patch32(hdrX6C, uint32(e.pos()))
+	var v uint32
+	if f.Layout != nil {
+		v = f.Layout.Section6C
 	}
+	e.u32(v)
+}
 
+func (e *encoder) enumRelocations() {
+	f := e.f
 	e.patch32(hdrEnumReloc, uint32(e.pos()))
 	e.u32(uint32(len(f.EnumRelocations)))
 	for _, r := range f.EnumRelocations {
@@ -973,6 +986,7 @@ func (e *encoder) plug(pl *Plug, layout PlugLayout, p *layoutPlan) {
 
 func (e *encoder) blackboard() {
 	f := e.f
+	e.patch32(hdrBlackboard, uint32(e.pos()))
 	slots := blackboardTypes(f.Version)
 	index, pos := 0, 0
 	for s := range slots {
@@ -994,7 +1008,7 @@ func (e *encoder) blackboard() {
 	refIndex := map[string]int{}
 	for s := range slots {
 		for _, bp := range f.Blackboard.Params[blackboardType(f.Version, s)] {
-			w := e.packedOffset(bp.Name, 22, "blackboard parameter name") | uint32(bp.Inherit&3)<<22
+			w := e.packedOffset(bp.Name, bbInheritBit, "blackboard parameter name") | uint32(bp.Inherit&3)<<bbInheritBit
 			if bp.File != "" {
 				ri, ok := refIndex[bp.File]
 				if !ok {
@@ -1002,7 +1016,7 @@ func (e *encoder) blackboard() {
 					refIndex[bp.File] = ri
 					refs = append(refs, bp.File)
 				}
-				w |= 1<<31 | uint32(ri&0x7f)<<24
+				w |= bbHasRef | uint32(ri&bbRefIndex)<<bbRefIndexBit
 			}
 			e.u32(w)
 			e.str(bp.Notes)
@@ -1035,7 +1049,7 @@ func (e *encoder) blackboard() {
 func (e *encoder) propertyTable() {
 	f := e.f
 	e.patch32(hdrProperties, uint32(e.pos()))
-	at := e.pos() + 4*int(NumParamTypes)
+	at := e.pos() + tableOffsetsSize*int(NumParamTypes)
 	var all [NumParamTypes]int
 	for t := range NumParamTypes {
 		for i := range f.Elements {
@@ -1075,7 +1089,7 @@ func (e *encoder) propertyTable() {
 func (e *encoder) ioTable(p *layoutPlan) {
 	f := e.f
 	e.patch32(hdrIO, uint32(e.pos()))
-	at := e.pos() + 8*int(NumParamTypes)
+	at := e.pos() + 2*tableOffsetsSize*int(NumParamTypes)
 	for t := range NumParamTypes {
 		nIn, nOut := 0, 0
 		for i := range f.Elements {
@@ -1099,10 +1113,10 @@ func (e *encoder) ioTable(p *layoutPlan) {
 				}
 				src := in.Source
 				if in.IsMulti() {
-					src.Node = int16(-100 - p.multiWindow(in.Sources))
+					src.Node = int16(sourceMultiBase - p.multiWindow(in.Sources))
 					src.Output = int16(len(in.Sources))
 				} else if in.SetBlackboard {
-					src.Output = int16(uint16(src.Output) | 0x8000)
+					src.Output = int16(uint16(src.Output) | sourceSetBB)
 				}
 				e.u16(uint16(src.Node))
 				e.u16(uint16(src.Output))
@@ -1116,9 +1130,9 @@ func (e *encoder) ioTable(p *layoutPlan) {
 		}
 		for i := range f.Elements {
 			for _, o := range f.Elements[i].Outputs.Of(t) {
-				w := e.packedOffset(o.Name, 30, "output name")
+				w := e.packedOffset(o.Name, outputNameBits, "output name")
 				if o.Connected {
-					w |= 1 << 31
+					w |= outputConnected
 				}
 				e.u32(w)
 				if t == ParamPointer {
@@ -1131,6 +1145,7 @@ func (e *encoder) ioTable(p *layoutPlan) {
 
 func (e *encoder) replacementTable() {
 	f := e.f
+	e.patch32(hdrReplacement, uint32(e.pos()))
 	t := f.Replacement
 	if t == nil {
 		t = &ReplacementTable{}
@@ -1177,12 +1192,12 @@ func (e *encoder) valueOffset(v *ValueRef) int {
 	gi := v.Index
 	if v.Input {
 		gi += e.elemInputs[v.Element][t]
-		return e.inAt[t] + gi*inputSizes[t] + 12
+		return e.inAt[t] + gi*inputSizes[t] + inputValue
 	}
 	if v.Element >= 0 {
 		gi += e.elemProps[v.Element][t]
 	} else {
 		gi += e.attProps[v.Attachment][t]
 	}
-	return e.propAt[t] + gi*propertySizes[t] + 8
+	return e.propAt[t] + gi*propertySizes[t] + propertyValue
 }
