@@ -45,3 +45,28 @@ func TestExpressionErrorOffset(t *testing.T) {
 		t.Errorf("message\n%s\nwant it to start with\n%s", got, want)
 	}
 }
+
+// ExpressionSection cuts out exactly the bytes Read hands to the exb reader.
+func TestExpressionSection(t *testing.T) {
+	b := corpusFile(t, "synthetic/expressions_v407.ainb")
+	sec, err := ExpressionSection(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := binary.LittleEndian.Uint32(b[0x44:]), binary.LittleEndian.Uint32(b[0x5c:])
+	if !bytes.Equal(sec, b[start:end]) || string(sec[:4]) != "EXB " {
+		t.Errorf("section is %d bytes starting %q, want %#x..%#x", len(sec), sec[:min(4, len(sec))], start, end)
+	}
+	if sec, err := ExpressionSection(corpusFile(t, "synthetic/minimal_v407.ainb")); sec != nil || err != nil {
+		t.Errorf("a file without expressions: %d bytes, %v", len(sec), err)
+	}
+	var fe *FormatError
+	if _, err := ExpressionSection(b[:0x50]); !errors.As(err, &fe) || fe.Offset != 0 {
+		t.Errorf("a cut header: %v", err)
+	}
+	bad := bytes.Clone(b)
+	binary.LittleEndian.PutUint32(bad[0x5c:], uint32(len(b)+1))
+	if _, err := ExpressionSection(bad); !errors.As(err, &fe) || fe.Section != "expression binary" || fe.Offset != int64(start) {
+		t.Errorf("a section past the end: %v", err)
+	}
+}

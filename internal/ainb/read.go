@@ -303,6 +303,26 @@ func Read(b []byte) (*File, error) {
 	return f, nil
 }
 
+// ExpressionSection returns the expression binary of an AINB file (its bytes, not a copy),
+// or nil when the file has none. It reads only the header.
+func ExpressionSection(b []byte) ([]byte, error) {
+	d := &decoder{b: b, section: "header"}
+	if len(b) < headerSize {
+		d.fail(0, "file is %d bytes, shorter than the %#x-byte header", len(b), headerSize)
+		return nil, d.err
+	}
+	off, end := d.u32(hdrExpressions), d.u32(hdrModules)
+	if off == 0 {
+		return nil, nil
+	}
+	d.section = "expression binary"
+	size := d.span(off, end)
+	if d.err != nil {
+		return nil, d.err
+	}
+	return b[off : int(off)+size], nil
+}
+
 // header reads the file header into h and splits the string pool, which every later string
 // reference resolves against. It returns a File with the header's fields filled in.
 func (d *decoder) header(h *header) *File {

@@ -2,15 +2,15 @@ package exb
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"ainbeditor/internal/testcorpus"
 )
 
 // corpusFile is one AINB file of the shared corpus that has an EXB section.
@@ -20,65 +20,30 @@ type corpusFile struct {
 	json    []byte // the "Expressions" value of NAME.json
 }
 
+// AINBExpressions cuts the expression binary out of an AINB file, or returns nil when it has
+// none. It is package ainb's (set by corpus_ainb_test.go), whose header layout it follows:
+// this package's own tests cannot import ainb, which imports this package.
+var AINBExpressions func(ainb []byte) ([]byte, error)
+
 var (
 	corpusOnce  sync.Once
 	corpusFiles []corpusFile
-	corpusDir   string
 	corpusErr   error
 )
 
-// findCorpus walks up from the working directory to the one holding go.mod;
-// the corpus sits beside the project at ../shared/corpus.
-func findCorpus() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "corpus"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
-}
-
-// exbSection cuts the EXB section out of an AINB file: it runs from the
-// offset at 0x44 to the module-caller offset at 0x5C.
-func exbSection(ainb []byte) ([]byte, bool) {
-	if len(ainb) < 0x60 {
-		return nil, false
-	}
-	off := binary.LittleEndian.Uint32(ainb[0x44:])
-	end := binary.LittleEndian.Uint32(ainb[0x5C:])
-	if off == 0 || off > end || int(end) > len(ainb) {
-		return nil, false
-	}
-	return ainb[off:end], true
-}
-
-func loadCorpus() {
-	corpusDir, corpusErr = findCorpus()
-	if corpusErr != nil {
-		return
-	}
-	paths, err := filepath.Glob(filepath.Join(corpusDir, "ainb", "*", "*.ainb"))
-	if err != nil || len(paths) == 0 {
-		corpusErr = os.ErrNotExist
-		return
-	}
-	sort.Strings(paths)
+func loadCorpus(dir string, paths []string) {
 	for _, p := range paths {
 		raw, err := os.ReadFile(p)
 		if err != nil {
 			corpusErr = err
 			return
 		}
-		sec, ok := exbSection(raw)
-		if !ok {
+		sec, err := AINBExpressions(raw)
+		if err != nil {
+			corpusErr = err
+			return
+		}
+		if sec == nil {
 			continue
 		}
 		js, err := os.ReadFile(strings.TrimSuffix(p, ".ainb") + ".json")
@@ -91,7 +56,7 @@ func loadCorpus() {
 			corpusErr = err
 			return
 		}
-		rel, _ := filepath.Rel(filepath.Join(corpusDir, "ainb"), p)
+		rel, _ := filepath.Rel(filepath.Join(dir, "ainb"), p)
 		corpusFiles = append(corpusFiles, corpusFile{
 			name:    strings.TrimSuffix(filepath.ToSlash(rel), ".ainb"),
 			section: sec,
@@ -100,20 +65,14 @@ func loadCorpus() {
 	}
 }
 
-// corpus returns the corpus files with an EXB section. Without the corpus
-// the test fails under CI=true and is skipped otherwise.
+// corpus returns the corpus files with an EXB section (testcorpus skips or fails the test
+// when the corpus is missing).
 func corpus(tb testing.TB) []corpusFile {
 	tb.Helper()
-	corpusOnce.Do(loadCorpus)
-	if corpusErr != nil || len(corpusFiles) == 0 {
-		msg := "shared corpus not found at ../shared/corpus relative to the module root"
-		if corpusDir != "" {
-			msg += " (" + corpusDir + ")"
-		}
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("%s: %v", msg, corpusErr)
-		}
-		tb.Skipf("%s; skipping", msg)
+	paths := testcorpus.AINB(tb)
+	corpusOnce.Do(func() { loadCorpus(testcorpus.Dir(tb), paths) })
+	if corpusErr != nil {
+		tb.Fatalf("reading the corpus: %v", corpusErr)
 	}
 	return corpusFiles
 }

@@ -6,16 +6,8 @@ import (
 	"testing"
 )
 
-// seedFiles returns the corpus for seeding a fuzz target; without it,
-// fuzzing still runs on the checked-in testdata/fuzz entries.
-func seedFiles(f *testing.F) []corpusFile {
-	corpusOnce.Do(loadCorpus)
-	if corpusErr != nil {
-		f.Logf("shared corpus not found; fuzzing without its seeds")
-		return nil
-	}
-	return corpusFiles
-}
+// seedFiles returns the corpus for seeding a fuzz target (see corpus).
+func seedFiles(f *testing.F) []corpusFile { return corpus(f) }
 
 // FuzzParse: Parse never panics, and whatever it accepts writes back to
 // the same bytes and survives the listing round trip.
