@@ -737,8 +737,8 @@ func seqNormalize(d *graph.Document) {
 // seqChildLayout is how the file stores the children of n: with which condition values.
 func seqChildLayout(n *graph.Node, version uint32) ainb.PlugLayout {
 	e := ainb.Element{Name: n.Name}
-	for t, name := range ainb.ElementTypeNames {
-		if name == "Element_"+string(n.Type) {
+	for _, t := range ainb.ElementTypes() {
+		if t.String() == "Element_"+string(n.Type) {
 			e.Type = t
 		}
 	}

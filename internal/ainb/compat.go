@@ -7,30 +7,6 @@ import (
 // This file writes the JSON format of the public Python library `ainb` (the community
 // format); compat_load.go reads it back.
 
-// ElementTypeNames are the community names of the built-in element types.
-var ElementTypeNames = map[ElementType]string{
-	UserDefined: "UserDefined", S32Selector: "Element_S32Selector", Sequential: "Element_Sequential",
-	Simultaneous: "Element_Simultaneous", F32Selector: "Element_F32Selector",
-	StringSelector: "Element_StringSelector", RandomSelector: "Element_RandomSelector",
-	BoolSelector: "Element_BoolSelector", Fork: "Element_Fork", Join: "Element_Join",
-	Alert: "Element_Alert", Expression: "Element_Expression",
-	ModuleIFInputS32: "Element_ModuleIF_Input_S32", ModuleIFInputF32: "Element_ModuleIF_Input_F32",
-	ModuleIFInputVec3f: "Element_ModuleIF_Input_Vec3f", ModuleIFInputString: "Element_ModuleIF_Input_String",
-	ModuleIFInputBool: "Element_ModuleIF_Input_Bool", ModuleIFInputPtr: "Element_ModuleIF_Input_Ptr",
-	ModuleIFOutputS32: "Element_ModuleIF_Output_S32", ModuleIFOutputF32: "Element_ModuleIF_Output_F32",
-	ModuleIFOutputVec3f: "Element_ModuleIF_Output_Vec3f", ModuleIFOutputString: "Element_ModuleIF_Output_String",
-	ModuleIFOutputBool: "Element_ModuleIF_Output_Bool", ModuleIFOutputPtr: "Element_ModuleIF_Output_Ptr",
-	ModuleIFChild: "Element_ModuleIF_Child", StateEnd: "Element_StateEnd", SplitTiming: "Element_SplitTiming",
-}
-
-// BlackboardTypeNames are the community names of the blackboard types.
-var BlackboardTypeNames = [NumBlackboardTypes]string{"String", "S32", "U32", "F32", "Bool", "Vec3f", "VoidPtr"}
-
-// InheritModeNames are the community names of the inherit modes.
-var InheritModeNames = [3]string{"InheritFromRoot", "InheritFromParent", "DontInherit"}
-
-var replacementTypeNames = [3]string{"RemoveChild", "ReplaceChild", "RemoveAttachment"}
-
 var vectorComponentNames = [4]string{"NONE", "X", "Y", "Z"}
 
 // String prints a GUID as the community JSON does: the first three groups are little-endian
@@ -97,7 +73,7 @@ func (f *File) compat() (object, error) {
 			for _, r := range f.Replacement.Entries {
 				var ro object
 				if int(r.Type) < len(replacementTypeNames) {
-					ro.set("Type", replacementTypeNames[r.Type])
+					ro.set("Type", r.Type.String())
 				} else {
 					ro.set("Type", int(r.Type))
 				}
@@ -190,7 +166,7 @@ func compatProperties(ps *Properties) object {
 			compatFlags(&po, p.Flags)
 			list[i] = po
 		}
-		o.set(ParamTypeNames[t], list)
+		o.set(t.String(), list)
 	}
 	return o
 }
@@ -204,7 +180,7 @@ func compatSource(o *object, s Source) {
 func (f *File) compatElement(i int) object {
 	e := &f.Elements[i]
 	var o object
-	if name, ok := ElementTypeNames[e.Type]; ok {
+	if name, ok := e.Type.name(); ok {
 		o.set("Node Type", name)
 	} else {
 		o.set("Node Type", int(e.Type))
@@ -262,7 +238,7 @@ func (f *File) compatElement(i int) object {
 				}
 				list[j] = io
 			}
-			ins.set(ParamTypeNames[t], list)
+			ins.set(t.String(), list)
 		}
 		if outputs := e.Outputs.Of(t); len(outputs) > 0 {
 			list := make([]any, len(outputs))
@@ -275,7 +251,7 @@ func (f *File) compatElement(i int) object {
 				oo.set("Is Output", out.Connected)
 				list[j] = oo
 			}
-			outs.set(ParamTypeNames[t], list)
+			outs.set(t.String(), list)
 		}
 	}
 	o.set("Parameters", object{{"Inputs", ins}, {"Outputs", outs}})
@@ -299,7 +275,7 @@ func (f *File) compatElement(i int) object {
 		for j := range ps {
 			list[j] = compatPlug(e, k, layout, &ps[j], j == len(ps)-1)
 		}
-		plugs.set(PlugKindNames[k], list)
+		plugs.set(k.String(), list)
 	}
 	o.set("Plugs", plugs)
 	return o
@@ -403,8 +379,8 @@ func (f *File) compatBlackboard() object {
 			if p.File != "" {
 				po.set("Source File", p.File)
 			}
-			if int(p.Inherit) < len(InheritModeNames) {
-				po.set("Inherit Mode", InheritModeNames[p.Inherit])
+			if int(p.Inherit) < len(inheritModeNames) {
+				po.set("Inherit Mode", p.Inherit.String())
 			} else {
 				po.set("Inherit Mode", int(p.Inherit))
 			}
@@ -426,7 +402,7 @@ func (f *File) compatBlackboard() object {
 			po.set("Default Value", v)
 			list[i] = po
 		}
-		o.set(BlackboardTypeNames[t], list)
+		o.set(t.String(), list)
 	}
 	return o
 }

@@ -278,14 +278,6 @@ func plainJSONError(err error) error {
 	return errors.New(msg)
 }
 
-var elementTypesByName = func() map[string]ElementType {
-	m := make(map[string]ElementType, len(ElementTypeNames))
-	for t, n := range ElementTypeNames {
-		m[n] = t
-	}
-	return m
-}()
-
 func (w *jv) file(root any) *File {
 	m := w.obj("", root)
 	if w.err != nil {
@@ -304,7 +296,7 @@ func (w *jv) file(root any) *File {
 	f.Filename = w.str("Filename", w.need("", m, "Filename"))
 	f.Category = w.str("Category", w.need("", m, "Category"))
 	if f.Version >= Version407 {
-		id, ok := CategoryIDs[f.Category]
+		id, ok := CategoryID(f.Category)
 		if !ok {
 			w.fail("Category", "unknown category %q (want AI, Logic, Sequence, UniqueSequence or UniqueSequenceSPL)", f.Category)
 		}
@@ -438,7 +430,7 @@ func (w *jv) element(f *File, i int, v any, n int) {
 	tv := w.need(p, m, "Node Type")
 	switch t := tv.(type) {
 	case string:
-		et, ok := elementTypesByName[t]
+		et, ok := ParseElementType(t)
 		if !ok {
 			w.fail(join(p, "Node Type"), "unknown node type %q", t)
 		}
@@ -519,18 +511,18 @@ func (w *jv) element(f *File, i int, v any, n int) {
 		plugs := e.Plugs.Lists()
 		defer func() { e.Plugs.SetAll(plugs) }()
 		for k := range PlugKind(NumPlugKinds) {
-			list, ok := pm[PlugKindNames[k]]
+			list, ok := pm[k.String()]
 			if !ok {
 				continue
 			}
-			kp := join(pp, PlugKindNames[k])
+			kp := join(pp, k.String())
 			items := w.arr(kp, list)
 			if len(items) == 0 {
 				continue
 			}
 			layout, ok := e.PlugLayout(k, f.Version)
 			if !ok {
-				w.fail(kp, "plug kind %s is not supported", PlugKindNames[k])
+				w.fail(kp, "plug kind %s is not supported", k.String())
 				return
 			}
 			plugs[k] = make([]Plug, len(items))
@@ -538,7 +530,7 @@ func (w *jv) element(f *File, i int, v any, n int) {
 				w.plug(index(kp, j), it, e, k, layout, &plugs[k][j], j == len(items)-1, n)
 			}
 		}
-		w.onlyKeys(pp, pm, PlugKindNames[:], "plug kind (want Generic, Child, Transition, String or Int)")
+		w.onlyKeys(pp, pm, plugKindNames[:], "plug kind (want Generic, Child, Transition, String or Int)")
 	}
 }
 
@@ -602,17 +594,17 @@ func (w *jv) value(path string, t ParamType, v any) (out Value) {
 func (w *jv) eachTyped(path string, v any, fn func(t ParamType, ip string, im map[string]any)) {
 	m := w.obj(path, v)
 	for t := range NumParamTypes {
-		list, ok := m[ParamTypeNames[t]]
+		list, ok := m[t.String()]
 		if !ok {
 			continue
 		}
-		tp := join(path, ParamTypeNames[t])
+		tp := join(path, t.String())
 		for j, it := range w.arr(tp, list) {
 			ip := index(tp, j)
 			fn(t, ip, w.obj(ip, it))
 		}
 	}
-	w.onlyKeys(path, m, ParamTypeNames[:], "type (want Int, Bool, Float, String, Vector3F or Pointer)")
+	w.onlyKeys(path, m, paramTypeNames[:], "type (want Int, Bool, Float, String, Vector3F or Pointer)")
 }
 
 // nameAndClass reads "Name", and "Classname" for pointers.
@@ -802,11 +794,11 @@ func (w *jv) plug(path string, v any, e *Element, k PlugKind, layout PlugLayout,
 func (w *jv) blackboard(f *File, v any) {
 	m := w.obj("Blackboard", v)
 	for t := range NumBlackboardTypes {
-		list, ok := m[BlackboardTypeNames[t]]
+		list, ok := m[t.String()]
 		if !ok {
 			continue
 		}
-		tp := join("Blackboard", BlackboardTypeNames[t])
+		tp := join("Blackboard", t.String())
 		for j, it := range w.arr(tp, list) {
 			ip := index(tp, j)
 			im := w.obj(ip, it)
@@ -819,12 +811,8 @@ func (w *jv) blackboard(f *File, v any) {
 			}
 			if mode, ok := im["Inherit Mode"]; ok {
 				s := w.str(join(ip, "Inherit Mode"), mode)
-				found := false
-				for k, name := range InheritModeNames {
-					if s == name {
-						bp.Inherit, found = InheritMode(k), true
-					}
-				}
+				im, found := ParseInheritMode(s)
+				bp.Inherit = im
 				if !found {
 					w.fail(join(ip, "Inherit Mode"), "unknown inherit mode %q (want InheritFromRoot, InheritFromParent or DontInherit)", s)
 				}
@@ -854,7 +842,7 @@ func (w *jv) blackboard(f *File, v any) {
 			f.Blackboard.Params[t] = append(f.Blackboard.Params[t], bp)
 		}
 	}
-	w.onlyKeys("Blackboard", m, BlackboardTypeNames[:], "blackboard type (want String, S32, U32, F32, Bool, Vec3f or VoidPtr)")
+	w.onlyKeys("Blackboard", m, blackboardTypeNames[:], "blackboard type (want String, S32, U32, F32, Bool, Vec3f or VoidPtr)")
 }
 
 // noPyConsts fails on the first NaN or infinity in v, which holds no floats (the expression

@@ -153,10 +153,10 @@ func unmarshalGroups[T any](b []byte, names []string, groups [][]T) error {
 }
 
 func (p BlackboardParams) MarshalJSON() ([]byte, error) {
-	return marshalGroups(BlackboardTypeNames[:], p[:])
+	return marshalGroups(blackboardTypeNames[:], p[:])
 }
 func (p *BlackboardParams) UnmarshalJSON(b []byte) error {
-	return unmarshalGroups(b, BlackboardTypeNames[:], p[:])
+	return unmarshalGroups(b, blackboardTypeNames[:], p[:])
 }
 
 // MarshalJSON writes the float as a number, or its bits when JSON has no number for it. A

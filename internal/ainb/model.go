@@ -1,6 +1,10 @@
 package ainb
 
-import "ainbeditor/internal/exb"
+import (
+	"strconv"
+
+	"ainbeditor/internal/exb"
+)
 
 // Supported file versions.
 const (
@@ -110,6 +114,68 @@ const (
 	SplitTiming          ElementType = 500
 )
 
+// elementTypeNames are the built-in element types with their community names, in type order.
+var elementTypeNames = [...]struct {
+	t    ElementType
+	name string
+}{
+	{UserDefined, "UserDefined"}, {S32Selector, "Element_S32Selector"}, {Sequential, "Element_Sequential"},
+	{Simultaneous, "Element_Simultaneous"}, {F32Selector, "Element_F32Selector"},
+	{StringSelector, "Element_StringSelector"}, {RandomSelector, "Element_RandomSelector"},
+	{BoolSelector, "Element_BoolSelector"}, {Fork, "Element_Fork"}, {Join, "Element_Join"},
+	{Alert, "Element_Alert"}, {Expression, "Element_Expression"},
+	{ModuleIFInputS32, "Element_ModuleIF_Input_S32"}, {ModuleIFInputF32, "Element_ModuleIF_Input_F32"},
+	{ModuleIFInputVec3f, "Element_ModuleIF_Input_Vec3f"}, {ModuleIFInputString, "Element_ModuleIF_Input_String"},
+	{ModuleIFInputBool, "Element_ModuleIF_Input_Bool"}, {ModuleIFInputPtr, "Element_ModuleIF_Input_Ptr"},
+	{ModuleIFOutputS32, "Element_ModuleIF_Output_S32"}, {ModuleIFOutputF32, "Element_ModuleIF_Output_F32"},
+	{ModuleIFOutputVec3f, "Element_ModuleIF_Output_Vec3f"}, {ModuleIFOutputString, "Element_ModuleIF_Output_String"},
+	{ModuleIFOutputBool, "Element_ModuleIF_Output_Bool"}, {ModuleIFOutputPtr, "Element_ModuleIF_Output_Ptr"},
+	{ModuleIFChild, "Element_ModuleIF_Child"}, {StateEnd, "Element_StateEnd"}, {SplitTiming, "Element_SplitTiming"},
+}
+
+// ElementTypes returns the built-in element types (and UserDefined), in type order.
+func ElementTypes() []ElementType {
+	out := make([]ElementType, len(elementTypeNames))
+	for i, n := range elementTypeNames {
+		out[i] = n.t
+	}
+	return out
+}
+
+// Known reports whether t is UserDefined or a built-in element type.
+func (t ElementType) Known() bool {
+	_, ok := t.name()
+	return ok
+}
+
+func (t ElementType) name() (string, bool) {
+	for _, n := range elementTypeNames {
+		if n.t == t {
+			return n.name, true
+		}
+	}
+	return "", false
+}
+
+// String is the community name of the type ("Element_Sequential", "UserDefined"), or
+// "ElementType(n)" for a type no known file uses.
+func (t ElementType) String() string {
+	if s, ok := t.name(); ok {
+		return s
+	}
+	return "ElementType(" + strconv.Itoa(int(t)) + ")"
+}
+
+// ParseElementType accepts the community names String returns for known types.
+func ParseElementType(s string) (ElementType, bool) {
+	for _, n := range elementTypeNames {
+		if n.name == s {
+			return n.t, true
+		}
+	}
+	return 0, false
+}
+
 // ElementFlags is the flag byte of an element entry.
 type ElementFlags uint8
 
@@ -155,6 +221,17 @@ const (
 	ParamPointer
 	NumParamTypes
 )
+
+var paramTypeNames = [NumParamTypes]string{"Int", "Bool", "Float", "String", "Vector3F", "Pointer"}
+
+// String is the type's name in paths and the community JSON ("Int", "Vector3F", ...).
+func (t ParamType) String() string { return enumName(paramTypeNames[:], int(t), "ParamType") }
+
+// ParseParamType accepts the names String returns.
+func ParseParamType(s string) (ParamType, bool) {
+	i, ok := enumParse(paramTypeNames[:], s)
+	return ParamType(i), ok
+}
 
 // Properties, Inputs and Outputs are grouped by param type, plugs by kind, blackboard
 // parameters by blackboard type: one list each, in table order. The element and attachment
@@ -268,6 +345,17 @@ const (
 	PlugInt      PlugKind = 5 // int input sources
 	NumPlugKinds          = 6
 )
+
+var plugKindNames = [NumPlugKinds]string{"Generic", "_01", "Child", "Transition", "String", "Int"}
+
+// String is the kind's name in paths and the community JSON ("Child", "Transition", ...).
+func (k PlugKind) String() string { return enumName(plugKindNames[:], int(k), "PlugKind") }
+
+// ParsePlugKind accepts the names String returns.
+func ParsePlugKind(s string) (PlugKind, bool) {
+	i, ok := enumParse(plugKindNames[:], s)
+	return PlugKind(i), ok
+}
 
 // plugTables is how many plug lists a file has per element: kinds 6 to 9 exist in the format
 // but no known file uses them, so the model does not hold them and the reader rejects them.
@@ -424,6 +512,19 @@ const (
 	RemoveAttachment ReplacementType = 2
 )
 
+var replacementTypeNames = [...]string{"RemoveChild", "ReplaceChild", "RemoveAttachment"}
+
+// String is the type's community name ("RemoveChild", ...).
+func (t ReplacementType) String() string {
+	return enumName(replacementTypeNames[:], int(t), "ReplacementType")
+}
+
+// ParseReplacementType accepts the names String returns for known types.
+func ParseReplacementType(s string) (ReplacementType, bool) {
+	i, ok := enumParse(replacementTypeNames[:], s)
+	return ReplacementType(i), ok
+}
+
 // Replacement is one entry of the child replacement table.
 type Replacement struct {
 	Type    ReplacementType
@@ -474,6 +575,19 @@ const (
 	NumBlackboardTypes
 )
 
+var blackboardTypeNames = [NumBlackboardTypes]string{"String", "S32", "U32", "F32", "Bool", "Vec3f", "VoidPtr"}
+
+// String is the type's community name ("S32", "Vec3f", "VoidPtr", ...).
+func (t BlackboardType) String() string {
+	return enumName(blackboardTypeNames[:], int(t), "BlackboardType")
+}
+
+// ParseBlackboardType accepts the names String returns.
+func ParseBlackboardType(s string) (BlackboardType, bool) {
+	i, ok := enumParse(blackboardTypeNames[:], s)
+	return BlackboardType(i), ok
+}
+
 // Blackboard is the file's blackboard parameters, grouped by type.
 type Blackboard struct {
 	Params BlackboardParams
@@ -488,6 +602,43 @@ const (
 	InheritFromParent InheritMode = 1
 	DontInherit       InheritMode = 2
 )
+
+var inheritModeNames = [...]string{"InheritFromRoot", "InheritFromParent", "DontInherit"}
+
+// String is the mode's community name ("InheritFromRoot", ...).
+func (m InheritMode) String() string { return enumName(inheritModeNames[:], int(m), "InheritMode") }
+
+// ParseInheritMode accepts the names String returns for known modes.
+func ParseInheritMode(s string) (InheritMode, bool) {
+	i, ok := enumParse(inheritModeNames[:], s)
+	return InheritMode(i), ok
+}
+
+// The file categories of 0x407+ files, by their header enum.
+var categoryNames = [...]string{"AI", "Logic", "Sequence", "UniqueSequence", "UniqueSequenceSPL"}
+
+// CategoryID is the header enum of a file category of 0x407+ files ("AI" is 0).
+func CategoryID(category string) (uint32, bool) {
+	i, ok := enumParse(categoryNames[:], category)
+	return uint32(i), ok
+}
+
+// enumName is names[i], or type(i) for a value without a name.
+func enumName(names []string, i int, typ string) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
+	}
+	return typ + "(" + strconv.Itoa(i) + ")"
+}
+
+func enumParse(names []string, s string) (int, bool) {
+	for i, n := range names {
+		if n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
 
 // BlackboardParam is one blackboard parameter.
 type BlackboardParam struct {

@@ -41,15 +41,6 @@ func ProblemsMessage[P fmt.Stringer](prefix string, problems []P) string {
 	return b.String()
 }
 
-// ParamTypeNames are the type names used in paths and the community JSON.
-var ParamTypeNames = [NumParamTypes]string{"Int", "Bool", "Float", "String", "Vector3F", "Pointer"}
-
-// PlugKindNames are the plug list names of the community JSON.
-var PlugKindNames = [NumPlugKinds]string{"Generic", "_01", "Child", "Transition", "String", "Int"}
-
-// CategoryIDs maps the file categories of 0x407+ files to their header enum.
-var CategoryIDs = map[string]uint32{"AI": 0, "Logic": 1, "Sequence": 2, "UniqueSequence": 3, "UniqueSequenceSPL": 4}
-
 type validator struct {
 	f        *File
 	problems []Problem
@@ -83,7 +74,7 @@ func (v *validator) check() {
 		v.add(-1, "Nodes", "%d nodes, at most 32767 fit", n)
 	}
 	if f.Version >= Version407 {
-		if id, ok := CategoryIDs[f.Category]; !ok {
+		if id, ok := CategoryID(f.Category); !ok {
 			v.add(-1, "Category", "unknown category %q (want AI, Logic, Sequence, UniqueSequence or UniqueSequenceSPL)", f.Category)
 		} else if id != f.CategoryID {
 			v.add(-1, "CategoryID", "%d does not match category %q (%d)", f.CategoryID, f.Category, id)
@@ -107,7 +98,7 @@ func (v *validator) check() {
 	for i := range f.Attachments {
 		for t := range NumParamTypes {
 			for j, pr := range f.Attachments[i].Properties.Of(t) {
-				v.flags(-1, func() string { return fmt.Sprintf("Attachments[%d].Properties.%s[%d]", i, ParamTypeNames[t], j) }, pr.Flags, nExpr)
+				v.flags(-1, func() string { return fmt.Sprintf("Attachments[%d].Properties.%s[%d]", i, t.String(), j) }, pr.Flags, nExpr)
 			}
 		}
 	}
@@ -184,13 +175,13 @@ func (v *validator) element(i, nExpr int) {
 	for t := range NumParamTypes {
 		for j, pr := range e.Properties.Of(t) {
 			if pr.Flags.IsExpression() {
-				v.flags(i, func() string { return fmt.Sprintf("%s.Properties.%s[%d]", base(), ParamTypeNames[t], j) }, pr.Flags, nExpr)
+				v.flags(i, func() string { return fmt.Sprintf("%s.Properties.%s[%d]", base(), t.String(), j) }, pr.Flags, nExpr)
 			}
 		}
 		inList := e.Inputs.Of(t)
 		for j := range inList {
 			in := &inList[j]
-			path := func() string { return fmt.Sprintf("%s.Parameters.Inputs.%s[%d]", base(), ParamTypeNames[t], j) }
+			path := func() string { return fmt.Sprintf("%s.Parameters.Inputs.%s[%d]", base(), t.String(), j) }
 			if !in.IsMulti() {
 				v.source(i, path, t, in.Source, nExpr)
 				continue
@@ -210,7 +201,7 @@ func (v *validator) element(i, nExpr int) {
 			continue
 		}
 		total += len(ps)
-		path := func() string { return fmt.Sprintf("%s.Plugs.%s", base(), PlugKindNames[k]) }
+		path := func() string { return fmt.Sprintf("%s.Plugs.%s", base(), k.String()) }
 		if _, ok := e.PlugLayout(k, f.Version); !ok {
 			v.add(i, path(), "plug kind %d is not supported", k)
 			continue
@@ -245,7 +236,7 @@ func (v *validator) source(elem int, path func() string, t ParamType, s Source, 
 	}
 	outs := f.Elements[s.Node].Outputs.Of(t)
 	if s.Output < 0 || int(s.Output) >= len(outs) {
-		v.add(elem, path()+".Output Index", "%d out of range: node %d has %d %s outputs", s.Output, s.Node, len(outs), ParamTypeNames[t])
+		v.add(elem, path()+".Output Index", "%d out of range: node %d has %d %s outputs", s.Output, s.Node, len(outs), t.String())
 	}
 }
 

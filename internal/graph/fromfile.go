@@ -271,7 +271,8 @@ func canonicalCategoryID(version uint32, category string) uint32 {
 	if version < ainb.Version407 {
 		return 0
 	}
-	return ainb.CategoryIDs[category]
+	id, _ := ainb.CategoryID(category)
+	return id
 }
 
 // expressions turns the expression binary into function texts, and records the binary as a

@@ -29,8 +29,8 @@ var (
 )
 
 func init() {
-	for t, name := range ainb.ElementTypeNames {
-		n := NodeType(strings.TrimPrefix(name, "Element_"))
+	for _, t := range ainb.ElementTypes() {
+		n := NodeType(strings.TrimPrefix(t.String(), "Element_"))
 		nodeTypeNames[t] = n
 		nodeTypeByName[n] = t
 	}

@@ -167,7 +167,7 @@ func (c *toCtx) file() *ainb.File {
 	c.str(-1, func() string { return "category" }, d.Category)
 	f.CategoryID = canonicalCategoryID(d.Version, d.Category)
 	if d.Version >= ainb.Version407 {
-		if _, ok := ainb.CategoryIDs[d.Category]; !ok {
+		if _, ok := ainb.CategoryID(d.Category); !ok {
 			c.add(-1, "category", "%q is not a category of this version (want AI, Logic, Sequence, UniqueSequence or UniqueSequenceSPL)", d.Category)
 		}
 	}
@@ -948,7 +948,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 	total := 0
 	for k := range plugs {
 		if len(plugs[k]) > 255 {
-			c.nodeErr(i, "", "%d %s plugs (children, jumps or one per input source), at most 255 fit", len(plugs[k]), ainb.PlugKindNames[k])
+			c.nodeErr(i, "", "%d %s plugs (children, jumps or one per input source), at most 255 fit", len(plugs[k]), ainb.PlugKind(k))
 		}
 		total += len(plugs[k])
 	}
