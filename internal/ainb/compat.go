@@ -265,8 +265,8 @@ func (f *File) compatElement(i int) object {
 			{"Unknown08", s.Unknown[1]}, {"Unknown0C", s.Unknown[2]}, {"Unknown10", s.Unknown[3]}})
 	}
 	plugs := object{}
-	for k := range PlugKind(NumPlugKinds) {
-		ps := e.Plugs.Of(k)
+	for k := range PlugKind(plugTables) {
+		ps := e.plugsOf(k)
 		if len(ps) == 0 {
 			continue
 		}
@@ -293,6 +293,12 @@ func compatPlug(e *Element, k PlugKind, layout PlugLayout, p *Plug, last bool) o
 		if p.Jump.Type == 0 {
 			o.set("Transition Name", p.Jump.Command)
 		}
+		return o
+	}
+	if layout == LayoutRaw {
+		// The kinds no known file uses, which the reference tool refuses: this format's
+		// extension keeps their word.
+		o.set("Value", p.Word)
 		return o
 	}
 	o.set("Name", p.Name)

@@ -510,7 +510,7 @@ func (w *jv) element(f *File, i int, v any, n int) {
 		pm := w.obj(pp, pv)
 		plugs := e.Plugs.Lists()
 		defer func() { e.Plugs.SetAll(plugs) }()
-		for k := range PlugKind(NumPlugKinds) {
+		for k := range PlugKind(plugTables) {
 			list, ok := pm[k.String()]
 			if !ok {
 				continue
@@ -520,17 +520,21 @@ func (w *jv) element(f *File, i int, v any, n int) {
 			if len(items) == 0 {
 				continue
 			}
-			layout, ok := e.PlugLayout(k, f.Version)
-			if !ok {
-				w.fail(kp, "plug kind %s is not supported", k.String())
-				return
-			}
-			plugs[k] = make([]Plug, len(items))
+			layout, _ := e.PlugLayout(k, f.Version)
+			ps := make([]Plug, len(items))
 			for j, it := range items {
-				w.plug(index(kp, j), it, e, k, layout, &plugs[k][j], j == len(items)-1, n)
+				w.plug(index(kp, j), it, e, k, layout, &ps[j], j == len(items)-1, n)
 			}
+			if k < NumPlugKinds {
+				plugs[k] = ps
+				continue
+			}
+			if e.UnusedPlugs == nil {
+				e.UnusedPlugs = new(UnusedPlugs)
+			}
+			e.UnusedPlugs[k-NumPlugKinds] = ps
 		}
-		w.onlyKeys(pp, pm, plugKindNames[:], "plug kind (want Generic, Child, Transition, String or Int)")
+		w.onlyKeys(pp, pm, plugKindNames[:], "plug kind (want Generic, Child, Transition, String or Int; _01 and _06 to _09 for the kinds no known file uses)")
 	}
 }
 
@@ -697,6 +701,10 @@ func (w *jv) plug(path string, v any, e *Element, k PlugKind, layout PlugLayout,
 		w.fail(join(path, "Node Index"), "%d out of range (%d nodes)", node, n)
 	}
 	p.Node = int32(node)
+	if layout == LayoutRaw {
+		p.Word = uint32(w.integer(join(path, "Value"), w.need(path, m, "Value"), 0, math.MaxUint32))
+		return
+	}
 	if layout == LayoutJump {
 		j := &Jump{Type: uint8(w.integer(join(path, "Transition Type"), w.need(path, m, "Transition Type"), 0, 255))}
 		if pc, ok := m["Update Post Calc"]; ok {

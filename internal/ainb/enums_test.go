@@ -29,9 +29,9 @@ func TestEnumNames(t *testing.T) {
 	check("ParamType", int(NumParamTypes), func(i int) string { return ParamType(i).String() },
 		func(s string) (int, bool) { v, ok := ParseParamType(s); return int(v), ok },
 		[]string{"Int", "Bool", "Float", "String", "Vector3F", "Pointer"})
-	check("PlugKind", NumPlugKinds, func(i int) string { return PlugKind(i).String() },
+	check("PlugKind", plugTables, func(i int) string { return PlugKind(i).String() },
 		func(s string) (int, bool) { v, ok := ParsePlugKind(s); return int(v), ok },
-		[]string{"Generic", "_01", "Child", "Transition", "String", "Int"})
+		[]string{"Generic", "_01", "Child", "Transition", "String", "Int", "_06", "_07", "_08", "_09"})
 	check("BlackboardType", int(NumBlackboardTypes), func(i int) string { return BlackboardType(i).String() },
 		func(s string) (int, bool) { v, ok := ParseBlackboardType(s); return int(v), ok },
 		[]string{"String", "S32", "U32", "F32", "Bool", "Vec3f", "VoidPtr"})

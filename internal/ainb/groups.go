@@ -139,7 +139,7 @@ func (g *Groups[K, T]) UnmarshalJSON(b []byte) error {
 func groupNames[K ParamType | PlugKind]() []string {
 	var k K
 	if _, ok := any(k).(PlugKind); ok {
-		return plugKindNames[:]
+		return plugKindNames[:NumPlugKinds]
 	}
 	return paramTypeNames[:]
 }

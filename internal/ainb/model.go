@@ -204,8 +204,11 @@ type Element struct {
 	Inputs      Inputs
 	Outputs     Outputs
 	Plugs       Plugs
-	Actions     []Action   `json:",omitempty"` // XLink actions
-	StateInfo   *StateInfo `json:",omitempty"` // 0x404 only
+	// UnusedPlugs holds plugs of the kinds 6 to 9, which no known file uses; nil when there
+	// are none.
+	UnusedPlugs *UnusedPlugs `json:",omitempty"`
+	Actions     []Action     `json:",omitempty"` // XLink actions
+	StateInfo   *StateInfo   `json:",omitempty"` // 0x404 only
 }
 
 // ParamType is the value type of a property, input or output.
@@ -346,7 +349,7 @@ const (
 	NumPlugKinds          = 6
 )
 
-var plugKindNames = [NumPlugKinds]string{"Generic", "_01", "Child", "Transition", "String", "Int"}
+var plugKindNames = [plugTables]string{"Generic", "_01", "Child", "Transition", "String", "Int", "_06", "_07", "_08", "_09"}
 
 // String is the kind's name in paths and the community JSON ("Child", "Transition", ...).
 func (k PlugKind) String() string { return enumName(plugKindNames[:], int(k), "PlugKind") }
@@ -357,9 +360,24 @@ func ParsePlugKind(s string) (PlugKind, bool) {
 	return PlugKind(i), ok
 }
 
-// plugTables is how many plug lists a file has per element: kinds 6 to 9 exist in the format
-// but no known file uses them, so the model does not hold them and the reader rejects them.
+// plugTables is how many plug lists a file has per element. Kinds 1 and 6 to 9 exist in the
+// format but no known file uses them; kind 1 has its list among the Plugs, kinds 6 to 9 are
+// kept apart (Element.UnusedPlugs) so that the families of lists stay six long.
 const plugTables = 10
+
+// UnusedPlugs are an element's plugs of kinds 6 to 9, laid out as LayoutRaw.
+type UnusedPlugs [plugTables - NumPlugKinds][]Plug
+
+// plugsOf is the list of plug kind k, of the ten the file has.
+func (e *Element) plugsOf(k PlugKind) []Plug {
+	if k < NumPlugKinds {
+		return e.Plugs.Of(k)
+	}
+	if e.UnusedPlugs == nil {
+		return nil
+	}
+	return e.UnusedPlugs[k-NumPlugKinds]
+}
 
 // Plug is a connection from an element to another. Which fields beyond Node and Name are
 // stored depends on the element type (see PlugLayout): selectors keep their conditions there.
@@ -403,12 +421,15 @@ const (
 	LayoutWordString                   // node, name, word, string: 16 bytes
 	LayoutF32Range                     // node, name, min word, min, max word, max, 4 reserved: 40 bytes
 	LayoutJump                         // node, jump table index: 8 bytes
+	// LayoutRaw is the plug kinds no known file uses (1 and 6 to 9): a node and a word of
+	// unknown meaning, kept as they are in Node and Word: 8 bytes.
+	LayoutRaw
 )
 
 // Size is the byte size of a plug with this layout.
 func (l PlugLayout) Size() int {
 	switch l {
-	case LayoutBasic, LayoutJump:
+	case LayoutBasic, LayoutJump, LayoutRaw:
 		return 8
 	case LayoutF32Range:
 		return 40
@@ -422,7 +443,8 @@ func isBSASelector(name string) bool {
 }
 
 // PlugLayout says how a plug of kind k of this element is stored in a file of the version.
-// ok is false for plug kinds no known file uses.
+// The kinds no known file uses are LayoutRaw; ok is false only for k outside the ten kinds a
+// file has.
 func (e *Element) PlugLayout(k PlugKind, version uint32) (l PlugLayout, ok bool) {
 	switch k {
 	case PlugGeneric:
@@ -464,6 +486,9 @@ func (e *Element) PlugLayout(k PlugKind, version uint32) (l PlugLayout, ok bool)
 			return LayoutWordInt, true
 		}
 		return LayoutBasic, true
+	}
+	if k >= 0 && k < plugTables {
+		return LayoutRaw, true
 	}
 	return 0, false
 }

@@ -1022,18 +1022,21 @@ func (d *decoder) elementParams(e *Element, params, index int, t *tables) {
 		if n == 0 || d.err != nil {
 			continue
 		}
-		layout, ok := e.PlugLayout(k, d.version)
-		if !ok {
-			d.fail(params+o, "element %d has %d plugs of unsupported kind %d", index, n, k)
-			return
-		}
+		layout, _ := e.PlugLayout(k, d.version)
 		ps := d.plugs.Take(n)
 		for i := range ps {
 			p := &ps[i]
 			at := int(d.u32(plugBase + plugOffsetSize*(base+i)))
 			d.plug(p, layout, at, t.jumps)
 		}
-		plugs[k] = ps
+		if k < NumPlugKinds {
+			plugs[k] = ps
+		} else {
+			if e.UnusedPlugs == nil {
+				e.UnusedPlugs = new(UnusedPlugs)
+			}
+			e.UnusedPlugs[k-NumPlugKinds] = ps
+		}
 	}
 	e.Plugs = GroupsIn[PlugKind](&d.plugBlocks, &plugs)
 }
@@ -1060,6 +1063,10 @@ func (d *decoder) plug(p *Plug, layout PlugLayout, at int, jumps []Jump) {
 			j := jumps[idx]
 			p.Jump = &j
 		}
+		return
+	}
+	if layout == LayoutRaw {
+		p.Word = r.u32()
 		return
 	}
 	p.Name = r.str()

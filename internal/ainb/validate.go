@@ -195,16 +195,15 @@ func (v *validator) element(i, nExpr int) {
 		}
 	}
 	total := 0
-	for k := range PlugKind(NumPlugKinds) {
-		ps := e.Plugs.Of(k)
+	for k := range PlugKind(plugTables) {
+		ps := e.plugsOf(k)
 		if len(ps) == 0 {
 			continue
 		}
 		total += len(ps)
 		path := func() string { return fmt.Sprintf("%s.Plugs.%s", base(), k.String()) }
-		if _, ok := e.PlugLayout(k, f.Version); !ok {
-			v.add(i, path(), "plug kind %d is not supported", k)
-			continue
+		if k >= NumPlugKinds {
+			path = func() string { return fmt.Sprintf("%s.UnusedPlugs[%d]", base(), k-NumPlugKinds) }
 		}
 		if len(ps) > 255 {
 			v.add(i, path(), "%d plugs, at most 255 of one kind fit", len(ps))

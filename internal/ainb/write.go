@@ -680,27 +680,24 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 			inBase[t] += nIn
 			outBase[t] += nOut
 		}
-		plugs := el.Plugs.Lists()
+		var plugs [plugTables][]Plug
 		total := 0
 		for k := range PlugKind(plugTables) {
+			plugs[k] = el.plugsOf(k)
 			o := paramsPlugCounts + 2*int(k)
-			n := 0
-			if k < NumPlugKinds {
-				n = len(plugs[k])
-			}
-			pb[o], pb[o+1] = uint8(n), uint8(total)
-			total += n
+			pb[o], pb[o+1] = uint8(len(plugs[k])), uint8(total)
+			total += len(plugs[k])
 		}
 		at := e.pos() + plugOffsetSize*total
-		layouts := [NumPlugKinds]PlugLayout{}
-		for k := range PlugKind(NumPlugKinds) {
+		var layouts [plugTables]PlugLayout
+		for k := range PlugKind(plugTables) {
 			layouts[k], _ = el.PlugLayout(k, f.Version)
 			for range plugs[k] {
 				e.u32(uint32(at))
 				at += layouts[k].Size()
 			}
 		}
-		for k := range PlugKind(NumPlugKinds) {
+		for k := range PlugKind(plugTables) {
 			for j := range plugs[k] {
 				e.plug(&plugs[k][j], layouts[k], p)
 			}
@@ -960,6 +957,10 @@ func (e *encoder) plug(pl *Plug, layout PlugLayout, p *layoutPlan) {
 	if layout == LayoutJump {
 		// Equal jumps share the first table entry.
 		e.u32(uint32(p.jumpIndex[*pl.Jump]))
+		return
+	}
+	if layout == LayoutRaw {
+		e.u32(pl.Word)
 		return
 	}
 	e.str(pl.Name)

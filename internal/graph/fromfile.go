@@ -393,6 +393,21 @@ func (c *fromCtx) nodeSource(t ainb.ParamType, s ainb.Source) (*Source, int, boo
 	return src, bb, s.Node == -1 && s.Output == 0
 }
 
+// unusedPlugs reports whether e has plugs of the kinds package ainb keeps as raw words.
+func unusedPlugs(e *ainb.Element) bool {
+	if len(e.Plugs.Of(1)) > 0 {
+		return true
+	}
+	if e.UnusedPlugs != nil {
+		for _, ps := range e.UnusedPlugs {
+			if len(ps) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func rawSource(s ainb.Source) uint32 { return uint32(uint16(s.Node))<<16 | uint32(uint16(s.Output)) }
 
 func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
@@ -400,6 +415,9 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	typ, ok := nodeTypeNames[e.Type]
 	if !ok {
 		return fmt.Errorf("graph: node %d has type %d, which the editor does not know", i, e.Type)
+	}
+	if unusedPlugs(e) {
+		return fmt.Errorf("graph: node %d has plugs of a kind no known file uses (1 or 6 to 9), which the editor document cannot hold", i)
 	}
 	// Most nodes have no facts: their record is the context's scratch one, copied out only
 	// when it has something in it.
