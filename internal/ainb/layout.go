@@ -59,7 +59,8 @@ type elementEntry struct {
 	params     int // u32 offset of the parameter block
 	exprCount  int // u16 expressions used
 	exprSize   int // u16 their input and output size
-	multiCount int // u16 multi-input sources, then a zero u16
+	multiCount int // u16 multi-input sources
+	reserved1E int // u16, Element.Reserved1E
 	attachBase int // u32 first entry in the attachment id array
 	queryBase  int // u16 first entry in the query id array
 	queryCount int // u16
@@ -73,14 +74,15 @@ const (
 	elementIndex       = 0x02
 	elementAttachCount = 0x04
 	elementFlags       = 0x06
+	elementReserved07  = 0x07
 	elementName        = 0x08
 )
 
 var (
 	elementEntry404 = elementEntry{size: 0x38, hash: -1, reserved: 0x0c, params: 0x10, exprCount: 0x14,
-		exprSize: 0x16, multiCount: 0x18, attachBase: 0x1c, queryBase: 0x20, queryCount: 0x22, state: 0x24, guid: 0x28}
+		exprSize: 0x16, multiCount: 0x18, reserved1E: 0x1a, attachBase: 0x1c, queryBase: 0x20, queryCount: 0x22, state: 0x24, guid: 0x28}
 	elementEntry407 = elementEntry{size: 0x3c, hash: 0x0c, reserved: 0x10, params: 0x14, exprCount: 0x18,
-		exprSize: 0x1a, multiCount: 0x1c, attachBase: 0x20, queryBase: 0x24, queryCount: 0x26, state: 0x28, guid: 0x2c}
+		exprSize: 0x1a, multiCount: 0x1c, reserved1E: 0x1e, attachBase: 0x20, queryBase: 0x24, queryCount: 0x26, state: 0x28, guid: 0x2c}
 )
 
 // elementLayout is the element entry of a version (0x408 kept 0x407's).
@@ -189,6 +191,7 @@ const (
 // element, index, new element).
 const (
 	replacementProcessed = 0x00
+	replacementReserved  = 0x01
 	replacementCount     = 0x02
 	replacementHeader    = 8
 	replacementEntry     = 8
@@ -201,6 +204,7 @@ const (
 	bbSlotSize    = 8
 	bbSlotCount   = 0
 	bbSlotValues  = 4
+	bbSlotUnused  = 6
 	bbParamSize   = 8
 	bbRefSize     = 16
 	bbNameMask    = 0x3fffff

@@ -197,6 +197,11 @@ type Element struct {
 	GUID  GUID
 	// Reserved10 is the u32 at entry offset 0x10; always 0 in known files.
 	Reserved10 uint32
+	// Reserved07 and Reserved1E are the byte after the flags and the u16 after the
+	// multi-input count (at 0x1a in 0x404 files), 0 in known files: kept, like every field
+	// whose purpose is unknown, so that a file from another producer comes back as it was.
+	Reserved07 uint8  `json:",omitempty"`
+	Reserved1E uint16 `json:",omitempty"`
 
 	Queries     []int `json:",omitempty"` // element indices of the query elements this element reads
 	Attachments []int `json:",omitempty"` // indices into File.Attachments
@@ -524,7 +529,9 @@ type Module struct {
 type ReplacementTable struct {
 	// Processed is the initialization guard byte; files store 0.
 	Processed uint8
-	Entries   []Replacement
+	// Reserved01 is the byte after it, 0 in known files.
+	Reserved01 uint8 `json:",omitempty"`
+	Entries    []Replacement
 }
 
 // ReplacementType says what a replacement does.
@@ -552,10 +559,12 @@ func ParseReplacementType(s string) (ReplacementType, bool) {
 
 // Replacement is one entry of the child replacement table.
 type Replacement struct {
-	Type    ReplacementType
-	Element int16
-	Index   int16 // child plug index, or attachment index for RemoveAttachment
-	New     int16 // the new element for ReplaceChild, -1 otherwise
+	Type ReplacementType
+	// Reserved01 is the byte after the type, 0 in known files.
+	Reserved01 uint8 `json:",omitempty"`
+	Element    int16
+	Index      int16 // child plug index, or attachment index for RemoveAttachment
+	New        int16 // the new element for ReplaceChild, -1 otherwise
 }
 
 // Section58 is the record pointed to by header offset 0x58 (Splatoon 3, Switch Sports).
@@ -616,6 +625,9 @@ func ParseBlackboardType(s string) (BlackboardType, bool) {
 // Blackboard is the file's blackboard parameters, grouped by type.
 type Blackboard struct {
 	Params BlackboardParams
+	// Reserved holds the last u16 of each type's header entry, 0 in known files; nil when
+	// all are 0.
+	Reserved *[NumBlackboardTypes]uint16 `json:",omitempty"`
 }
 
 // InheritMode says how a blackboard parameter is inherited between modules.

@@ -828,13 +828,12 @@ func (d *decoder) replacementTable(off uint32) *ReplacementTable {
 	if off == 0 {
 		return nil
 	}
-	t := &ReplacementTable{Processed: d.u8(int(off) + replacementProcessed)}
+	t := &ReplacementTable{Processed: d.u8(int(off) + replacementProcessed), Reserved01: d.u8(int(off) + replacementReserved)}
 	n := d.count(int(off)+replacementHeader, uint32(d.u16(int(off)+replacementCount)), replacementEntry)
 	t.Entries = make([]Replacement, n)
 	for i := range t.Entries {
 		r := d.record(int(off)+replacementHeader+replacementEntry*i, replacementEntry)
-		typ, _ := ReplacementType(r.u8()), r.u8()
-		t.Entries[i] = Replacement{Type: typ, Element: int16(r.u16()), Index: int16(r.u16()), New: int16(r.u16())}
+		t.Entries[i] = Replacement{Type: ReplacementType(r.u8()), Reserved01: r.u8(), Element: int16(r.u16()), Index: int16(r.u16()), New: int16(r.u16())}
 	}
 	return t
 }
@@ -877,6 +876,12 @@ func (d *decoder) blackboard(off uint32) (bb Blackboard) {
 	for s := range slots {
 		at := int(off) + bbSlotSize*s
 		hdr[s] = entry{int(d.u16(at + bbSlotCount)), int(d.u16(at + bbSlotValues))}
+		if r := d.u16(at + bbSlotUnused); r != 0 {
+			if bb.Reserved == nil {
+				bb.Reserved = new([NumBlackboardTypes]uint16)
+			}
+			bb.Reserved[blackboardType(d.version, s)] = r
+		}
 		total += hdr[s].count
 	}
 	params := int(off) + bbSlotSize*slots
@@ -951,6 +956,8 @@ func (d *decoder) element(e *Element, off, index int, t *tables) {
 	e.Type = ElementType(le.Uint16(ent[elementType:]))
 	nAttach := uint32(le.Uint16(ent[elementAttachCount:]))
 	e.Flags = ElementFlags(ent[elementFlags])
+	e.Reserved07 = ent[elementReserved07]
+	e.Reserved1E = le.Uint16(ent[l.reserved1E:])
 	e.Name = d.strAt(off+elementName, le.Uint32(ent[elementName:]))
 	// The name hash is recomputed on write; the expression and multi-input counts too.
 	e.Reserved10 = le.Uint32(ent[l.reserved:])

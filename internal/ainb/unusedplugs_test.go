@@ -97,3 +97,71 @@ func TestUnusedPlugKinds(t *testing.T) {
 		}
 	}
 }
+
+// The fields whose purpose is unknown, 0 in every known file, are read as they are and
+// written back: a file from another producer may hold anything there.
+func TestReservedFieldsKept(t *testing.T) {
+	for _, v := range []uint32{Version404, Version407, Version408} {
+		f := unusedPlugsFile(v)
+		f.Blackboard.Params[BBS32] = []BlackboardParam{{Name: "N", Value: Value{Int: 3}}}
+		if v >= Version407 {
+			f.Replacement.Entries = []Replacement{{Type: RemoveChild, Element: 0, Index: 0, New: -1}}
+		}
+		good, err := f.Bytes()
+		if err != nil {
+			t.Fatalf("%#x: %v", v, err)
+		}
+		b := bytes.Clone(good)
+		entry := headerSize + commandSize
+		b[entry+elementReserved07] = 0x5a
+		binary.LittleEndian.PutUint16(b[entry+elementLayout(v).reserved1E:], 0x1e1e)
+		bbAt := int(binary.LittleEndian.Uint32(b[hdrBlackboard:]))
+		s32 := 1 // the header entry of the S32 parameters, after the strings'
+		binary.LittleEndian.PutUint16(b[bbAt+bbSlotSize*s32+bbSlotUnused:], 0xbbbb)
+		if v >= Version407 {
+			rt := int(binary.LittleEndian.Uint32(b[hdrReplacement:]))
+			b[rt+replacementReserved] = 0x77
+			b[rt+replacementHeader+1] = 0x66
+		}
+
+		g, err := Read(b)
+		if err != nil {
+			t.Fatalf("%#x: %v", v, err)
+		}
+		e := &g.Elements[0]
+		if e.Reserved07 != 0x5a || e.Reserved1E != 0x1e1e {
+			t.Errorf("%#x: element reserved fields %#x, %#x", v, e.Reserved07, e.Reserved1E)
+		}
+		if r := g.Blackboard.Reserved; r == nil || *r != [NumBlackboardTypes]uint16{BBS32: 0xbbbb} {
+			t.Errorf("%#x: blackboard reserved fields %v", v, r)
+		}
+		if v >= Version407 && (g.Replacement.Reserved01 != 0x77 || g.Replacement.Entries[0].Reserved01 != 0x66) {
+			t.Errorf("%#x: replacement table %+v", v, g.Replacement)
+		}
+		out, err := g.Bytes()
+		if err != nil || !bytes.Equal(out, b) {
+			t.Errorf("%#x: written back: %v, %s", v, err, firstDiff(b, out))
+		}
+		// The project's JSON keeps them too.
+		js, err := g.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := ReadJSON(js)
+		if err != nil {
+			t.Fatalf("%#x: %v", v, err)
+		}
+		k.Layout = g.Layout
+		if out, err := k.Bytes(); err != nil || !bytes.Equal(out, b) {
+			t.Errorf("%#x: through JSON: %v, %s", v, err, firstDiff(b, out))
+		}
+		// The untouched file reads with none of them.
+		h, err := Read(good)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Blackboard.Reserved != nil || h.Elements[0].Reserved07 != 0 {
+			t.Errorf("%#x: a file without them reads %v, %#x", v, h.Blackboard.Reserved, h.Elements[0].Reserved07)
+		}
+	}
+}

@@ -625,6 +625,8 @@ func (e *encoder) elementEntries(p *layoutPlan) {
 		le.PutUint16(ent[elementIndex:], uint16(i))
 		le.PutUint16(ent[elementAttachCount:], uint16(len(el.Attachments)))
 		ent[elementFlags] = uint8(el.Flags)
+		ent[elementReserved07] = el.Reserved07
+		le.PutUint16(ent[l.reserved1E:], el.Reserved1E)
 		le.PutUint32(ent[elementName:], e.pool.offset(el.Name))
 		if l.hash >= 0 {
 			le.PutUint32(ent[l.hash:], Hash(el.Name))
@@ -995,7 +997,11 @@ func (e *encoder) blackboard() {
 		e.u16(uint16(len(ps)))
 		e.u16(uint16(index))
 		e.u16(uint16(pos))
-		e.u16(0)
+		var reserved uint16
+		if r := f.Blackboard.Reserved; r != nil {
+			reserved = r[blackboardType(f.Version, s)]
+		}
+		e.u16(reserved)
 		index += len(ps)
 		switch blackboardType(f.Version, s) {
 		case BBVec3f:
@@ -1152,7 +1158,7 @@ func (e *encoder) replacementTable() {
 		t = &ReplacementTable{}
 	}
 	e.u8(t.Processed)
-	e.u8(0)
+	e.u8(t.Reserved01)
 	e.u16(uint16(len(t.Entries)))
 	// The counts after replacement: -1 when no entry of that kind exists.
 	nodes, attachments := len(f.Elements), len(f.Attachments)
@@ -1180,7 +1186,7 @@ func (e *encoder) replacementTable() {
 	e.u16(uint16(int16(attachments)))
 	for _, r := range t.Entries {
 		e.u8(uint8(r.Type))
-		e.u8(0)
+		e.u8(r.Reserved01)
 		e.u16(uint16(r.Element))
 		e.u16(uint16(r.Index))
 		e.u16(uint16(r.New))
