@@ -195,13 +195,14 @@ type Element struct {
 	Name  string
 	Flags ElementFlags
 	GUID  GUID
-	// Reserved10 is the u32 at entry offset 0x10; always 0 in known files.
-	Reserved10 uint32
 	// Reserved07 and Reserved1E are the byte after the flags and the u16 after the
 	// multi-input count (at 0x1a in 0x404 files), 0 in known files: kept, like every field
 	// whose purpose is unknown, so that a file from another producer comes back as it was.
+	// (Here they take the padding before Reserved10.)
 	Reserved07 uint8  `json:",omitempty"`
 	Reserved1E uint16 `json:",omitempty"`
+	// Reserved10 is the u32 at entry offset 0x10; always 0 in known files.
+	Reserved10 uint32
 
 	Queries     []int `json:",omitempty"` // element indices of the query elements this element reads
 	Attachments []int `json:",omitempty"` // indices into File.Attachments
