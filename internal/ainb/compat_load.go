@@ -22,9 +22,12 @@ import (
 type PathError struct {
 	Path string
 	Msg  string
+	Err  error // the error of a nested reader (the expressions' exb.SyntaxError, say), or nil
 }
 
 func (e *PathError) Error() string { return e.Path + ": " + e.Msg }
+
+func (e *PathError) Unwrap() error { return e.Err }
 
 // jv walks a decoded JSON value, remembering its path for errors. The first error sticks, so
 // loaders read straight through and check err once per entry.
@@ -350,7 +353,7 @@ func (w *jv) file(root any) *File {
 			}
 			mod, err := expressionsFromCompat(x)
 			if err != nil {
-				w.fail("Expressions", "%v", err)
+				w.err = &PathError{Path: "Expressions", Msg: err.Error(), Err: err}
 				return nil
 			}
 			f.Expressions = mod

@@ -70,3 +70,23 @@ func TestExpressionSection(t *testing.T) {
 		t.Errorf("a section past the end: %v", err)
 	}
 }
+
+// An expression of the community JSON that does not assemble is reported at its JSON path,
+// and the assembler's error stays reachable.
+func TestCompatExpressionErrorWrapped(t *testing.T) {
+	js := corpusFile(t, "synthetic/expressions_v407.json")
+	const good = `"0x0008    ADD int LMem32[0x0], int 3"`
+	if !bytes.Contains(js, []byte(good)) {
+		t.Fatalf("expressions_v407.json lacks %s", good)
+	}
+	bad := bytes.Replace(js, []byte(good), []byte(`"0x0008    ADD int LMem32[0x0], int"`), 1)
+	_, err := ReadCompatJSON(bad)
+	var pe *PathError
+	if !errors.As(err, &pe) || pe.Path != "Expressions" {
+		t.Fatalf("error %v is not a PathError at Expressions", err)
+	}
+	var se *exb.SyntaxError
+	if !errors.As(err, &se) || se.Line != 2 {
+		t.Fatalf("error %v does not wrap the assembler's SyntaxError at line 2", err)
+	}
+}
