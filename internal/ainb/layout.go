@@ -39,6 +39,20 @@ const (
 	hdrModuleLink     = 0x70
 )
 
+// header is the file header as the reader reads it (decoder.header): the counts and
+// offsets it follows. The count at hdrOutputElements is recomputed on write.
+type header struct {
+	version                                     uint32
+	filename                                    uint32
+	commands, elements, queries, attachments    uint32
+	blackboard, stringPool, enumRelocation      uint32
+	properties, jumps, io, multiInputs          uint32
+	attachmentArray, attachmentIDs, expressions uint32
+	replacement, queryIDs, x50, x54, x58        uint32
+	modules, categoryName, category, actions    uint32
+	x6c, moduleLink                             uint32
+}
+
 // A command entry follows the header, one per command.
 const (
 	commandSize      = 0x18

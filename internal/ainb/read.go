@@ -31,19 +31,6 @@ func (e *FormatError) Unwrap() error { return e.Err }
 
 var le = binary.LittleEndian
 
-// header is the fixed file header, with the offsets the reader follows.
-type header struct {
-	version                                     uint32
-	filename                                    uint32
-	commands, elements, queries, attachments    uint32
-	blackboard, stringPool, enumRelocation      uint32
-	properties, jumps, io, multiInputs          uint32
-	attachmentArray, attachmentIDs, expressions uint32
-	replacement, queryIDs, x50, x54, x58        uint32
-	modules, categoryName, category, actions    uint32
-	x6c, moduleLink                             uint32
-}
-
 // decoder reads one file. The first error sticks: later reads return zero values, so the
 // section readers can stay linear and check d.err at loop heads.
 type decoder struct {
@@ -521,7 +508,8 @@ func (d *decoder) section58(off uint32) *Section58 {
 
 func (d *decoder) section6C(off uint32) uint32 {
 	d.section = "section 0x6c"
-	return d.u32(int(off))
+	r := d.record(int(off), section6CSize)
+	return r.u32()
 }
 
 // queryRange is where an element's query ids are in the query id table.
