@@ -34,6 +34,11 @@ func FuzzParse(f *testing.F) {
 		}
 		text, err := m.Listing()
 		if err != nil {
+			// Long strings referenced by many instructions can take the text past its bound
+			// (textLimit): refusing then is the bound at work (testdata 452780a805250f0b).
+			if strings.Contains(err.Error(), "listing exceeds") {
+				return
+			}
 			t.Fatalf("Listing: %v", err)
 		}
 		back, err := ParseListing(text)
