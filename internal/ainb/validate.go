@@ -195,7 +195,11 @@ func (v *validator) element(i, nExpr int) {
 		}
 	}
 	total := 0
-	for k := range PlugKind(plugTables) {
+	kinds := PlugKind(NumPlugKinds)
+	if e.UnusedPlugs != nil {
+		kinds = plugTables
+	}
+	for k := range kinds {
 		ps := e.plugsOf(k)
 		if len(ps) == 0 {
 			continue

@@ -683,23 +683,33 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 			outBase[t] += nOut
 		}
 		var plugs [plugTables][]Plug
+		lists := el.Plugs.Lists()
+		copy(plugs[:], lists[:])
+		if u := el.UnusedPlugs; u != nil {
+			copy(plugs[NumPlugKinds:], u[:])
+		}
 		total := 0
-		for k := range PlugKind(plugTables) {
-			plugs[k] = el.plugsOf(k)
-			o := paramsPlugCounts + 2*int(k)
+		for k := range plugs {
+			o := paramsPlugCounts + 2*k
 			pb[o], pb[o+1] = uint8(len(plugs[k])), uint8(total)
 			total += len(plugs[k])
 		}
+		if total == 0 {
+			continue
+		}
 		at := e.pos() + plugOffsetSize*total
 		var layouts [plugTables]PlugLayout
-		for k := range PlugKind(plugTables) {
-			layouts[k], _ = el.PlugLayout(k, f.Version)
+		for k := range plugs {
+			if len(plugs[k]) == 0 {
+				continue
+			}
+			layouts[k], _ = el.PlugLayout(PlugKind(k), f.Version)
 			for range plugs[k] {
 				e.u32(uint32(at))
 				at += layouts[k].Size()
 			}
 		}
-		for k := range PlugKind(plugTables) {
+		for k := range plugs {
 			for j := range plugs[k] {
 				e.plug(&plugs[k][j], layouts[k], p)
 			}
