@@ -366,16 +366,11 @@ func (w *jv) file(root any) *File {
 			rm := w.obj(p, r)
 			e := Replacement{New: -1}
 			typ := w.str(join(p, "Type"), w.need(p, rm, "Type"))
-			switch typ {
-			case "RemoveChild":
-				e.Type = RemoveChild
-			case "ReplaceChild":
-				e.Type = ReplaceChild
-			case "RemoveAttachment":
-				e.Type = RemoveAttachment
-			default:
+			rt, ok := ParseReplacementType(typ)
+			if !ok {
 				w.fail(join(p, "Type"), "unknown replacement type %q (want RemoveChild, ReplaceChild or RemoveAttachment)", typ)
 			}
+			e.Type = rt
 			e.Element = int16(w.nodeIndex(join(p, "Node Index"), w.need(p, rm, "Node Index"), n))
 			if e.Type == RemoveAttachment {
 				e.Index = int16(w.integer(join(p, "Attachment Index"), w.need(p, rm, "Attachment Index"), -0x8000, 0x7fff))
@@ -558,15 +553,10 @@ func (w *jv) flags(path string, m map[string]any) ParamFlags {
 	} else if b, ok := m["Blackboard Index"]; ok {
 		fl |= paramBlackboard | ParamFlags(w.integer(join(path, "Blackboard Index"), b, 0, 0xffff))
 		if c, ok := m["Vector Component"]; ok {
-			switch s := w.str(join(path, "Vector Component"), c); s {
-			case "NONE":
-			case "X":
-				fl |= 1 << 26
-			case "Y":
-				fl |= 2 << 26
-			case "Z":
-				fl |= 3 << 26
-			default:
+			s := w.str(join(path, "Vector Component"), c)
+			if k, ok := enumParse(vectorComponentNames[:], s); ok {
+				fl |= ParamFlags(k) << paramComponentShift
+			} else {
 				w.fail(join(path, "Vector Component"), "unknown component %q (want X, Y or Z)", s)
 			}
 		}

@@ -307,7 +307,10 @@ func (f ParamFlags) IsBlackboard() bool {
 func (f ParamFlags) Index() int { return int(f & 0xffff) }
 
 // VectorComponent is 0 for none, or 1, 2, 3 for x, y, z of a vec3f blackboard parameter.
-func (f ParamFlags) VectorComponent() int { return int(f>>26) & 3 }
+func (f ParamFlags) VectorComponent() int { return int(f>>paramComponentShift) & 3 }
+
+// paramComponentShift places the vector component in the flags.
+const paramComponentShift = 26
 
 // Source is where an input takes its value: another element's output, or (with Node -1) the
 // immediate value, a blackboard parameter or an expression as its flags say.
