@@ -302,6 +302,9 @@ func (m *Module) aggregateMatches() bool {
 // are no longer used stay as they are (Canonicalize drops them).
 func placeBlock(fns []Function, i int, old Block, code []Instruction, ins *[]Instruction) Block {
 	n := len(*ins)
+	if old.Present() && uint64(old.Base)+uint64(old.Count) <= uint64(n) && slices.Equal((*ins)[old.Base:int(old.Base)+int(old.Count)], code) {
+		return old // unchanged, even where other blocks share it
+	}
 	own := old.Present() && int(old.Base) <= n && uint64(old.Base)+uint64(old.Count) <= uint64(n) && !sharedRange(fns, i, old)
 	switch {
 	case own && int(old.Count) == len(code):

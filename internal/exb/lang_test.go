@@ -306,3 +306,43 @@ func TestSourceErrors(t *testing.T) {
 		}
 	}
 }
+
+// Two functions may share one block (a fuzzer found it): setting one's own
+// text keeps every byte, and editing it gives it a block of its own at the
+// table's end without touching the other.
+func TestSharedBlocks(t *testing.T) {
+	m := &Module{Version: 3}
+	compileInto(t, m, ".input INT\n.output INT\nOut = In + 1\n")
+	compileInto(t, m, ".input INT\n.output INT\nOut = 2\n")
+	m.Functions[1].Main = m.Functions[0].Main
+	if err := m.RecomputeMemory(); err != nil {
+		t.Fatal(err)
+	}
+	orig, err := m.Append(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := m.FunctionSource(1)
+	if err != nil || text != ".input INT\n.output INT\nOut = In + 1\n" {
+		t.Fatalf("%q, %v", text, err)
+	}
+	if err := m.SetFunctionSource(1, text); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := m.Append(nil); !bytes.Equal(out, orig) {
+		t.Fatal("setting a shared function's own text changed the bytes")
+	}
+	f0 := m.Functions[0]
+	n := len(m.Instructions)
+	if err := m.SetFunctionSource(1, "Out = In - 1\n"); err != nil {
+		t.Fatal(err)
+	}
+	if m.Functions[0] != f0 || m.Functions[1].Main != (Block{Base: int32(n), Count: 3}) || len(m.Instructions) != n+3 {
+		t.Fatalf("functions %+v, %d instructions (had %d)", m.Functions, len(m.Instructions), n)
+	}
+	for i, want := range []string{".input INT\n.output INT\nOut = In + 1\n", ".input INT\n.output INT\nOut = In - 1\n"} {
+		if got, _ := m.FunctionSource(i); got != want {
+			t.Errorf("function %d: %q, want %q", i, got, want)
+		}
+	}
+}
