@@ -34,6 +34,7 @@ type srcCompiler struct {
 	toks    []token
 	tp      int // next token in toks
 	line    string
+	inIf    int // how many ifs enclose the current statement
 }
 
 // emitter collects one block's statements.
@@ -265,7 +266,7 @@ func (c *srcCompiler) finishBlock(e *emitter, whole bool) error {
 func (c *srcCompiler) block(e *emitter, depth int) (string, error) {
 	for c.next() {
 		t := c.peek()
-		if e.noend != 0 {
+		if e.noend != 0 && !(t.kind == tokPunct && t.text == "}") {
 			return "", c.errAt(t.pos, "noend must be the last statement of its block (line %d)", e.noend)
 		}
 		if len(e.code) > maxSourceStmts {
@@ -335,7 +336,7 @@ func (c *srcCompiler) statement(e *emitter, depth int) error {
 			return c.expectEOL()
 		case "noend":
 			c.take()
-			if depth > 0 {
+			if c.inIf > 0 {
 				return c.errAt(t.pos, "noend must be the last statement of a block, not inside if")
 			}
 			e.noend = c.ln
@@ -446,6 +447,8 @@ func (c *srcCompiler) ifStmt(e *emitter, depth int, p srcPos) error {
 		return err
 	}
 	jz := e.emit(cond, p)
+	c.inIf++
+	defer func() { c.inIf-- }()
 	closer, err := c.block(e, depth+1)
 	if err != nil {
 		return err

@@ -172,7 +172,7 @@ func (d *decompiler) writeBlock(b *strings.Builder, ins []Instruction, indent st
 			}
 		}
 	}
-	if ps == nil {
+	if ps == nil && body > 0 {
 		d.folded = false
 		ps = []piece{d.asmLines(0, body)}
 	}

@@ -235,9 +235,9 @@ func (m *Module) replaceFunction(i int, src *source) error {
 	f.Main = placeBlock(fns, i, f.Main, mainIns, &ins)
 	if src.hasSetup {
 		f.Setup = placeBlock(fns, i, f.Setup, setupIns, &ins)
-	} else {
+	} else if f.Setup.Present() {
 		f.Setup = Block{Base: -1}
-	}
+	} // an absent setup block keeps whatever count it was stored with
 	if len(ins) > math.MaxInt32 {
 		return fmt.Errorf("exb: too many instructions")
 	}
@@ -338,4 +338,67 @@ func sharedRange(fns []Function, i int, b Block) bool {
 		}
 	}
 	return false
+}
+
+// AssembleSources makes a canonically laid-out module of the given version from function
+// texts, each in either form (readable code or the listing; see SetFunctionSource), exactly
+// as AssembleFunctions does for listings: a readable text and the listing of the same
+// function give the same module. A .memory line overrides the computed memory fields of its
+// function. InstanceCount is left 0 for the caller to set. Errors are *FunctionError; a
+// text's errors carry its line and column (*SyntaxError).
+func AssembleSources(version uint32, texts []string) (*Module, error) {
+	if version < 1 || version > 3 {
+		return nil, fmt.Errorf("exb: unsupported version %d (want 1, 2 or 3)", version)
+	}
+	m := &Module{Version: version}
+	fns := make([]function, len(texts))
+	mems := make([]*[3]uint32, len(texts))
+	for i, t := range texts {
+		var src *source
+		var err error
+		if IsListingText(t) {
+			var fn function
+			if fn, err = parseFunction(t, version, TypeNone, TypeNone, false); err == nil {
+				fns[i] = fn
+				continue
+			}
+		} else if src, err = compileSource(t, version, TypeNone, TypeNone); err == nil {
+			fns[i] = function{input: src.input, output: src.output, setup: src.setup, main: src.main,
+				setupLines: posLines(src.setupPos), mainLines: posLines(src.mainPos)}
+			if src.hasSetup && len(src.setup) == 0 {
+				return nil, &FunctionError{i, &SyntaxError{Line: 1, Msg: "an empty setup block cannot be laid out canonically; remove it"}}
+			}
+			mems[i] = src.mem
+			continue
+		}
+		return nil, &FunctionError{i, err}
+	}
+	if err := m.rebuild(fns); err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			// rebuild reports a line within the function it was laying out; find which.
+			for i := range fns {
+				if (&Module{Version: version}).rebuild(fns[i:i+1]) != nil {
+					return nil, &FunctionError{i, err}
+				}
+			}
+		}
+		return nil, err
+	}
+	for i, mem := range mems {
+		if mem != nil {
+			f := &m.Functions[i]
+			f.StaticSize, f.Scratch32Size, f.Scratch64Size = mem[0], uint16(mem[1]), uint16(mem[2])
+		}
+	}
+	m.Header.StaticSize, m.Header.Scratch32Size, m.Header.Scratch64Size = m.aggregate()
+	return m, nil
+}
+
+func posLines(ps []srcPos) []int {
+	out := make([]int, len(ps))
+	for i, p := range ps {
+		out[i] = p.line
+	}
+	return out
 }

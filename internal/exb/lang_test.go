@@ -346,3 +346,58 @@ func TestSharedBlocks(t *testing.T) {
 		}
 	}
 }
+
+// An absent setup block may be stored with a count (a fuzzer found it); a
+// function's own text keeps it, and so its bytes.
+func TestAbsentSetupKeepsCount(t *testing.T) {
+	m := &Module{Version: 3}
+	compileInto(t, m, ".input INT\n.output INT\nOut = In\n")
+	m.Functions[0].Setup = Block{Base: -1, Count: 795112033}
+	orig, err := m.Append(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := m.FunctionSource(0)
+	if err := m.SetFunctionSource(0, text); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := m.Append(nil); !bytes.Equal(out, orig) {
+		t.Fatalf("bytes changed: setup now %+v", m.Functions[0].Setup)
+	}
+}
+
+// AssembleSources names the function and the line and column of an error.
+func TestAssembleSourcesErrors(t *testing.T) {
+	_, err := AssembleSources(3, []string{"Out = 1\n", "Out = 2\nOut = (1\n"})
+	var fe *FunctionError
+	var se *SyntaxError
+	want := `exb: function 1: line 2:9: expected ")", found end of line`
+	if err == nil || err.Error() != want || !errors.As(err, &fe) || fe.Function != 1 || !errors.As(err, &se) || se.Line != 2 || se.Col != 9 {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+	if _, err := AssembleSources(4, nil); err == nil || err.Error() != "exb: unsupported version 4 (want 1, 2 or 3)" {
+		t.Fatalf("version 4: %v", err)
+	}
+}
+
+// A present but empty setup block (a fuzzer found one) reads as "setup { noend }" and
+// keeps its bytes.
+func TestEmptySetupBlock(t *testing.T) {
+	m := &Module{Version: 3}
+	compileInto(t, m, ".input INT\n.output INT\nOut = In\n")
+	m.Functions[0].Setup = Block{Base: 1, Count: 0}
+	orig, err := m.Append(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := m.FunctionSource(0)
+	if want := ".input INT\n.output INT\nsetup {\n    noend\n}\nOut = In\n"; err != nil || text != want {
+		t.Fatalf("%q (%v), want %q", text, err, want)
+	}
+	if err := m.SetFunctionSource(0, text); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := m.Append(nil); !bytes.Equal(out, orig) {
+		t.Fatalf("bytes changed: setup now %+v", m.Functions[0].Setup)
+	}
+}

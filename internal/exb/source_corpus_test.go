@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -212,5 +213,47 @@ func TestCorpusEditOneFunction(t *testing.T) {
 	}
 	if edited == 0 {
 		t.Fatal("no corpus module has two functions")
+	}
+}
+
+// Assembling a module from every function's readable code gives the very module that
+// assembling the listings gives (the canonical layout), for every corpus section; and a
+// mixture of the two forms does too.
+func TestCorpusAssembleSources(t *testing.T) {
+	for _, f := range exbCorpus(t) {
+		m, err := Parse(f.section)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listings, err := m.FunctionTexts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources, err := m.FunctionSources()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, werr := AssembleFunctions(m.Version, listings)
+		got, gerr := AssembleSources(m.Version, sources)
+		mixed := slices.Clone(sources)
+		for i := 0; i < len(mixed); i += 2 {
+			mixed[i] = listings[i]
+		}
+		mix, merr := AssembleSources(m.Version, mixed)
+		if werr != nil {
+			if gerr == nil || merr == nil {
+				t.Errorf("%s: listings fail (%v) but readable code assembles", f.name, werr)
+			}
+			continue
+		}
+		if gerr != nil || merr != nil {
+			t.Fatalf("%s: %v / %v", f.name, gerr, merr)
+		}
+		a, _ := want.Append(nil)
+		b, _ := got.Append(nil)
+		c, _ := mix.Append(nil)
+		if !bytes.Equal(a, b) || !bytes.Equal(a, c) {
+			t.Errorf("%s: readable code assembles differently (first difference at %#x, %#x)", f.name, firstDiff(a, b), firstDiff(a, c))
+		}
 	}
 }
