@@ -197,7 +197,9 @@ func (m *Module) replaceFunction(i int, src *source) error {
 		if k == 0 && !src.hasSetup {
 			continue
 		}
-		if msg := checkBlock(ss, m.Version); msg != "" {
+		if msg := checkBlock(ss, m.Version); msg != "" && !m.sameBlock(i, k, ss) {
+			// A block as it is stays writable however it ends (a version 1 block may
+			// run to the table's end); a changed one must end as readers expect.
 			pos := src.mainPos
 			if k == 0 {
 				pos = src.setupPos
@@ -271,6 +273,27 @@ func (m *Module) replaceFunction(i int, src *source) error {
 		return err
 	}
 	return nil
+}
+
+// sameBlock reports whether block k (0 setup, 1 main) of function i already holds
+// exactly what ss encodes to.
+func (m *Module) sameBlock(i, k int, ss []stmt) bool {
+	if i >= len(m.Functions) {
+		return false
+	}
+	b := m.Functions[i].Main
+	if k == 0 {
+		b = m.Functions[i].Setup
+	}
+	ins, err := m.block(b)
+	if err != nil {
+		return false
+	}
+	c, err := m.newDecodeCtx()
+	if err != nil {
+		return false
+	}
+	return encodesTo(ss, ins, m.Version, newLookup(c, &m.Params))
 }
 
 // aggregate is the header's memory sizes as the reference writer derives

@@ -401,3 +401,34 @@ func TestEmptySetupBlock(t *testing.T) {
 		t.Fatalf("bytes changed: setup now %+v", m.Functions[0].Setup)
 	}
 }
+
+// A version 1 block may run to the end of the instruction table without an END (a fuzzer
+// found one): its own text keeps it, while changed code must end in END.
+func TestVersion1BlockWithoutEnd(t *testing.T) {
+	m := &Module{Version: 1}
+	compileInto(t, m, ".input INT\n.output INT\nOut = In\n")
+	m.Instructions = m.Instructions[:1]
+	m.Functions[0].Main.Count = 1
+	orig, err := m.Append(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := back.FunctionSource(0)
+	if want := ".input INT\n.output INT\nOut = In\nnoend\n"; err != nil || text != want {
+		t.Fatalf("%q (%v), want %q", text, err, want)
+	}
+	if err := back.SetFunctionSource(0, text); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := back.Append(nil); !bytes.Equal(out, orig) {
+		t.Fatal("bytes changed")
+	}
+	err = back.SetFunctionSource(0, "Out = 1\nnoend\n")
+	if want := "line 1: in version 1 a block ends at its first END, so END must be its last instruction and only there"; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+}
