@@ -32,8 +32,10 @@ type decompiler struct {
 	version uint32
 	in, out DataType
 	folded  bool // no fallback was needed
-	ins     []Instruction
-	ss      []stmt // ins decoded
+	// optimistic skips the piece-by-piece checks: the caller checks the whole text.
+	optimistic bool
+	ins        []Instruction
+	ss         []stmt // ins decoded
 }
 
 // piece is one rendered unit of a block: readable lines, or listing lines
@@ -96,8 +98,13 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i int) (string, bool, 
 	if n := len(blocks[0]) + len(blocks[1]); n > maxExpanded {
 		return "", false, fmt.Errorf("exb: function %d: %d instructions, more than the %d this package expands", i, n, maxExpanded)
 	}
-	d := &decompiler{m: m, c: c, lk: lk, version: m.Version, in: f.Input, out: f.Output, folded: true}
-	for level := 0; level < 2; level++ {
+	d := &decompiler{m: m, c: c, lk: lk, version: m.Version, in: f.Input, out: f.Output}
+	// First the folded text unchecked piece by piece (it almost always compiles back, and
+	// the whole function is checked below), then checked piece by piece with fallbacks,
+	// then the listing.
+	for attempt := 0; attempt < 3; attempt++ {
+		d.optimistic, d.folded = attempt == 0, true
+		level := max(attempt-1, 0)
 		var b strings.Builder
 		b.WriteString(".input " + f.Input.String() + "\n.output " + f.Output.String() + "\n")
 		if u, err := m.Usage(i); err == nil && (u.Static != f.StaticSize || u.Scratch32 != uint32(f.Scratch32Size) || u.Scratch64 != uint32(f.Scratch64Size)) {
@@ -110,17 +117,16 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i int) (string, bool, 
 		}
 		d.writeBlock(&b, blocks[1], "", level)
 		text := b.String()
-		if m.sourceReproduces(text, i, blocks) {
+		if m.sourceReproduces(text, i, blocks, lk) {
 			return text, d.folded && level == 0, nil
 		}
-		d.folded = false
 	}
 	return "", false, fmt.Errorf("exb: function %d: no text form reproduces its instructions", i)
 }
 
 // sourceReproduces compiles text against m's tables and compares the result
 // with function i.
-func (m *Module) sourceReproduces(text string, i int, blocks [2][]Instruction) bool {
+func (m *Module) sourceReproduces(text string, i int, blocks [2][]Instruction, lk *lookup) bool {
 	f := &m.Functions[i]
 	src, err := compileSource(text, m.Version, TypeNone, TypeNone)
 	if err != nil || src.input != f.Input || src.output != f.Output || src.hasSetup != f.Setup.Present() {
@@ -129,11 +135,6 @@ func (m *Module) sourceReproduces(text string, i int, blocks [2][]Instruction) b
 	if src.mem != nil && (src.mem[0] != f.StaticSize || src.mem[1] != uint32(f.Scratch32Size) || src.mem[2] != uint32(f.Scratch64Size)) {
 		return false
 	}
-	c, err := m.newDecodeCtx()
-	if err != nil {
-		return false
-	}
-	lk := newLookup(c, &m.Params)
 	return encodesTo(src.setup, blocks[0], m.Version, lk) && encodesTo(src.main, blocks[1], m.Version, lk)
 }
 
@@ -218,6 +219,9 @@ func (d *decompiler) asmLines(lo, hi int) piece {
 // checks compiles a fragment at block index lo and compares it with
 // instructions [lo, hi).
 func (d *decompiler) checks(text string, lo, hi int) bool {
+	if d.optimistic {
+		return true
+	}
 	ss, err := compileFragment(text, d.version, d.in, d.out, lo)
 	return err == nil && encodesTo(ss, d.ins[lo:hi], d.version, d.lk)
 }
