@@ -432,3 +432,34 @@ func TestVersion1BlockWithoutEnd(t *testing.T) {
 		t.Fatalf("got %v, want %s", err, want)
 	}
 }
+
+// Stored memory sizes that differ from what the instructions use are kept by a .memory
+// line; without one an edit computes them, and the header follows when it held the
+// functions' maximum and sums.
+func TestMemoryDirective(t *testing.T) {
+	m := &Module{Version: 3}
+	compileInto(t, m, ".input INT\n.output INT\nOut = In\n")
+	compileInto(t, m, ".input INT\n.output INT\nLMem32[0x4] = 1\n")
+	m.Functions[0].StaticSize = 0x20
+	m.Header.StaticSize = 0x20
+	orig, err := m.Append(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := m.FunctionSource(0)
+	if want := ".input INT\n.output INT\n.memory static=0x20 scratch32=0x0 scratch64=0x0\nOut = In\n"; err != nil || text != want {
+		t.Fatalf("%q (%v), want %q", text, err, want)
+	}
+	if err := m.SetFunctionSource(0, text); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := m.Append(nil); !bytes.Equal(out, orig) {
+		t.Fatal("bytes changed")
+	}
+	if err := m.SetFunctionSource(0, "GMem[0x8] = In\n"); err != nil {
+		t.Fatal(err)
+	}
+	if f, h := m.Functions[0], m.Header; f.StaticSize != 0xc || h.StaticSize != 0xc || h.Scratch32Size != 8 {
+		t.Fatalf("function %+v, header %+v", f, h)
+	}
+}
