@@ -416,6 +416,7 @@ func (c *srcCompiler) asm(e *emitter) error {
 		if lp.atEnd() {
 			continue
 		}
+		start := lp.pos
 		s, err := lp.instruction()
 		if err != nil {
 			return err
@@ -423,7 +424,7 @@ func (c *srcCompiler) asm(e *emitter) error {
 		if len(e.code) > maxSourceStmts {
 			return c.errAt(0, "a block may hold at most %d instructions", maxSourceStmts)
 		}
-		e.emit(s, srcPos{c.ln, 1})
+		e.emit(s, srcPos{c.ln, utf8.RuneCountInString(l[:start]) + 1})
 	}
 	return &SyntaxError{Line: open, Msg: "asm { has no closing } line"}
 }
@@ -445,6 +446,9 @@ func (c *srcCompiler) ifStmt(e *emitter, depth int, p srcPos) error {
 	}
 	if err := c.expectEOL(); err != nil {
 		return err
+	}
+	if c.inIf >= maxExprDepth {
+		return c.errAt(0, "ifs nested more than %d deep", maxExprDepth)
 	}
 	jz := e.emit(cond, p)
 	c.inIf++

@@ -463,3 +463,16 @@ func TestMemoryDirective(t *testing.T) {
 		t.Fatalf("function %+v, header %+v", f, h)
 	}
 }
+
+// An instruction in an asm block that refers to a table entry the module cannot hold is
+// reported at its line and column.
+func TestAsmEncodeError(t *testing.T) {
+	m := &Module{Version: 3}
+	compileInto(t, m, ".input INT\n.output INT\nOut = 0\n")
+	m.Strings = StringPool{Strings: []string{"x"}, Unterminated: true}
+	err := m.SetFunctionSource(0, "asm {\n    STR str LMem64[0x0], str \"new\"\n}\n")
+	want := `line 2:5: string "new" is new, and the string pool's last string has no terminator to add after`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+}
