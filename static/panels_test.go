@@ -95,8 +95,8 @@ func (p *page) replaceInFunction(old, typed string) {
 	p.run(`document.getElementById("graph").focus()`)
 }
 
-// The expressions panel shows each function's listing; an edited listing is saved and
-// assembled by the server, and one that does not assemble is reported at its line.
+// The expressions panel shows each function's readable code; edited code is saved and
+// compiled by the server, and code that does not compile is reported at its line.
 func TestExpressionsEdit(t *testing.T) {
 	p := newBrowser(t)
 	p.allowed = append(p.allowed, "status of 422")
@@ -112,9 +112,10 @@ func TestExpressionsEdit(t *testing.T) {
 		t.Fatalf("the panel shows %d listings, the document has %d and the file %d functions", len(shown), len(texts), len(orig.Expressions.Functions))
 	}
 
+	// The code reads (In + 3 - ...); the saved file's listing must have the new literal.
 	const oldLine, newLine = "ADD int LMem32[0x0], int 3\n", "ADD int LMem32[0x0], int 4\n"
-	p.replaceInFunction("int 3\n", "int 4\n")
-	want := strings.Replace(orig0, oldLine, newLine, 1)
+	p.replaceInFunction("In + 3 - ", "In + 4 - ")
+	want := strings.Replace(orig0, "In + 3 - ", "In + 4 - ", 1)
 	if got := eval[string](p, `ainbEditor.document().expressions.functions[0].text`); got != want || want == orig0 {
 		t.Fatalf("function 0 after the edit:\n%s\nwant\n%s", got, want)
 	}
@@ -137,8 +138,8 @@ func TestExpressionsEdit(t *testing.T) {
 		}
 	}
 
-	// An unknown opcode on line 5 (.input, .output, .main, STR, ADD).
-	p.replaceInFunction("ADD int LMem32[0x0], int 4", "FOO int LMem32[0x0], int 4")
+	// An unknown name on line 4 (.input, .output, the assignment, Out = ...).
+	p.replaceInFunction("Out = LMem32[0x0]", "Out = FOO")
 	builds := p.app.buildCount()
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="save"]`)))
 	p.waitFor(`ainbEditor.problems().length > 0`)
@@ -146,12 +147,12 @@ func TestExpressionsEdit(t *testing.T) {
 		t.Fatal("a listing that does not assemble was built")
 	}
 	probs := eval[[]map[string]any](p, `ainbEditor.problems()`)
-	if len(probs) != 1 || probs[0]["expression"] != float64(0) || probs[0]["line"] != float64(5) {
-		t.Fatalf("problems %v, want one in expression 0 at line 5", probs)
+	if len(probs) != 1 || probs[0]["expression"] != float64(0) || probs[0]["line"] != float64(4) {
+		t.Fatalf("problems %v, want one in expression 0 at line 4", probs)
 	}
 	shownProblem := eval[string](p, `document.querySelector(".problem").textContent`)
-	if !strings.Contains(shownProblem, "expression 0") || !strings.Contains(shownProblem, "line 5") {
-		t.Errorf("the problem reads %q; it should name expression 0 and line 5", shownProblem)
+	if !strings.Contains(shownProblem, "expression 0") || !strings.Contains(shownProblem, "line 4") {
+		t.Errorf("the problem reads %q; it should name expression 0 and line 4", shownProblem)
 	}
 	p.screenshot("ainb-expression-problem")
 	p.do(chromedp.Click(chromedp.CSS(`.problem`)))
@@ -162,10 +163,10 @@ func TestExpressionsEdit(t *testing.T) {
 		t.Fatal("clicking the problem did not focus function 0's listing")
 	}
 	sel := eval[string](p, fmt.Sprintf(`(() => { const ta = %s; return ta.value.slice(ta.selectionStart, ta.selectionEnd); })()`, fn0))
-	if !strings.HasSuffix(sel, "FOO int LMem32[0x0], int 4") || strings.Contains(sel, "\n") {
-		t.Errorf("the selection in the listing is %q, want line 5", sel)
+	if !strings.HasSuffix(sel, "Out = FOO") || strings.Contains(sel, "\n") {
+		t.Errorf("the selection in the code is %q, want line 4", sel)
 	}
-	if head := eval[string](p, `document.querySelector('.fn.has-error[data-expression="0"] h3').textContent`); !strings.Contains(head, "line 5") {
+	if head := eval[string](p, `document.querySelector('.fn.has-error[data-expression="0"] h3').textContent`); !strings.Contains(head, "line 4") {
 		t.Errorf("expression 0's heading reads %q", head)
 	}
 	p.screenshot("ainb-expression-line")

@@ -5,6 +5,7 @@
 //	ainb check FILE...                parse, write again, compare; "ok FILE" or "FAIL FILE: reason"
 //	ainb dump [-compat] FILE          AINB as JSON, AAMP (and BYML) as YAML, SARC as a file list
 //	ainb build FILE -o OUT            build a binary from AINB JSON or AAMP YAML
+//	ainb exprs [-check] FILE...       expressions as readable code; -check: they compile back exactly
 //	ainb unpack PACK DIR              write a SARC's files under DIR
 //	ainb pack DIR -o PACK             build a SARC from DIR's files
 package main
@@ -26,6 +27,10 @@ const usage = `usage:
                                       OUT ending in .zs is zstd-compressed with the game's
                                       dictionary for that name, OUT ending in .szs or another .s*
                                       name (not .sarc), or -yaz0, is Yaz0-compressed
+  ainb exprs [-zsdic PATH] FILE      print every expression function of an AINB file as readable code
+  ainb exprs -check [-zsdic PATH] FILE...
+                                      decompile and compile every function; "ok FILE" or
+                                      "FAIL FILE: function N: reason"
   ainb unpack [-zsdic PATH] PACK DIR  write every file of a SARC (plain, Yaz0 or .zs) under DIR,
                                       with DIR/.sarc.yml recording the archive's layout
   ainb pack [-yaz0] [-zsdic PATH] DIR -o PACK
@@ -52,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return dump(args[1:], stdout, stderr)
 	case "build":
 		return build(args[1:], stderr)
+	case "exprs":
+		return exprs(args[1:], stdout, stderr)
 	case "unpack":
 		return unpack(args[1:], stderr)
 	case "pack":

@@ -694,54 +694,29 @@ func parseFunction(text string, version uint32, in, out DataType, utf8OK bool) (
 	return fn, nil
 }
 
-// SetFunctionText replaces function i with the assembled text (the form
-// FunctionText produces) and re-lays-out the module canonically. Errors
-// in the text carry its line number; on error the module is unchanged.
-// Without .input / .output lines the function keeps its types.
+// SetFunctionText replaces function i with the assembled listing text (the
+// form FunctionText produces), as SetFunctionSource does: no other function
+// changes. Errors in the text carry its line number; on error the module is
+// unchanged. Without .input / .output lines the function keeps its types.
 func (m *Module) SetFunctionText(i int, text string) error {
 	if i < 0 || i >= len(m.Functions) {
 		return fmt.Errorf("exb: function %d out of range (%d functions)", i, len(m.Functions))
 	}
-	return m.editFunctions(i, text)
+	src, err := m.compileListing(text, m.Functions[i].Input, m.Functions[i].Output)
+	if err != nil {
+		return err
+	}
+	return m.replaceFunction(i, src)
 }
 
-// AppendFunction assembles text as a new last function, re-lays-out the
-// module canonically and returns the function's index.
+// AppendFunction assembles listing text as a new last function, leaving
+// every other function as it is, and returns the function's index.
 func (m *Module) AppendFunction(text string) (int, error) {
-	return len(m.Functions), m.editFunctions(len(m.Functions), text)
-}
-
-func (m *Module) editFunctions(i int, text string) error {
-	if m.Version < 1 || m.Version > 3 {
-		return fmt.Errorf("exb: unsupported version %d", m.Version)
-	}
-	if err := m.checkExpanded(); err != nil {
-		return err
-	}
-	c, err := m.newDecodeCtx()
+	src, err := m.compileListing(text, TypeNone, TypeNone)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	fns := make([]function, len(m.Functions), len(m.Functions)+1)
-	for j := range fns {
-		if fns[j], err = m.decodeFunction(c, j); err != nil {
-			return err
-		}
-	}
-	in, out := TypeNone, TypeNone
-	if i < len(fns) {
-		in, out = fns[i].input, fns[i].output
-	}
-	fn, err := parseFunction(text, m.Version, in, out, false)
-	if err != nil {
-		return err
-	}
-	if i == len(fns) {
-		fns = append(fns, fn)
-	} else {
-		fns[i] = fn
-	}
-	return m.rebuild(fns)
+	return len(m.Functions), m.replaceFunction(len(m.Functions), src)
 }
 
 // FromCompat assembles the reference tool's JSON form (the version comes

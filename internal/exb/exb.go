@@ -26,16 +26,26 @@
 //     identity. An instruction whose bytes the instruction syntax cannot
 //     reproduce exactly is written as ".raw" with its eight bytes.
 //
+// Functions as readable code: FunctionSource decompiles a function into a
+// small expression language (assignments such as "LMem32[0x0] = In * 2.0 +
+// 0.75", if/else, calls; grammar in README.md) whose text is checked to
+// compile back to the very same instructions, with fallbacks down to the
+// listing and raw bytes where folding would not.
+//
 // Editing one function:
 //
-//	text, err := m.FunctionText(3)
-//	err = m.SetFunctionText(3, edited) // errors carry the line within text
+//	text, err := m.FunctionSource(3)     // or FunctionText for the listing
+//	err = m.SetFunctionSource(3, edited) // either form; *SyntaxError has line and column
 //
-// SetFunctionText, AppendFunction and Canonicalize re-lay-out the whole
-// module canonically: instructions function by function (main block, then
-// setup block), string pool, param region and signature table in order of
-// first use, literals stored immediately when they fit and in the param
-// region otherwise, memory sizes recomputed. The header's InstanceCount is
+// SetFunctionSource, SetFunctionText and AppendFunction change that one
+// function only: literals are found in the tables as they are (first
+// occurrence) or appended at their ends, and the function's blocks are
+// written over their old place when they fit, else at the end of the
+// instruction table. Canonicalize re-lays-out the whole module canonically:
+// instructions function by function (main block, then setup block), string
+// pool, param region and signature table in order of first use, literals
+// stored immediately when they fit and in the param region otherwise,
+// memory sizes recomputed. The header's InstanceCount is
 // an AINB-level fact (how many node parameters call into this section); the
 // package keeps it as read and the AINB writer must set it.
 //

@@ -275,11 +275,12 @@ func canonicalCategoryID(version uint32, category string) uint32 {
 	return id
 }
 
-// expressions turns the expression binary into function texts, and records the binary as a
-// listing when assembling those texts again would not give it back.
+// expressions turns the expression binary into function texts (readable code, which
+// compiles back to the very instructions), and records the binary as a listing when
+// assembling those texts again would not give it back.
 func (c *fromCtx) expressions(m *exb.Module) (*Expressions, error) {
 	x := &Expressions{Version: m.Version, Functions: make([]Function, len(m.Functions))}
-	texts, err := m.FunctionTexts() // all at once: the module's tables are resolved once
+	texts, err := m.FunctionSources()
 	if err != nil {
 		return nil, fmt.Errorf("graph: expressions: %w", err)
 	}
@@ -287,8 +288,8 @@ func (c *fromCtx) expressions(m *exb.Module) (*Expressions, error) {
 		x.Functions[i].Text = t
 	}
 	// Building assembles the texts; the canonical layout is the very instructions the texts
-	// spell (FunctionText and the assembler round-trip), so whether it reproduces the module
-	// tells the same at a fraction of the cost: no text is parsed.
+	// spell (AssembleSources and the decompiler round-trip), so whether it reproduces the
+	// module tells the same at a fraction of the cost: no text is compiled.
 	if !m.CanonicalReproduces() {
 		l, err := m.Listing()
 		if err != nil {

@@ -412,32 +412,72 @@ func (c *toCtx) expressions(f *ainb.File) {
 		c.add(-1, "expressions.version", "%d, want 1, 2 or 3", x.Version)
 		return
 	}
-	if c.facts.exbListing != "" && textsHash(x.Functions) == c.facts.exbTexts {
+	if c.facts.exbListing != "" {
 		if m, err := exb.ParseListing(c.facts.exbListing); err == nil && m.Version == x.Version {
-			f.Expressions = m
-			return
+			if textsHash(x.Functions) == c.facts.exbTexts {
+				f.Expressions = m
+				return
+			}
+			if len(m.Functions) == len(x.Functions) {
+				// Only the functions whose text changed are compiled, into the module as
+				// it was: every other function keeps its bytes.
+				if c.editExpressions(m, x) {
+					f.Expressions = m
+				}
+				return
+			}
 		}
 	}
 	texts := make([]string, len(x.Functions))
 	for i, fn := range x.Functions {
 		texts[i] = fn.Text
 	}
-	m, err := exb.AssembleValidFunctions(x.Version, texts) // the decoder checked every string is UTF-8
+	m, err := exb.AssembleSources(x.Version, texts) // readable code or listings
 	if err != nil {
-		p := Problem{Path: "expressions", Node: -1, Msg: err.Error()}
-		var fe *exb.FunctionError
-		if errors.As(err, &fe) {
-			p.Path = fmt.Sprintf("expressions.functions[%d].text", fe.Function)
-			p.Msg = fe.Err.Error()
-			var se *exb.SyntaxError
-			if errors.As(fe.Err, &se) {
-				p.Line, p.Column, p.Msg = se.Line, se.Col, se.Msg
-			}
-		}
-		c.problems = append(c.problems, p)
+		c.expressionProblem(-1, err)
 		return
 	}
 	f.Expressions = m
+}
+
+// editExpressions sets each function of m whose text differs from m's own to the
+// document's text, and reports whether all of them compiled.
+func (c *toCtx) editExpressions(m *exb.Module, x *Expressions) bool {
+	own, err := m.FunctionSources()
+	if err != nil {
+		c.expressionProblem(-1, err)
+		return false
+	}
+	ok := true
+	for i, fn := range x.Functions {
+		if fn.Text == own[i] {
+			continue
+		}
+		if err := m.SetFunctionSource(i, fn.Text); err != nil {
+			c.expressionProblem(i, err)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// expressionProblem reports an expression that does not compile: at its function's text,
+// line and column when the error says where (fn -1: the error may name the function).
+func (c *toCtx) expressionProblem(fn int, err error) {
+	p := Problem{Path: "expressions", Node: -1, Msg: err.Error()}
+	var fe *exb.FunctionError
+	if fn < 0 && errors.As(err, &fe) {
+		fn, err = fe.Function, fe.Err
+		p.Msg = err.Error()
+	}
+	if fn >= 0 {
+		p.Path = fmt.Sprintf("expressions.functions[%d].text", fn)
+		var se *exb.SyntaxError
+		if errors.As(err, &se) {
+			p.Line, p.Column, p.Msg = se.Line, se.Col, se.Msg
+		}
+	}
+	c.problems = append(c.problems, p)
 }
 
 // valueWord converts a value of param type t; ok is false when it is out of range.

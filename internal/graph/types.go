@@ -270,8 +270,10 @@ type Expressions struct {
 	Functions []Function `json:"functions"`
 }
 
-// Function is one expression function, as the text the expression editor shows: ".input"
-// and ".output" lines, an optional ".setup" block and the ".main" block.
+// Function is one expression function, as the text the expression editor shows: readable
+// code (internal/exb/README.md) as the file is read; on build, the instruction listing
+// (".input"/".output" lines, an optional ".setup" block and the ".main" block) is accepted
+// as well.
 type Function struct {
 	Text string `json:"text"`
 }

@@ -189,6 +189,19 @@ function mutateExpression(r, fns, k) {
     const m = r.pick(strs);
     return text.slice(0, m.index) + `str "S${r.int(1000)}"` + text.slice(m.index + m[0].length);
   }
+  // Readable code: a number after "=" or an operator; a float stays a float.
+  const nums = [...text.matchAll(/([=+*\/%&|^<>-] )(-?\d+(\.\d+)?(?:e[-+]?\d+)?)(?=[\s)]|$)/g)];
+  if (nums.length) {
+    const m = r.pick(nums);
+    let v = m[3] ? String(Math.fround((r.next() - 0.5) * 100)) : String(r.int(200000) - 100000);
+    if (m[3] && !/[.e]/.test(v)) v += ".0";
+    return text.slice(0, m.index) + m[1] + v + text.slice(m.index + m[0].length);
+  }
+  const quoted = [...text.matchAll(/"([A-Za-z0-9_]*)"/g)];
+  if (quoted.length) {
+    const m = r.pick(quoted);
+    return text.slice(0, m.index) + `"S${r.int(1000)}"` + text.slice(m.index + m[0].length);
+  }
   return r.pick(fns).text;
 }
 
@@ -521,7 +534,7 @@ function runSequence(job, seed, text, foreign) {
   if (fns && fns.length) {
     const bad = JSON.parse(out.document);
     const k = r.int(fns.length);
-    bad.expressions.functions[k].text = r.pick([".main\nfrobnicate\n", ".input FOO\n.main\nEND\n", ".main\nSTR int Out[0x0]\n", ""]);
+    bad.expressions.functions[k].text = r.pick([".main\nfrobnicate\n", ".input FOO\n.main\nEND\n", ".main\nSTR int Out[0x0]\n", "Out = (\n"]);
     out.invalid = JSON.stringify(bad);
     out.invalidFunction = k;
   }

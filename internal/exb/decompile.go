@@ -1,0 +1,630 @@
+package exb
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// This file turns a function's instructions into the readable language
+// (README.md). Nothing is shown unchecked: every piece of text is compiled
+// back and compared with the instructions it stands for, and where the
+// comparison fails the piece falls back one step (a shorter assignment,
+// then one assignment per instruction, then labels and gotos for the
+// block's jumps, then the instruction listing, then .raw bytes).
+
+// maxChain bounds how many instructions one assignment folds, so that
+// trying shorter and shorter assignments stays linear in the block's size.
+const maxChain = 32
+
+// maxIfDepth bounds how deeply ifs nest in the text: each level is checked
+// on its own, so deep nesting would compile the inner code again and again.
+const maxIfDepth = 16
+
+// indentUnit indents the statements inside if and setup blocks.
+const indentUnit = "    "
+
+type decompiler struct {
+	m       *Module
+	c       *decodeCtx
+	lk      *lookup
+	version uint32
+	in, out DataType
+	folded  bool // no fallback was needed
+	// optimistic skips the piece-by-piece checks: the caller checks the whole text.
+	optimistic bool
+	ins        []Instruction
+	ss         []stmt // ins decoded
+}
+
+// piece is one rendered unit of a block: readable lines, or listing lines
+// that belong in an asm block.
+type piece struct {
+	asm   bool
+	lines []string
+}
+
+// FunctionSource decompiles function i into the readable language. The text
+// compiles (SetFunctionSource) back to the function's exact instructions and
+// memory fields against the module's tables as they are.
+func (m *Module) FunctionSource(i int) (string, error) {
+	if i < 0 || i >= len(m.Functions) {
+		return "", fmt.Errorf("exb: function %d out of range (%d functions)", i, len(m.Functions))
+	}
+	c, err := m.newDecodeCtx()
+	if err != nil {
+		return "", err
+	}
+	text, _, err := m.functionSource(c, newLookup(c, &m.Params), i)
+	return text, err
+}
+
+// FunctionSources returns what FunctionSource returns for every function.
+func (m *Module) FunctionSources() ([]string, error) {
+	if err := m.checkExpanded(); err != nil {
+		return nil, err
+	}
+	c, err := m.newDecodeCtx()
+	if err != nil {
+		return nil, err
+	}
+	lk := newLookup(c, &m.Params)
+	out := make([]string, len(m.Functions))
+	size, limit := 0, m.textLimit()
+	for i := range m.Functions {
+		if out[i], _, err = m.functionSource(c, lk, i); err != nil {
+			return nil, err
+		}
+		if size += len(out[i]); size > limit {
+			return nil, fmt.Errorf("exb: the readable text exceeds %d bytes, %d times the module's size", limit, textLimitRatio)
+		}
+	}
+	return out, nil
+}
+
+// functionSource renders function i and reports whether it folded without
+// any fallback.
+func (m *Module) functionSource(c *decodeCtx, lk *lookup, i int) (string, bool, error) {
+	f := &m.Functions[i]
+	var blocks [2][]Instruction
+	for k, b := range [2]Block{f.Setup, f.Main} {
+		ins, err := m.block(b)
+		if err != nil {
+			return "", false, fmt.Errorf("exb: function %d: %s %v", i, blockName(k), err)
+		}
+		blocks[k] = ins
+	}
+	if n := len(blocks[0]) + len(blocks[1]); n > maxExpanded {
+		return "", false, fmt.Errorf("exb: function %d: %d instructions, more than the %d this package expands", i, n, maxExpanded)
+	}
+	d := &decompiler{m: m, c: c, lk: lk, version: m.Version, in: f.Input, out: f.Output}
+	// First the folded text unchecked piece by piece (it almost always compiles back, and
+	// the whole function is checked below), then checked piece by piece with fallbacks,
+	// then the listing.
+	for attempt := 0; attempt < 3; attempt++ {
+		d.optimistic, d.folded = attempt == 0, true
+		level := max(attempt-1, 0)
+		var b strings.Builder
+		b.WriteString(".input " + f.Input.String() + "\n.output " + f.Output.String() + "\n")
+		if u, err := m.Usage(i); err == nil && (u.Static != f.StaticSize || u.Scratch32 != uint32(f.Scratch32Size) || u.Scratch64 != uint32(f.Scratch64Size)) {
+			fmt.Fprintf(&b, ".memory static=%#x scratch32=%#x scratch64=%#x\n", f.StaticSize, f.Scratch32Size, f.Scratch64Size)
+		}
+		if f.Setup.Present() {
+			b.WriteString("setup {\n")
+			d.writeBlock(&b, blocks[0], indentUnit, level)
+			b.WriteString("}\n")
+		}
+		d.writeBlock(&b, blocks[1], "", level)
+		text := b.String()
+		if m.sourceReproduces(text, i, blocks, lk) {
+			return text, d.folded && level == 0, nil
+		}
+	}
+	return "", false, fmt.Errorf("exb: function %d: no text form reproduces its instructions", i)
+}
+
+// sourceReproduces compiles text against m's tables and compares the result
+// with function i.
+func (m *Module) sourceReproduces(text string, i int, blocks [2][]Instruction, lk *lookup) bool {
+	f := &m.Functions[i]
+	src, err := compileSource(text, m.Version, TypeNone, TypeNone)
+	if err != nil || src.input != f.Input || src.output != f.Output || src.hasSetup != f.Setup.Present() {
+		return false
+	}
+	if src.mem != nil && (src.mem[0] != f.StaticSize || src.mem[1] != uint32(f.Scratch32Size) || src.mem[2] != uint32(f.Scratch64Size)) {
+		return false
+	}
+	return encodesTo(src.setup, blocks[0], m.Version, lk) && encodesTo(src.main, blocks[1], m.Version, lk)
+}
+
+func encodesTo(ss []stmt, ins []Instruction, version uint32, p placer) bool {
+	if len(ss) != len(ins) {
+		return false
+	}
+	for j := range ss {
+		in, err := encode(&ss[j], version, p)
+		if err != nil || in != ins[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// writeBlock renders one block. level 0 tries readable forms; level 1 is
+// the listing in one asm block, which is exact by construction.
+func (d *decompiler) writeBlock(b *strings.Builder, ins []Instruction, indent string, level int) {
+	d.ins = ins
+	d.ss = make([]stmt, len(ins))
+	for j := range ins {
+		d.ss[j] = d.c.decode(&ins[j])
+	}
+	body, noend := len(ins), true
+	if n := len(ins); n > 0 && !d.ss[n-1].raw && d.ss[n-1].op == OpTerminator {
+		body, noend = n-1, false
+	}
+	var ps []piece
+	if level == 0 {
+		var ok bool
+		if ps, ok = d.region(0, body, 0); !ok {
+			d.folded = false
+			if ps, ok = d.gotoForm(body); !ok {
+				ps = nil
+			}
+		}
+	}
+	if ps == nil && body > 0 {
+		d.folded = false
+		ps = []piece{d.asmLines(0, body)}
+	}
+	if noend {
+		ps = append(ps, piece{lines: []string{"noend"}})
+	}
+	writePieces(b, ps, indent)
+}
+
+func writePieces(b *strings.Builder, ps []piece, indent string) {
+	for i := 0; i < len(ps); i++ {
+		if !ps[i].asm {
+			for _, l := range ps[i].lines {
+				b.WriteString(indent + l + "\n")
+			}
+			continue
+		}
+		b.WriteString(indent + "asm {\n")
+		for ; i < len(ps) && ps[i].asm; i++ {
+			for _, l := range ps[i].lines {
+				b.WriteString(indent + indentUnit + l + "\n")
+			}
+		}
+		b.WriteString(indent + "}\n")
+		i--
+	}
+}
+
+// asmLines renders instructions [lo, hi) in the listing's syntax, each
+// checked (listingLine) and written as .raw bytes where the syntax fails.
+func (d *decompiler) asmLines(lo, hi int) piece {
+	p := piece{asm: true}
+	for j := lo; j < hi; j++ {
+		line, err := listingLine(d.c, d.lk, &d.ins[j], d.version)
+		if err != nil { // an instruction that cannot be encoded at all; Parse refuses those
+			line = ".raw 0000000000000000"
+		}
+		p.lines = append(p.lines, string(appendAddr(nil, j*8))+"  "+line)
+	}
+	return p
+}
+
+// checks compiles a fragment at block index lo and compares it with
+// instructions [lo, hi).
+func (d *decompiler) checks(text string, lo, hi int) bool {
+	if d.optimistic {
+		return true
+	}
+	ss, err := compileFragment(text, d.version, d.in, d.out, lo)
+	return err == nil && encodesTo(ss, d.ins[lo:hi], d.version, d.lk)
+}
+
+// region renders instructions [lo, hi) as structured code; false when a
+// jump does not nest as an if or if/else.
+func (d *decompiler) region(lo, hi, depth int) ([]piece, bool) {
+	if depth > maxIfDepth {
+		return nil, false
+	}
+	var ps []piece
+	for i := lo; i < hi; {
+		s := &d.ss[i]
+		switch {
+		case s.raw:
+			d.folded = false
+			ps = append(ps, d.asmLines(i, i+1))
+			i++
+		case s.op == OpJump:
+			return nil, false
+		case s.op == OpJumpIfZero:
+			p, next, ok := d.ifElse(i, hi, depth)
+			if !ok {
+				return nil, false
+			}
+			ps = append(ps, p...)
+			i = next
+		default:
+			p, next := d.simple(i, hi)
+			ps = append(ps, p)
+			i = next
+		}
+	}
+	return ps, true
+}
+
+// ifElse renders the branch at i as if or if/else and returns the index
+// after it.
+func (d *decompiler) ifElse(i, hi, depth int) ([]piece, int, bool) {
+	t := int(d.ss[i].target)
+	if t <= i || t > hi {
+		return nil, 0, false
+	}
+	cond, ok := d.condText(&d.ss[i])
+	if !ok {
+		return nil, 0, false
+	}
+	thenHi, elseLo, end := t, -1, t
+	if j := t - 1; j > i && !d.ss[j].raw && d.ss[j].op == OpJump {
+		if e := int(d.ss[j].target); e >= t && e <= hi {
+			thenHi, elseLo, end = j, t, e
+		}
+	}
+	thenPs, ok := d.region(i+1, thenHi, depth+1)
+	if !ok {
+		return nil, 0, false
+	}
+	var b strings.Builder
+	b.WriteString("if (" + cond + ") {\n")
+	writePieces(&b, thenPs, indentUnit)
+	if elseLo >= 0 {
+		elsePs, ok := d.region(elseLo, end, depth+1)
+		if !ok {
+			return nil, 0, false
+		}
+		b.WriteString("} else {\n")
+		writePieces(&b, elsePs, indentUnit)
+	}
+	b.WriteString("}")
+	text := b.String()
+	if !d.checks(text, i, end) {
+		return nil, 0, false
+	}
+	return []piece{{lines: strings.Split(text, "\n")}}, end, true
+}
+
+// simple renders what starts at i that is not a branch: an assignment
+// (folding as many instructions as compile back), a call or a return.
+func (d *decompiler) simple(i, hi int) (piece, int) {
+	s := &d.ss[i]
+	switch s.op {
+	case OpTerminator:
+		if d.checks("return", i, i+1) {
+			return piece{lines: []string{"return"}}, i + 1
+		}
+	case OpUserFunction:
+		t := s.text(d.version)
+		line := "call " + strings.TrimPrefix(t, "CFN ")
+		if d.checks(line, i, i+1) {
+			return piece{lines: []string{line}}, i + 1
+		}
+	default:
+		end := d.chainEnd(i, hi)
+		for j := end; j > i; j-- {
+			if line, ok := d.assignText(i, j); ok && d.checks(line, i, j) {
+				if j < end {
+					d.folded = false
+				}
+				return piece{lines: []string{line}}, j
+			}
+		}
+	}
+	d.folded = false
+	return d.asmLines(i, i+1), i + 1
+}
+
+// chainEnd is where the assignment starting at i can end at most: the
+// instructions after it that work on the same location.
+func (d *decompiler) chainEnd(i, hi int) int {
+	s := &d.ss[i]
+	if !chainable(s) {
+		return i + 1
+	}
+	j := i + 1
+	for j < hi && j-i < maxChain {
+		n := &d.ss[j]
+		if n.raw || n.op == OpStore || !chainable(n) || n.a[0].src != s.a[0].src || n.a[0].off != s.a[0].off {
+			break
+		}
+		j++
+	}
+	return j
+}
+
+// chainable reports whether s writes a location by store, unary or binary
+// operator.
+func chainable(s *stmt) bool {
+	if s.raw || !s.a[0].mem {
+		return false
+	}
+	f := s.op.form()
+	return f == formUnary || f == formBinary
+}
+
+// leafExpr models an operand as the compiler will read it when written
+// without a type (typed false for memory other than In and Out).
+func (d *decompiler) leafExpr(a *arg) *expr {
+	x := &expr{leaf: *a}
+	switch {
+	case a.mem && a.src == SrcInput:
+		x.typ, x.typed = d.in, true
+	case a.mem && a.src == SrcOutput:
+		x.typ, x.typed = d.out, true
+	case a.mem:
+	default:
+		x.typ, x.typed = naturalType(a), true
+	}
+	return x
+}
+
+// appendLoc writes a location: In and Out at offset 0 need no offset.
+func appendLoc(b []byte, src Source, off uint16, t DataType) []byte {
+	if off == 0 && (src == SrcInput || src == SrcOutput) {
+		return append(b, memoryNames[src]...)
+	}
+	b, _ = appendMem(b, src, off, t)
+	return b
+}
+
+// naturalType is the type a literal has when written without one.
+func naturalType(a *arg) DataType {
+	switch a.kind {
+	case litBool:
+		return TypeBool
+	case litFloat:
+		return TypeFloat
+	case litVec:
+		return TypeVec3f
+	case litStr:
+		return TypeString
+	}
+	return TypeInt
+}
+
+// leafText writes an operand, with its type when the plain form would be
+// read as another type.
+func (d *decompiler) leafText(a *arg, t DataType, typed bool) string {
+	var b []byte
+	if typed {
+		b = append(b, typeWord(t)...)
+		b = append(b, ' ')
+	}
+	if a.mem {
+		return string(appendLoc(b, a.src, a.off, t))
+	}
+	switch a.kind {
+	case litNum:
+		b = strconv.AppendInt(b, a.num, 10)
+	case litBool:
+		b = strconv.AppendBool(b, a.b)
+	case litFloat:
+		b = append(b, floatText(a.bits[0])...)
+	case litVec:
+		if !typed {
+			b = append(b, "vec3f"...)
+		}
+		b = append(b, vecText(a.bits, floatText)...)
+	case litStr:
+		b = appendQuote(b, a.str)
+	}
+	return string(b)
+}
+
+// operandText writes operand a so that the compiler reads it as type want,
+// given the type ctx an untyped location takes.
+func (d *decompiler) operandText(a *arg, want, ctx DataType) string {
+	x := d.leafExpr(a)
+	got := ctx
+	if x.typed {
+		got = x.typ
+	}
+	return d.leafText(a, want, got != want)
+}
+
+func (d *decompiler) condText(s *stmt) (string, bool) {
+	t := d.operandText(&s.a[0], s.typ, TypeBool)
+	return t, t != ""
+}
+
+// Operator texts and precedences for rendering; primary is a leaf.
+var opText = map[Opcode]string{
+	OpAdd: "+", OpSubtract: "-", OpMultiply: "*", OpDivide: "/", OpModulus: "%",
+	OpScalarMultiplyVec3f: "*", OpScalarDivideVec3f: "/",
+	OpLeftShift: "<<", OpRightShift: ">>",
+	OpLessThan: "<", OpLessThanEqual: "<=", OpGreaterThan: ">", OpGreaterThanEqual: ">=",
+	OpEqual: "==", OpNotEqual: "!=", OpAnd: "&", OpXor: "^", OpOr: "|",
+	OpLogicalAnd: "&&", OpLogicalOr: "||",
+}
+
+const (
+	precUnary   = 11
+	precPrimary = 12
+)
+
+// assignText renders instructions [i, j) as one assignment; false when they
+// cannot be written as one.
+func (d *decompiler) assignText(i, j int) (string, bool) {
+	first := &d.ss[i]
+	dst := first.a[0]
+	dstText := appendLoc(nil, dst.src, dst.off, first.typ)
+	if dst.off&0x8000 != 0 && (dst.src == SrcUserInput || dst.src == SrcUserOutput) {
+		for k := i; k < j; k++ {
+			if d.ss[k].typ != TypeFloat {
+				return "", false
+			}
+		}
+	}
+	dx := d.leafExpr(&dst)
+	var lx *expr
+	var lead *arg
+	ops := d.ss[i:j]
+	a := first.typ
+	if first.op == OpStore {
+		lead = &first.a[1]
+		ops = ops[1:]
+	} else {
+		lead = &dst
+		if first.op == OpScalarMultiplyVec3f || first.op == OpScalarDivideVec3f {
+			a = TypeVec3f
+		}
+	}
+	lx = d.leafExpr(lead)
+	// The chain's start type as the compiler infers it from the plain text.
+	var cops []chainOp
+	if len(ops) > 0 && ops[0].op.form() == formBinary {
+		cops = []chainOp{{op: opText[ops[0].op], rhs: d.leafExpr(&ops[0].a[1])}}
+	} else if len(ops) > 0 {
+		cops = []chainOp{{op: "-"}}
+	}
+	inferred, ok := startType(dx, lx, cops)
+	cur := d.leafText(lead, a, !ok || inferred != a)
+	if cur == "" {
+		return "", false
+	}
+	prec := precPrimary
+	if !lead.mem {
+		prec = precUnary // a literal is wrapped before a unary operator
+	}
+	for k := range ops {
+		s := &ops[k]
+		switch s.op.form() {
+		case formUnary:
+			if s.typ != a {
+				return "", false
+			}
+			switch s.op {
+			case OpNegate, OpNegateBool:
+				sym := "-"
+				if s.op == OpNegateBool {
+					sym = "!"
+				}
+				if prec == precPrimary {
+					cur = sym + cur
+				} else {
+					cur = sym + "(" + cur + ")"
+				}
+				prec = precUnary
+			case OpIncrement:
+				cur, prec = "inc("+cur+")", precPrimary+1
+			case OpDecrement:
+				cur, prec = "dec("+cur+")", precPrimary+1
+			}
+		case formBinary:
+			want := s.typ
+			if s.op == OpScalarMultiplyVec3f || s.op == OpScalarDivideVec3f {
+				want = TypeFloat
+				if a != TypeVec3f {
+					return "", false
+				}
+			}
+			rhs := d.operandText(&s.a[1], want, a)
+			if rhs == "" {
+				return "", false
+			}
+			q := binOps[opText[s.op]].prec
+			if prec < q {
+				cur = "(" + cur + ")"
+			}
+			cur, prec = cur+" "+opText[s.op]+" "+rhs, q
+			a = s.typ
+			if isCompare(s.op) {
+				a = TypeBool
+			}
+		default:
+			return "", false
+		}
+	}
+	return string(dstText) + " = " + cur, true
+}
+
+// gotoForm renders a block whose jumps do not nest: labels where jumps
+// land and goto statements for the jumps, with assignments between.
+func (d *decompiler) gotoForm(body int) ([]piece, bool) {
+	labels := map[int]string{}
+	var order []int
+	for j := 0; j < body; j++ {
+		s := &d.ss[j]
+		if s.raw || s.op != OpJump && s.op != OpJumpIfZero {
+			continue
+		}
+		if t := int(s.target); t <= len(d.ins) {
+			if _, ok := labels[t]; !ok {
+				order = append(order, t)
+				labels[t] = ""
+			}
+		}
+	}
+	slices.Sort(order)
+	for k, t := range order {
+		labels[t] = "L" + strconv.Itoa(k+1)
+	}
+	var ps []piece
+	for i := 0; i <= body; {
+		if l, ok := labels[i]; ok {
+			ps = append(ps, piece{lines: []string{l + ":"}})
+		}
+		if i == body {
+			break
+		}
+		s := &d.ss[i]
+		switch {
+		case s.raw:
+			ps = append(ps, d.asmLines(i, i+1))
+			i++
+			continue
+		case s.op == OpJump || s.op == OpJumpIfZero:
+			l, ok := labels[int(s.target)]
+			line := "goto " + l
+			if s.op == OpJumpIfZero {
+				c, cok := d.condText(s)
+				ok = ok && cok
+				line += " unless " + c
+			}
+			if ok {
+				ps = append(ps, piece{lines: []string{line}})
+			} else {
+				ps = append(ps, d.asmLines(i, i+1))
+			}
+			i++
+			continue
+		}
+		// An assignment must not run past a label.
+		hi := body
+		for _, t := range order {
+			if t > i && t < hi {
+				hi = t
+			}
+		}
+		for j := i + 1; j < hi; j++ {
+			if n := &d.ss[j]; !n.raw && (n.op == OpJump || n.op == OpJumpIfZero) {
+				hi = j
+				break
+			}
+		}
+		p, next := d.simple(i, hi)
+		ps = append(ps, p)
+		i = next
+	}
+	// The gotos can only be checked with their labels: check the block.
+	var b strings.Builder
+	writePieces(&b, ps, "")
+	if !d.checks(b.String(), 0, body) {
+		return nil, false
+	}
+	return ps, true
+}

@@ -1,0 +1,107 @@
+package graph
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/exb"
+)
+
+// The document carries each function as readable code (the file has INC where its author
+// meant DEC: a reference-writer defect); building takes that code, or the
+// listing of the same function in its place, to the file's very bytes.
+func TestExpressionsReadable(t *testing.T) {
+	b := readCorpus(t, "synthetic/expressions_v407.ainb")
+	d, err := Parse("x", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ainb.Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ".input INT\n.output INT\nLMem32[0x0] = (-(inc(inc((In + 3 - GMem[0x0]) * 70000 / 2 % 7))) << 1 >> 2 & 255 | 256) ^ 10\nOut = LMem32[0x0]\n"
+	if got := d.Expressions.Functions[0].Text; got != want {
+		t.Errorf("function 0 reads\n%s\nwant\n%s", got, want)
+	}
+	for i, fn := range d.Expressions.Functions {
+		if exb.IsListingText(fn.Text) {
+			t.Errorf("function %d is a listing in the document", i)
+		}
+		listing, err := f.Expressions.FunctionText(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Expressions.Functions[i].Text = listing
+		out, err := d.Build()
+		if err != nil || !bytes.Equal(out, b) {
+			t.Fatalf("function %d as a listing: %v (same bytes %v)", i, err, bytes.Equal(out, b))
+		}
+	}
+}
+
+// When the file's expression binary is not laid out canonically (here: a gap after the
+// header), editing one function's code changes no other function: not its table entry,
+// its instructions or what they refer to.
+func TestExpressionsEditKeepsOthers(t *testing.T) {
+	f, err := ainb.Read(readCorpus(t, "synthetic/expressions_v407.ainb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Expressions.Layout.HeaderGap = []byte{0xAB, 0xCD, 0xEF, 0x01}
+	b, err := f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Parse("x", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Expressions.Functions[0].Text += "LMem64[0x0] = \"new ✓\"\nGMem[0x40] = 123456789\n"
+	out, err := d.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := ainb.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(g.Expressions.Instructions); n <= len(f.Expressions.Instructions) {
+		t.Fatalf("%d instructions, had %d: function 0 did not grow", n, len(f.Expressions.Instructions))
+	}
+	for i := 1; i < len(f.Expressions.Functions); i++ {
+		if a, b := functionImage(t, f.Expressions, i), functionImage(t, g.Expressions, i); a != b {
+			t.Errorf("function %d changed:\n%s\nwas\n%s", i, b, a)
+		}
+	}
+	if got, _ := g.Expressions.FunctionSource(0); got != d.Expressions.Functions[0].Text {
+		t.Errorf("function 0 reads back as\n%s\nwant\n%s", got, d.Expressions.Functions[0].Text)
+	}
+	if !bytes.Equal(g.Expressions.Layout.HeaderGap, f.Expressions.Layout.HeaderGap) {
+		t.Error("the layout fact was lost")
+	}
+}
+
+// functionImage is function i's table entry, its instructions' bytes and its listing.
+func functionImage(t *testing.T, m *exb.Module, i int) string {
+	t.Helper()
+	text, err := m.FunctionText(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := m.Functions[i]
+	var raw []byte
+	for _, blk := range [2]exb.Block{fn.Setup, fn.Main} {
+		if !blk.Present() {
+			continue
+		}
+		for _, in := range m.Instructions[blk.Base : int(blk.Base)+int(blk.Count)] {
+			w, _ := in.Bytes(m.Version)
+			raw = append(raw, w[:]...)
+		}
+	}
+	return fmt.Sprintf("%+v\n%x\n%s", fn, raw, strings.TrimSpace(text))
+}
