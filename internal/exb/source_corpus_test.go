@@ -35,7 +35,11 @@ func exbCorpus(tb testing.TB) []exbFile {
 	paths := testcorpus.AINB(tb)
 	sourceCorpusOnce.Do(func() {
 		add := func(name string, ainb []byte) {
-			if sec, ok := exbSection(ainb); ok {
+			sec, err := AINBExpressions(ainb)
+			if err != nil && sourceCorpusErr == nil {
+				sourceCorpusErr = fmt.Errorf("%s: %w", name, err)
+			}
+			if sec != nil {
 				sourceCorpusSecs = append(sourceCorpusSecs, exbFile{name, sec})
 			}
 		}
