@@ -20,14 +20,20 @@ export class Folder {
     this.sessions = new Map(); // path -> session of a file visited and left
     this.current = ""; // path of the open file when it is one of the folder's
     this.loading = false;
-    this.input = h("input", { type: "file", multiple: true, webkitdirectory: true, hidden: true, id: "folder-input",
-      onchange: () => {
-        const fs = [...this.input.files];
-        this.input.value = "";
-        const top = fs.length && fs[0].webkitRelativePath ? fs[0].webkitRelativePath.split("/")[0] : `${fs.length} files`;
-        this.setFiles(top, fs.map((f) => ({ file: f.webkitRelativePath || f.name, blob: f })));
-      } });
-    ed.ui.root.append(this.input);
+    // Without the File System Access API: a directory picker, or a plain multi-file picker
+    // (for browsers with neither, and for choosing some files of a folder).
+    const picked = (input) => () => {
+      const fs = [...input.files];
+      input.value = "";
+      // A directory picker names the folder first in each path; a multi-file picker does not.
+      const top = fs.length && fs[0].webkitRelativePath ? fs[0].webkitRelativePath.split("/")[0] : "";
+      this.setFiles(top, fs.map((f) => ({ file: f.webkitRelativePath || f.name, blob: f })));
+    };
+    this.input = h("input", { type: "file", multiple: true, webkitdirectory: true, hidden: true, id: "folder-input" });
+    this.input.addEventListener("change", picked(this.input));
+    this.filesInput = h("input", { type: "file", multiple: true, accept: ".ainb,.zs", hidden: true, id: "folder-files-input" });
+    this.filesInput.addEventListener("change", picked(this.filesInput));
+    ed.ui.root.append(this.input, this.filesInput);
     const grow = ed.ui.toolbar.querySelector(".grow");
     ed.ui.toolbar.insertBefore(h("button.tool", { title: "Open a folder of .ainb files: modules open from it, usages are found across it",
       dataset: { action: "open-folder" }, onclick: () => this.pick() }, "Open folder…"), grow);
@@ -71,7 +77,8 @@ export class Folder {
     this.files = files.filter((f) => AINB_NAME.test(f.file)).sort((a, b) => a.file.localeCompare(b.file));
     this.index = null;
     this.renderPanel();
-    this.ed.status(`Opened folder ${name}: ${this.files.length} AINB file${this.files.length === 1 ? "" : "s"}`);
+    const n = `${this.files.length} AINB file${this.files.length === 1 ? "" : "s"}`;
+    this.ed.status(name ? `Opened folder ${name}: ${n}` : `Opened ${n} as a folder`);
   }
 
   // Reads every file of the folder once, for usages and for modules named inside files.
@@ -81,6 +88,7 @@ export class Folder {
     let k = 0;
     for (const f of this.files) {
       this.ed.status(`Reading the folder… ${++k} of ${this.files.length}`);
+      // Each file is parsed by the server once; only what usages need is kept.
       try {
         const doc = await api.parseFile(f.blob.name, await f.blob.arrayBuffer());
         index.push({ file: f.file, filename: doc.filename, usages: usagesOf(doc) });
@@ -116,7 +124,9 @@ export class Folder {
   // push records the file being left in the breadcrumb.
   async visit(path, { push = false, focus = -1 } = {}) {
     const ed = this.ed;
-    if (path === this.current) {
+    // A file on the breadcrumb is gone back to, keeping its working copy.
+    const k = this.stack.findIndex((s) => s.path === path);
+    if (path === this.current || (k >= 0 && this.back(k))) {
       if (focus >= 0) ed.focusNode(focus);
       return true;
     }
@@ -209,14 +219,18 @@ export class Folder {
     this.results = h("ul.list.usages", {});
     this.fileList = h("ul.list.folder-files", {});
     this.panel = h("section.folder", { "aria-label": "Folder" },
-      h("div.panel-title", {}, "Folder"), this.summary, this.moduleEl,
+      h("div.panel-title", {}, "Folder"), this.summary,
+      h("div.search-row", {}, h("button.small", { onclick: () => this.pick() }, "Open folder…"),
+        h("button.small", { title: "Choose several .ainb files to work on as one folder", onclick: () => this.filesInput.click() }, "Choose files…")),
+      this.moduleEl,
       h("div.search-row", {}, this.kind, this.query, h("button", { dataset: { action: "find-usages" }, onclick: () => this.find(this.kind.value, this.query.value) }, "Find")),
       this.results, this.fileList);
     this.ed.ui.left.append(this.panel);
   }
 
   renderPanel() {
-    this.summary.textContent = this.files.length ? `${this.name}: ${this.files.length} AINB file${this.files.length === 1 ? "" : "s"}` : "No folder open.";
+    const n = `${this.files.length} AINB file${this.files.length === 1 ? "" : "s"}`;
+    this.summary.textContent = this.files.length ? (this.name ? `${this.name}: ${n}` : n) : "No folder open.";
     clear(this.fileList);
     for (const f of this.files) {
       this.fileList.append(h("li.item", {}, h("button.item-main", { dataset: { file: f.file }, onclick: () => this.visit(f.file) }, h("span.item-title", {}, f.file))));

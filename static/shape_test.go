@@ -358,3 +358,127 @@ func TestExpressionsAndLegend(t *testing.T) {
 		t.Errorf("legend opened and reloaded: %q", got)
 	}
 }
+
+// classCount counts the user-defined nodes of class name in corpus files, from the reference
+// library's JSON dumps beside them.
+func classCount(t *testing.T, name string, rels ...string) (nodes, files int) {
+	t.Helper()
+	for _, rel := range rels {
+		b, err := os.ReadFile(strings.TrimSuffix(corpusFile(t, rel), ".ainb") + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d struct{ Nodes []struct{ Name string } }
+		if err := json.Unmarshal(b, &d); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, x := range d.Nodes {
+			if x.Name == name {
+				n++
+			}
+		}
+		if n > 0 {
+			files++
+		}
+		nodes += n
+	}
+	return nodes, files
+}
+
+// A folder of files: a module-caller node opens its module from the folder, a breadcrumb
+// leads back, and each file keeps its working copy and undo history; usages are found across
+// the folder.
+func TestModuleNavigation(t *testing.T) {
+	p := newBrowser(t)
+	rels := []string{"synthetic/module_caller_v407.ainb", "synthetic/module_if_v407.ainb", "synthetic/minimal_v407.ainb", "synthetic/kitchen_sink_v407.ainb"}
+	var paths []string
+	for _, r := range rels {
+		paths = append(paths, corpusFile(t, r))
+	}
+	p.upload("#folder-files-input", paths...)
+	p.waitFor(`ainbEditor.status() === "Opened 4 AINB files as a folder"`)
+	filename := `ainbEditor.document() && ainbEditor.document().filename`
+	p.do(chromedp.Click(chromedp.CSS(`[data-file="module_caller_v407.ainb"]`)))
+	p.waitFor(filename + ` === "ModuleCaller_v407.root"`)
+
+	p.moveNode(2, 60, 40)
+	moved := p.places()[2]
+	p.selectNode(3)
+	p.do(chromedp.WaitVisible(chromedp.CSS(`[data-action="open-module"]`)))
+	if b := eval[string](p, `document.querySelector('[data-action="open-module"]').textContent`); b != "Open module ModuleIF_v407.module" {
+		t.Errorf("button %q", b)
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="open-module"]`)))
+	p.waitFor(filename + ` === "ModuleIF_v407.module"`)
+	crumbs := `(() => { const b = document.querySelector(".breadcrumb"); return b.hidden ? "hidden" : b.textContent; })()`
+	if c := eval[string](p, crumbs); c != "module_caller_v407.ainb›module_if_v407.ainb" {
+		t.Errorf("breadcrumb %q", c)
+	}
+	p.screenshot("ainb-module-breadcrumb")
+	if h := eval[[]string](p, `ainbEditor.history().undo`); len(h) != 0 {
+		t.Errorf("the module opened with history %v", h)
+	}
+	p.moveNode(0, 30, 30)
+	moduleMoved := p.places()[0]
+
+	// Back along the breadcrumb: the caller's working copy and history are there.
+	p.do(chromedp.Click(chromedp.CSS(`[data-crumb="0"]`)))
+	p.waitFor(filename + ` === "ModuleCaller_v407.root"`)
+	if h := eval[[]string](p, `ainbEditor.history().undo`); len(h) != 1 || h[0] != "Move #2" {
+		t.Errorf("caller history %v, want [Move #2]", h)
+	}
+	if got := p.places()[2]; got != moved || !eval[bool](p, `ainbEditor.dirty()`) {
+		t.Errorf("caller node 2 at %v (dirty %v), want %v", got, eval[bool](p, `ainbEditor.dirty()`), moved)
+	}
+	if c := eval[string](p, crumbs); c != "hidden" {
+		t.Errorf("breadcrumb at the start: %q", c)
+	}
+	if s := eval[string](p, `ainbEditor.status()`); s != "Back in module_caller_v407.ainb" {
+		t.Errorf("status %q", s)
+	}
+	p.key("z", chromedp.ModifierCtrl)
+	if got := p.places()[2]; got == moved {
+		t.Error("undo in the caller after coming back did nothing")
+	}
+	// The module again: its working copy was kept too.
+	p.selectNode(3)
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="open-module"]`)))
+	p.waitFor(filename + ` === "ModuleIF_v407.module"`)
+	if got := p.places()[0]; got != moduleMoved {
+		t.Errorf("module node 0 at %v, want its kept place %v", got, moduleMoved)
+	}
+	if h := eval[[]string](p, `ainbEditor.history().undo`); len(h) != 1 || h[0] != "Move #0" {
+		t.Errorf("module history %v", h)
+	}
+
+	// Usages of a module across the folder, and going to one.
+	p.run(`document.querySelector('[data-key="usages.kind"]').value = "module"`)
+	p.typeInto(`[data-key="usages.query"]`, "ModuleIF_v407.module\r")
+	p.waitFor(`ainbEditor.status().includes(" usages of ")`)
+	if s := eval[string](p, `ainbEditor.status()`); s != `2 usages of module "ModuleIF_v407.module" in 1 of 4 files` {
+		t.Errorf("status %q", s)
+	}
+	hits := eval[[]string](p, `[...document.querySelectorAll(".usages button")].map((b) => b.dataset.file + "#" + b.dataset.node)`)
+	if fmt.Sprint(hits) != "[module_caller_v407.ainb#3 module_caller_v407.ainb#4]" {
+		t.Errorf("hits %v", hits)
+	}
+	p.do(chromedp.Click(chromedp.CSS(`.usages button[data-node="4"]`)))
+	p.waitFor(filename + ` === "ModuleCaller_v407.root"`)
+	if sel := eval[[]int](p, `ainbEditor.selection()`); len(sel) != 1 || sel[0] != 4 {
+		t.Errorf("selection %v, want [4]", sel)
+	}
+	if h := eval[map[string][]string](p, `ainbEditor.history()`); len(h["undo"]) != 0 || len(h["redo"]) != 1 {
+		t.Errorf("caller history after going to a usage: %v, want the undone move kept for redo", h)
+	}
+
+	// Usages of a node class, from the selected node.
+	p.selectNode(1)
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="usages-of-class"]`)))
+	p.waitFor(`/ usages? of node class/.test(ainbEditor.status())`)
+	n, files := classCount(t, "QueryValue", rels...)
+	plural := map[bool]string{true: "s"}[n != 1]
+	if want := fmt.Sprintf(`%d usage%s of node class "QueryValue" in %d of 4 files`, n, plural, files); eval[string](p, `ainbEditor.status()`) != want || n < 1 {
+		t.Errorf("status %q, want %q", eval[string](p, `ainbEditor.status()`), want)
+	}
+}
