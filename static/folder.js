@@ -114,7 +114,7 @@ export class Folder {
     if (!f) f = resolveModule(await this.readIndex(), module);
     if (!f) {
       ed.status("");
-      ed.ui.toast(`${module} is not in the folder ${this.name}.`, "error");
+      ed.ui.toast(`${module} is not in ${this.name ? "the folder " + this.name : "the chosen files"}.`, "error");
       return false;
     }
     return this.visit(f.file, { push: true });
@@ -132,7 +132,10 @@ export class Folder {
     }
     const entry = this.files.find((x) => x.file === path);
     if (!entry) return false;
-    const leaving = ed.doc ? this.session() : null;
+    // A file from outside the folder is kept only on the breadcrumb (push); otherwise it
+    // is left as opening another file leaves it.
+    if (!push && !this.current && ed.dirty() && !window.confirm("Discard the unsaved edits of " + ed.name + "?")) return false;
+    const leaving = ed.doc && (push || this.current) ? this.session() : null;
     this.loading = true;
     try {
       const kept = this.sessions.get(path);
