@@ -143,7 +143,7 @@ export class Editor {
     this.timings.parsed = performance.now() - this.timings.openStart;
     const restored = !!kept && shape.applyTo(doc, kept.nodes);
     if (!this.load(doc, { name: file.name, hash, zstd })) return false;
-    this.afterLoad.push(() => store.remember(file.name, doc));
+    this.afterLoad.push(() => store.remember(file.name, doc, { zstd, hash }));
     this.status(`Opened ${file.name}: ${doc.nodes.length} node${doc.nodes.length === 1 ? "" : "s"}` + (restored ? ", arranged as when it was saved" : ""));
     return true;
   }
@@ -157,7 +157,7 @@ export class Editor {
     }
     if (this.doc && this.history.dirty() && !window.confirm("Discard the unsaved edits of " + this.name + "?")) return;
     this.timings.openStart = performance.now();
-    this.load(doc, { name: entry.name });
+    this.load(doc, { name: entry.name, zstd: stored.zstd, hash: stored.hash });
   }
 
   // Shows a document. opts: name, view ({command, x, y, zoom, selection}), dirty. Returns
@@ -264,7 +264,7 @@ export class Editor {
       const t0 = performance.now();
       // Stored as JSON text: the document is plain JSON, and a string is what IndexedDB
       // stores fastest.
-      store.putDoc("current", { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty() });
+      store.putDoc("current", { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty(), zstd: this.zstdDict, hash: this.fileHash });
       this.timings.autosave = performance.now() - t0;
     }, delay);
   }
@@ -700,7 +700,7 @@ export class Editor {
     // An autosave of an older editor (cur.doc) is not restored.
     if (doc && doc.format === FORMAT && !this.doc) {
       this.timings.openStart = performance.now();
-      if (this.load(doc, { name: cur.name, view: frag, dirty: cur.dirty })) this.status(`Restored ${cur.name}` + (cur.dirty ? " with unsaved edits" : ""));
+      if (this.load(doc, { name: cur.name, view: frag, dirty: cur.dirty, zstd: cur.zstd, hash: cur.hash })) this.status(`Restored ${cur.name}` + (cur.dirty ? " with unsaved edits" : ""));
     }
   }
 

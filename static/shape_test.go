@@ -217,6 +217,22 @@ func TestZstdSavesAsZstd(t *testing.T) {
 	if s := eval[string](p, `ainbEditor.status()`); s != "Opened Enemy_Kitchen.ainb.zs: 29 nodes, arranged as when it was saved" {
 		t.Errorf("status %q", s)
 	}
+	// After a reload the restored document still saves as it came: .zs with dictionary 1.
+	p.run(`new Promise((r) => setTimeout(r, 500))`) // the autosave after opening
+	p.navigate("/")
+	p.waitFor(`ainbEditor.loads() > 0`)
+	before := p.app.buildCount()
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="save"]`)))
+	p.waitFor(`ainbEditor.status().startsWith("Saved")`)
+	if p.app.buildCount() != before+1 {
+		t.Fatal("no build after the reload")
+	}
+	if s, n := eval[string](p, `ainbEditor.status()`), len(p.app.lastBuild()); s != fmt.Sprintf("Saved Enemy_Kitchen.ainb.zs (%d bytes, zstd with dictionary 1)", n) {
+		t.Errorf("after a reload: status %q", s)
+	}
+	if err := h.Decode(p.app.lastBuild()); err != nil || h.DictionaryID != 1 {
+		t.Errorf("after a reload: frame header %+v (%v)", h, err)
+	}
 }
 
 // Ctrl+Z right after Enter in a field undoes the edit, with the focus still in the field;
