@@ -498,3 +498,38 @@ func TestModuleNavigation(t *testing.T) {
 		t.Errorf("status %q, want %q", eval[string](p, `ainbEditor.status()`), want)
 	}
 }
+
+// Usages of a blackboard parameter across a folder: values and vector components reading it,
+// as the reference library's dumps of these files list them (blackboard_v407: node 0 reads
+// Vec3f V1 and S32 IntRef; kitchen_sink_v407: every third node from 2 reads V1's x).
+func TestFolderBlackboardUsages(t *testing.T) {
+	p := newBrowser(t)
+	var paths []string
+	for _, r := range []string{"synthetic/blackboard_v407.ainb", "synthetic/kitchen_sink_v407.ainb", "synthetic/minimal_v407.ainb"} {
+		paths = append(paths, corpusFile(t, r))
+	}
+	p.upload("#folder-files-input", paths...)
+	p.waitFor(`ainbEditor.status() === "Opened 3 AINB files as a folder"`)
+	hits := `[...document.querySelectorAll(".usages button")].map((b) => b.dataset.file + "#" + b.dataset.node).join(" ")`
+	for _, c := range []struct{ name, status, hits string }{
+		{"V1", `9 usages of blackboard parameter "V1" in 2 of 3 files`,
+			"blackboard_v407.ainb#0 kitchen_sink_v407.ainb#2 kitchen_sink_v407.ainb#5 kitchen_sink_v407.ainb#8 kitchen_sink_v407.ainb#11 kitchen_sink_v407.ainb#14 kitchen_sink_v407.ainb#17 kitchen_sink_v407.ainb#20 kitchen_sink_v407.ainb#23"},
+		{"IntRef", `1 usage of blackboard parameter "IntRef" in 1 of 3 files`, "blackboard_v407.ainb#0"},
+		{"NoSuchParam", `0 usages of blackboard parameter "NoSuchParam" in 0 of 3 files`, ""},
+	} {
+		p.run(`document.querySelector('[data-key="usages.kind"]').value = "blackboard"`)
+		p.typeInto(`[data-key="usages.query"]`, c.name+"\r")
+		p.waitFor(fmt.Sprintf(`ainbEditor.status() === %q`, c.status))
+		if got := eval[string](p, hits); got != c.hits {
+			t.Errorf("%s: hits %q\nwant %q", c.name, got, c.hits)
+		}
+	}
+	// Going to a usage opens its file with the node selected.
+	p.typeInto(`[data-key="usages.query"]`, "IntRef\r")
+	p.waitFor(`ainbEditor.status().startsWith("1 usage")`)
+	p.do(chromedp.Click(chromedp.CSS(`.usages button[data-node="0"]`)))
+	p.waitFor(`ainbEditor.document() && ainbEditor.document().filename === "Blackboard_v407.root"`)
+	if sel := eval[[]int](p, `ainbEditor.selection()`); len(sel) != 1 || sel[0] != 0 {
+		t.Errorf("selection %v", sel)
+	}
+}
