@@ -32,10 +32,24 @@ export async function parseFile(name, bytes) {
   return res.json();
 }
 
+// Like parseFile, and says whether the upload was zstd-compressed: zstd is the dictionary id
+// of its frame (0 for none), or null for a plain file.
+export async function parseUpload(name, bytes) {
+  const res = await fetch(`/api/parse?name=${encodeURIComponent(name)}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/octet-stream" },
+    body: bytes,
+  });
+  if (!res.ok) throw await failure(res);
+  const z = res.headers.get("Ainb-Zstd-Dictionary");
+  return { doc: await res.json(), zstd: z === null ? null : Number(z) };
+}
+
 // Returns the built file as a Blob and the name the server chose for it. doc is the
-// document or its JSON text.
-export async function build(doc) {
-  const res = await fetch("/api/build", {
+// document or its JSON text. zstd: a dictionary id (0 for none) to get the file
+// zstd-compressed with it, or null for the plain file.
+export async function build(doc, { zstd = null } = {}) {
+  const res = await fetch(zstd === null ? "/api/build" : `/api/build?zstd=${zstd}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: text(doc),

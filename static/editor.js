@@ -10,6 +10,9 @@ import { Input } from "./input.js";
 import { Panels } from "./panels.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
+import * as shape from "./shape.js";
+import { installFieldTracking } from "./fields.js";
+import { Folder } from "./folder.js";
 import {
   computeEdges, reachable, indexById, nodeClass, formatValue, sourceKind, blackboardLabel, conditionText, FORMAT,
   NODE_WIDTH, nodeHeight, hitNode, rowY, clampPositions,
@@ -18,6 +21,8 @@ import {
 const FRAGMENT_DELAY = 250;
 const AUTOSAVE_DELAY = 1000;
 const CLIPBOARD_KEY = "ainb-editor.clipboard";
+// A status that reports something done clears after this long, or at the next edit.
+const STATUS_TTL = 8000;
 
 export class Editor {
   constructor(root) {
@@ -49,6 +54,11 @@ export class Editor {
     this.ui = new Panels(this, root);
     this.renderer = new Renderer(this, this.ui.canvas);
     this.input = new Input(this, this.ui.canvas);
+    installFieldTracking();
+    this.fileHash = ""; // SHA-256 of the file as opened or last saved (see shape.js)
+    this.zstdDict = null; // dictionary id of a .zs file as opened, null for a plain one
+    this.shapeUI = new shape.ShapeUI(this);
+    this.folder = new Folder(this);
     this.frameQueued = false;
     this.afterLoad = [];
     new ResizeObserver(() => this.requestRender()).observe(this.ui.canvas);
@@ -94,34 +104,47 @@ export class Editor {
     });
   }
 
+  // Sets the status bar. Work under way ("Opening…") stays until replaced; a report of
+  // something done clears after STATUS_TTL or at the next edit, when it no longer holds.
   status(text, kind = "") {
     this.statusText = text;
+    this.statusAt = this.history.done.length + ":" + this.history.undone.length;
+    clearTimeout(this.statusTimer);
+    if (text && !text.endsWith("…")) this.statusTimer = setTimeout(() => this.status(""), STATUS_TTL);
     this.emit("status", text, kind);
   }
 
   // ---- documents
 
-  async openFile(file) {
+  // opts.keep: the open document is kept elsewhere (see folder.js), so no confirmation.
+  async openFile(file, opts = {}) {
     this.timings.openStart = performance.now();
+    if (file.size === 0) {
+      this.ui.toast(`Could not open ${file.name}: the file is empty (0 bytes).`, "error");
+      return false;
+    }
     const max = Number(this.root.dataset.maxUpload || 0);
     if (max > 0 && file.size > max) {
       this.ui.toast(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; the server takes at most ${(max / 1e6).toFixed(1)} MB.`, "error");
       return false;
     }
-    if (this.doc && this.history.dirty() && !window.confirm("Discard the unsaved edits of " + this.name + "?")) return false;
+    if (!opts.keep && this.doc && this.history.dirty() && !window.confirm("Discard the unsaved edits of " + this.name + "?")) return false;
     this.status(`Opening ${file.name}…`);
-    let doc;
+    let doc, zstd, hash, kept;
     try {
-      doc = await api.parseFile(file.name, await file.arrayBuffer());
+      const bytes = await file.arrayBuffer();
+      [{ doc, zstd }, hash] = await Promise.all([api.parseUpload(file.name, bytes), shape.sha256(bytes)]);
+      kept = await shape.recall(hash);
     } catch (err) {
       this.status("");
       this.ui.toast(`Could not open ${file.name}: ${err.message}`, "error");
       return false;
     }
     this.timings.parsed = performance.now() - this.timings.openStart;
-    if (!this.load(doc, { name: file.name })) return false;
-    this.afterLoad.push(() => store.remember(file.name, doc));
-    this.status(`Opened ${file.name}: ${doc.nodes.length} nodes`);
+    const restored = !!kept && shape.applyTo(doc, kept.nodes);
+    if (!this.load(doc, { name: file.name, hash, zstd })) return false;
+    this.afterLoad.push(() => store.remember(file.name, doc, { zstd, hash }));
+    this.status(`Opened ${file.name}: ${doc.nodes.length} node${doc.nodes.length === 1 ? "" : "s"}` + (restored ? ", arranged as when it was saved" : ""));
     return true;
   }
 
@@ -134,7 +157,7 @@ export class Editor {
     }
     if (this.doc && this.history.dirty() && !window.confirm("Discard the unsaved edits of " + this.name + "?")) return;
     this.timings.openStart = performance.now();
-    this.load(doc, { name: entry.name });
+    this.load(doc, { name: entry.name, zstd: stored.zstd, hash: stored.hash });
   }
 
   // Shows a document. opts: name, view ({command, x, y, zoom, selection}), dirty. Returns
@@ -151,6 +174,8 @@ export class Editor {
     // Names this document for the clipboard: a paste is local only into the same one.
     this.docKey = randomKey();
     this.name = opts.name || doc.name || "untitled.ainb";
+    this.fileHash = opts.hash || "";
+    this.zstdDict = Number.isInteger(opts.zstd) ? opts.zstd : null;
     this.history.reset(!!opts.dirty);
     this.selection.clear();
     this.problems = [];
@@ -209,6 +234,8 @@ export class Editor {
     this.search.text = null;
     for (const id of [...this.selection]) if (!this.index.has(id)) this.selection.delete(id);
     if (this.search.query) this.runSearch(this.search.query, { keep: true });
+    // A report of an earlier action no longer holds once the document changed after it.
+    if (this.statusText && this.statusAt !== this.history.done.length + ":" + this.history.undone.length) this.status("");
     this.emit("change", cmd);
     this.emit("dirty");
     this.scheduleAutosave();
@@ -237,7 +264,7 @@ export class Editor {
       const t0 = performance.now();
       // Stored as JSON text: the document is plain JSON, and a string is what IndexedDB
       // stores fastest.
-      store.putDoc("current", { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty() });
+      store.putDoc("current", { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty(), zstd: this.zstdDict, hash: this.fileHash });
       this.timings.autosave = performance.now() - t0;
     }, delay);
   }
@@ -488,13 +515,19 @@ export class Editor {
       const text = JSON.stringify(this.doc);
       this.timings.serialize = performance.now() - t0;
       ids = this.doc.nodes.map((n) => n.id);
-      const { blob, filename } = await api.build(text);
-      this.download(blob, filename || this.downloadName());
+      const zstd = this.zstdDict;
+      const { blob } = await api.build(text, { zstd });
+      // The name the file was opened with, whatever the server would call it.
+      const name = this.downloadName();
+      this.download(blob, name);
       this.history.markSaved();
       this.setProblems([]);
       this.emit("dirty");
       this.scheduleAutosave(0);
-      this.status(`Saved ${filename || this.downloadName()} (${blob.size} bytes)`);
+      // Opening the saved file again finds this arrangement by the file's hash.
+      this.fileHash = await shape.sha256(await blob.arrayBuffer());
+      await shape.remember(this.fileHash, name, this.doc);
+      this.status(`Saved ${name} (${blob.size} bytes${zstd === null ? "" : zstd ? `, zstd with dictionary ${zstd}` : ", zstd"})`);
       return true;
     } catch (err) {
       this.status("Save failed", "error");
@@ -605,9 +638,11 @@ export class Editor {
     this.requestRender();
   }
 
+  // The file's own name; a file opened compressed saves compressed, as .zs.
   downloadName() {
     const n = this.name.replace(/\.zs$/i, "");
-    return /\.ainb$/i.test(n) ? n : n + ".ainb";
+    const plain = /\.ainb$/i.test(n) ? n : n + ".ainb";
+    return this.zstdDict === null ? plain : plain + ".zs";
   }
 
   download(blob, name) {
@@ -665,7 +700,7 @@ export class Editor {
     // An autosave of an older editor (cur.doc) is not restored.
     if (doc && doc.format === FORMAT && !this.doc) {
       this.timings.openStart = performance.now();
-      if (this.load(doc, { name: cur.name, view: frag, dirty: cur.dirty })) this.status(`Restored ${cur.name}` + (cur.dirty ? " with unsaved edits" : ""));
+      if (this.load(doc, { name: cur.name, view: frag, dirty: cur.dirty, zstd: cur.zstd, hash: cur.hash })) this.status(`Restored ${cur.name}` + (cur.dirty ? " with unsaved edits" : ""));
     }
   }
 

@@ -69,9 +69,13 @@ func (r *buildRecorder) Write(b []byte) (int, error) {
 	return r.ResponseWriter.Write(b)
 }
 
-func newTestServer(t testing.TB) (*httptest.Server, *testApp) {
+// edit, if any, adjusts the server's configuration.
+func newTestServer(t testing.TB, edit ...func(*server.Config)) (*httptest.Server, *testApp) {
 	cfg := server.DefaultConfig()
 	cfg.Data = t.TempDir()
+	for _, e := range edit {
+		e(&cfg)
+	}
 	store, err := share.OpenDir(filepath.Join(cfg.Data, "shares"), cfg.MaxDocument)
 	if err != nil {
 		t.Fatal(err)
@@ -130,8 +134,14 @@ func requireChromium(t testing.TB) {
 // already on the editor.
 func newBrowser(t testing.TB) *page {
 	t.Helper()
+	return newBrowserWith(t)
+}
+
+// newBrowserWith is newBrowser on a server whose configuration edit adjusts.
+func newBrowserWith(t testing.TB, edit ...func(*server.Config)) *page {
+	t.Helper()
 	requireChromium(t)
-	srv, app := newTestServer(t)
+	srv, app := newTestServer(t, edit...)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath),
 		chromedp.NoSandbox,

@@ -4,6 +4,7 @@
 
 import { TYPE_COLOR, LINK_COLOR } from "./model.js";
 import { plugPoint } from "./metrics.js";
+import { hasPendingText } from "./fields.js";
 
 const DRAG_THRESHOLD = 4;
 
@@ -309,8 +310,9 @@ export const KEYS = [
   { keys: ["Ctrl+F"], help: "Search", when: "any", run: (ed) => ed.ui.focusSearch() },
   { keys: ["F3"], help: "Next search result", when: "any", run: (ed) => ed.searchStep(1) },
   { keys: ["Shift+F3"], help: "Previous search result", when: "any", run: (ed) => ed.searchStep(-1) },
-  { keys: ["Ctrl+Z"], help: "Undo", when: "idle", run: (ed) => ed.undo() },
-  { keys: ["Ctrl+Shift+Z", "Ctrl+Y"], help: "Redo", when: "idle", run: (ed) => ed.redo() },
+  // In a field with unapplied typing these undo the typing (see fields.js).
+  { keys: ["Ctrl+Z"], help: "Undo", when: "any", run: (ed, e, typing) => (typing && hasPendingText(e.target) ? false : ed.undo()) },
+  { keys: ["Ctrl+Shift+Z", "Ctrl+Y"], help: "Redo", when: "any", run: (ed, e, typing) => (typing && hasPendingText(e.target) ? false : ed.redo()) },
   { keys: ["?"], help: "This help", when: "idle", run: (ed) => ed.ui.toggleHelp() },
   { keys: ["Ctrl+C"], help: "Copy the selected nodes (also to other tabs)", when: "doc", run: (ed) => ed.copySelection() },
   { keys: ["Ctrl+V"], help: "Paste nodes, also from another file", when: "doc", run: (ed) => ed.paste() },

@@ -165,7 +165,25 @@ export class Panels {
     rows.push(legendRow(LINK_COLOR.blackboard, "$ blackboard parameter", "text"));
     rows.push(legendRow(LINK_COLOR.expression, "ƒ expression", "text"));
     const body = h("div.legend-body", {}, rows);
-    const el = h("div.legend", {}, h("button.legend-toggle", { onclick: () => (body.hidden = !body.hidden), title: "Show or hide the legend" }, "Legend"), body);
+    // Collapsed or open, as the user left it last time.
+    const KEY = "ainb-editor.legend";
+    let collapsed = false;
+    try {
+      collapsed = localStorage.getItem(KEY) === "collapsed";
+    } catch {
+      // storage disabled: open
+    }
+    const toggle = h("button.legend-toggle", { title: "Show or hide the legend", dataset: { action: "legend" }, "aria-expanded": String(!collapsed), onclick: () => {
+      collapsed = el.classList.toggle("collapsed");
+      toggle.setAttribute("aria-expanded", String(!collapsed));
+      toggle.textContent = collapsed ? "Legend ▸" : "Legend ▾";
+      try {
+        localStorage.setItem(KEY, collapsed ? "collapsed" : "open");
+      } catch {
+        // storage disabled: this page only
+      }
+    } }, collapsed ? "Legend ▸" : "Legend ▾");
+    const el = h("div.legend" + (collapsed ? ".collapsed" : ""), {}, toggle, body);
     return el;
   }
 
@@ -213,6 +231,8 @@ export class Panels {
       this.tabButtons[t].setAttribute("aria-selected", String(t === id));
     }
     this.activeTab = id;
+    // A hidden textarea has no height to measure; it is fitted when shown.
+    if (id === "expressions") for (const ta of this.tabBodies.expressions.querySelectorAll("textarea.code")) fitHeight(ta);
   }
 
   // ---- commands
@@ -415,13 +435,17 @@ export class Panels {
       if (!fns || !fns.length) return body.append(h("p.hint", {}, ed.doc ? "The file has no expressions." : "No file open."));
       body.append(h("p.hint", {}, "Each expression is assembled again when you save. Edit and leave the field to apply."));
       fns.forEach((fn, k) => {
-        const ta = h("textarea.code", { spellcheck: "false", dataset: { key: `fn.${k}` }, rows: Math.min(18, fn.text.split("\n").length + 1) }, fn.text);
+        const ta = h("textarea.code", { spellcheck: "false", dataset: { key: `fn.${k}` }, rows: fn.text.split("\n").length + 1 }, fn.text);
         ta.value = fn.text;
         ta.addEventListener("change", () => ed.edits.setExpressionText(k, ta.value));
+        ta.addEventListener("input", () => fitHeight(ta));
         const err = ed.problems.find((p) => p.expression === k);
         body.append(h("div.fn" + (err ? ".has-error" : ""), { dataset: { expression: k } },
           h("h3.group", {}, `Expression ${k}`, err ? h("span.error-text", {}, ` line ${err.line ?? "?"}: ${err.message}`) : null), ta));
       });
+      // Long lines wrap (editor.css), so each text is as tall as its wrapped lines: every
+      // line shows whole, none is cut off at the panel's edge.
+      if (!body.hidden) for (const ta of body.querySelectorAll("textarea.code")) fitHeight(ta);
     };
     ed.on("document", render);
     ed.on("problems", render);
@@ -450,9 +474,11 @@ export class Panels {
     let at = 0;
     for (let l = 0; l < line - 1 && l < lines.length; l++) at += lines[l].length + 1;
     ta.setSelectionRange(at, at + (lines[line - 1] || "").length);
-    // Selecting does not scroll a textarea that scrolls itself: bring the line into view.
+    // The textarea is as tall as its text (fitHeight): the panel scrolls the line into view.
     const lh = parseFloat(getComputedStyle(ta).lineHeight) || 17;
-    ta.scrollTop = Math.max(0, (line - 3) * lh);
+    const body = this.tabBodies.expressions;
+    const top = ta.getBoundingClientRect().top - body.getBoundingClientRect().top + body.scrollTop;
+    body.scrollTop = Math.max(0, top + (line - 3) * lh);
   }
 
   // ---- problems
@@ -594,6 +620,12 @@ export class Panels {
     entries.sort((a, b) => a.label.localeCompare(b.label));
     return entries;
   }
+}
+
+// Makes a textarea as tall as its text, so nothing in it scrolls out of sight.
+function fitHeight(ta) {
+  ta.style.height = "auto";
+  ta.style.height = `${ta.scrollHeight + 2}px`;
 }
 
 function legendRow(color, label, kind) {

@@ -54,8 +54,9 @@ export function recent() {
   }
 }
 
-// Adds a file to the recent list and keeps its document (as JSON text) for re-opening.
-export async function remember(name, doc) {
+// Adds a file to the recent list and keeps its document (as JSON text) for re-opening, with
+// extra facts about the file (how it was compressed, its hash).
+export async function remember(name, doc, extra = {}) {
   const key = "recent:" + name;
   const list = recent().filter((r) => r.key !== key);
   list.unshift({ name, key, time: Date.now(), nodes: doc.nodes.length });
@@ -66,5 +67,5 @@ export async function remember(name, doc) {
     // storage full or disabled: the list is a convenience
   }
   for (const r of dropped) deleteDoc(r.key);
-  await putDoc(key, { text: JSON.stringify(doc) });
+  await putDoc(key, { ...extra, text: JSON.stringify(doc) });
 }

@@ -13,8 +13,20 @@ import (
 	"ainbeditor/internal/graph"
 )
 
-// handleBuild turns an editor document into an AINB file, offered as a download.
+// handleBuild turns an editor document into an AINB file, offered as a download. With
+// ?zstd=ID the file comes zstd-compressed with dictionary ID (0: none) and named .zs, as the
+// upload it was opened from was (see zstdDictHeader).
 func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
+	dict, compress, err := zstdParam(r)
+	if err != nil {
+		return err
+	}
+	if compress {
+		// Refused before the document is read: without the dictionary the work is wasted.
+		if _, err := s.unzstd.encoder(dict); err != nil {
+			return err
+		}
+	}
 	doc, release, err := s.readDocument(w, r)
 	if err != nil {
 		return err
@@ -25,13 +37,35 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
 		return codecError(err)
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/octet-stream")
-	h.Set("Content-Disposition", attachment(doc.Name))
+	name, ctype := doc.Name, "application/octet-stream"
+	if compress {
+		if out, err = s.unzstd.encode(out, dict); err != nil {
+			return err
+		}
+		name, ctype = name+".zs", "application/zstd"
+		h.Set(zstdDictHeader, strconv.FormatUint(uint64(dict), 10))
+	}
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Disposition", attachment(name))
 	h.Set("Content-Length", strconv.Itoa(len(out)))
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	w.Write(out)
 	return nil
+}
+
+// zstdParam reads ?zstd=ID, a dictionary id in decimal; compress is false without it.
+func zstdParam(r *http.Request) (dict uint32, compress bool, err error) {
+	q := r.URL.Query()
+	if !q.Has("zstd") {
+		return 0, false, nil
+	}
+	v := q.Get("zstd")
+	id, perr := strconv.ParseUint(v, 10, 32)
+	if perr != nil {
+		return 0, false, errorf(http.StatusBadRequest, "zstd=%s: give the dictionary id as a decimal number, 0 for none", quoteCut(v))
+	}
+	return uint32(id), true, nil
 }
 
 // readDocument reads and decodes a document body, holding a conversion slot: release it when

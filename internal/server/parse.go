@@ -19,6 +19,10 @@ import (
 // counts too: a browser's fetch with a Blob of unknown type sends none.
 var rawUploadTypes = []string{"application/octet-stream", "application/zstd", "application/x-zstd"}
 
+// zstdDictHeader answers a zstd upload with the dictionary id of its first frame (0 for
+// none); /api/build?zstd=ID compresses with it again.
+const zstdDictHeader = "Ainb-Zstd-Dictionary"
+
 // multipartSlack is what multipart framing (boundaries, part headers) may add to a file.
 const multipartSlack = 64 << 10
 
@@ -37,9 +41,12 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer release()
 	if isZstd(data) {
+		dict := frameDict(data)
 		if data, err = s.unzstd.decode(data); err != nil {
 			return err
 		}
+		// The editor saves the file back compressed the same way (see handleBuild).
+		w.Header().Set(zstdDictHeader, strconv.FormatUint(uint64(dict), 10))
 	}
 	doc, err := graph.Parse(name, data)
 	if err != nil {

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -211,15 +212,49 @@ func TestParseZstd(t *testing.T) {
 func TestParseZstdCorrupt(t *testing.T) {
 	s := newTestServer(t, nil)
 	z := zstdEncode(t, corpusFile(t, midFile))
-	for name, b := range map[string][]byte{
-		"truncated":  z[:len(z)/2],
-		"magic only": z[:4],
-		"flipped":    append(append([]byte{}, z[:40]...), bytes.Repeat([]byte{0xff}, 200)...),
+	var h zstd.Header
+	if err := h.Decode(z); err != nil {
+		t.Fatal(err)
+	}
+	// A frame header whose content size cannot fit in the blocks that follow: a garbled
+	// header, which the decoder alone reported as a file too big to decompress.
+	// The first block's header: its size, and the end of the data it needs.
+	block := int(uint32(z[h.HeaderSize])|uint32(z[h.HeaderSize+1])<<8|uint32(z[h.HeaderSize+2])<<16) >> 3
+	end := h.HeaderSize + 3 + block
+	// One small frame of one raw block, its header changed to claim 4 GiB of content.
+	small := zstdEncode(t, []byte("abcdefgh"))
+	var sh zstd.Header
+	if err := sh.Decode(small); err != nil || !sh.FirstBlock.Last || sh.FirstBlock.Compressed || !sh.HasCheckSum {
+		t.Fatalf("small frame: %v %+v", err, sh)
+	}
+	// single segment, 8-byte content size, no checksum, no dictionary
+	huge := append([]byte{0x28, 0xb5, 0x2f, 0xfd, 0xe0}, 0, 0, 0, 0, 1, 0, 0, 0)
+	huge = append(huge, small[sh.HeaderSize:len(small)-4]...) // its block, not its checksum
+	stray := append(append([]byte{}, z...), 1, 2)
+	for name, c := range map[string]struct {
+		b    []byte
+		want string
+	}{
+		"truncated":  {z[:end-10], fmt.Sprintf("not a valid zstd file: the file ends at byte %d, inside the block at byte %d, which needs 10 bytes more (the file is cut short)", end-10, h.HeaderSize)},
+		"magic only": {z[:4], "not a valid zstd file: the frame header at byte 0 is damaged (unexpected EOF)"},
+		"flipped":    {append(append([]byte{}, z[:end]...), 0xf9, 0xff, 0xff), fmt.Sprintf("not a valid zstd file: the block at byte %d declares 2097151 bytes, more than zstd's 131072", end)},
+		"huge size":  {huge, "not a valid zstd file: the frame header at byte 0 declares 4294967296 bytes of content, more than its blocks can hold (8)"},
+		"stray":      {stray, fmt.Sprintf("not a valid zstd file: 2 stray bytes at byte %d after the last frame", len(z))},
+		"reserved":   {append(append([]byte{}, z[:h.HeaderSize]...), 0x07, 0, 0), fmt.Sprintf("not a valid zstd file: the block at byte %d has the reserved type 3", h.HeaderSize)},
 	} {
-		e := wantError(t, do(s, "POST", "/api/parse", "", b), http.StatusUnprocessableEntity)
-		if !strings.HasPrefix(e.Error, "the file looks zstd-compressed but does not decompress: zstd: ") {
-			t.Errorf("%s: %q", name, e.Error)
+		e := wantError(t, do(s, "POST", "/api/parse", "", c.b), http.StatusUnprocessableEntity)
+		if e.Error != c.want {
+			t.Errorf("%s: %q\nwant %q", name, e.Error, c.want)
 		}
+	}
+	// Damage inside a block's data, past what the block headers show, is left to the decoder.
+	bad := append([]byte{}, z...)
+	for i := h.HeaderSize + 3; i < h.HeaderSize+40; i++ {
+		bad[i] ^= 0x5a
+	}
+	e := wantError(t, do(s, "POST", "/api/parse", "", bad), http.StatusUnprocessableEntity)
+	if !strings.HasPrefix(e.Error, "not a valid zstd file: its compressed data is damaged (zstd: ") {
+		t.Errorf("damaged block: %q", e.Error)
 	}
 }
 
