@@ -269,6 +269,10 @@ func (p *pinIndex) lowest(b [4]float64) float64 {
 // returns the index of the pinned boxes.
 func separatePinned(d *Document, heights []float64) *pinIndex {
 	p := &pinIndex{cells: map[[2]int32][]int32{}}
+	// Where the last node pinned at each place ended up: nodes pinned at one place (a file
+	// whose positions are all zero) start below the one before, not at the top of the pile,
+	// which would make the work grow with the square of their number.
+	last := map[[2]float64]float64{}
 	for i := range d.Nodes {
 		nd := &d.Nodes[i]
 		if !nd.Pinned {
@@ -276,6 +280,10 @@ func separatePinned(d *Document, heights []float64) *pinIndex {
 		}
 		if p.boxes == nil {
 			p.boxes = make([][4]float64, len(d.Nodes))
+		}
+		at := [2]float64{nd.X, nd.Y}
+		if y, ok := last[at]; ok {
+			nd.Y = y
 		}
 		for {
 			b := [4]float64{nd.X, nd.Y, nd.X + NodeWidth, nd.Y + heights[i]}
@@ -286,6 +294,7 @@ func separatePinned(d *Document, heights []float64) *pinIndex {
 			}
 			nd.Y = min(bottom+gapY, MaxCoord)
 		}
+		last[at] = nd.Y
 	}
 	return p
 }

@@ -243,3 +243,24 @@ func measureLayout(d *Document) layoutFigures {
 	}
 	return f
 }
+
+// Every node of the big file pinned at one place (as a file whose positions are all zero
+// would be): they end up in one column, each just below the one before, in document order,
+// and the work stays linear (before, each node climbed down the whole pile).
+func TestLayoutPinnedPile(t *testing.T) {
+	d, err := Parse("n", readCorpus(t, "real/nodedefs_ai_v407.ainb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range d.Nodes {
+		d.Nodes[i].X, d.Nodes[i].Y, d.Nodes[i].Pinned = 0, 0, true
+	}
+	Layout(d)
+	y := 0.0
+	for i := range d.Nodes {
+		if n := &d.Nodes[i]; n.X != 0 || n.Y != y || !n.Pinned {
+			t.Fatalf("node %d at (%v, %v) pinned=%v, want (0, %v) pinned", i, n.X, n.Y, n.Pinned, y)
+		}
+		y += NodeHeight(&d.Nodes[i]) + gapY
+	}
+}
