@@ -78,9 +78,13 @@ export async function getShare(id) {
 
 // Lays the document's nodes out again on the server and returns one {id, x, y, pinned?}
 // per node. Pinned nodes come back where they are unless reset asks for a layout of
-// everything (which also clears the pins).
-export async function layout(doc, { reset = false } = {}) {
-  const res = await fetch(`/api/layout${reset ? "?reset=1" : ""}`, {
+// everything (which also clears the pins). aspect is the canvas's width over its height:
+// the arrangement aims at that shape, so that fitting it all fills the canvas.
+export async function layout(doc, { reset = false, aspect = 0 } = {}) {
+  const q = new URLSearchParams();
+  if (reset) q.set("reset", "1");
+  if (aspect > 0 && Number.isFinite(aspect)) q.set("aspect", aspect.toFixed(3));
+  const res = await fetch(`/api/layout${q.size ? "?" + q : ""}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: text(doc),

@@ -577,7 +577,7 @@ export class Editor {
     try {
       let positions;
       try {
-        positions = await api.layout(doc, { reset });
+        positions = await api.layout(doc, { reset, aspect: this.view.width / this.view.height });
       } catch (err) {
         this.status("Tidy failed", "error");
         this.showApiProblems(err, doc.nodes.map((n) => n.id));

@@ -10,6 +10,7 @@
 
 import { History, Tx } from "./history.js";
 import { nodeHeight, NODE_WIDTH, clampCoord } from "./metrics.js";
+import { freeOffset } from "./placement.js";
 import {
   TYPE_LABEL, BLACKBOARD_TYPES, NODE_FLAGS, indexById, nextNodeId, nodeTitle, sourceKind, blackboardTypeFor,
   expressionText, forEachSource, hasDefaultChild, newCondition, clone, isSelector,
@@ -702,9 +703,9 @@ export class Edits {
   // Appends copies of nodes (node objects with the ids they had, already at their new
   // places). Each copy gets a new id and GUID, and links among the copies follow the copies.
   // Copies that stay in their document keep their links to other nodes; copies from another
-  // document (opts.foreign, a clipboard) cannot: see adopt. Copies are not pinned: they land
-  // wherever the cursor or the view centre happens to be, often on top of other nodes, and
-  // Tidy is what puts them in a proper place.
+  // document (opts.foreign, a clipboard) cannot: see adopt. The copies move together to the
+  // nearest place where they overlap no node (placement.js). They are not pinned, so Tidy
+  // lays them out with the rest.
   insertCopies(nodes, label, opts = {}) {
     const doc = this.doc;
     const first = nextNodeId(doc);
@@ -728,6 +729,11 @@ export class Edits {
       if (doc.version >= 0x407) delete n.stateInfo;
       return reorder(n);
     });
+    const [dx, dy] = freeOffset(doc.nodes, added);
+    for (const n of added) {
+      n.x = clampCoord(n.x + dx);
+      n.y = clampCoord(n.y + dy);
+    }
     tx.splice(doc.nodes, doc.nodes.length, 0, ...added);
     tx.structure = true;
     tx.geometry = true;

@@ -3,6 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { freeOffset } from "./placement.js";
 import { createEdits, toF32, parseF32, toS32, toU32, toValue, CLIPBOARD_FORMAT } from "./edits.js";
 import { indexById, sourceKind, computeEdges, reachable, nodeRows, conditionText, formatFloat, clampPositions, clampCoord, MAX_COORD } from "./model.js";
 
@@ -452,7 +453,9 @@ test("add, duplicate: new ids and GUIDs, links among copies follow, not pinned",
   const { doc, ed, node } = setup();
   const id = roundTrip(doc, ed, () => ed.addNode({ type: "Sequential", name: "", guid: "", properties: [] }, 10, 20));
   assert.equal(id, 5);
-  assert.equal(node(5).x, 10);
+  // Asked for on top of node 0 (at 0, 0), the new node (38 high) goes just above it, GAP
+  // clear: nearer than below it (node 0 is 110 high).
+  assert.deepEqual([node(5).x, node(5).y], [10, -20 - 38]);
   assert.notEqual(node(5).guid, "");
   node(3).pinned = true;
   const ids = roundTrip(doc, ed, () => ed.duplicate([0, 2, 3]));
@@ -462,7 +465,11 @@ test("add, duplicate: new ids and GUIDs, links among copies follow, not pinned",
   assert.deepEqual(c0.inputs[0].source, { node: 1 }, "links to other nodes stay");
   assert.deepEqual(c2.inputs[1].sources, [{ node: 1 }, { node: 1, output: 2 }, {}]);
   assert.equal(c3.pinned, undefined, "copies are not pinned");
-  assert.equal(c0.x, node(0).x + 40);
+  // Asked for 40 right and down of the originals, the copies keep their arrangement and
+  // move together to the nearest clear place: left of the originals and below the node
+  // added above, GAP clear of both.
+  assert.deepEqual([c0.x, c0.y, c2.x - c0.x, c2.y - c0.y, c3.y - c0.y], [-280, 130, 340, 200, 400]);
+  assert.deepEqual(freeOffset(doc.nodes.slice(0, 6), [c0, c2, c3]), [0, 0], "the copies overlap nothing");
   assert.notEqual(c2.guid, node(2).guid);
   assert.deepEqual(Object.keys(c2).slice(0, 4), ["id", "type", "name", "guid"]);
 });

@@ -5,6 +5,7 @@
 import { TYPE_COLOR, LINK_COLOR } from "./model.js";
 import { plugPoint } from "./metrics.js";
 import { hasPendingText } from "./fields.js";
+import { wheelAction, wheelMode } from "./wheel.js";
 
 const DRAG_THRESHOLD = 4;
 
@@ -74,7 +75,11 @@ export class Input {
     const [sx, sy] = this.local(e);
     const d = this.drag;
     if (!d) {
-      this.setHover(ed.hitTest(sx, sy));
+      const hit = ed.hitTest(sx, sy);
+      this.setHover(hit);
+      // The whole of a cut-off title or plug name, as the canvas's tooltip.
+      const tip = ed.renderer.tooltip(hit);
+      if (this.canvas.title !== tip) this.canvas.title = tip;
       return;
     }
     if (d.kind === "pinch") {
@@ -253,15 +258,9 @@ export class Input {
     const ed = this.ed;
     e.preventDefault();
     const [sx, sy] = this.local(e);
-    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? ed.view.height : 1;
-    if (e.ctrlKey || e.metaKey) {
-      // Trackpad pinches arrive as ctrl+wheel with small deltas; wheels with larger ones.
-      ed.view.zoomAt(sx, sy, Math.exp(-e.deltaY * unit * 0.0022));
-    } else if (e.shiftKey && !e.deltaX) {
-      ed.view.panBy(-e.deltaY * unit, 0);
-    } else {
-      ed.view.panBy(-e.deltaX * unit, -e.deltaY * unit);
-    }
+    const a = wheelAction(e, wheelMode(), ed.view.height);
+    if (a.zoom) ed.view.zoomAt(sx, sy, a.zoom);
+    else ed.view.panBy(a.pan[0], a.pan[1]);
     ed.viewChanged();
   }
 
@@ -372,8 +371,8 @@ export function keyLabel(b) {
 // Pointer gestures and the search field's own keys, shown in the help before the key
 // bindings.
 export const GESTURES = [
-  ["Drag empty space / wheel", "Pan"],
-  ["Ctrl + wheel / pinch", "Zoom at the cursor"],
+  ["Drag empty space / Shift + wheel", "Pan"],
+  ["Wheel / Ctrl + wheel / pinch", "Zoom at the cursor (the toolbar's Wheel setting makes the wheel pan)"],
   ["Shift + drag", "Box select (Ctrl adds)"],
   ["Click / Shift+click", "Select / add to selection"],
   ["Drag a node", "Move the selection"],

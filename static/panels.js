@@ -5,6 +5,7 @@ import { h, clear } from "./dom.js";
 import { Inspector } from "./inspector.js";
 import { SHORTCUTS } from "./input.js";
 import * as store from "./store.js";
+import { wheelMode, setWheelMode } from "./wheel.js";
 import {
   VALUE_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BLACKBOARD_TYPES, NODE_TYPES, nodeClass, formatFloat, nodeFrom, builtinNode,
 } from "./model.js";
@@ -100,6 +101,9 @@ export class Panels {
     // Shift+click tidies everything, like Shift+L. Disabled while a layout request runs.
     this.tidyBtn = btn("Tidy", "Tidy: lay out unpinned nodes; Shift: all (L / Shift+L)", (e) => ed.doc && ed.tidy({ reset: e.shiftKey }), { dataset: { action: "tidy" } });
     ed.on("tidy", (busy) => (this.tidyBtn.disabled = busy));
+    const wheel = h("select.tool", { title: "What the mouse wheel does on the canvas (remembered)", dataset: { action: "wheel" }, onchange: (e) => setWheelMode(e.target.value) },
+      h("option", { value: "zoom" }, "Wheel: zoom"), h("option", { value: "pan" }, "Wheel: pan"));
+    wheel.value = wheelMode();
     this.toolbar = h("header.toolbar", {},
       h("span.brand", {}, h("b", {}, "AINB"), " editor"),
       btn("Open…", "Open an .ainb or .ainb.zs file (Ctrl+O)", () => this.pickFile(), { dataset: { action: "open" } }),
@@ -112,6 +116,7 @@ export class Panels {
       btn("+ Node", "Add a node (A)", () => this.openPalette(), { dataset: { action: "add" } }),
       btn("Fit", "Fit everything in view (F)", () => ed.doc && ed.fitAll(), { dataset: { action: "fit" } }),
       this.tidyBtn,
+      wheel,
       h("span.grow", {}),
       h("span.doc", {}, this.dirtyEl, this.titleEl),
       btn("?", "Keyboard shortcuts (?)", () => this.toggleHelp(), { dataset: { action: "help" } }),

@@ -2,9 +2,10 @@
 // what is drawn depends on the zoom (full nodes, then plain boxes, then dots) and only what
 // the view meets is drawn at all.
 
+import { rowCount } from "./metrics.js";
 import {
   HEADER, ROW, NODE_WIDTH, VALUE_TYPES, TYPE_COLOR, LINK_COLOR, TYPE_LABEL,
-  nodeRows, nodeClass, headerColor, sourceKind, blackboardLabel, formatValue, conditionText, rowY,
+  nodeRows, nodeClass, nodeTitle, headerColor, sourceKind, blackboardLabel, formatValue, conditionText, rowY,
   EDGE_SOURCE, EDGE_CHILD, EDGE_JUMP, EDGE_QUERY,
 } from "./model.js";
 
@@ -23,6 +24,15 @@ const SELECT = "#ffb347";
 const HIT = "#3ad1ff";
 const FONT_TITLE = "600 13px system-ui, sans-serif";
 const FONT_ROW = "11px system-ui, sans-serif";
+const FONT_BADGE = "600 10px system-ui, sans-serif";
+const FONT_LABEL = "600 11px system-ui, sans-serif";
+// Screen-size labels below LOD_FULL (drawLabels).
+const LABEL_H = 15; // pixels
+const LABEL_PAD = 3;
+const LABEL_CELL = 8; // the grid that keeps labels apart, in pixels
+const MIN_LABEL = 70; // a label's text gets at least this many pixels, however small its node
+const MAX_LABEL = 240;
+const MAX_LABELS = 800; // per frame
 const EDGE_COLORS = VALUE_TYPES.map((t) => TYPE_COLOR[t]);
 
 export class Renderer {
@@ -41,11 +51,13 @@ export class Renderer {
   invalidate() {
     this.rowCache.clear();
     this.minimap = null;
+    this.labels = null;
   }
 
   invalidateNode(i) {
     this.rowCache.delete(i);
     this.minimap = null;
+    if (this.labels) this.labels.text[i] = undefined;
   }
 
   resize() {
@@ -86,6 +98,8 @@ export class Renderer {
     else this.drawDots(vis, z);
     this.drawInteraction(z);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.hitLabel = null; // id of the search hit whose label was drawn, for tests
+    this.labelCount = z < LOD_FULL ? this.drawLabels(vis, z) : 0;
     if (ed.boxSelect) {
       const b = ed.boxSelect;
       ctx.fillStyle = "rgba(58, 209, 255, 0.08)";
@@ -261,96 +275,234 @@ export class Renderer {
     return r;
   }
 
+  // Full nodes, each drawn whole (body, then its text and plugs) before the next, in document
+  // order: a node on top of another hides all of it, text included. The font is set only
+  // when it changes.
   drawFull(vis) {
     const ctx = this.ctx, ed = this.ed, pos = ed.doc.nodes, boxes = ed.grid.boxes;
     const hits = ed.search.hitSet;
     const current = ed.search.current;
+    const hv = ed.hover;
+    const pw = NODE_WIDTH;
+    let font = "";
+    const setFont = (f) => {
+      if (font !== f) ctx.font = font = f;
+    };
+    ctx.textBaseline = "middle";
     for (const i of vis) {
       const e = pos[i], b = boxes[i];
-      const p = { x: b[0], y: b[1], w: b[2] - b[0], h: b[3] - b[1] };
+      const px = b[0], py = b[1], ph = b[3] - b[1];
       const sel = ed.selection.has(e.id);
       ctx.fillStyle = BODY;
       ctx.beginPath();
-      ctx.roundRect(p.x, p.y, p.w, p.h, 6);
+      ctx.roundRect(px, py, pw, ph, 6);
       ctx.fill();
       ctx.fillStyle = headerColor(e);
       ctx.beginPath();
-      ctx.roundRect(p.x, p.y, p.w, HEADER, [6, 6, 0, 0]);
+      ctx.roundRect(px, py, pw, HEADER, [6, 6, 0, 0]);
       ctx.fill();
       ctx.lineWidth = sel ? 2.5 : 1;
       ctx.strokeStyle = sel ? SELECT : hits && hits.has(e.id) ? HIT : ed.problemNodes.has(e.id) ? "#ff5d5d" : BORDER;
       if (current === e.id && !sel) ctx.lineWidth = 2.5;
       ctx.beginPath();
-      ctx.roundRect(p.x, p.y, p.w, p.h, 6);
+      ctx.roundRect(px, py, pw, ph, 6);
       ctx.stroke();
-    }
-    // Text in as few font switches as possible: titles, then rows.
-    ctx.font = FONT_TITLE;
-    ctx.textBaseline = "middle";
-    for (const i of vis) {
-      const p = pos[i], pr = this.prepared(i);
+
+      const pr = this.prepared(i);
+      setFont(FONT_TITLE);
       ctx.fillStyle = TEXT;
       ctx.textAlign = "left";
-      ctx.fillText(pr.title, p.x + 9, p.y + HEADER / 2);
+      ctx.fillText(pr.title, px + 9, py + HEADER / 2);
       ctx.textAlign = "right";
       ctx.fillStyle = "rgba(255,255,255,0.45)";
-      ctx.fillText(pr.label, p.x + NODE_WIDTH - 8, p.y + HEADER / 2);
-    }
-    ctx.font = "600 10px system-ui, sans-serif";
-    for (const i of vis) {
-      const p = pos[i], pr = this.prepared(i);
-      if (!pr.badges.length) continue;
-      let bx = p.x + NODE_WIDTH - 8 - pr.idxW - 6;
-      for (let k = pr.badges.length - 1; k >= 0; k--) {
-        const [label, col] = pr.badges[k];
-        const w = label.length * 6.5 + 8;
-        bx -= w;
-        ctx.fillStyle = "rgba(0,0,0,0.35)";
-        ctx.beginPath();
-        ctx.roundRect(bx, p.y + 7, w, 16, 8);
-        ctx.fill();
-        ctx.fillStyle = col;
-        ctx.textAlign = "center";
-        ctx.fillText(label, bx + w / 2, p.y + 15.5);
-        bx -= 4;
+      ctx.fillText(pr.label, px + pw - 8, py + HEADER / 2);
+      if (pr.badges.length) {
+        setFont(FONT_BADGE);
+        let bx = px + pw - 8 - pr.idxW - 6;
+        for (let k = pr.badges.length - 1; k >= 0; k--) {
+          const [label, col] = pr.badges[k];
+          const w = label.length * 6.5 + 8;
+          bx -= w;
+          ctx.fillStyle = "rgba(0,0,0,0.35)";
+          ctx.beginPath();
+          ctx.roundRect(bx, py + 7, w, 16, 8);
+          ctx.fill();
+          ctx.fillStyle = col;
+          ctx.textAlign = "center";
+          ctx.fillText(label, bx + w / 2, py + 15.5);
+          bx -= 4;
+        }
       }
-    }
-    ctx.font = FONT_ROW;
-    const hv = ed.hover;
-    for (const i of vis) {
-      const p = pos[i], pr = this.prepared(i);
       const rows = pr.rows;
-      const pw = NODE_WIDTH;
+      if (rows.length) setFont(FONT_ROW);
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r];
-        const cy = p.y + HEADER + r * ROW + ROW / 2;
+        const cy = py + HEADER + r * ROW + ROW / 2;
         if (r % 2 === 1) {
           ctx.fillStyle = "rgba(255,255,255,0.025)";
-          ctx.fillRect(p.x + 1, cy - ROW / 2, pw - 2, ROW);
+          ctx.fillRect(px + 1, cy - ROW / 2, pw - 2, ROW);
         }
         if (row.left) {
           ctx.textAlign = "left";
           ctx.fillStyle = row.leftColor || MUTED;
-          ctx.fillText(row.left, p.x + 12, cy);
+          ctx.fillText(row.left, px + 12, cy);
         }
         if (row.leftValue) {
           ctx.textAlign = "left";
           ctx.fillStyle = row.leftValueColor;
-          ctx.fillText(row.leftValue, p.x + 12 + row.leftW + 5, cy);
+          ctx.fillText(row.leftValue, px + 12 + row.leftW + 5, cy);
         }
         if (row.right) {
           ctx.textAlign = "right";
           ctx.fillStyle = row.rightColor || MUTED;
-          ctx.fillText(row.right, p.x + pw - 12, cy);
+          ctx.fillText(row.right, px + pw - 12, cy);
         }
-        if (row.inPlug) this.plug(p.x, cy, row.inPlug, hv && hv.node === p.id && hv.row === r && hv.side === "in", row.inFilled);
-        if (row.outPlug) this.plug(p.x + pw, cy, row.outPlug, hv && hv.node === p.id && hv.row === r && hv.side === "out", true);
+        if (row.inPlug) this.plug(px, cy, row.inPlug, hv && hv.node === e.id && hv.row === r && hv.side === "in", row.inFilled);
+        if (row.outPlug) this.plug(px + pw, cy, row.outPlug, hv && hv.node === e.id && hv.row === r && hv.side === "out", true);
         if (row.mark) {
           ctx.fillStyle = row.mark;
-          ctx.fillRect(p.x + 4, cy - 3, 3, 6);
+          ctx.fillRect(px + 4, cy - 3, 3, 6);
         }
       }
     }
+  }
+
+  // Titles below LOD_FULL, where the nodes' own text would be too small to read: drawn at
+  // screen size over the node's top-left corner, cut to about the node's width on screen
+  // (never under MIN_LABEL pixels). Labels never overlap one another: the current search
+  // hit goes first, then the selection, then the commands' roots, then nodes by size (the
+  // most rows first); a label whose place is taken is left out, so a crowd of small nodes
+  // shows the labels of its biggest ones. Returns how many labels were drawn.
+  drawLabels(vis, z) {
+    const ed = this.ed, ctx = this.ctx, v = ed.view, nodes = ed.doc.nodes, boxes = ed.grid.boxes;
+    if (!vis.length) return 0;
+    const L = this.labelState(nodes);
+    // Which nodes are on screen, by a stamp per frame.
+    const stamp = ++L.frame;
+    for (const i of vis) L.seen[i] = stamp;
+    // Cells of LABEL_CELL pixels taken by labels already placed.
+    const cw = Math.ceil(v.width / LABEL_CELL) + 1, ch = Math.ceil(v.height / LABEL_CELL) + 1;
+    if (!L.taken || L.taken.length < cw * ch) L.taken = new Uint8Array(cw * ch);
+    const taken = L.taken;
+    taken.fill(0, 0, cw * ch);
+    const ox = v.width / 2 - v.x * z, oy = v.height / 2 - v.y * z;
+    const room = Math.min(MAX_LABEL, Math.max(MIN_LABEL, NODE_WIDTH * z));
+    const placed = [];
+    const tryPlace = (i, hit) => {
+      if (L.seen[i] !== stamp || L.done[i] === stamp) return;
+      L.done[i] = stamp;
+      const b = boxes[i];
+      const sx = b[0] * z + ox, sy = b[1] * z + oy;
+      const [text, w] = this.labelText(L, nodes[i], i, room);
+      const x0 = Math.floor(sx / LABEL_CELL), y0 = Math.floor(sy / LABEL_CELL);
+      const x1 = Math.floor((sx + w + 2 * LABEL_PAD) / LABEL_CELL), y1 = Math.floor((sy + LABEL_H) / LABEL_CELL);
+      if (x1 < 0 || y1 < 0 || x0 >= cw || y0 >= ch) return;
+      const cx0 = Math.max(0, x0), cy0 = Math.max(0, y0), cx1 = Math.min(cw - 1, x1), cy1 = Math.min(ch - 1, y1);
+      if (!hit) {
+        for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) if (taken[cy * cw + cx]) return;
+      }
+      for (let cy = cy0; cy <= cy1; cy++) taken.fill(1, cy * cw + cx0, cy * cw + cx1 + 1);
+      placed.push(sx, sy, w, i, hit ? 1 : 0, text);
+    };
+    const cur = ed.search.current;
+    if (cur !== undefined && cur !== null) {
+      const i = ed.indexOf(cur);
+      if (i >= 0) tryPlace(i, true);
+    }
+    for (const id of ed.selection) {
+      const i = ed.indexOf(id);
+      if (i >= 0) tryPlace(i, false);
+    }
+    const order = L.order;
+    for (let k = 0; k < order.length && placed.length < 6 * MAX_LABELS; k++) tryPlace(order[k], false);
+    if (!placed.length) return 0;
+    ctx.fillStyle = "rgba(14, 15, 18, 0.82)";
+    ctx.beginPath();
+    for (let k = 0; k < placed.length; k += 6) ctx.rect(placed[k], placed[k + 1], placed[k + 2] + 2 * LABEL_PAD, LABEL_H);
+    ctx.fill();
+    ctx.font = FONT_LABEL;
+    ctx.textAlign = "left";
+    ctx.textBaseline = "middle";
+    ctx.fillStyle = TEXT;
+    for (let k = 0; k < placed.length; k += 6) if (!placed[k + 4]) ctx.fillText(placed[k + 5], placed[k] + LABEL_PAD, placed[k + 1] + LABEL_H / 2);
+    if (placed[4]) {
+      this.hitLabel = nodes[placed[3]].id;
+      ctx.strokeStyle = HIT;
+      ctx.lineWidth = 1.5;
+      ctx.strokeRect(placed[0] + 0.75, placed[1] + 0.75, placed[2] + 2 * LABEL_PAD - 1.5, LABEL_H - 1.5);
+      ctx.fillStyle = HIT;
+      ctx.fillText(placed[5], placed[0] + LABEL_PAD, placed[1] + LABEL_H / 2);
+    }
+    return placed.length / 6;
+  }
+
+  // The tooltip for what a hit test found: below LOD_FULL a node's whole title (labels
+  // are cut); above, a title or a row's text only when the node shows it cut. "" for none.
+  tooltip(hit) {
+    if (!hit || (hit.kind !== "node" && hit.kind !== "plug")) return "";
+    const ed = this.ed, i = ed.indexOf(hit.node);
+    if (i < 0) return "";
+    const n = ed.doc.nodes[i];
+    const title = `${nodeTitle(n)} #${n.id}`;
+    if (ed.view.zoom < LOD_FULL) return title;
+    const pr = this.prepared(i);
+    if (hit.row < 0) return pr.title !== nodeClass(n) ? title : "";
+    const row = pr.rows[hit.row];
+    return (row && row.tip) || "";
+  }
+
+  // What drawLabels keeps between frames, made again when the document changes: the order
+  // of the nodes by importance, and each node's label cut for the room it had.
+  labelState(nodes) {
+    let L = this.labels;
+    if (L && L.n === nodes.length) return L;
+    const n = nodes.length;
+    const rank = new Float64Array(n);
+    for (let i = 0; i < n; i++) rank[i] = rowCount(nodes[i]) + 3 * ((nodes[i].children || []).length + (nodes[i].queries || []).length);
+    for (const c of this.ed.doc.commands || []) {
+      for (const id of [c.root, c.secondary]) {
+        const i = this.ed.indexOf(id);
+        if (i >= 0) rank[i] = Infinity;
+      }
+    }
+    const order = Int32Array.from(nodes.keys()).sort((a, b) => rank[b] - rank[a] || a - b);
+    L = { n, order, seen: new Int32Array(n), done: new Int32Array(n), frame: 0, text: new Array(n), room: new Float64Array(n), width: new Float64Array(n), taken: null };
+    this.labels = L;
+    return L;
+  }
+
+  // A node's label cut to room pixels, and its width. Widths come from a table of character
+  // widths measured once, so a frame with thousands of labels measures no text.
+  labelText(L, n, i, room) {
+    if (L.text[i] !== undefined && L.room[i] === room) return [L.text[i], L.width[i]];
+    const full = nodeClass(n);
+    let w = 0, k = 0;
+    const ell = this.charWidth("…");
+    for (; k < full.length; k++) {
+      const c = this.charWidth(full[k]);
+      if (w + c > room - (k < full.length - 1 ? ell : 0)) break;
+      w += c;
+    }
+    let text = full;
+    if (k < full.length) {
+      text = full.slice(0, k) + "…";
+      w += ell;
+    }
+    L.text[i] = text;
+    L.room[i] = room;
+    L.width[i] = w;
+    return [text, w];
+  }
+
+  charWidth(c) {
+    let cw = this.charWidths || (this.charWidths = new Map());
+    let w = cw.get(c);
+    if (w === undefined) {
+      this.measure.font = FONT_LABEL;
+      w = this.measure.measureText(c).width;
+      cw.set(c, w);
+    }
+    return w;
   }
 
   plug(x, y, color, hot, filled) {
@@ -478,6 +630,13 @@ export function fit(m, s, maxW) {
 function prepareRow(m, doc, n, row) {
   const out = {};
   const W = NODE_WIDTH;
+  // Texts cut to fit are kept whole in out.tip, for the tooltip.
+  const cut = [];
+  const fitRow = (_, s, w) => {
+    const r = fit(m, s, w);
+    if (r !== s) cut.push(s);
+    return r;
+  };
   const sourceText = (item) => {
     const s = item.source;
     switch (sourceKind(s)) {
@@ -491,8 +650,8 @@ function prepareRow(m, doc, n, row) {
       const it = row.item;
       out.mark = TYPE_COLOR[it.type];
       const [val, col] = sourceText(it);
-      out.left = fit(m, it.name, W * 0.5 - 14);
-      out.right = fit(m, val, W - 24 - m.measureText(out.left).width - 10);
+      out.left = fitRow(m, it.name, W * 0.5 - 14);
+      out.right = fitRow(m, val, W - 24 - m.measureText(out.left).width - 10);
       out.rightColor = col;
       break;
     }
@@ -502,14 +661,14 @@ function prepareRow(m, doc, n, row) {
         out.inPlug = TYPE_COLOR[it.type];
         const multi = it.sources;
         out.inFilled = multi ? multi.some((s) => sourceKind(s) === "node") : sourceKind(it.source) === "node";
-        out.left = fit(m, it.name + (multi ? ` [${multi.length}]` : ""), row.output ? W * 0.5 - 18 : W * 0.45);
+        out.left = fitRow(m, it.name + (multi ? ` [${multi.length}]` : ""), row.output ? W * 0.5 - 18 : W * 0.45);
         out.leftW = m.measureText(out.left).width;
         out.leftColor = TEXT;
         if (!multi && !out.inFilled) {
           const [val, col] = sourceText(it);
           const room = (row.output ? W * 0.5 : W - 12) - 12 - out.leftW - 8;
           if (room > 20) {
-            out.leftValue = fit(m, val, room);
+            out.leftValue = fitRow(m, val, room);
             out.leftValueColor = col === TEXT ? MUTED : col;
           }
         }
@@ -517,7 +676,7 @@ function prepareRow(m, doc, n, row) {
       if (row.output) {
         const it = row.output.item;
         out.outPlug = TYPE_COLOR[it.type];
-        out.right = fit(m, it.name, W * 0.5 - 18);
+        out.right = fitRow(m, it.name, W * 0.5 - 18);
         out.rightColor = TEXT;
       }
       break;
@@ -526,10 +685,10 @@ function prepareRow(m, doc, n, row) {
       const c = row.child;
       out.outPlug = LINK_COLOR.child;
       const cond = conditionText(doc, n, c, row.isDefault);
-      out.left = fit(m, c.name || "child", W * 0.45);
+      out.left = fitRow(m, c.name || "child", W * 0.45);
       out.leftColor = TEXT;
       if (cond) {
-        out.right = fit(m, cond, W * 0.5 - 18);
+        out.right = fitRow(m, cond, W * 0.5 - 18);
         out.rightColor = "#f0c365";
       } else {
         out.right = `→ #${c.node}`;
@@ -540,17 +699,18 @@ function prepareRow(m, doc, n, row) {
     case "jump": {
       const j = row.jump;
       out.outPlug = LINK_COLOR.jump;
-      out.left = fit(m, "jump" + (j.command ? " → " + j.command : ` type ${j.type ?? 0}`), W - 60);
+      out.left = fitRow(m, "jump" + (j.command ? " → " + j.command : ` type ${j.type ?? 0}`), W - 60);
       out.leftColor = LINK_COLOR.jump;
       out.right = `#${j.node}`;
       break;
     }
     case "attachment": {
-      out.left = fit(m, "◆ " + (row.item ? row.item.name : `attachment ${row.ref}`), W - 60);
+      out.left = fitRow(m, "◆ " + (row.item ? row.item.name : `attachment ${row.ref}`), W - 60);
       out.right = `attachment ${row.ref}`;
       break;
     }
   }
+  if (cut.length) out.tip = cut.join("\n");
   return out;
 }
 

@@ -2,6 +2,7 @@ package static_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,17 +32,34 @@ const positionsJS = `import("/static/metrics.js").then((m) => ainbEditor.documen
 // redo exactly.
 const positionsText = `JSON.stringify(ainbEditor.document().nodes)`
 
-// Tidy lays out the nodes that are not pinned: a node added from the palette (not pinned)
-// moves off the nodes it landed on, a dragged node (pinned) stays, and the rest go back to
-// the server's layout. It is one undoable edit; Shift+L lays out everything, pins included.
+// serverLayoutJS asks the server for the layout of the document text %s with the query %s
+// (the editor's own aspect added), as Tidy does, and returns the boxes it would give.
+const serverLayoutJS = `import("/static/metrics.js").then(async (m) => {
+  const c = document.getElementById("graph");
+  const q = new URLSearchParams(%s);
+  q.set("aspect", (c.clientWidth / c.clientHeight).toFixed(3));
+  const res = await fetch("/api/layout?" + q, {method: "POST", headers: {"Content-Type": "application/json"}, body: %s});
+  const body = await res.json();
+  const doc = JSON.parse(%[2]s);
+  return body.positions.map((p, i) => ({x: p.x, y: p.y, w: m.NODE_WIDTH, h: m.nodeHeight(doc.nodes[i]), pinned: p.pinned}));
+})`
+
+// Tidy lays out the nodes that are not pinned around the pinned ones: a node added from
+// the palette lands where it overlaps nothing; a node dragged on top of another (pinned)
+// stays, and the rest move off it; the result is the server's layout, applied as one
+// undoable edit, and it never says "Already tidy" while nodes overlap. Shift+L lays out
+// everything, pins included.
 func TestTidy(t *testing.T) {
 	p := newBrowser(t)
 	p.open(corpusFile(t, "synthetic/kitchen_sink_v407.ainb"))
-	initial := eval[[]box](p, positionsJS)
-	n := len(initial)
+	n := len(eval[[]box](p, positionsJS))
 	const dragged = 7
+	// The node nearest to the one to drag, which it is dropped on.
+	other := eval[int](p, fmt.Sprintf(`(() => { const a = `+nodeJS+`; let best = -1, d = Infinity;
+		for (const q of ainbEditor.document().nodes) { const e = Math.hypot(q.x - a.x, q.y - a.y); if (q.id !== a.id && e < d) { d = e; best = q.id; } }
+		return best; })()`, dragged))
 
-	// Look at the node to drag, so the palette adds the new node right on top of it.
+	// Look at the node to drag and add a node there: it lands clear of everything.
 	p.run(fmt.Sprintf(`(() => { const q = `+nodeJS+`; ainbEditor.setView({x: q.x + 130, y: q.y + 100, zoom: 0.5}); })()`, dragged))
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="add"]`)))
 	p.do(chromedp.WaitVisible(chromedp.CSS(`.palette-input`)))
@@ -54,23 +72,21 @@ func TestTidy(t *testing.T) {
 	if pos[added].pinned() {
 		t.Error("a node added from the palette is pinned; Tidy would not place it")
 	}
-	overlapping := false
-	for i := range n {
-		overlapping = overlapping || pos[added].overlaps(pos[i])
-	}
-	if !overlapping {
-		t.Fatalf("the added node %v overlaps nothing; the test needs it to", pos[added])
+	if o := eval[string](p, overlapJS); o != "" {
+		t.Errorf("after adding a node %s overlap", o)
 	}
 
-	// Drag the node up and left a little: that pins it.
+	// Drag the node onto its neighbour: that pins it, overlapping.
 	from := p.screenOf(dragged, -1, "")
-	p.drag(from, point{from.X - 40, from.Y - 30})
+	onto := p.screenOf(other, -1, "")
+	p.drag(from, point{onto.X + 10, onto.Y + 10})
 	pos = eval[[]box](p, positionsJS)
 	moved := pos[dragged]
-	if moved.X == initial[dragged].X && moved.Y == initial[dragged].Y || !moved.pinned() {
-		t.Fatalf("dragging node %d: %+v (was %+v), want moved and pinned", dragged, moved, initial[dragged])
+	if !moved.pinned() || eval[string](p, overlapJS) == "" {
+		t.Fatalf("dragging node %d onto %d: %+v, want pinned and overlapping", dragged, other, moved)
 	}
 	beforeTidy := eval[string](p, positionsText)
+	docBefore := eval[string](p, `JSON.stringify(ainbEditor.document())`)
 	screenBefore := p.screenOf(dragged, -1, "")
 
 	// The button is disabled while the request runs.
@@ -82,18 +98,16 @@ func TestTidy(t *testing.T) {
 	if got := after[dragged]; got.X != moved.X || got.Y != moved.Y || !got.pinned() {
 		t.Errorf("the pinned node moved or lost its pin: %+v, want %+v", got, moved)
 	}
-	if after[added].X == pos[added].X && after[added].Y == pos[added].Y {
-		t.Errorf("the added node stayed at %+v", pos[added])
+	if o := eval[string](p, overlapJS); o != "" {
+		t.Errorf("after Tidy %s overlap", o)
 	}
-	for i := range n {
-		if after[added].overlaps(after[i]) {
-			t.Errorf("the added node %+v overlaps node %d %+v after Tidy", after[added], i, after[i])
-		}
-		if i == dragged {
-			continue
-		}
-		if a, b := after[i], initial[i]; a.X != b.X || a.Y != b.Y || a.W != b.W || a.H != b.H || a.pinned() {
-			t.Errorf("node %d after Tidy at %+v, want the first layout's %+v", i, a, b)
+	if s := eval[string](p, `ainbEditor.status()`); strings.Contains(s, "Already tidy") {
+		t.Errorf("Tidy said %q", s)
+	}
+	want := eval[[]box](p, fmt.Sprintf(serverLayoutJS, "{}", strconv.Quote(docBefore)))
+	for i := range after {
+		if a, b := after[i], want[i]; a.X != b.X || a.Y != b.Y || a.pinned() != b.pinned() {
+			t.Errorf("node %d after Tidy at %+v, the server's layout says %+v", i, a, b)
 		}
 	}
 	// The selected node keeps its place on the screen.
@@ -111,19 +125,21 @@ func TestTidy(t *testing.T) {
 		t.Errorf("redo did not re-apply Tidy:\n%s\nwant\n%s", got, afterTidy)
 	}
 
-	// Shift+L lays out everything: the pinned node goes back and loses its pin, and keeps
-	// its place on the screen (the view follows it).
+	// Shift+L lays out everything: the pinned node loses its pin, and keeps its place on the
+	// screen (the view follows it).
 	screenBefore = p.screenOf(dragged, -1, "")
+	docBefore = eval[string](p, `JSON.stringify(ainbEditor.document())`)
 	p.key("L", chromedp.ModifierShift)
 	p.waitFor(`ainbEditor.history().undo.at(-1) === "Tidy all" && !document.querySelector('[data-action="tidy"]').disabled`)
 	all := eval[[]box](p, positionsJS)
-	for i := range n {
-		if a, b := all[i], initial[i]; a.X != b.X || a.Y != b.Y || a.W != b.W || a.H != b.H || a.pinned() {
-			t.Errorf("node %d after Tidy all at %+v, want the first layout's %+v", i, a, b)
+	want = eval[[]box](p, fmt.Sprintf(serverLayoutJS, `{reset: "1"}`, strconv.Quote(docBefore)))
+	for i := range all {
+		if a, b := all[i], want[i]; a.X != b.X || a.Y != b.Y || a.pinned() || b.pinned() {
+			t.Errorf("node %d after Tidy all at %+v, the server's reset layout says %+v", i, a, b)
 		}
 	}
-	if a, b := all[added], after[added]; a.X != b.X || a.Y != b.Y || a.pinned() {
-		t.Errorf("the added node after Tidy all at %+v, want %+v", a, b)
+	if o := eval[string](p, overlapJS); o != "" {
+		t.Errorf("after Tidy all %s overlap", o)
 	}
 	if s := p.screenOf(dragged, -1, ""); s != screenBefore {
 		t.Errorf("the selected node moved on the screen from %v to %v", screenBefore, s)

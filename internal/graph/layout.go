@@ -1,5 +1,7 @@
 package graph
 
+import "math"
+
 // Node boxes. The browser draws nodes with the same metrics, so boxes placed here never
 // overlap there.
 const (
@@ -7,10 +9,14 @@ const (
 	HeaderHeight = 30.0
 	RowHeight    = 18.0
 	FooterHeight = 8.0
-	gapX         = 80.0 // between a node and its children
+	gapX         = 80.0 // between a node and its children, and between a reader and what it reads
 	gapY         = 24.0 // between sibling subtrees
-	gapTrees     = 80.0 // between the trees of two commands
+	gapTrees     = 80.0 // between two trees
 )
+
+// DefaultAspect is the width-to-height ratio a layout aims at when the caller does not know
+// the screen: an editor canvas on a desktop screen, beside the side panel.
+const DefaultAspect = 1.6
 
 // MaxCoord bounds node positions, either way on both axes. Layouts of the largest uploads
 // stay far inside it; a document or view beyond it is hostile or broken (past 2^53 adding a
@@ -24,21 +30,42 @@ func NodeHeight(n *Node) float64 {
 	return HeaderHeight + float64(rows)*RowHeight + FooterHeight
 }
 
-// Layout places every node that is not pinned. Each command's tree grows to the right of its
-// root, children stacked top to bottom; the nodes a node reads (queries and input sources)
-// sit in its tree as extra children, so they end up beside it. Jump targets start trees of
-// their own. A node reached twice is placed at its first visit; cycles end there. Nodes no
-// command reaches are set out in rows below everything else. The result depends only on
-// the document (references to ids that do not exist are ignored).
-func Layout(d *Document) {
+// Layout is LayoutAspect for a screen of DefaultAspect.
+func Layout(d *Document) { LayoutAspect(d, DefaultAspect) }
+
+// LayoutAspect places every node that is not pinned, so that no two boxes overlap and the
+// whole arrangement is about aspect times as wide as it is high (so that fitting it on a
+// screen of that shape leaves it readable, not a strip).
+//
+// The graph is cut into trees. A tree grows to the right of its root, children stacked top to
+// bottom; the nodes a node reads (its queries and the nodes its inputs take values from) sit
+// to its left, so every link runs left to right. A node reached twice is placed at its first
+// visit; cycles end there. Trees start at the commands' roots, then at jump targets, then at
+// nodes that nothing unplaced refers to, then at whatever is left (cycles no command
+// reaches). The trees are then stacked into columns whose height is chosen for the aspect.
+//
+// Pinned nodes keep their places; automatic nodes are kept off them. Pinned nodes that
+// overlap each other are moved down, in document order, until they do not (they stay pinned).
+// The result depends only on the document and aspect (references to ids that do not exist
+// are ignored).
+func LayoutAspect(d *Document, aspect float64) {
+	if !(aspect >= 0.01 && aspect <= 100) {
+		aspect = DefaultAspect
+	}
 	n := len(d.Nodes)
-	l := &layouter{d: d, placed: make([]bool, n), heights: make([]float64, n), index: nodeIndex(d)}
+	l := &layouter{
+		d: d, index: nodeIndex(d),
+		heights: make([]float64, n), placed: make([]bool, n),
+		firstSrc: make([]int32, n), firstKid: make([]int32, n), lastSrc: make([]int32, n), lastKid: make([]int32, n), sib: make([]int32, n),
+		relX: make([]float64, n), relY: make([]float64, n),
+		blockW: make([]float64, n), blockH: make([]float64, n), nodeX: make([]float64, n),
+	}
 	for i := range d.Nodes {
 		l.heights[i] = NodeHeight(&d.Nodes[i])
+		l.firstSrc[i], l.firstKid[i], l.sib[i] = -1, -1, -1
 	}
-	// Pinned nodes keep their places, but their subtrees are still laid out around the
-	// automatic ones: only the pinned box itself is left alone.
-	y := 0.0
+	l.pins = separatePinned(d, l.heights)
+
 	var roots []int
 	for _, c := range d.Commands {
 		roots = append(roots, l.index(c.Root))
@@ -46,32 +73,230 @@ func Layout(d *Document) {
 			roots = append(roots, l.index(c.Secondary))
 		}
 	}
+	l.trees(roots, true)
+	// Nodes no command reaches: first those nothing unplaced refers to, so that a node
+	// read by another one is laid out beside its reader.
+	referred := make([]bool, n)
+	for i := range d.Nodes {
+		if !l.placed[i] {
+			l.refs(i, func(j int, _ bool) {
+				if j != i {
+					referred[j] = true
+				}
+			})
+		}
+	}
+	roots = roots[:0]
+	for i := range d.Nodes {
+		if !l.placed[i] && !referred[i] {
+			roots = append(roots, i)
+		}
+	}
+	l.trees(roots, false)
+	roots = roots[:0]
+	for i := range d.Nodes {
+		if !l.placed[i] {
+			roots = append(roots, i)
+		}
+	}
+	l.trees(roots, false)
+	l.pack(aspect)
+}
+
+type layouter struct {
+	d       *Document
+	index   func(int) int
+	heights []float64
+	placed  []bool
+	pins    *pinIndex
+
+	// The trees, as first-child/next-sibling lists: what a node reads (sources) and its
+	// children, each in the order they were reached; last* are the tails.
+	firstSrc, firstKid, lastSrc, lastKid, sib []int32
+	order                                     []int32 // every node, tree by tree, each tree in preorder
+	blocks                                    []block
+
+	relX, relY     []float64 // a node's place in its tree's box
+	blockW, blockH []float64 // the box of the subtree of a node
+	nodeX          []float64 // where the node sits in its subtree's box
+}
+
+// block is one tree: nodes order[start:end], the first being its root.
+type block struct {
+	start, end int
+	x, y       float64
+}
+
+// refs calls fn for each node i links to: what it reads (src true), then its children.
+func (l *layouter) refs(i int, fn func(j int, src bool)) {
+	nd := &l.d.Nodes[i]
+	add := func(id int, src bool) {
+		if j := l.index(id); j >= 0 {
+			fn(j, src)
+		}
+	}
+	for _, q := range nd.Queries {
+		add(q, true)
+	}
+	for k := range nd.Inputs {
+		in := &nd.Inputs[k]
+		if in.Sources != nil {
+			for _, s := range in.Sources {
+				if s.Node != nil {
+					add(*s.Node, true)
+				}
+			}
+		} else if in.Source != nil && in.Source.Node != nil {
+			add(*in.Source.Node, true)
+		}
+	}
+	for k := range nd.Properties {
+		if s := nd.Properties[k].Source; s != nil && s.Node != nil {
+			add(*s.Node, true)
+		}
+	}
+	for _, c := range nd.Children {
+		add(c.Node, false)
+	}
+}
+
+// trees lays out a tree from each root not placed yet, in order; with jumps, the targets of
+// jumps found on the way start trees after them.
+func (l *layouter) trees(roots []int, jumps bool) {
+	type frame struct{ node, k int }
+	var cand []int32 // candidates of the frames on the stack, with a kind bit
+	var stack []frame
+	var starts []int // where each frame's candidates begin in cand
 	for len(roots) > 0 {
 		r := roots[0]
 		roots = roots[1:]
-		if r < 0 || r >= n || l.placed[r] {
+		if r < 0 || r >= len(l.placed) || l.placed[r] {
 			continue
 		}
-		h := l.tree(r, 0, y)
-		y += h + gapTrees
-		roots = append(roots, l.jumps...)
-		l.jumps = l.jumps[:0]
+		start := len(l.order)
+		push := func(i int) {
+			l.placed[i] = true
+			l.order = append(l.order, int32(i))
+			starts = append(starts, len(cand))
+			l.refs(i, func(j int, src bool) {
+				v := int32(j) << 1
+				if src {
+					v |= 1
+				}
+				cand = append(cand, v)
+			})
+			if jumps {
+				for _, jp := range l.d.Nodes[i].Jumps {
+					if j := l.index(jp.Node); j >= 0 {
+						roots = append(roots, j)
+					}
+				}
+			}
+			stack = append(stack, frame{node: i, k: starts[len(starts)-1]})
+		}
+		push(r)
+		for len(stack) > 0 {
+			fr := &stack[len(stack)-1]
+			// Skip what a sibling's subtree placed meanwhile.
+			for fr.k < len(cand) && l.placed[cand[fr.k]>>1] {
+				fr.k++
+			}
+			if fr.k == len(cand) {
+				cand = cand[:starts[len(starts)-1]]
+				starts = starts[:len(starts)-1]
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			c := cand[fr.k]
+			fr.k++
+			p, j := fr.node, int(c>>1)
+			head, tail := &l.firstKid[p], &l.lastKid[p]
+			if c&1 == 1 {
+				head, tail = &l.firstSrc[p], &l.lastSrc[p]
+			}
+			if *head < 0 {
+				*head = int32(j)
+			} else {
+				l.sib[*tail] = int32(j)
+			}
+			*tail = int32(j)
+			push(j)
+		}
+		l.blocks = append(l.blocks, block{start: start, end: len(l.order)})
 	}
-	// Everything else, in rows.
-	x, rowH := 0.0, 0.0
-	const rowWidth = 8 * (NodeWidth + gapX)
+}
+
+// pinIndex finds pinned boxes by uniform grid cells.
+type pinIndex struct {
+	cells map[[2]int32][]int32
+	boxes [][4]float64 // by node index; only pinned nodes are set
+}
+
+const pinCell = 512.0
+
+func cellOf(v float64) int32 { return int32(math.Floor(v / pinCell)) }
+
+func (p *pinIndex) add(i int, b [4]float64) {
+	p.boxes[i] = b
+	for cy := cellOf(b[1]); cy <= cellOf(b[3]); cy++ {
+		for cx := cellOf(b[0]); cx <= cellOf(b[2]); cx++ {
+			k := [2]int32{cx, cy}
+			p.cells[k] = append(p.cells[k], int32(i))
+		}
+	}
+}
+
+// lowest returns the bottom of the lowest pinned box that overlaps b, or NaN for none.
+func (p *pinIndex) lowest(b [4]float64) float64 {
+	bottom := math.NaN()
+	if p == nil || len(p.cells) == 0 {
+		return bottom
+	}
+	for cy := cellOf(b[1]); cy <= cellOf(b[3]); cy++ {
+		for cx := cellOf(b[0]); cx <= cellOf(b[2]); cx++ {
+			for _, i := range p.cells[[2]int32{cx, cy}] {
+				o := p.boxes[i]
+				if o[0] < b[2] && b[0] < o[2] && o[1] < b[3] && b[1] < o[3] && !(o[3] <= bottom) {
+					bottom = o[3]
+				}
+			}
+		}
+	}
+	return bottom
+}
+
+// separatePinned moves each pinned node that overlaps an earlier one down below it, and
+// returns the index of the pinned boxes.
+func separatePinned(d *Document, heights []float64) *pinIndex {
+	p := &pinIndex{cells: map[[2]int32][]int32{}}
+	// Where the last node pinned at each place ended up: nodes pinned at one place (a file
+	// whose positions are all zero) start below the one before, not at the top of the pile,
+	// which would make the work grow with the square of their number.
+	last := map[[2]float64]float64{}
 	for i := range d.Nodes {
-		if l.placed[i] {
+		nd := &d.Nodes[i]
+		if !nd.Pinned {
 			continue
 		}
-		if x+NodeWidth > rowWidth {
-			x, y = 0, y+rowH+gapY
-			rowH = 0
+		if p.boxes == nil {
+			p.boxes = make([][4]float64, len(d.Nodes))
 		}
-		l.place(i, x, y)
-		rowH = max(rowH, l.heights[i])
-		x += NodeWidth + gapX
+		at := [2]float64{nd.X, nd.Y}
+		if y, ok := last[at]; ok {
+			nd.Y = y
+		}
+		for {
+			b := [4]float64{nd.X, nd.Y, nd.X + NodeWidth, nd.Y + heights[i]}
+			bottom := p.lowest(b)
+			if math.IsNaN(bottom) || nd.Y >= MaxCoord {
+				p.add(i, b)
+				break
+			}
+			nd.Y = min(bottom+gapY, MaxCoord)
+		}
+		last[at] = nd.Y
 	}
+	return p
 }
 
 // nodeIndex returns a function from node id to index (-1 for none): by a slice when ids are
@@ -113,102 +338,161 @@ func nodeIndex(d *Document) func(int) int {
 	}
 }
 
-type layouter struct {
-	d       *Document
-	index   func(int) int
-	placed  []bool
-	heights []float64
-	jumps   []int
-}
-
-func (l *layouter) place(i int, x, y float64) {
-	l.placed[i] = true
-	p := &l.d.Nodes[i]
-	if !p.Pinned {
-		p.X, p.Y = x, y
-	}
-}
-
-// next lists the nodes laid out to the right of i: its children, then what it reads.
-func (l *layouter) next(i int) []int {
-	nd := &l.d.Nodes[i]
-	var out []int
-	add := func(id int) {
-		if j := l.index(id); j >= 0 && !l.placed[j] {
-			out = append(out, j)
+// measure sizes every subtree, from the leaves up: what the node reads is stacked at its
+// left, right-aligned against it; its children are stacked at its right. A subtree's box
+// is as high as the tallest of the node and the two stacks.
+func (l *layouter) measure() {
+	for k := len(l.order) - 1; k >= 0; k-- {
+		i := l.order[k]
+		srcW, srcH := l.stack(l.firstSrc[i])
+		kidW, kidH := l.stack(l.firstKid[i])
+		left := 0.0
+		if srcW > 0 {
+			left = srcW + gapX
 		}
+		w := left + NodeWidth
+		if kidW > 0 {
+			w += gapX + kidW
+		}
+		l.nodeX[i], l.blockW[i], l.blockH[i] = left, w, max(l.heights[i], srcH, kidH)
 	}
-	for _, c := range nd.Children {
-		add(c.Node)
+}
+
+// stack returns the width and height of the subtrees of a list stacked top to bottom.
+func (l *layouter) stack(first int32) (w, h float64) {
+	for j := first; j >= 0; j = l.sib[j] {
+		if h > 0 {
+			h += gapY
+		}
+		w, h = max(w, l.blockW[j]), h+l.blockH[j]
 	}
-	for _, q := range nd.Queries {
-		add(q)
-	}
-	for k := range nd.Inputs {
-		in := &nd.Inputs[k]
-		if in.Sources != nil {
-			for _, s := range in.Sources {
-				if s.Node != nil {
-					add(*s.Node)
-				}
+	return w, h
+}
+
+// place sets relX and relY of every node from the root down, each tree's box at (0, 0).
+func (l *layouter) place() {
+	for _, b := range l.blocks {
+		r := l.order[b.start]
+		l.relX[r], l.relY[r] = l.nodeX[r], 0
+		for _, i := range l.order[b.start:b.end] {
+			// The subtree of i has its box's left edge at relX-nodeX and its top at relY.
+			x, y := l.relX[i], l.relY[i]
+			sy := y
+			for j := l.firstSrc[i]; j >= 0; j = l.sib[j] {
+				// Right-aligned: the reader's sources end gapX left of it.
+				l.relX[j] = x - gapX - l.blockW[j] + l.nodeX[j]
+				l.relY[j] = sy
+				sy += l.blockH[j] + gapY
 			}
-		} else if in.Source != nil && in.Source.Node != nil {
-			add(*in.Source.Node)
+			ky := y
+			for j := l.firstKid[i]; j >= 0; j = l.sib[j] {
+				l.relX[j] = x + NodeWidth + gapX + l.nodeX[j]
+				l.relY[j] = ky
+				ky += l.blockH[j] + gapY
+			}
 		}
 	}
-	for _, jp := range nd.Jumps {
-		if j := l.index(jp.Node); j >= 0 {
-			l.jumps = append(l.jumps, j)
-		}
-	}
-	return out
 }
 
-// tree lays out the subtree of root with its top at y, at the given depth, and returns its
-// height. It walks with an explicit stack: real trees can be thousands of nodes deep.
-func (l *layouter) tree(root, depth int, top float64) float64 {
-	type frame struct {
-		node, depth int
-		top         float64 // where this subtree starts
-		kids        []int
-		k           int     // next child to lay out
-		end         float64 // bottom of the last child laid out
-		any         bool    // whether a child has been laid out
+// pack stacks the trees into columns, choosing the column height whose arrangement comes
+// closest to the aspect, then places them for real, keeping them off pinned nodes.
+func (l *layouter) pack(aspect float64) {
+	if len(l.blocks) == 0 {
+		return
 	}
-	l.placed[root] = true
-	stack := []frame{{node: root, depth: depth, top: top, kids: l.next(root)}}
-	height := 0.0
-	for len(stack) > 0 {
-		fr := &stack[len(stack)-1]
-		// Skip children placed meanwhile by a sibling's subtree.
-		for fr.k < len(fr.kids) && l.placed[fr.kids[fr.k]] {
-			fr.k++
+	l.measure()
+	l.place()
+	tallest, total := 0.0, 0.0
+	for _, b := range l.blocks {
+		h := l.blockH[l.order[b.start]]
+		tallest = max(tallest, h)
+		total += h + gapTrees
+	}
+	// Taller columns make a narrower arrangement: bisect for the column height where the
+	// aspect crosses the one wanted, then keep the closer of the two sides.
+	score := func(ht float64) float64 {
+		w, h := l.columns(ht, false)
+		return math.Log(w / h / aspect)
+	}
+	lo, hi := tallest, total
+	for k := 0; k < 60 && hi-lo > 1; k++ {
+		mid := (lo + hi) / 2
+		if score(mid) > 0 {
+			lo = mid
+		} else {
+			hi = mid
 		}
-		if fr.k < len(fr.kids) {
-			c := fr.kids[fr.k]
-			fr.k++
-			l.placed[c] = true
-			childTop := fr.top
-			if fr.any {
-				childTop = fr.end + gapY
+	}
+	best := lo
+	if math.Abs(score(hi)) < math.Abs(score(lo)) {
+		best = hi
+	}
+	l.columns(best, true)
+	for _, b := range l.blocks {
+		for _, i := range l.order[b.start:b.end] {
+			if nd := &l.d.Nodes[i]; !nd.Pinned {
+				nd.X, nd.Y = b.x+l.relX[i], b.y+l.relY[i]
 			}
-			d := fr.depth + 1
-			stack = append(stack, frame{node: c, depth: d, top: childTop, kids: l.next(c)})
+		}
+	}
+}
+
+// columns walks the trees into columns of height ht and returns the width and height of
+// the arrangement. With set, it records where each tree goes, moving trees down (or to the
+// next column) until none of their automatic nodes overlaps a pinned node.
+func (l *layouter) columns(ht float64, set bool) (w, h float64) {
+	x, y, colW := 0.0, 0.0, 0.0
+	for k := range l.blocks {
+		b := &l.blocks[k]
+		r := l.order[b.start]
+		bw, bh := l.blockW[r], l.blockH[r]
+		for {
+			if y > 0 && y+bh > ht {
+				x, y, colW = x+colW+gapTrees, 0, 0
+			}
+			if !set {
+				break
+			}
+			bottom := l.hitsPins(b, x, y)
+			if math.IsNaN(bottom) || y >= MaxCoord {
+				break
+			}
+			y = max(y, bottom+gapY)
+			if colW == 0 {
+				continue // an empty column only grows down: the loop ends below every pin
+			}
+			if y+bh > ht {
+				x, y, colW = x+colW+gapTrees, 0, 0
+			}
+		}
+		b.x, b.y = x, y
+		colW = max(colW, bw)
+		h = max(h, y+bh)
+		w = max(w, x+colW)
+		y += bh + gapTrees
+	}
+	return max(w, 1), max(h, 1)
+}
+
+// hitsPins returns the bottom of the lowest pinned box an automatic node of the tree would
+// overlap with the tree's box at (x, y), or NaN for none.
+func (l *layouter) hitsPins(b *block, x, y float64) float64 {
+	bottom := math.NaN()
+	if l.pins == nil || len(l.pins.cells) == 0 {
+		return bottom
+	}
+	r := l.order[b.start]
+	if math.IsNaN(l.pins.lowest([4]float64{x, y, x + l.blockW[r], y + l.blockH[r]})) {
+		return bottom
+	}
+	for _, i := range l.order[b.start:b.end] {
+		if l.d.Nodes[i].Pinned {
 			continue
 		}
-		h := l.heights[fr.node]
-		if fr.any {
-			h = max(h, fr.end-fr.top)
+		nx, ny := x+l.relX[i], y+l.relY[i]
+		if v := l.pins.lowest([4]float64{nx, ny, nx + NodeWidth, ny + l.heights[i]}); !(v <= bottom) && !math.IsNaN(v) {
+			bottom = v
 		}
-		l.place(fr.node, float64(fr.depth)*(NodeWidth+gapX), fr.top)
-		done := *fr
-		stack = stack[:len(stack)-1]
-		if len(stack) == 0 {
-			height = h
-			break
-		}
-		parent := &stack[len(stack)-1]
-		parent.end, parent.any = done.top+h, true
 	}
-	return height
+	return bottom
 }

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -50,19 +51,38 @@ func readCorpus(tb testing.TB, name string) []byte {
 	return b
 }
 
+// The 7,130-node file has one command whose root has no links: every other node is a tree
+// of one. Stacked in columns for the default aspect they make a near-screen-shaped block,
+// not the strip of 8 columns and 104,520 units the rows layout made.
 func TestLayoutLarge(t *testing.T) {
 	d, err := Parse("n", readCorpus(t, "real/nodedefs_ai_v407.ainb"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkNoOverlap(t, boxes(d))
+	f := measureLayout(d)
+	if f.w != 23040 || f.h != 14424 {
+		t.Errorf("arrangement %v x %v, want 23040 x 14424 (aspect %.3f)", f.w, f.h, f.w/f.h)
+	}
+	if a := f.w / f.h; math.Abs(a/DefaultAspect-1) > 0.01 {
+		t.Errorf("aspect %.3f, want within 1%% of %v", a, DefaultAspect)
+	}
+	// A tall screen gets a tall arrangement.
+	LayoutAspect(d, 0.5)
+	checkNoOverlap(t, boxes(d))
+	f = measureLayout(d)
+	if a := f.w / f.h; math.Abs(a/0.5-1) > 0.02 {
+		t.Errorf("aspect %.3f (%v x %v) for a screen of 0.5, want within 2%%", a, f.w, f.h)
+	}
 }
 
+// Over the corpus: no overlaps, the same layout twice, and the reads (a query, or the node
+// an input takes its value from, to its reader) that run left to right, counted. A read
+// cannot run left to right when its node was placed first as something else's child or
+// source (a shared query, a sibling's output, a cycle); these counts say how often that is.
 func TestLayoutCorpus(t *testing.T) {
+	reads, left := 0, 0
 	for _, path := range testcorpus.AINB(t) {
-		if filepath.Base(path) == "nodedefs_ai_v407.ainb" {
-			continue // checked by TestLayoutLarge
-		}
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -78,6 +98,14 @@ func TestLayoutCorpus(t *testing.T) {
 				t.Fatalf("%s: layout is not deterministic at node %d", path, i)
 			}
 		}
+		f := measureLayout(d)
+		reads, left = reads+f.reads, left+f.readsLeft
+		if filepath.Base(path) == "builtin_elements_v407.ainb" && (f.reads != 16 || f.readsLeft != 14) {
+			t.Errorf("%s: %d of %d reads left of their readers, want 14 of 16", path, f.readsLeft, f.reads)
+		}
+	}
+	if reads != 14666 || left != 11152 {
+		t.Errorf("%d of %d reads run left to right, want 11152 of 14666", left, reads)
 	}
 }
 
@@ -100,23 +128,29 @@ func TestLayoutTree(t *testing.T) {
 	d.Nodes[5].Query = true
 	d.Nodes[4].Queries = []int{105}
 	d.Commands = []Command{{Root: 100, Secondary: -1}, {Root: 104, Secondary: -1}}
-	Layout(d)
+	// A very wide screen puts the three trees side by side, tops aligned.
+	LayoutAspect(d, 100)
 	h := HeaderHeight + FooterHeight
 	col := NodeWidth + gapX
+	tree0 := 3*NodeWidth + 2*gapX
+	tree4 := 2*NodeWidth + gapX
 	want := []box{
 		{0, 0, 0, h + 2*RowHeight}, {col, 0, 0, h + RowHeight}, {col, h + RowHeight + gapY, 0, h + 2*RowHeight}, {2 * col, 0, 0, h},
-		{}, {}, {},
+		{tree0 + gapTrees + col, 0, 0, h}, {tree0 + gapTrees, 0, 0, h}, {tree0 + gapTrees + tree4 + gapTrees, 0, 0, h},
 	}
-	tree1 := want[2].y + want[2].h
-	want[4] = box{0, tree1 + gapTrees, 0, h}
-	want[5] = box{col, tree1 + gapTrees, 0, h}
-	want[6] = box{0, want[4].y + h + gapTrees, 0, h}
 	got := boxes(d)
 	for i := range want {
 		want[i].w = NodeWidth
 		if got[i] != want[i] {
 			t.Errorf("node %d at %+v, want %+v", i, got[i], want[i])
 		}
+	}
+	// A very tall one stacks them in one column.
+	LayoutAspect(d, 0.01)
+	got = boxes(d)
+	tall0 := want[2].y + want[2].h
+	if got[5] != (box{0, tall0 + gapTrees, NodeWidth, h}) || got[4] != (box{col, tall0 + gapTrees, NodeWidth, h}) || got[6] != (box{0, tall0 + 2*gapTrees + h, NodeWidth, h}) {
+		t.Errorf("stacked: nodes 4, 5, 6 at %+v %+v %+v", got[4], got[5], got[6])
 	}
 }
 
@@ -132,6 +166,38 @@ func TestPinnedPositionsStay(t *testing.T) {
 	}
 }
 
+// Pinned nodes dropped on top of automatic ones and of each other: after a layout nothing
+// overlaps, the first of two overlapping pinned nodes has not moved, and the second only
+// moved down.
+func TestLayoutAroundPins(t *testing.T) {
+	for _, name := range []string{"synthetic/kitchen_sink_v407.ainb", "random/random_s28_v404_n400.ainb", "real/nodedefs_ai_v407.ainb"} {
+		d, err := Parse("k", readCorpus(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every 7th node pinned where node 0, 1, 2, ... of the layout are, plus a small step,
+		// so pins overlap automatic nodes and each other.
+		type pin struct {
+			i    int
+			x, y float64
+		}
+		var pins []pin
+		for k, i := 0, 0; i < len(d.Nodes); k, i = k+1, i+7 {
+			q := &d.Nodes[k%len(d.Nodes)]
+			d.Nodes[i].X, d.Nodes[i].Y, d.Nodes[i].Pinned = q.X+float64(k%3)*10, q.Y+float64(k%5)*7, true
+			pins = append(pins, pin{i, d.Nodes[i].X, d.Nodes[i].Y})
+		}
+		Layout(d)
+		checkNoOverlap(t, boxes(d))
+		for k, p := range pins {
+			n := d.Nodes[p.i]
+			if !n.Pinned || n.X != p.x || n.Y < p.y || (k == 0 && n.Y != p.y) {
+				t.Fatalf("%s: pinned node %d at (%v, %v) pinned=%v, was (%v, %v)", name, p.i, n.X, n.Y, n.Pinned, p.x, p.y)
+			}
+		}
+	}
+}
+
 func BenchmarkLayout(b *testing.B) {
 	d, err := Parse("n", readCorpus(b, "real/nodedefs_ai_v407.ainb"))
 	if err != nil {
@@ -140,5 +206,61 @@ func BenchmarkLayout(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Layout(d)
+	}
+}
+
+// layoutFigures are what a test measures of a layout: the size of the whole arrangement and
+// how many reads (a query or an input's source node, to its reader) run left to right.
+type layoutFigures struct {
+	w, h             float64
+	reads, readsLeft int
+}
+
+func measureLayout(d *Document) layoutFigures {
+	var f layoutFigures
+	if len(d.Nodes) == 0 {
+		return f
+	}
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	index := nodeIndex(d)
+	for i := range d.Nodes {
+		n := &d.Nodes[i]
+		x0, y0 = min(x0, n.X), min(y0, n.Y)
+		x1, y1 = max(x1, n.X+NodeWidth), max(y1, n.Y+NodeHeight(n))
+	}
+	f.w, f.h = x1-x0, y1-y0
+	l := &layouter{d: d, index: index}
+	for i := range d.Nodes {
+		l.refs(i, func(j int, src bool) {
+			if !src || j == i {
+				return
+			}
+			f.reads++
+			if d.Nodes[j].X+NodeWidth <= d.Nodes[i].X {
+				f.readsLeft++
+			}
+		})
+	}
+	return f
+}
+
+// Every node of the big file pinned at one place (as a file whose positions are all zero
+// would be): they end up in one column, each just below the one before, in document order,
+// and the work stays linear (before, each node climbed down the whole pile).
+func TestLayoutPinnedPile(t *testing.T) {
+	d, err := Parse("n", readCorpus(t, "real/nodedefs_ai_v407.ainb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range d.Nodes {
+		d.Nodes[i].X, d.Nodes[i].Y, d.Nodes[i].Pinned = 0, 0, true
+	}
+	Layout(d)
+	y := 0.0
+	for i := range d.Nodes {
+		if n := &d.Nodes[i]; n.X != 0 || n.Y != y || !n.Pinned {
+			t.Fatalf("node %d at (%v, %v) pinned=%v, want (0, %v) pinned", i, n.X, n.Y, n.Pinned, y)
+		}
+		y += NodeHeight(&d.Nodes[i]) + gapY
 	}
 }

@@ -6,7 +6,7 @@
 //	POST /api/parse         an .ainb or zstd-compressed .ainb.zs, raw or as the multipart
 //	                        field "file" -> 200 the document JSON (graph.Document)
 //	POST /api/build         a document JSON -> 200 the .ainb file as an attachment
-//	POST /api/layout        a document JSON -> 200 {"positions"} laid out again (?reset=1: pinned too)
+//	POST /api/layout        a document JSON -> 200 {"positions"} laid out again (?reset=1: pinned too; ?aspect=w/h of the canvas)
 //	POST /api/shares        {"document": ..., "view": {...}} -> 201 {"id", "url"}
 //	GET  /api/shares/{id}   the share's JSON, exactly as stored
 //	GET  /s/{id}            the editor opened on a share (data-share on #app)
