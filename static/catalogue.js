@@ -262,3 +262,22 @@ export function insertAt(list, t) {
   const after = list.findIndex((p) => TYPE_ORDER.indexOf(p.type) > rank);
   return after < 0 ? list.length : after;
 }
+
+// Where a class's plug goes in a node that lacks it: after the nearest plug before it in the
+// class's order that the node has, else before the nearest one after it, else by type (see
+// insertAt). A parameter removed and added back returns to its place.
+export function placeFor(classList, list, plug) {
+  const same = (a, b) => a.name === b.name && a.type === b.type;
+  const k = (classList || []).findIndex((q) => same(q, plug));
+  if (k >= 0) {
+    for (let j = k - 1; j >= 0; j--) {
+      const at = list.findIndex((q) => same(q, classList[j]));
+      if (at >= 0 && classList[j].type === plug.type) return at + 1;
+    }
+    for (let j = k + 1; j < classList.length; j++) {
+      const at = list.findIndex((q) => same(q, classList[j]));
+      if (at >= 0 && classList[j].type === plug.type) return at;
+    }
+  }
+  return insertAt(list, plug.type);
+}

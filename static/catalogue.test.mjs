@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  emptyCatalogue, learn, offer, fits, template, missing, toJSON, fromJSON, insertAt, classKey, CATALOGUE_FORMAT,
+  emptyCatalogue, learn, offer, fits, template, missing, toJSON, fromJSON, insertAt, placeFor, classKey, CATALOGUE_FORMAT,
 } from "./catalogue.js";
 import { addLinked, addParam, removeParam, removeProblem } from "./plugedits.js";
 import { createEdits } from "./edits.js";
@@ -224,4 +224,12 @@ test("adding and removing parameters keeps references to the node's plugs right"
   e.undo();
   e.undo();
   assert.equal(JSON.stringify(doc), before);
+});
+
+test("a class's parameter added to a node goes where the class has it", () => {
+  const cls = [{ name: "A", type: "string" }, { name: "B", type: "string" }, { name: "C", type: "string" }, { name: "I", type: "int" }];
+  assert.equal(placeFor(cls, [{ name: "A", type: "string" }, { name: "C", type: "string" }], cls[1]), 1);
+  assert.equal(placeFor(cls, [{ name: "B", type: "string" }, { name: "C", type: "string" }], cls[0]), 0);
+  assert.equal(placeFor(cls, [{ name: "X", type: "int" }, { name: "C", type: "string" }], cls[3]), 1);
+  assert.equal(placeFor(undefined, [{ name: "X", type: "int" }, { name: "C", type: "string" }], { name: "F", type: "float" }), 1);
 });

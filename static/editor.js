@@ -10,6 +10,9 @@ import { Input } from "./input.js";
 import { Panels } from "./panels.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
+import { CatalogueStore } from "./cataloguestore.js";
+import { Picker } from "./picker.js";
+import { ContextMenu } from "./contextmenu.js";
 import {
   computeEdges, reachable, indexById, nodeClass, formatValue, sourceKind, blackboardLabel, conditionText, FORMAT,
   NODE_WIDTH, nodeHeight, hitNode, rowY, clampPositions,
@@ -49,6 +52,10 @@ export class Editor {
     this.ui = new Panels(this, root);
     this.renderer = new Renderer(this, this.ui.canvas);
     this.input = new Input(this, this.ui.canvas);
+    this.catalogue = new CatalogueStore(this);
+    this.catalogue.installInputs(root);
+    this.picker = new Picker(this, this.ui.canvas);
+    this.menu = new ContextMenu(this, this.ui.canvas);
     this.frameQueued = false;
     this.afterLoad = [];
     new ResizeObserver(() => this.requestRender()).observe(this.ui.canvas);

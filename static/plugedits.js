@@ -4,7 +4,7 @@
 // from the edit module's own operations. No DOM: tested under node (catalogue.test.mjs).
 
 import { nodeTitle } from "./model.js";
-import { fitIndex, insertAt, plugFrom } from "./catalogue.js";
+import { fitIndex, placeFor, plugFrom } from "./catalogue.js";
 
 // Adds a node of class c (a catalogue class) at (x, y) and links it to what the drag started
 // from, all as one command. link: {side: "out", node, index} feeds the new node's first input
@@ -44,16 +44,17 @@ export function addLinked(edits, tmpl, x, y, link) {
   });
 }
 
-// Adds a parameter of the node's class (a plug from catalogue.missing) to node id, where
-// files put it among the others of its type. Sources naming the node's later outputs, and
-// enum relocations naming its later properties or inputs, follow the move.
-export function addParam(edits, id, list, plug) {
+// Adds a parameter of the node's class (a plug from catalogue.missing) to node id, where the
+// class's list (classList) has it among the others of its type (see placeFor). Sources
+// naming the node's later outputs, and enum relocations naming its later properties or
+// inputs, follow the move.
+export function addParam(edits, id, list, plug, classList) {
   const n = edits.node(id);
   if (!n) return { ok: false, reason: "no such node" };
   if ((n[list] || []).some((p) => p.name === plug.name && p.type === plug.type)) return { ok: false, reason: `#${id} already has ${plug.name}` };
   const tx = edits.begin(`Add ${plug.name} to #${id}`);
   const items = tx.list(n, list);
-  const at = insertAt(items, plug.type);
+  const at = placeFor(classList, items, plug);
   shiftRefs(edits, tx, id, list, at, +1);
   tx.splice(items, at, 0, plugFrom(list, plug));
   tx.structure = true;
