@@ -31,6 +31,11 @@ export class ContextMenu {
     const r = this.canvas.getBoundingClientRect();
     const sx = cx - r.left, sy = cy - r.top;
     let hit = ed.hitTest(sx, sy);
+    // Plug hits carry no world point; the palette opened from one needs it.
+    if (hit.wx === undefined) {
+      const [wx, wy] = ed.view.toWorld(sx, sy);
+      hit = { ...hit, wx, wy };
+    }
     if (hit.kind === "empty" || hit.kind === "minimap") {
       const link = hit.kind === "empty" ? linkAt(ed, hit.wx, hit.wy) : null;
       if (link) hit = link;
