@@ -20,6 +20,8 @@ export const MAX_FILES = 5000;
 // Plugs per list of one class: no real class comes near; a hostile file cannot grow the
 // catalogue without bound through one class.
 export const MAX_PLUGS = 512;
+// The stored text's bound, in characters: the game's 7,130 AI classes take about 2.5 MB.
+export const MAX_CHARS = 24 << 20;
 
 const LISTS = ["properties", "inputs", "outputs"];
 
@@ -139,6 +141,18 @@ function trim(cat) {
 
 export function toJSON(cat) {
   return JSON.stringify({ format: CATALOGUE_FORMAT, classes: [...cat.classes.values()], files: [...cat.files] });
+}
+
+// toJSON within maxChars: the classes seen longest ago are dropped (a tenth at a time) until
+// the text fits.
+export function boundedJSON(cat, maxChars = MAX_CHARS) {
+  let text = toJSON(cat);
+  while (text.length > maxChars && cat.classes.size) {
+    const old = [...cat.classes.values()].sort((a, b) => a.seen - b.seen || a.count - b.count);
+    for (const c of old.slice(0, Math.max(1, Math.ceil(old.length / 10)))) cat.classes.delete(c.key);
+    text = toJSON(cat);
+  }
+  return text;
 }
 
 // Reads what toJSON wrote; anything else (an older format, broken text) gives an empty

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  emptyCatalogue, learn, offer, fits, template, missing, toJSON, fromJSON, insertAt, placeFor, classKey, CATALOGUE_FORMAT,
+  emptyCatalogue, learn, offer, fits, template, missing, toJSON, fromJSON, insertAt, placeFor, boundedJSON, classKey, CATALOGUE_FORMAT,
 } from "./catalogue.js";
 import { addLinked, addParam, removeParam, removeProblem } from "./plugedits.js";
 import { createEdits } from "./edits.js";
@@ -232,4 +232,18 @@ test("a class's parameter added to a node goes where the class has it", () => {
   assert.equal(placeFor(cls, [{ name: "B", type: "string" }, { name: "C", type: "string" }], cls[0]), 0);
   assert.equal(placeFor(cls, [{ name: "X", type: "int" }, { name: "C", type: "string" }], cls[3]), 1);
   assert.equal(placeFor(undefined, [{ name: "X", type: "int" }, { name: "C", type: "string" }], { name: "F", type: "float" }), 1);
+});
+
+test("the stored text stays within its bound, dropping the classes seen longest ago", () => {
+  const cat = emptyCatalogue();
+  for (let k = 0; k < 50; k++) {
+    learn(cat, { name: `f${k}.ainb`, version: 1031, category: "AI", nodes: [{ id: 0, type: "UserDefined", name: `C${k}`, properties: [{ name: "P", type: "int", value: k }] }] }, { now: k });
+  }
+  const full = toJSON(cat).length;
+  const text = boundedJSON(cat, Math.floor(full / 2));
+  assert.ok(text.length <= full / 2, `${text.length} > ${full / 2}`);
+  const kept = [...fromJSON(text).classes.keys()];
+  assert.ok(kept.length >= 10 && kept.length < 50, `${kept.length} kept`);
+  assert.deepEqual(kept, Array.from({ length: kept.length }, (_, i) => `C${50 - kept.length + i}`));
+  assert.equal(boundedJSON(emptyCatalogue(), 10).length > 10, true); // an empty catalogue is what it is
 });

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -421,5 +422,65 @@ func TestContextMenu(t *testing.T) {
 	}
 	if eval[string](p, docText) != before {
 		t.Fatal("the document is not as opened after undoing every action")
+	}
+}
+
+// The catalogue is kept in the browser: classes learned from the real game's 7,130 AI node
+// classes are offered again after a reload, and one of them is added with its real inputs
+// (18 of five types, a pointer among them).
+func TestCatalogueKeptAcrossSessions(t *testing.T) {
+	p := newBrowser(t)
+	p.open(corpusFile(t, "synthetic/minimal_v407.ainb"))
+	defs := corpusFile(t, "real/nodedefs_ai_v407.ainb")
+	start := time.Now()
+	p.importCatalogue(defs)
+	t.Logf("importing %s took %v: %s", defs, time.Since(start), eval[string](p, `ainbEditor.status()`))
+	if got := eval[string](p, `ainbEditor.status()`); !strings.Contains(got, ": 7130 new, 7131 known") {
+		t.Errorf("status after importing the 7,130 classes: %q", got)
+	}
+	stored := eval[int](p, `new Promise((res) => { const r = indexedDB.open("ainb-editor"); r.onsuccess = () => { const g = r.result.transaction("documents").objectStore("documents").get("catalogue"); g.onsuccess = () => res(g.result ? g.result.text.length : -1); }; })`)
+	t.Logf("the stored catalogue is %d characters", stored)
+
+	p.navigate("/")
+	p.waitFor(`ainbEditor.document() && ainbEditor.loads() > 0`)
+	p.openPalette()
+	p.do(chromedp.SendKeys(`.palette-input`, "ExecuteCameraMoveToTargetPosLimitDis"))
+	p.waitFor(`document.querySelectorAll(".overlay.palette li.item").length > 0`)
+	if got := paletteClasses(p); strings.Join(got, " ") != "ExecuteCameraMoveToTargetPosLimitDis" {
+		t.Fatalf("after a reload the palette offers %q", got)
+	}
+	p.do(chromedp.Click(`.overlay.palette li[data-class="ExecuteCameraMoveToTargetPosLimitDis"] button`))
+	f := p.save()
+	want := plugSummary(t, elementNamed(t, readFile(t, defs), "ExecuteCameraMoveToTargetPosLimitDis"))
+	if got := plugSummary(t, elementNamed(t, f, "ExecuteCameraMoveToTargetPosLimitDis")); got != want || want == "" {
+		t.Errorf("ExecuteCameraMoveToTargetPosLimitDis saved with\n%s\nthe game's class has\n%s", got, want)
+	}
+}
+
+// Several files imported at once are merged; the palette offers the classes of the open
+// file's category unless asked for all, and files that are not AINB are passed over. (The
+// folder input takes the same path, importFiles, but DevTools cannot give a directory input
+// files, so it is not driven here.)
+func TestCatalogueCategoryFilter(t *testing.T) {
+	p := newBrowser(t)
+	p.open(corpusFile(t, "synthetic/minimal_v407.ainb")) // category AI
+	paths := []string{corpusFile(t, "synthetic/transitions_v407.ainb"), corpusFile(t, "synthetic/params_v408.ainb"), corpusFile(t, "synthetic/params_v408.json")}
+	if err := chromedp.Do(p.ctx, chromedp.SetUploadFiles(chromedp.CSS("#catalogue-files"), paths)); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`ainbEditor.status().startsWith("Learned node classes from")`)
+	// New: StepIdle, StepWalk, StepRun, PulseTransition, StateEnd (Sequence); Sequential and
+	// the four Synthetic classes (AI). Known besides: the open file's OneShotDoNothing.
+	if got := eval[string](p, `ainbEditor.status()`); got != "Learned node classes from 2 files: 10 new, 11 known" {
+		t.Errorf("status: %q", got)
+	}
+	p.openPalette()
+	p.do(chromedp.SendKeys(`.palette-input`, "Step"))
+	if got := paletteClasses(p); len(got) != 0 {
+		t.Errorf("in an AI file the palette offers the Sequence classes %q", got)
+	}
+	p.do(chromedp.Click(`[data-key="palette.allCategories"]`))
+	if got := strings.Join(paletteClasses(p), " "); got != "StepIdle StepRun StepWalk" {
+		t.Errorf("with all categories the palette offers %q", got)
 	}
 }

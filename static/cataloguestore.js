@@ -5,7 +5,7 @@
 
 import * as api from "./api.js";
 import * as store from "./store.js";
-import { emptyCatalogue, learn, toJSON, fromJSON } from "./catalogue.js";
+import { emptyCatalogue, learn, boundedJSON, fromJSON } from "./catalogue.js";
 
 const STORE_KEY = "catalogue";
 const SAVE_DELAY = 1500;
@@ -30,8 +30,10 @@ export class CatalogueStore {
     });
     // The inspector offers a class's missing parameters: it shows what was just learned.
     ed.on("catalogue", () => ed.ui.inspector?.render());
+    // Learned after the document's first frame, so opening a file is not slower for it.
     ed.on("document", () => {
-      if (ed.doc) this.learnDoc(ed.doc, ed.name);
+      const doc = ed.doc, name = ed.name;
+      if (doc) setTimeout(() => this.learnDoc(doc, name), 0);
     });
   }
 
@@ -52,7 +54,12 @@ export class CatalogueStore {
 
   scheduleSave() {
     clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => store.putDoc(STORE_KEY, { text: toJSON(this.cat) }), SAVE_DELAY);
+    this.saveTimer = setTimeout(() => this.save(), SAVE_DELAY);
+  }
+
+  save() {
+    clearTimeout(this.saveTimer);
+    return store.putDoc(STORE_KEY, { text: boundedJSON(this.cat) });
   }
 
   // Learns the classes of AINB files (File objects; other names are passed over). Reports
@@ -85,7 +92,7 @@ export class CatalogueStore {
       }
     } finally {
       this.importing = false;
-      this.scheduleSave();
+      await this.save();
     }
     const added = this.cat.classes.size - before;
     const msg = `Learned node classes from ${done} file${done === 1 ? "" : "s"}: ${added} new, ${this.cat.classes.size} known` +
