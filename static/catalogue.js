@@ -93,7 +93,9 @@ function findPlug(list, p) {
 }
 
 // Adds one property, input or output to a class: new plugs go after the last plug of their
-// type, so a class's lists stay grouped by type as files store them.
+// type, or where their type goes in file order, so a class's lists stay grouped by type as
+// files store them. (A list out of that order would be regrouped by the writer, and the
+// output indices that name plugs would then point at other outputs.)
 function addPlug(c, list, p) {
   if (!p || typeof p.name !== "string" || typeof p.type !== "string") return;
   const have = findPlug(c[list], p);
@@ -116,8 +118,7 @@ function addPlug(c, list, p) {
   }
   if (list === "inputs" && Array.isArray(p.sources)) q.multi = true;
   q.count = 1;
-  const at = lastOfType(c[list], p.type);
-  c[list].splice(at < 0 ? c[list].length : at + 1, 0, q);
+  c[list].splice(insertAt(c[list], p.type), 0, q);
 }
 
 function lastOfType(list, type) {

@@ -73,11 +73,12 @@ test("classes seen in several files merge into one with the union of their plugs
   assert.equal(w.files, 2);
   assert.deepEqual(w.categories, ["AI", "Logic"]);
   assert.equal(w.seen, 2);
-  // Grouped by type as files store them: the bool goes after the float it was learned after,
-  // keeping first-seen order; the int multi-input after the float input.
-  assert.deepEqual(w.properties, [{ name: "Time", type: "float", value: 2.5, count: 2 }, { name: "Loop", type: "bool", value: true, count: 1 }]);
+  // Grouped by type in file order (int, bool, float, string, vec3f, pointer), whatever order
+  // they were learned in: the bool learned after the float goes before it, and so does the
+  // int multi-input.
+  assert.deepEqual(w.properties, [{ name: "Loop", type: "bool", value: true, count: 1 }, { name: "Time", type: "float", value: 2.5, count: 2 }]);
   // Scale was first seen with a source (its value the writer's filler), then with a value.
-  assert.deepEqual(w.inputs, [{ name: "Scale", type: "float", value: 0.5, count: 2 }, { name: "Targets", type: "int", value: 0, fromSource: true, multi: true, count: 1 }]);
+  assert.deepEqual(w.inputs, [{ name: "Targets", type: "int", value: 0, fromSource: true, multi: true, count: 1 }, { name: "Scale", type: "float", value: 0.5, count: 2 }]);
   assert.deepEqual(cat.classes.get("Sequential").children, [{ name: "", count: 1 }]);
   assert.equal(cat.classes.get("GetScale").query, true);
   // The same file again is not counted twice.
@@ -117,8 +118,8 @@ test("a class's template has every plug with its default and no links", () => {
   learn(cat, docB());
   assert.deepEqual(template(cat.classes.get("Wait")), {
     type: "UserDefined", name: "Wait", guid: "",
-    properties: [{ name: "Time", type: "float", value: 2.5 }, { name: "Loop", type: "bool", value: true }],
-    inputs: [{ name: "Scale", type: "float", value: 0.5 }, { name: "Targets", type: "int", value: 0, sources: [] }],
+    properties: [{ name: "Loop", type: "bool", value: true }, { name: "Time", type: "float", value: 2.5 }],
+    inputs: [{ name: "Targets", type: "int", value: 0, sources: [] }, { name: "Scale", type: "float", value: 0.5 }],
   });
   assert.deepEqual(template(cat.classes.get("Count")), {
     type: "UserDefined", name: "Count", guid: "", query: true,
@@ -126,6 +127,7 @@ test("a class's template has every plug with its default and no links", () => {
   });
   const node = docA().nodes[0];
   assert.deepEqual(missing(cat.classes.get("Wait"), node).map((m) => `${m.list}.${m.plug.name}`), ["properties.Loop", "inputs.Targets"]);
+  // Added to the node, they go where the class has them: before the float of the same list.
 });
 
 test("the catalogue survives its JSON text, and anything else reads as empty", () => {
@@ -160,13 +162,13 @@ test("a node added from a dragged link is linked in the same undo step", () => {
   const r = addLinked(e, template(cat.classes.get("Wait")), 100, 200, { side: "out", node: 1, index: 2, type: "float" });
   assert.equal(r.ok, true);
   const n = doc.nodes.find((x) => x.id === r.id);
-  assert.deepEqual(n.inputs[0].source, { node: 1, output: 2 });
+  assert.deepEqual(n.inputs.find((i) => i.name === "Scale").source, { node: 1, output: 2 });
   assert.equal(e.history.done.length, 1);
   assert.equal(e.history.done[0].label, "Add Wait and link it");
   e.undo();
   assert.equal(JSON.stringify(doc), before);
   e.redo();
-  assert.deepEqual(doc.nodes.at(-1).inputs[0].source, { node: 1, output: 2 });
+  assert.deepEqual(doc.nodes.at(-1).inputs.find((i) => i.name === "Scale").source, { node: 1, output: 2 });
   e.undo();
   // Consumer's InStr (a string) has no class with a string output here, so nothing is added
   // and nothing recorded.
