@@ -316,6 +316,16 @@ func TestSourcePicker(t *testing.T) {
 	inode := itemIndex(p, 3, "inputs", "int", 1)
 	p.do(chromedp.Click(fmt.Sprintf(`[data-key="inputs.%d.source.pick"]`, inode)))
 	p.do(chromedp.WaitVisible(chromedp.CSS(`.picker-bar`)))
+	// Empty space still pans while picking, so the node can be found; the picker stays.
+	start := eval[viewState](p, `ainbEditor.view()`)
+	ex, ey := p.emptyNear(1)
+	v0 := eval[viewState](p, `ainbEditor.view()`)
+	from := p.screenAt(ex, ey)
+	p.drag(from, point{from.X + 40, from.Y + 30})
+	if v := eval[viewState](p, `ainbEditor.view()`); v.X == v0.X || !eval[bool](p, `!!document.querySelector(".picker-bar")`) {
+		t.Fatalf("dragging empty space while picking: view %+v → %+v, picker open %v", v0, v, eval[bool](p, `!!document.querySelector(".picker-bar")`))
+	}
+	p.run(fmt.Sprintf(`ainbEditor.setView({x: %v, y: %v, zoom: %v})`, start.X, start.Y, start.Zoom))
 	// A node without an int output is refused and the picker stays.
 	p.click(p.screenOf(0, -1, ""))
 	if !eval[bool](p, `!!document.querySelector(".picker-bar")`) || !strings.Contains(eval[string](p, `ainbEditor.status()`), "has no int output") {

@@ -106,6 +106,8 @@ function detail(c, long) {
   if (long) {
     parts.push(`seen ${c.count} time${c.count === 1 ? "" : "s"} in ${c.files} file${c.files === 1 ? "" : "s"}`);
     if (c.categories.length) parts.push(c.categories.join(", "));
+    const kids = c.children.filter((k) => k.name).map((k) => k.name);
+    if (kids.length) parts.push(`children: ${kids.slice(0, 8).join(", ")}${kids.length > 8 ? ", …" : ""}`);
   }
   return parts.join(" · ");
 }

@@ -58,14 +58,14 @@ export class Picker {
   }
 
   down(e) {
-    if (!this.mode) return;
-    e.preventDefault();
-    e.stopImmediatePropagation();
-    if (e.button !== 0) return;
+    if (!this.mode || e.button !== 0) return;
     this.menu?.remove();
     const ed = this.ed, m = this.mode;
     const hit = ed.hitTest(...this.local(e));
+    // Empty space and the minimap still pan, so the node can be found first.
     if (hit.kind !== "node" && hit.kind !== "plug") return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
     const n = ed.nodeById(hit.node);
     if (m.kind !== "source") return this.finish(m.kind === "child" ? ed.edits.setChild(m.node, m.index, n.id) : ed.edits.addChild(m.node, n.id), n);
     if (n.id === m.ref.node) return this.refuse("a node cannot feed its own input");
