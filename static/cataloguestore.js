@@ -33,7 +33,11 @@ export class CatalogueStore {
     // Learned after the document's first frame, so opening a file is not slower for it.
     ed.on("document", () => {
       const doc = ed.doc, name = ed.name;
-      if (doc) setTimeout(() => this.learnDoc(doc, name), 0);
+      if (!doc) return;
+      const later = () => this.learnDoc(doc, name);
+      // The editor runs afterLoad once the first frame is drawn.
+      if (Array.isArray(ed.afterLoad)) ed.afterLoad.push(later);
+      else setTimeout(later, 0);
     });
   }
 
