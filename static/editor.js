@@ -13,6 +13,9 @@ import * as store from "./store.js";
 import * as shape from "./shape.js";
 import { installFieldTracking } from "./fields.js";
 import { Folder } from "./folder.js";
+import { CatalogueStore } from "./cataloguestore.js";
+import { Picker } from "./picker.js";
+import { ContextMenu } from "./contextmenu.js";
 import {
   computeEdges, reachable, indexById, nodeClass, formatValue, sourceKind, blackboardLabel, conditionText, FORMAT,
   NODE_WIDTH, nodeHeight, hitNode, rowY, clampPositions,
@@ -59,6 +62,10 @@ export class Editor {
     this.zstdDict = null; // dictionary id of a .zs file as opened, null for a plain one
     this.shapeUI = new shape.ShapeUI(this);
     this.folder = new Folder(this);
+    this.catalogue = new CatalogueStore(this);
+    this.catalogue.installInputs(root);
+    this.picker = new Picker(this, this.ui.canvas);
+    this.menu = new ContextMenu(this, this.ui.canvas);
     this.frameQueued = false;
     this.afterLoad = [];
     new ResizeObserver(() => this.requestRender()).observe(this.ui.canvas);

@@ -8,7 +8,7 @@
 // index} for a node's property or input, {attachment, index} for an attachment's property,
 // with source: k added for the k-th source of a multi-input.
 
-import { History, Tx } from "./history.js";
+import { History, Tx, revert } from "./history.js";
 import { nodeHeight, NODE_WIDTH, clampCoord } from "./metrics.js";
 import { freeOffset } from "./placement.js";
 import {
@@ -180,8 +180,39 @@ export class Edits {
 
   commit(tx) {
     if (!tx.ops.length) return false;
+    if (this.gather) return this.gather.push(tx), true;
     this.ed.history.push({ label: tx.label, ops: tx.ops, geometry: tx.geometry, structure: tx.structure });
     return true;
+  }
+
+  // Runs fn with every edit it commits gathered into one command named label: one user
+  // action (add a node and link it) is one undo step. When fn returns false or {ok: false},
+  // what it did is taken back and nothing is recorded. Returns what fn returns.
+  group(label, fn) {
+    const outer = this.gather;
+    const parts = [];
+    this.gather = parts;
+    let res;
+    try {
+      res = fn();
+    } catch (err) {
+      res = err;
+    } finally {
+      this.gather = outer;
+    }
+    const tx = this.begin(label);
+    for (const p of parts) {
+      tx.ops.push(...p.ops);
+      tx.geometry ||= p.geometry;
+      tx.structure ||= p.structure;
+    }
+    if (res === false || (res && res.ok === false) || res instanceof Error) {
+      for (let k = tx.ops.length - 1; k >= 0; k--) revert(tx.ops[k]);
+      if (res instanceof Error) throw res;
+      return res;
+    }
+    this.commit(tx);
+    return res;
   }
 
   undo() {

@@ -194,7 +194,8 @@ func TestRandomEditSequences(t *testing.T) {
 		"setNodeFlag", "move", "setChild", "addChild", "removeChild", "setChildName", "setCondition", "addJump", "removeJump",
 		"setJump", "addQuery", "removeQuery", "addNode", "duplicate", "copyPaste", "pasteForeign", "deleteNodes", "addCommand",
 		"removeCommand", "renameCommand", "setCommandRoot", "addBlackboard", "renameBlackboard", "setBlackboardField",
-		"setBlackboardValue", "removeBlackboard", "setExpressionText", "addExpression", "removeExpression", "undo", "redo"} {
+		"setBlackboardValue", "removeBlackboard", "setExpressionText", "addExpression", "removeExpression", "undo", "redo",
+		"addParam", "removeParam", "addLinked"} {
 		if opCounts[name] == 0 {
 			t.Errorf("no sequence did %s: the sequences must cover every operation", name)
 		}

@@ -134,7 +134,7 @@ export class Input {
   }
 
   // Why releasing a link drag on target would not connect, or "" when it would. Releasing on
-  // empty space is not a problem: it disconnects.
+  // empty space is not a problem: it offers a new node that fits the link.
   linkProblem(from, target) {
     const ed = this.ed;
     if (from.side === "child") {
@@ -186,21 +186,21 @@ export class Input {
 
   dropLink(from, target) {
     const ed = this.ed;
+    // Let go on empty space: the palette offers the classes that fit the link, and the node
+    // chosen is created and linked in one step. Nothing is disconnected.
+    if (target.kind === "empty" && target.wx !== undefined) {
+      const it = from.item;
+      const label = `#${from.node}.${it.name || (from.side === "child" ? "child " + from.index : "")}`;
+      ed.ui.openPalette(target.wx, target.wy, { link: { side: from.side, node: from.node, index: from.index, type: it.type, className: it.className, label } });
+      return;
+    }
     if (from.side === "child") {
       if (target.kind !== "node" && target.kind !== "plug") return;
       const res = ed.edits.setChild(from.node, from.index, target.node);
       if (!res.ok) this.refuse(res.reason);
       return;
     }
-    if (target.kind !== "plug") {
-      // An input dragged off into space lets go of its source.
-      if (from.side === "in") {
-        const it = from.item;
-        const connected = it.sources ? it.sources.length > 0 : !!(it.source && it.source.node !== undefined);
-        if (connected) ed.edits.disconnect(from.node, from.index);
-      }
-      return;
-    }
+    if (target.kind !== "plug") return;
     const reason = this.linkProblem(from, target);
     if (reason) return this.refuse(reason);
     const [o, i] = from.side === "out" ? [from, target] : [target, from];
@@ -377,8 +377,9 @@ export const GESTURES = [
   ["Click / Shift+click", "Select / add to selection"],
   ["Drag a node", "Move the selection"],
   ["Drag output → input", "Connect (types must match)"],
-  ["Drag an input off", "Disconnect"],
+  ["Drag a plug to empty space", "Add a node that fits, linked"],
   ["Drag a child plug → node", "Point the child at the node"],
+  ["Right-click", "Actions for a node, plug, link or the canvas"],
   ["Click a plug", "Follow its link"],
   ["Double-click a node", "Centre it"],
   ["Double-click empty space", "Add a node"],

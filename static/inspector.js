@@ -11,6 +11,9 @@ import {
   conditionText, expressionText,
 } from "./model.js";
 import { parseF32, parseInt32, toS32 } from "./edits.js";
+import { classKey, missing } from "./catalogue.js";
+import { addParam, removeParam, removeProblem } from "./plugedits.js";
+import { openPalette } from "./palette.js";
 
 const SOURCE_KINDS = [["value", "Value"], ["node", "Node output"], ["blackboard", "Blackboard"], ["expression", "Expression"]];
 
@@ -108,8 +111,9 @@ export class Inspector {
     const outs = (n.outputs || []).map((o, k) => h("div.param", {},
       h("div.param-head", {}, typeChip(o.type),
         nameInput(o.name, `outputs.${k}.name`, (v) => ed.edits.renameItem({ node: id, list: "outputs", index: k }, v)),
-        o.className ? h("span.muted", {}, o.className) : null)));
+        o.className ? h("span.muted", {}, o.className) : null, this.removeButton(id, "outputs", k))));
     if (outs.length) out.append(section("Outputs", outs));
+    out.append(this.classParams(n));
 
     out.append(section("Children", this.children(n)));
 
@@ -148,6 +152,43 @@ export class Inspector {
     return out;
   }
 
+  pickSource(ref, p) {
+    const label = `#${ref.node}.${p.name}` + (ref.source !== undefined ? ` (source ${ref.source})` : "");
+    this.ed.picker.start({ kind: "source", ref, type: p.type, className: p.className, label });
+  }
+
+  // A ✕ for a parameter nothing uses (no source, no reader, no enum relocation); in-use ones
+  // get none, with the reason on hover of the name.
+  removeButton(id, list, k) {
+    const ed = this.ed;
+    if (removeProblem(ed.edits, id, list, k)) return null;
+    return h("button.icon", { title: "Remove this unused parameter", dataset: { key: `${list}.${k}.remove` },
+      onclick: () => this.refused(removeParam(ed.edits, id, list, k)) }, "✕");
+  }
+
+  // The parameters the node's class has (in the node catalogue) and the node lacks, each
+  // with a button to add it with its default; "Add all" adds them in one step.
+  classParams(n) {
+    const ed = this.ed, id = n.id;
+    const c = ed.catalogue.classes().classes.get(classKey(n));
+    if (!c) return section("Class parameters", [h("p.hint", {}, "This class is not in the node catalogue yet.")]);
+    const lack = missing(c, n);
+    const seen = `Known from ${c.count} node${c.count === 1 ? "" : "s"} in ${c.files} file${c.files === 1 ? "" : "s"}.`;
+    if (!lack.length) return section("Class parameters", [h("p.hint", {}, `Has every parameter of its class. ${seen}`)]);
+    const word = { properties: "property", inputs: "input", outputs: "output" };
+    const rows = lack.map(({ list, plug }) => h("div.param.missing", {},
+      h("div.param-head", {}, typeChip(plug.type), h("span.pname", {}, plug.name), h("span.muted", {}, word[list]), h("span.grow", {}),
+        h("button.small", { dataset: { key: `class.add.${list}.${plug.name}` }, onclick: () => this.refused(addParam(ed.edits, id, list, plug, c[list])) }, "Add"))));
+    rows.unshift(h("p.hint", {}, `${lack.length} parameter${lack.length === 1 ? "" : "s"} of ${c.key} missing here. ${seen}`));
+    rows.push(h("div.add-row", {}, h("button", { dataset: { key: "class.add.all" }, onclick: () => {
+      ed.edits.group(`Add ${lack.length} parameters to #${id}`, () => {
+        for (const { list, plug } of lack) addParam(ed.edits, id, list, plug, c[list]);
+        return true;
+      });
+    } }, `Add all ${lack.length}`)));
+    return section("Class parameters", rows);
+  }
+
   // A refused edit says why in a toast; the field shows the stored value again.
   refused(ok, why) {
     if (ok && ok.ok !== false) return true;
@@ -182,7 +223,11 @@ export class Inspector {
       h("button", { onclick: () => {
         const v = parseInt32(target.value);
         this.refused(v === null ? { ok: false, reason: "type the id of the node the child is" } : ed.edits.addChild(id, v));
-      } }, "Add child")));
+      } }, "Add child"),
+      h("button", { title: "Add a child: pick its node on the canvas", dataset: { key: "children.pick" },
+        onclick: () => ed.picker.start({ kind: "branch", node: id, label: `#${id} ${nodeClass(n)}` }) }, "Pick…"),
+      h("button", { title: "Add a child: a new node from the catalogue", dataset: { key: "children.new" },
+        onclick: () => openPalette(ed, { at: [n.x + 340, n.y + 15], link: { side: "branch", node: id, label: `#${id} ${nodeClass(n)}` } }) }, "New…")));
     if (!kids.length && !isSelector(n)) rows.unshift(h("p.hint", {}, "No children."));
     return rows;
   }
@@ -218,7 +263,8 @@ export class Inspector {
     const row = h("div.param", { dataset: { param: key } });
     row.append(h("div.param-head", {}, typeChip(p.type),
       nameInput(p.name, key + ".name", (v) => ed.edits.renameItem(ref, v)),
-      p.className ? h("span.muted", { title: p.className }, p.className.replace(/^.*::/, "")) : null));
+      p.className ? h("span.muted", { title: p.className }, p.className.replace(/^.*::/, "")) : null,
+      ref.attachment === undefined ? this.removeButton(ref.node, ref.list, ref.index) : null));
     if (Array.isArray(p.sources)) {
       p.sources.forEach((s, k) => row.append(this.sourceControls({ ...ref, source: k }, p, s, `${key}.source.${k}`)));
       row.append(h("div.src-line", {},
@@ -266,7 +312,10 @@ export class Inspector {
           onchange: () => this.refused(ed.edits.setSource(ref, { node: s.node, output: Number(outSel.value) })) },
         outs.map(([o, k]) => h("option", { value: k, selected: k === cur }, o.name)));
         if (!outs.some(([, k]) => k === cur)) outSel.append(h("option", { value: cur, selected: true }, `output ${cur}?`));
-        wrap.append(h("div.src-line", {}, h("span.muted", {}, "node"), nodeIn, outSel, goButton(ed, s.node)));
+        const pick = h("button.small", { title: "Pick the source node on the canvas", dataset: { key: key + ".pick" },
+          onclick: () => this.pickSource(ref, p) }, "Pick…");
+        wrap.append(h("div.src-line.src-node", {}, h("span.muted", {}, "node"), nodeIn, goButton(ed, s.node), pick));
+        wrap.append(h("div.src-line.src-output", {}, h("span.muted", {}, "output"), outSel));
         if (srcNode) wrap.append(h("div.hint", {}, nodeClass(srcNode)));
         break;
       }
@@ -321,11 +370,12 @@ export class Inspector {
       case "value":
         return ed.edits.setSource(ref, null);
       case "node": {
-        for (const n of doc.nodes) {
-          const k = n.id === ref.node ? -1 : (n.outputs || []).findIndex((o) => o.type === p.type);
-          if (k >= 0) return ed.edits.setSource(ref, { node: n.id, output: k });
+        // Never a guess: the user clicks the node on the canvas. Until then nothing changes.
+        if (!doc.nodes.some((n) => n.id !== ref.node && (n.outputs || []).some((o) => o.type === p.type))) {
+          return refuse(`No node has a ${TYPE_LABEL[p.type]} output; add one (right-click the input's plug, "Source: new node…").`);
         }
-        return refuse(`No node has a ${TYPE_LABEL[p.type]} output.`);
+        select.value = was;
+        return this.pickSource(ref, p);
       }
       case "blackboard": {
         const o = this.blackboardOptions(p.type)[0];

@@ -7,9 +7,10 @@ import { SHORTCUTS } from "./input.js";
 import * as store from "./store.js";
 import { wheelMode, setWheelMode } from "./wheel.js";
 import {
-  VALUE_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BLACKBOARD_TYPES, NODE_TYPES, nodeClass, formatFloat, nodeFrom, builtinNode,
+  VALUE_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BLACKBOARD_TYPES, nodeClass, formatFloat,
 } from "./model.js";
 import { parseF32, parseInt32 } from "./edits.js";
+import { openPalette } from "./palette.js";
 
 const TABS = [["commands", "Commands"], ["search", "Search"], ["blackboard", "Blackboard"], ["expressions", "Expressions"], ["problems", "Problems"]];
 
@@ -558,72 +559,10 @@ export class Panels {
     this.root.append(el);
   }
 
-  // The add-node palette: built-in node types and every class the open file uses.
-  openPalette(wx, wy) {
-    const ed = this.ed;
-    if (!ed.doc) return;
-    this.closeOverlays();
-    const at = wx === undefined ? [ed.view.x - 130, ed.view.y - 40] : [wx, wy];
-    const entries = this.paletteEntries();
-    const input = h("input.text.palette-input", { type: "text", placeholder: "Search node types…" });
-    const ul = h("ul.list.palette-list", {});
-    let shown = [], active = 0;
-    const add = (entry) => {
-      el.remove();
-      const i = ed.edits.addNode(entry.template(), Math.round(at[0]), Math.round(at[1]));
-      ed.select([i]);
-      ed.status(`Added ${entry.label} as #${i}`);
-    };
-    const render = () => {
-      const q = input.value.trim().toLowerCase();
-      shown = entries.filter((e) => !q || e.search.includes(q)).slice(0, 200);
-      active = Math.min(active, Math.max(0, shown.length - 1));
-      clear(ul);
-      shown.forEach((e, k) => ul.append(h("li.item" + (k === active ? ".active" : ""), {},
-        h("button.item-main", { onclick: () => add(e) }, h("span.item-title", {}, e.label), h("span.muted", {}, e.detail)))));
-    };
-    input.addEventListener("input", () => {
-      active = 0;
-      render();
-    });
-    input.addEventListener("keydown", (e) => {
-      if (e.key === "ArrowDown") active = Math.min(shown.length - 1, active + 1);
-      else if (e.key === "ArrowUp") active = Math.max(0, active - 1);
-      else if (e.key === "Enter" && shown[active]) return add(shown[active]);
-      else return;
-      e.preventDefault();
-      render();
-      ul.children[active]?.scrollIntoView({ block: "nearest" });
-    });
-    const el = h("div.overlay.palette", { onclick: (e) => e.target === el && el.remove() },
-      h("div.dialog", { role: "dialog", "aria-label": "Add a node" }, h("div.dialog-head", {}, h("h2", {}, "Add a node")), input, ul));
-    this.root.append(el);
-    render();
-    input.focus();
-  }
-
-  paletteEntries() {
-    const doc = this.ed.doc;
-    const byClass = new Map();
-    for (const n of doc.nodes) {
-      const key = n.type === "UserDefined" ? "class:" + n.name : "type:" + n.type;
-      if (!byClass.has(key)) byClass.set(key, n);
-    }
-    const entries = [];
-    for (const [key, n] of byClass) {
-      const names = [];
-      for (const g of ["properties", "inputs", "outputs"]) for (const p of n[g] || []) names.push(p.name);
-      entries.push({
-        label: nodeClass(n), detail: key.startsWith("class:") ? `class · ${names.length} values` : "built-in · as used here",
-        search: (nodeClass(n) + " " + names.join(" ")).toLowerCase(), template: () => nodeFrom(n, doc),
-      });
-    }
-    for (const t of NODE_TYPES) {
-      if (t === "UserDefined" || byClass.has("type:" + t)) continue;
-      entries.push({ label: t, detail: "built-in", search: t.toLowerCase(), template: () => builtinNode(t, doc) });
-    }
-    entries.sort((a, b) => a.label.localeCompare(b.label));
-    return entries;
+  // The add-node palette (palette.js): every class the node catalogue knows. opts: link,
+  // when a dragged link asks for a node that fits it.
+  openPalette(wx, wy, opts = {}) {
+    return openPalette(this.ed, { ...opts, at: wx === undefined ? undefined : [wx, wy] });
   }
 }
 

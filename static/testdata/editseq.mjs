@@ -15,6 +15,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEdits } from "../edits.js";
 import { NODE_TYPES, BLACKBOARD_TYPES, isSelector, nodeFrom, builtinNode } from "../model.js";
+import { emptyCatalogue, learn, classKey, missing, fits, template as classTemplate } from "../catalogue.js";
+import { addParam, removeParam, addLinked } from "../plugedits.js";
 
 // ---- seeded randomness (mulberry32)
 
@@ -384,6 +386,48 @@ const OPS = {
     const k = r.int(n.queries.length);
     return [n.id, k, ed.removeQuery(n.id, k)];
   },
+  // The node catalogue's edits: a parameter of the node's class (or of another class) added,
+  // one removed (refused while in use), and a node of a known class added and linked.
+  addParam(r, ed, doc, st) {
+    const n = r.pick(doc.nodes);
+    if (!n) return null;
+    const c = st.cat.classes.get(classKey(n));
+    const lack = missing(c, n);
+    let list, plug;
+    if (lack.length && r.chance(0.8)) ({ list, plug } = r.pick(lack));
+    else {
+      const other = r.pick(st.classes);
+      list = r.pick(["properties", "inputs", "outputs"]);
+      plug = other && r.pick(other[list]);
+      if (!plug) return null;
+    }
+    return [n.id, list, plug.name, plug.type, addParam(ed, n.id, list, plug, c && c[list])];
+  },
+  removeParam(r, ed, doc) {
+    const n = nodeWith(r, doc, (m) => (m.properties || []).length + (m.inputs || []).length + (m.outputs || []).length > 0);
+    if (!n) return null;
+    const list = r.pick(["properties", "inputs", "outputs"].filter((l) => (n[l] || []).length));
+    const k = r.int(n[list].length);
+    return [n.id, list, k, removeParam(ed, n.id, list, k)];
+  },
+  addLinked(r, ed, doc, st) {
+    const n = r.pick(doc.nodes);
+    if (!n) return null;
+    let link = null;
+    const side = r.pick(["out", "in", "child", "branch", "none"]);
+    if (side === "out" || side === "in") {
+      const items = n[side === "out" ? "outputs" : "inputs"] || [];
+      if (!items.length) return null;
+      const index = r.int(items.length);
+      link = { side, node: n.id, index, type: items[index].type, className: items[index].className };
+    } else if (side === "child") {
+      if (!(n.children || []).length) return null;
+      link = { side, node: n.id, index: r.int(n.children.length) };
+    } else if (side === "branch") link = { side, node: n.id };
+    const c = r.pick(st.classes.filter((c) => fits(c, link)));
+    if (!c) return null;
+    return [c.key, link, addLinked(ed, classTemplate(c), r.int(3000), r.int(3000), link)];
+  },
   addNode(r, ed, doc) {
     const t = template(r, doc);
     return [t.type, t.name, ed.addNode(t, r.int(3000), r.int(3000))];
@@ -493,7 +537,7 @@ const WEIGHTS = {
   setJump: 2, addQuery: 2, removeQuery: 1, addNode: 3, duplicate: 2, copyPaste: 2, pasteForeign: 2, deleteNodes: 3,
   addCommand: 1, removeCommand: 1, renameCommand: 2, setCommandRoot: 1, addBlackboard: 2, renameBlackboard: 2,
   setBlackboardField: 2, setBlackboardValue: 3, removeBlackboard: 2, setExpressionText: 3, addExpression: 1,
-  removeExpression: 1, undo: 1, redo: 1,
+  removeExpression: 1, undo: 1, redo: 1, addParam: 2, removeParam: 2, addLinked: 3,
 };
 const BAG = Object.entries(WEIGHTS).flatMap(([op, w]) => Array(w).fill(op));
 
@@ -506,7 +550,10 @@ function runSequence(job, seed, text, foreign) {
   const r = rng(seed);
   const doc = JSON.parse(text);
   const ed = createEdits(doc);
-  const st = { fresh: 0, strings: null, foreign };
+  const st = { fresh: 0, strings: null, foreign, cat: emptyCatalogue() };
+  learn(st.cat, doc, { name: "doc" });
+  if (foreign) learn(st.cat, foreign.doc, { name: "foreign" });
+  st.classes = [...st.cat.classes.values()];
   const log = [];
   let applied = 0;
   // Refused edits must leave the document as it was; checked on the smaller documents, where
