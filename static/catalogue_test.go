@@ -190,23 +190,37 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// centre shows node id's header in the middle of the canvas at zoom 1.
+func (p *page) centre(id int) {
+	p.t.Helper()
+	p.run(fmt.Sprintf(`(() => { const n = `+nodeJS+`; ainbEditor.setView({x: n.x + 130, y: n.y + 15, zoom: 1}); })()`, id))
+}
+
 // emptyNear is a world point near node id's box where no node is (with a margin), and the
-// view centred between the two at zoom 1 so both are on the screen.
-func (p *page) emptyNear(id int) (wx, wy float64) {
+// view centred between it and the node's row (-1: its header) at zoom 1 so both are on the
+// screen, where no panel or legend covers the canvas.
+func (p *page) emptyNear(id, row int) (wx, wy float64) {
 	p.t.Helper()
 	w := eval[[]float64](p, fmt.Sprintf(`import("/static/metrics.js").then((m) => {
-		const doc = ainbEditor.document(), n = `+nodeJS+`;
-		const free = (x, y) => doc.nodes.every((q) => x < q.x - 60 || x > q.x + m.NODE_WIDTH + 60 || y < q.y - 60 || y > q.y + m.nodeHeight(q) + 60);
+		const doc = ainbEditor.document(), n = `+nodeJS+`, canvas = document.getElementById("graph"), ny = m.rowY(n, %d);
+		// Room for a new node dropped there (its top 15 above the point, up to 400 tall),
+		// so that placing it need not move it.
+		const free = (x, y) => doc.nodes.every((q) => x + m.NODE_WIDTH < q.x - 60 || x > q.x + m.NODE_WIDTH + 60 || y + 400 < q.y - 60 || y - 15 > q.y + m.nodeHeight(q) + 60);
+		const bare = (x, y) => {
+			const v = ainbEditor.view(), r = canvas.getBoundingClientRect();
+			return document.elementFromPoint(r.left + r.width / 2 + (x - v.x) * v.zoom, r.top + r.height / 2 + (y - v.y) * v.zoom) === canvas;
+		};
 		for (let r = 320; r < 3000; r += 40) for (let a = 0; a < 16; a++) {
-			const x = n.x + m.NODE_WIDTH / 2 + r * Math.cos(a * Math.PI / 8), y = n.y + r * Math.sin(a * Math.PI / 8);
-			if (free(x, y)) return [Math.round(x), Math.round(y)];
+			const x = Math.round(n.x + m.NODE_WIDTH / 2 + r * Math.cos(a * Math.PI / 8)), y = Math.round(n.y + r * Math.sin(a * Math.PI / 8));
+			if (!free(x, y)) continue;
+			ainbEditor.setView({x: (n.x + 130 + x) / 2, y: (ny + y) / 2, zoom: 1});
+			if (bare(x, y) && bare(n.x + 130, ny)) return [x, y];
 		}
 		return null;
-	})`, id))
+	})`, id, row))
 	if len(w) != 2 {
 		p.t.Fatalf("no empty space near node %d", id)
 	}
-	p.run(fmt.Sprintf(`(() => { const n = `+nodeJS+`; ainbEditor.setView({x: (n.x + 130 + %v) / 2, y: (n.y + %v) / 2, zoom: 1}); })()`, id, w[0], w[1]))
 	return w[0], w[1]
 }
 
@@ -219,7 +233,7 @@ func TestDragToCreate(t *testing.T) {
 	before := eval[string](p, docText)
 
 	// From SyntheticProducer's float output: the classes with a float input.
-	wx, wy := p.emptyNear(1)
+	wx, wy := p.emptyNear(1, rowOf(p, 1, "out", "float", 0))
 	out := itemIndex(p, 1, "outputs", "float", 0)
 	p.drag(p.screenOf(1, rowOf(p, 1, "out", "float", 0), "out"), p.screenAt(wx, wy))
 	p.do(chromedp.WaitVisible(chromedp.CSS(`.overlay.palette`)))
@@ -255,7 +269,7 @@ func TestDragToCreate(t *testing.T) {
 	p.key("z", chromedp.ModifierCtrl)
 
 	// An input's link let go in space, then the palette closed: nothing changes.
-	wx, wy = p.emptyNear(3)
+	wx, wy = p.emptyNear(3, rowOf(p, 3, "in", "int", 1))
 	inode := itemIndex(p, 3, "inputs", "int", 1)
 	src := fmt.Sprintf(`JSON.stringify((`+nodeJS+`).inputs[%d].source)`, 3, inode)
 	had := eval[string](p, src)
@@ -270,7 +284,7 @@ func TestDragToCreate(t *testing.T) {
 	}
 
 	// A child plug dragged to space: no query classes; the new node becomes the child.
-	wx, wy = p.emptyNear(0)
+	wx, wy = p.emptyNear(0, 0)
 	p.drag(p.screenOf(0, 0, "out"), p.screenAt(wx, wy))
 	p.do(chromedp.WaitVisible(chromedp.CSS(`.overlay.palette`)))
 	got := paletteClasses(p)
@@ -317,21 +331,21 @@ func TestSourcePicker(t *testing.T) {
 	p.do(chromedp.Click(fmt.Sprintf(`[data-key="inputs.%d.source.pick"]`, inode)))
 	p.do(chromedp.WaitVisible(chromedp.CSS(`.picker-bar`)))
 	// Empty space still pans while picking, so the node can be found; the picker stays.
-	start := eval[viewState](p, `ainbEditor.view()`)
-	ex, ey := p.emptyNear(1)
+	ex, ey := p.emptyNear(1, -1)
 	v0 := eval[viewState](p, `ainbEditor.view()`)
 	from := p.screenAt(ex, ey)
 	p.drag(from, point{from.X + 40, from.Y + 30})
 	if v := eval[viewState](p, `ainbEditor.view()`); v.X == v0.X || !eval[bool](p, `!!document.querySelector(".picker-bar")`) {
 		t.Fatalf("dragging empty space while picking: view %+v → %+v, picker open %v", v0, v, eval[bool](p, `!!document.querySelector(".picker-bar")`))
 	}
-	p.run(fmt.Sprintf(`ainbEditor.setView({x: %v, y: %v, zoom: %v})`, start.X, start.Y, start.Zoom))
 	// A node without an int output is refused and the picker stays.
+	p.centre(0)
 	p.click(p.screenOf(0, -1, ""))
 	if !eval[bool](p, `!!document.querySelector(".picker-bar")`) || !strings.Contains(eval[string](p, `ainbEditor.status()`), "has no int output") {
 		t.Fatalf("picking a node without an int output: status %q", eval[string](p, `ainbEditor.status()`))
 	}
 	// SyntheticProducer has two int outputs: the picker asks which.
+	p.centre(1)
 	p.click(p.screenOf(1, -1, ""))
 	p.do(chromedp.WaitVisible(chromedp.CSS(`.picker-menu`)))
 	names := eval[[]string](p, `[...document.querySelectorAll(".picker-menu button")].map((b) => b.textContent)`)
@@ -370,7 +384,7 @@ func TestContextMenu(t *testing.T) {
 		return eval[[]string](p, `[...document.querySelectorAll(".ctx-menu .ctx-item")].map((b) => b.dataset.action)`)
 	}
 	// Empty space: Add a node here opens the palette.
-	wx, wy := p.emptyNear(1)
+	wx, wy := p.emptyNear(1, -1)
 	p.rightClick(p.screenAt(wx, wy))
 	if got := strings.Join(menu(), " "); got != "add paste select-all fit tidy import" {
 		t.Fatalf("canvas menu: %q", got)
@@ -406,15 +420,21 @@ func TestContextMenu(t *testing.T) {
 	}
 	p.key("z", chromedp.ModifierCtrl)
 
-	// A link: the child link from node 0 to its first child, in the middle of its curve.
-	child := eval[int](p, `ainbEditor.document().nodes[0].children[0].node`)
-	mid := eval[point](p, fmt.Sprintf(`(() => { const a = ainbEditor.document().nodes[0], b = `+nodeJS+`;
-		ainbEditor.setView({x: (a.x + 260 + b.x) / 2, y: (a.y + 39 + b.y + 15) / 2, zoom: 1});
-		const ax = a.x + 260, ay = a.y + 39, bx = b.x, by = b.y + 15, c = Math.max(40, Math.abs(bx - ax) * 0.5);
-		const x = 0.125 * ax + 0.375 * (ax + c) + 0.375 * (bx - c) + 0.125 * bx, y = 0.5 * ay + 0.5 * by;
-		const v = ainbEditor.view(), r = document.getElementById("graph").getBoundingClientRect();
-		return {x: r.left + r.width / 2 + (x - v.x) * v.zoom, y: r.top + r.height / 2 + (y - v.y) * v.zoom};
-	})()`, child))
+	// A link: a child link from node 0, in the middle of its curve (the first child whose
+	// curve's middle no node covers: a link may pass behind a node).
+	mid := eval[point](p, `import("/static/metrics.js").then((m) => {
+		const doc = ainbEditor.document(), a = doc.nodes[0];
+		for (const [k, c] of a.children.entries()) {
+			const b = doc.nodes.find((n) => n.id === c.node);
+			const [ax, ay] = m.plugPoint(a, m.childRow(a, k), "child"), bx = b.x, by = b.y + 15, cx = Math.max(40, Math.abs(bx - ax) * 0.5);
+			const x = 0.125 * ax + 0.375 * (ax + cx) + 0.375 * (bx - cx) + 0.125 * bx, y = 0.5 * ay + 0.5 * by;
+			if (doc.nodes.some((n) => x > n.x - 10 && x < n.x + m.NODE_WIDTH + 10 && y > n.y - 10 && y < n.y + m.nodeHeight(n) + 10)) continue;
+			ainbEditor.setView({x, y, zoom: 1});
+			const v = ainbEditor.view(), r = document.getElementById("graph").getBoundingClientRect();
+			return {x: r.left + r.width / 2 + (x - v.x) * v.zoom, y: r.top + r.height / 2 + (y - v.y) * v.zoom};
+		}
+		return {x: -1, y: -1};
+	})`)
 	p.rightClick(mid)
 	if got := strings.Join(menu(), " "); got != "go-from go-to remove-child" {
 		t.Fatalf("link menu: %q (head %q)", got, eval[string](p, `document.querySelector(".ctx-head")?.textContent ?? ""`))
