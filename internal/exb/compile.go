@@ -34,7 +34,8 @@ type srcCompiler struct {
 	toks    []token
 	tp      int // next token in toks
 	line    string
-	inIf    int // how many ifs enclose the current statement
+	inIf    int  // how many ifs enclose the current statement
+	utf8OK  bool // the whole text is valid UTF-8, so string literals need no check of their own
 }
 
 // emitter collects one block's statements.
@@ -75,7 +76,7 @@ func (c *srcCompiler) next() bool {
 	for c.ln < len(c.lines) {
 		c.line = c.lines[c.ln]
 		c.ln++
-		c.toks = lexLine(c.line, c.toks[:0])
+		c.toks = lexLine(c.line, c.toks[:0], c.utf8OK)
 		c.tp = 0
 		if c.toks[0].kind != tokEOL {
 			return true
@@ -128,7 +129,7 @@ func (c *srcCompiler) expectEOL() error {
 // compileSource compiles a whole function text. in and out are the types to
 // keep when the text has no .input / .output line.
 func compileSource(text string, version uint32, in, out DataType) (*source, error) {
-	c := &srcCompiler{version: version, in: in, out: out, lines: splitLines(text)}
+	c := &srcCompiler{version: version, in: in, out: out, lines: splitLines(text), utf8OK: utf8.ValidString(text)}
 	src := &source{}
 	main := &emitter{}
 	headerDone := false
@@ -704,7 +705,7 @@ func (c *srcCompiler) literalLeaf(typ DataType, typed, neg bool, at int) (*expr,
 		if typed && typ != TypeString || neg {
 			return nil, c.errAt(at, "a string literal has type str")
 		}
-		s, _, _ := unquotePrefix(t.text, false)
+		s, _, _ := unquotePrefix(t.text, true) // the lexer checked it
 		x.leaf, x.typ = arg{kind: litStr, str: s}, TypeString
 		return x, nil
 	case t.kind == tokIdent && (t.text == "true" || t.text == "false"):

@@ -500,6 +500,11 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 	if !lead.mem {
 		prec = precUnary // a literal is wrapped before a unary operator
 	}
+	// Each operator wraps the whole text so far: its opening part goes on pre and is
+	// written in reverse at the end, its closing part is appended to post. Concatenating
+	// instead copied a chain of long string literals once per operator.
+	var pre []string
+	var post []byte
 	for k := range ops {
 		s := &ops[k]
 		switch s.op.form() {
@@ -514,15 +519,15 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 					sym = "!"
 				}
 				if prec == precPrimary {
-					cur = sym + cur
+					pre = append(pre, sym)
 				} else {
-					cur = sym + "(" + cur + ")"
+					pre, post = append(pre, sym+"("), append(post, ')')
 				}
 				prec = precUnary
 			case OpIncrement:
-				cur, prec = "inc("+cur+")", precPrimary+1
+				pre, post, prec = append(pre, "inc("), append(post, ')'), precPrimary+1
 			case OpDecrement:
-				cur, prec = "dec("+cur+")", precPrimary+1
+				pre, post, prec = append(pre, "dec("), append(post, ')'), precPrimary+1
 			}
 		case formBinary:
 			want := s.typ
@@ -538,9 +543,10 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 			}
 			q := binOps[opText[s.op]].prec
 			if prec < q {
-				cur = "(" + cur + ")"
+				pre, post = append(pre, "("), append(post, ')')
 			}
-			cur, prec = cur+" "+opText[s.op]+" "+rhs, q
+			post = append(append(append(append(post, ' '), opText[s.op]...), ' '), rhs...)
+			prec = q
 			a = s.typ
 			if isCompare(s.op) {
 				a = TypeBool
@@ -549,7 +555,12 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 			return "", false
 		}
 	}
-	return string(dstText) + " = " + cur, true
+	out := append(dstText, " = "...)
+	for k := len(pre) - 1; k >= 0; k-- {
+		out = append(out, pre[k]...)
+	}
+	out = append(append(out, cur...), post...)
+	return string(out), true
 }
 
 // gotoForm renders a block whose jumps do not nest: labels where jumps

@@ -33,8 +33,9 @@ var puncts = []string{
 }
 
 // lexLine splits s into tokens, ending with a tokEOL at the comment or the
-// line's end.
-func lexLine(s string, out []token) []token {
+// line's end. utf8OK says s is known to be valid UTF-8: a long string literal is
+// then not checked again.
+func lexLine(s string, out []token, utf8OK bool) []token {
 	i := 0
 	for {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
@@ -55,7 +56,7 @@ func lexLine(s string, out []token) []token {
 			i = numberEnd(s, i)
 			out = append(out, token{tokNumber, s[start:i], start})
 		case c == '"':
-			_, n, ok := unquotePrefix(s[i:], false)
+			_, n, ok := unquotePrefix(s[i:], utf8OK)
 			if !ok {
 				return append(out, token{tokBad, s[i:], start})
 			}
