@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,4 +77,34 @@ func TestParseExpressionAmplifier(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || rec.Code != 422 || !strings.Contains(e.Error, "16 times the module's size") {
 		t.Fatalf("parse of the %d-byte build: status %d: %s", len(bin), rec.Code, cut(rec.Body.Bytes()))
 	}
+}
+
+// The parse reply has a budget of its own, proportional to the file: a document past it is a
+// 422 that says so, with the budget and the size in the detail, and a document at it is
+// answered. The corpus's files are far inside the default budget, so the test lowers it.
+func TestParseReplyBudget(t *testing.T) {
+	data := corpusFile(t, midFile)
+	s := newTestServer(t, nil)
+	size := len(parseOK(t, s, "x.ainb", data)) - 1 // the reply ends in a newline
+	if limit := s.replyBudget(len(data)); int64(size) > limit/10 {
+		t.Errorf("a %d-byte corpus file's %d-byte document is within a tenth of the default budget %d", len(data), size, limit)
+	}
+
+	s.replyRatio, s.replyBase = 0, int64(size)
+	parseOK(t, s, "x.ainb", data)
+
+	s.replyBase = int64(size) - 1
+	rec := do(s, "POST", "/api/parse?name=x.ainb", "application/octet-stream", data)
+	e := wantError(t, rec, 422)
+	if !strings.Contains(e.Error, "the file would expand without bound") ||
+		!strings.Contains(e.Error, fmt.Sprintf("would be %d bytes of JSON, more than the %d bytes allowed for a %d-byte file", size, size-1, len(data))) {
+		t.Errorf("message %q", e.Error)
+	}
+	if e.Detail["limit"] != float64(size-1) || e.Detail["size"] != float64(size) {
+		t.Errorf("detail %v", e.Detail)
+	}
+
+	// The ratio counts the file's size: one times the file is less than its document.
+	s.replyRatio, s.replyBase = 1, 0
+	wantError(t, do(s, "POST", "/api/parse?name=x.ainb", "application/octet-stream", data), 422)
 }

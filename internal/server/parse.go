@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -52,8 +53,38 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return codecError(err)
 	}
-	writeRawJSON(w, http.StatusOK, doc.Encode())
+	reply := doc.Encode()
+	if err := s.checkReply(len(reply), len(data)); err != nil {
+		return err
+	}
+	writeRawJSON(w, http.StatusOK, reply)
 	return nil
+}
+
+// MaxReplyRatio and MaxReplyBase bound the document /api/parse answers: MaxReplyBase plus
+// MaxReplyRatio times the size of the file parsed (decompressed, for a zstd upload). The
+// reader's own budgets (ainb.MaxTextRatio, the expression text's) already bound each part of
+// the document; this bounds the whole, whatever part a future change lets grow. The corpus's
+// documents are at most 2.05 times their file (a 1 KB file, inside the base) and under 1.5
+// times for files over 100 KB, so the budget leaves a margin of ten.
+const (
+	MaxReplyRatio = 16
+	MaxReplyBase  = 4 << 20
+)
+
+// replyBudget is the most bytes of document a file of n bytes may answer.
+func (s *Server) replyBudget(n int) int64 { return s.replyBase + s.replyRatio*int64(n) }
+
+// checkReply refuses a document of size bytes parsed from a file of n bytes past the budget.
+func (s *Server) checkReply(size, n int) error {
+	limit := s.replyBudget(n)
+	if int64(size) <= limit {
+		return nil
+	}
+	return &apiError{http.StatusUnprocessableEntity,
+		fmt.Sprintf("the file's document would be %d bytes of JSON, more than the %d bytes allowed for a %d-byte file (%d MiB and %d times its size): the file would expand without bound",
+			size, limit, n, s.replyBase>>20, s.replyRatio),
+		map[string]any{"limit": limit, "size": size}}
 }
 
 // readUpload returns the uploaded file and its name: the body itself, or the multipart field

@@ -28,6 +28,9 @@ type Server struct {
 	router      http.Handler
 	// shareRate and convertRate hold each client to ShareRate and ConvertRate.
 	shareRate, convertRate func(http.Handler) http.Handler
+	// replyBase and replyRatio are the parse reply budget (MaxReplyBase, MaxReplyRatio);
+	// tests lower them.
+	replyBase, replyRatio int64
 }
 
 // New makes a server keeping shares in store, logging to log (slog.Default() if nil). Only
@@ -69,6 +72,8 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		conversions: make(limiter, cfg.MaxConversions),
 		budget:      newBodyBudget(cfg.BodyBudget),
 		origins:     origins,
+		replyBase:   MaxReplyBase,
+		replyRatio:  MaxReplyRatio,
 	}
 	s.shareRate = s.rateLimit(cfg.ShareRate, "share creations")
 	s.convertRate = s.rateLimit(cfg.ConvertRate, "conversions")
