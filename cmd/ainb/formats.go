@@ -295,9 +295,9 @@ func (r *reader) unwrap(w *wrapper, b []byte) ([]byte, error) {
 		if err := h.Decode(b); err != nil {
 			return nil, fmt.Errorf("zs: at 0x0: zstd frame header: %w", err)
 		}
-		need = zs.Limit(len(b))
+		// A frame without content size is decoded with the budget as its limit (below).
 		if h.HasFCS {
-			need = min(need, h.FrameContentSize)
+			need = h.FrameContentSize
 		}
 	}
 	if need > uint64(r.budget) {
@@ -308,7 +308,7 @@ func (r *reader) unwrap(w *wrapper, b []byte) ([]byte, error) {
 	if w == wrapYaz0 {
 		_, out, err = yaz0.Decode(b)
 	} else {
-		out, err = r.zs.Decode(b)
+		out, err = r.zs.DecodeLimit(b, uint64(max(r.budget, 0)))
 		if errors.Is(err, zs.ErrMissingDict) {
 			err = fmt.Errorf("%w; give its path with -zsdic PATH or AINB_ZSDIC", err)
 		}

@@ -61,7 +61,7 @@ func codec(t *testing.T) *zs.Codec {
 	return c
 }
 
-// Every SARC, Yaz0 and zstd file of the corpus checks, members included, but one.
+// Every SARC, Yaz0 and zstd file of the corpus checks, members included.
 func TestCheckCorpusArchives(t *testing.T) {
 	dic := zsdic(t)
 	files := slices.Concat(glob(t, "sarc/*"), glob(t, "yaz0/*"), glob(t, "zstd/*"))
@@ -72,6 +72,27 @@ func TestCheckCorpusArchives(t *testing.T) {
 	}
 	if out != want.String() || code != 0 || errs != "" {
 		t.Fatalf("got exit %d, stderr %q, output\n%s\nwant exit 0, output\n%s", code, errs, out, want.String())
+	}
+}
+
+// Every zstd-compressed file anywhere in the corpus checks: Nintendo's frames, which carry
+// their content size, and the resaved ones, which carry none and declare a 4 MiB window
+// larger than their output limit.
+func TestCheckCorpusZs(t *testing.T) {
+	dic := zsdic(t)
+	var files []string
+	filepath.WalkDir(testcorpus.Dir(t), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".zs") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if len(files) < 8 || !slices.ContainsFunc(files, func(f string) bool { return strings.Contains(f, "totk-resaved") }) {
+		t.Fatalf("%d .zs files in the corpus, want 8 or more, resaved ones among them:\n%s", len(files), strings.Join(files, "\n"))
+	}
+	out, errs, code := runCLI(t, append([]string{"check", "-zsdic", dic}, files...)...)
+	if code != 0 || errs != "" || notOK(out) != "" {
+		t.Fatalf("exit %d, stderr %q; lines that are not ok:\n%s", code, errs, notOK(out))
 	}
 }
 
@@ -179,12 +200,12 @@ func TestCheckCorrupt(t *testing.T) {
 	}
 }
 
-// Every BYML corpus file (plain, Yaz0 or zstd) checks ok; dump is the codec's YAML, and
-// build of that YAML with the file's version gives the canonical bytes, which read back to
-// the same YAML.
+// Every BYML corpus file (plain, Yaz0 or zstd, Nintendo's or resaved) checks ok; dump is the
+// codec's YAML, and build of that YAML with the file's version gives the canonical bytes,
+// which read back to the same YAML.
 func TestBYML(t *testing.T) {
 	dic := zsdic(t)
-	files := slices.Concat(glob(t, "byml/*.byml"), glob(t, "byml/*.sbyml"), glob(t, "byml/totk/*"))
+	files := slices.Concat(glob(t, "byml/*.byml"), glob(t, "byml/*.sbyml"), glob(t, "byml/totk/*"), glob(t, "byml/totk-resaved/*.bgyml"))
 	out, errs, code := runCLI(t, append([]string{"check", "-zsdic", dic}, files...)...)
 	if code != 0 || errs != "" {
 		t.Fatalf("check: exit %d, %s; lines that are not ok:\n%s", code, errs, notOK(out))

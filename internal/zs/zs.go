@@ -9,9 +9,11 @@
 // id; Decode picks it by that id, Encode picks it by the file name the way the game expects.
 //
 // Decoding must never allocate far beyond its input: a frame's declared content size is
-// checked against MaxRatio times the input (and MaxSize) before any allocation, frames that
-// declare no size are decoded through a reader that stops at the same bound, and the
-// klauspost decoder runs with WithDecoderMaxMemory(MaxSize).
+// checked against MaxRatio times the input (and MaxSize) before any allocation, and frames
+// that declare no size are streamed through a reader that stops one byte past the same bound,
+// so what is decoded is bounded while decoding, whatever the header says. Their window (the
+// history a streaming decoder keeps) is independent of the output size: a frame of a few
+// kilobytes may declare a 4 MB window. It is held to MaxWindow instead, a constant.
 package zs
 
 import (
@@ -35,6 +37,13 @@ const (
 	MaxRatio = 255
 	MaxSize  = 1 << 30
 )
+
+// MaxWindow is the largest window accepted for a frame without a content size: the stream
+// decoder allocates a window and two blocks up front (once, then reuses it), so this bounds
+// its memory by a constant. 8 MiB is what RFC 8878 asks every decoder to support and the
+// window of the reference encoder's levels up to 19; resaved TotK files use 4 MiB.
+// (Frames with a content size are decoded into a buffer of that size and need no window.)
+const MaxWindow = 8 << 20
 
 // Dictionary ids the game uses, and their file names inside ZsDic.pack.zs.
 const (
@@ -119,6 +128,9 @@ func New(dicts ...Dict) (*Codec, error) {
 	if c.dec, err = zstd.NewReader(nil, opts...); err != nil {
 		return nil, fmt.Errorf("zs: %w", err)
 	}
+	// The stream decoder must really stream: no decoding of the whole input in memory before
+	// the first read (the cap limit already rules that out; say so), and a bounded window.
+	opts = append(opts, zstd.WithDecodeBuffersBelow(0), zstd.WithDecoderMaxWindow(MaxWindow))
 	if c.stream, err = zstd.NewReader(nil, opts...); err != nil {
 		return nil, fmt.Errorf("zs: %w", err)
 	}
@@ -195,8 +207,13 @@ func FrameDictID(src []byte) (uint32, error) {
 // Limit is the largest output Decode accepts for n input bytes.
 func Limit(n int) uint64 { return min(uint64(n)*MaxRatio, MaxSize) }
 
-// Decode decompresses a zstd frame with the dictionary its header names.
-func (c *Codec) Decode(src []byte) ([]byte, error) {
+// Decode decompresses a zstd frame with the dictionary its header names. The output may be
+// at most Limit(len(src)) bytes.
+func (c *Codec) Decode(src []byte) ([]byte, error) { return c.DecodeLimit(src, Limit(len(src))) }
+
+// DecodeLimit is Decode with the output held to at most limit bytes (and never more than
+// Limit(len(src))), for callers with a budget of their own across several layers.
+func (c *Codec) DecodeLimit(src []byte, limit uint64) ([]byte, error) {
 	var h zstd.Header
 	if err := h.Decode(src); err != nil {
 		return nil, fmt.Errorf("zs: at 0x0: zstd frame header: %w", err)
@@ -213,7 +230,7 @@ func (c *Codec) Decode(src []byte) ([]byte, error) {
 			return nil, fmt.Errorf("zs: zstd frame needs dictionary %d (%s); load %s: %w", id, name, ZsDicName, ErrMissingDict)
 		}
 	}
-	limit := Limit(len(src))
+	limit = min(limit, Limit(len(src)))
 	if h.HasFCS {
 		if h.FrameContentSize > limit {
 			return nil, fmt.Errorf("zs: at 0x0: frame content size %d beyond %d for %d input bytes (%dx, at most %d)",
@@ -226,22 +243,26 @@ func (c *Codec) Decode(src []byte) ([]byte, error) {
 		}
 		return out, nil
 	}
-	if !h.SingleSegment && h.WindowSize > limit {
-		return nil, fmt.Errorf("zs: at 0x0: window size %d beyond %d for %d input bytes", h.WindowSize, limit, len(src))
+	// No declared size. The window says nothing about the output (a small file may declare a
+	// large one), only about the decoder's memory.
+	if h.WindowSize > MaxWindow {
+		return nil, fmt.Errorf("zs: at 0x0: window size %d beyond %d for a frame without content size", h.WindowSize, MaxWindow)
 	}
-	// No declared size: stream, and stop one byte past the bound.
+	// Stream, and stop one byte past the bound: the decoder works a block (at most 128 KiB)
+	// at a time, so it never decodes much further than that.
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.stream.Reset(bytes.NewReader(src)); err != nil {
 		return nil, fmt.Errorf("zs: %w", err)
 	}
+	defer c.stream.Reset(nil) // let go of src
 	var buf bytes.Buffer
 	n, err := io.Copy(&buf, io.LimitReader(c.stream, int64(limit)+1))
-	if err != nil {
-		return nil, fmt.Errorf("zs: %w", err)
-	}
 	if uint64(n) > limit {
 		return nil, fmt.Errorf("zs: frame without content size decodes past %d bytes for %d input bytes", limit, len(src))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("zs: %w", err)
 	}
 	return buf.Bytes(), nil
 }

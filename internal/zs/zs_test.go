@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"ainbeditor/internal/sarc"
+	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -247,6 +248,83 @@ func TestDecodeBounds(t *testing.T) {
 	}
 	if _, err := c.Decode([]byte("Yaz0")); err == nil || !strings.HasPrefix(err.Error(), "zs: at 0x0: zstd frame header: ") {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// A file resaved by a third-party tool: no content size, a 4 MiB window and 7,723 input
+// bytes, whose 1.97 MB output limit is below the window. The window is no output size: it
+// decodes (to a 23,044-byte BYML), with the window and the output as all it allocates.
+func TestResavedWithoutContentSize(t *testing.T) {
+	c := loadCodec(t)
+	src := read(t, "byml/totk-resaved/A-4_Static.bcett.byml.zs")
+	var h zstd.Header
+	if err := h.Decode(src); err != nil || h.HasFCS || h.WindowSize != 4<<20 || h.DictionaryID != DictBcettByml {
+		t.Fatalf("header %+v, %v; want no content size, a 4 MiB window, dictionary 2", h, err)
+	}
+	if Limit(len(src)) >= h.WindowSize {
+		t.Fatalf("the file no longer shows the defect: limit %d, window %d", Limit(len(src)), h.WindowSize)
+	}
+	var (
+		out []byte
+		err error
+	)
+	n := testalloc.Bytes(func() { out, err = c.Decode(src) })
+	if err != nil || len(out) != 23044 || string(out[:4]) != "YB\x02\x00" {
+		t.Fatalf("%d bytes starting %q, %v; want a 23,044-byte BYML v2", len(out), out[:min(4, len(out))], err)
+	}
+	if n > h.WindowSize+1<<20 { // the window, two blocks and the output (4.7 MB)
+		t.Fatalf("decoding allocated %d bytes", n)
+	}
+	// Every other corpus .zs file decodes too, whichever way it was written.
+	for _, rel := range []string{"byml/totk-resaved/Armor_006_Upper.pack.zs", "byml/totk-resaved/Tag.Product.120.rstbl.byml.zs"} {
+		if _, err := c.Decode(read(t, rel)); err != nil {
+			t.Errorf("%s: %v", rel, err)
+		}
+	}
+}
+
+// noSizeFrame is a frame without content size, with a 2^log window, of n RLE blocks of size
+// bytes each.
+func noSizeFrame(log byte, n, size int) []byte {
+	f := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, (log - 10) << 3}
+	for i := range n {
+		h := uint32(size)<<3 | 1<<1
+		if i == n-1 {
+			h |= 1
+		}
+		f = append(f, byte(h), byte(h>>8), byte(h>>16), 'z')
+	}
+	return f
+}
+
+// A hostile frame without content size that decodes past its limit: 1,000 RLE blocks of
+// 128 KiB (128 MB) from 4,006 bytes. Decoding stops just past the 1 MB limit, with a clear
+// error, having allocated the window and about the limit, not the 128 MB.
+func TestNoSizeFramePastLimit(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	src := noSizeFrame(22, 1000, 128<<10)
+	n := testalloc.Bytes(func() { _, err = c.Decode(src) })
+	if want := "zs: frame without content size decodes past 1021530 bytes for 4006 input bytes"; err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %s", err, want)
+	}
+	if n > 4<<20+4*Limit(len(src)) { // the window, two blocks and the output buffer (6.7 MB)
+		t.Fatalf("decoding allocated %d bytes", n)
+	}
+	// The same frame within a caller's smaller limit, and a small one within it.
+	if _, err := c.DecodeLimit(noSizeFrame(22, 2, 1000), 1999); err == nil || !strings.Contains(err.Error(), "decodes past 1999 bytes") {
+		t.Fatalf("a caller's limit: %v", err)
+	}
+	if out, err := c.DecodeLimit(noSizeFrame(22, 2, 1000), 2000); err != nil || len(out) != 2000 {
+		t.Fatalf("%d bytes, %v", len(out), err)
+	}
+	// A window past MaxWindow is refused before any is allocated.
+	src = noSizeFrame(24, 1, 10)
+	if _, err := c.Decode(src); err == nil || err.Error() != "zs: at 0x0: window size 16777216 beyond 8388608 for a frame without content size" {
+		t.Fatalf("16 MiB window: %v", err)
 	}
 }
 
