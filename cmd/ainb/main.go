@@ -1,10 +1,10 @@
 // Command ainb checks, dumps and builds the game files the editor's codecs read: AINB, AAMP,
-// SARC and (once its codec is added) BYML, plain or wrapped in Yaz0 or TotK's zstd, each
+// BYML and SARC (and TotK's zstd dictionaries), plain or wrapped in Yaz0 or TotK's zstd, each
 // recognized by its magic.
 //
 //	ainb check FILE...                parse, write again, compare; "ok FILE" or "FAIL FILE: reason"
-//	ainb dump [-compat] FILE          AINB as JSON, AAMP (and BYML) as YAML, SARC as a file list
-//	ainb build FILE -o OUT            build a binary from AINB JSON or AAMP YAML
+//	ainb dump [-compat] FILE          AINB as JSON, AAMP and BYML as YAML, SARC as a file list
+//	ainb build FILE -o OUT            build a binary from AINB JSON, AAMP YAML or BYML YAML
 //	ainb exprs [-check] FILE...       expressions as readable code; -check: they compile back exactly
 //	ainb unpack PACK DIR              write a SARC's files under DIR
 //	ainb pack DIR -o PACK             build a SARC from DIR's files
@@ -21,9 +21,12 @@ const usage = `usage:
   ainb check [-zsdic PATH] FILE...    parse each file, write it again from the model and compare
   ainb dump [-compat] [-zsdic PATH] FILE
                                       print AINB as the project's JSON (-compat: the ainb Python
-                                      library's JSON), AAMP as YAML, SARC as a list of its files
-  ainb build [-yaz0] [-zsdic PATH] FILE -o OUT
-                                      build a binary from AINB JSON (either format) or AAMP YAML;
+                                      library's JSON), AAMP and BYML as YAML, SARC as a list of
+                                      its files
+  ainb build [-yaz0] [-byml-version N] [-be] [-zsdic PATH] FILE -o OUT
+                                      build a binary from AINB JSON (either format), AAMP YAML
+                                      (tagged !io) or BYML YAML (any other YAML; -byml-version 2
+                                      to 7, default 2, and -be for big endian say how to write it);
                                       OUT ending in .zs is zstd-compressed with the game's
                                       dictionary for that name, OUT ending in .szs or another .s*
                                       name (not .sarc), or -yaz0, is Yaz0-compressed
