@@ -15,7 +15,28 @@ import (
 // 401 MB /api/parse reply and gigabytes of server memory; now it is a 422 that says why, and
 // refusing it allocates a small multiple of the upload.
 func TestParseNameAmplifier(t *testing.T) {
-	data := nameAmplifier(t)
+	testAmplifierRefused(t, nameAmplifier(t))
+}
+
+// The same names pointing at successive offsets inside the long string: each distinct inner
+// offset was once a new copy of the string's rest, so the reader itself held as much as the
+// reply. The text budget counts every reference the same, wherever it points.
+func TestParseInnerOffsetAmplifier(t *testing.T) {
+	// The file's references do point inside the string: read back, fifty tails.
+	f, err := ainb.Read(amplifierFile(t, 50, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Layout.Tails) != 50 {
+		t.Fatalf("50 inner references read back as %d tails", len(f.Layout.Tails))
+	}
+	testAmplifierRefused(t, innerAmplifier(t))
+}
+
+// testAmplifierRefused checks that /api/parse refuses data with the text budget's 422, and
+// that the refusal allocates at most 16 times the upload.
+func testAmplifierRefused(t *testing.T, data []byte) {
+	t.Helper()
 	s := newTestServer(t, nil)
 	var rec = do(s, "POST", "/api/parse", "application/octet-stream", data) // warm up
 	n := testalloc.Bytes(func() { rec = do(s, "POST", "/api/parse", "application/octet-stream", data) })
@@ -28,23 +49,46 @@ func TestParseNameAmplifier(t *testing.T) {
 	}
 }
 
+// amplifierNames is how many property names the amplifiers hold: 30,000 names of about
+// 20,000 bytes would hand out 600 MB of text.
+const amplifierNames = 30000
+
 // nameAmplifier is a 380 KB file whose 30,000 property names all point at one 20,000-byte
 // string.
-func nameAmplifier(t testing.TB) []byte {
+func nameAmplifier(t testing.TB) []byte { return amplifierFile(t, amplifierNames, false) }
+
+// innerAmplifier is a 380 KB file whose 30,000 property names point at 50 successive offsets
+// inside one 20,000-byte string (recorded as the layout's tails, as the reader records them).
+func innerAmplifier(t testing.TB) []byte { return amplifierFile(t, amplifierNames, true) }
+
+func amplifierFile(t testing.TB, names int, inner bool) []byte {
 	t.Helper()
 	long := strings.Repeat("Amplify", 20000/7+1)[:20000]
-	props := make([]ainb.Property, 30000)
+	props := make([]ainb.Property, names)
 	for i := range props {
 		props[i].Name = long
+		if inner {
+			props[i].Name = long[1+i%50:]
+		}
 	}
 	f := &ainb.File{Version: ainb.Version407, Filename: "Amp", Category: "AI", HasSection6C: true,
 		Replacement: &ainb.ReplacementTable{},
 		Commands:    []ainb.Command{{Name: "Walk", Root: 0, Secondary: -1}},
 		Elements:    []ainb.Element{{Name: "Leaf"}}}
+	if inner {
+		// Without the tails a write would store each name as a string of its own.
+		f.Layout = &ainb.Layout{Strings: []string{long}}
+		for i := range min(names, 50) {
+			f.Layout.Tails = append(f.Layout.Tails, long[1+i:])
+		}
+	}
 	f.Elements[0].Properties.Set(ainb.ParamInt, props)
 	data, err := f.Bytes()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(data) > 500<<10 {
+		t.Fatalf("the amplifier is %d bytes: the names are not shared", len(data))
 	}
 	return data
 }
