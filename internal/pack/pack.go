@@ -1,0 +1,173 @@
+// Package pack opens the archives the games ship their files in (a SARC archive, bare or
+// wrapped in Yaz0 or in Tears of the Kingdom's zstd with a dictionary) and saves them back
+// with some members replaced.
+//
+// It is what lets the editor's server stay stateless: the browser keeps the pack as the user
+// gave it and sends it again with the members it changed. Saving must never change the
+// wrapping (kind, dictionary, Yaz0 alignment), nor any member the caller did not replace:
+// those keep their bytes and their place because sarc's writer reproduces them from the
+// archive's recorded layout. Opening must never take more than the decoders' fixed multiple
+// of the input.
+package pack
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"ainbeditor/internal/sarc"
+	"ainbeditor/internal/yaz0"
+	"ainbeditor/internal/zs"
+)
+
+// Wrapping is how an archive is compressed.
+type Wrapping struct {
+	// Kind is "zstd", "yaz0" or "" for none.
+	Kind string `json:"kind"`
+	// Dictionary is the zstd frame's dictionary id (0 for none).
+	Dictionary uint32 `json:"dictionary,omitempty"`
+	// Yaz0Alignment is the alignment word of a Yaz0 header, written back as it was.
+	Yaz0Alignment uint32 `json:"yaz0Alignment,omitempty"`
+}
+
+// Pack is an opened archive.
+type Pack struct {
+	Wrapping Wrapping
+	Archive  *sarc.Archive
+}
+
+// Member describes one file of an archive.
+type Member struct {
+	Name string `json:"name"`
+	Size int    `json:"size"`
+	// Format is what the member's bytes are, by magic: see Format.
+	Format string `json:"format"`
+}
+
+// ErrNotArchive is wrapped by Open when the (unwrapped) data is not a SARC archive.
+var ErrNotArchive = errors.New("not a SARC archive")
+
+// Open reads an archive, unwrapping zstd (with codec's dictionaries; codec may be nil for
+// files without zstd) or Yaz0 first. Members' Data alias the unwrapped bytes.
+func Open(data []byte, codec *zs.Codec) (*Pack, error) {
+	p := &Pack{}
+	inner := data
+	switch Format(data) {
+	case "zstd":
+		id, err := zs.FrameDictID(data)
+		if err != nil {
+			return nil, err
+		}
+		if codec == nil {
+			if codec, err = zs.New(); err != nil {
+				return nil, err
+			}
+			defer codec.Close()
+		}
+		if inner, err = codec.Decode(data); err != nil {
+			return nil, err
+		}
+		p.Wrapping = Wrapping{Kind: "zstd", Dictionary: id}
+	case "yaz0":
+		h, out, err := yaz0.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		inner, p.Wrapping = out, Wrapping{Kind: "yaz0", Yaz0Alignment: h.Alignment}
+	}
+	if f := Format(inner); f != "sarc" {
+		if f == "" {
+			f = "data of no known format"
+		}
+		if p.Wrapping.Kind != "" {
+			return nil, fmt.Errorf("pack: %s decompresses to %s: %w", p.Wrapping.Kind, f, ErrNotArchive)
+		}
+		return nil, fmt.Errorf("pack: the file is %s: %w", f, ErrNotArchive)
+	}
+	a, err := sarc.Read(inner)
+	if err != nil {
+		return nil, err
+	}
+	p.Archive = a
+	return p, nil
+}
+
+// Members lists the archive's files in archive order.
+func (p *Pack) Members() []Member {
+	out := make([]Member, len(p.Archive.Files))
+	for i, f := range p.Archive.Files {
+		out[i] = Member{Name: f.Name, Size: len(f.Data), Format: Format(f.Data)}
+	}
+	return out
+}
+
+// Replace sets a member's bytes; the member must exist.
+func (p *Pack) Replace(name string, data []byte) error {
+	if p.Archive.Index(name) < 0 {
+		return fmt.Errorf("pack: no member %q", name)
+	}
+	return p.Archive.Replace(name, data)
+}
+
+// Save writes the archive and wraps it as it was read. codec must hold the dictionary of a
+// zstd pack's frame.
+func (p *Pack) Save(codec *zs.Codec) ([]byte, error) {
+	out, err := p.Archive.Write()
+	if err != nil {
+		return nil, err
+	}
+	switch p.Wrapping.Kind {
+	case "zstd":
+		if codec == nil {
+			if codec, err = zs.New(); err != nil {
+				return nil, err
+			}
+			defer codec.Close()
+		}
+		return codec.EncodeDict(p.Wrapping.Dictionary, out)
+	case "yaz0":
+		return yaz0.Encode(out, p.Wrapping.Yaz0Alignment)
+	}
+	return out, nil
+}
+
+// Format names what b is by its magic: "ainb", "byml", "aamp", "sarc", "zsdic" (a zstd
+// dictionary), the wrappings "zstd" and "yaz0", or "" for none of these.
+func Format(b []byte) string {
+	switch {
+	case bytes.HasPrefix(b, []byte("AIB ")):
+		return "ainb"
+	case bytes.HasPrefix(b, []byte("AAMP")):
+		return "aamp"
+	case bytes.HasPrefix(b, []byte("SARC")):
+		return "sarc"
+	case bytes.HasPrefix(b, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		return "zstd"
+	case bytes.HasPrefix(b, []byte{0x37, 0xa4, 0x30, 0xec}):
+		return "zsdic"
+	case yaz0.IsYaz0(b):
+		return "yaz0"
+	case isBYML(b):
+		return "byml"
+	}
+	return ""
+}
+
+// isBYML accepts "BY" or "YB" followed by a version from 1 to 10 in that byte order: two
+// bytes of magic alone would claim too many files.
+func isBYML(b []byte) bool {
+	if len(b) < 4 {
+		return false
+	}
+	var v uint16
+	switch string(b[:2]) {
+	case "BY":
+		v = binary.BigEndian.Uint16(b[2:])
+	case "YB":
+		v = binary.LittleEndian.Uint16(b[2:])
+	default:
+		return false
+	}
+	return v >= 1 && v <= 10
+}
