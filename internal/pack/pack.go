@@ -49,8 +49,12 @@ type Member struct {
 var ErrNotArchive = errors.New("not a SARC archive")
 
 // Open reads an archive, unwrapping zstd (with codec's dictionaries; codec may be nil for
-// files without zstd) or Yaz0 first. Members' Data alias the unwrapped bytes.
-func Open(data []byte, codec *zs.Codec) (*Pack, error) {
+// files without zstd) or Yaz0 first. Members' Data alias the unwrapped bytes. limit bounds
+// the unwrapped archive's size (0: only the decoders' own multiple of the input).
+func Open(data []byte, codec *zs.Codec, limit uint64) (*Pack, error) {
+	if limit == 0 {
+		limit = zs.MaxSize
+	}
 	p := &Pack{}
 	inner := data
 	switch Format(data) {
@@ -65,11 +69,18 @@ func Open(data []byte, codec *zs.Codec) (*Pack, error) {
 			}
 			defer codec.Close()
 		}
-		if inner, err = codec.Decode(data); err != nil {
+		if inner, err = codec.DecodeLimit(data, limit); err != nil {
 			return nil, err
 		}
 		p.Wrapping = Wrapping{Kind: "zstd", Dictionary: id}
 	case "yaz0":
+		h, err := yaz0.ParseHeader(data)
+		if err != nil {
+			return nil, err
+		}
+		if uint64(h.Size) > limit {
+			return nil, fmt.Errorf("pack: at 0x4: Yaz0 size %d is more than the %d bytes allowed", h.Size, limit)
+		}
 		h, out, err := yaz0.Decode(data)
 		if err != nil {
 			return nil, err

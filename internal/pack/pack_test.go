@@ -60,7 +60,7 @@ func TestCorpusUnedited(t *testing.T) {
 		"sarc/Accessory_Battery.pack.zs", "sarc/Armor_006_Upper.pack.zs", "yaz0/Demo344_1.sbeventpack"}
 	for _, name := range files {
 		in := read(t, name)
-		p, err := Open(in, c)
+		p, err := Open(in, c, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -80,7 +80,7 @@ func TestCorpusUnedited(t *testing.T) {
 		if !bytes.Equal(unwrap(t, c, out), unwrap(t, c, in)) {
 			t.Errorf("%s: the archive inside changed", name)
 		}
-		again, err := Open(out, c)
+		again, err := Open(out, c, 0)
 		if err != nil {
 			t.Fatalf("%s: reopen: %v", name, err)
 		}
@@ -95,7 +95,7 @@ func TestCorpusUnedited(t *testing.T) {
 func TestReplaceMembers(t *testing.T) {
 	c := codec(t)
 	in := read(t, "sarc/Armor_006_Upper.pack.zs")
-	p, err := Open(in, c)
+	p, err := Open(in, c, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestReplaceMembers(t *testing.T) {
 	if id, _ := zs.FrameDictID(out); id != zs.DictPack {
 		t.Errorf("saved with dictionary %d", id)
 	}
-	q, err := Open(out, c)
+	q, err := Open(out, c, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,21 +150,28 @@ func TestReplaceMembers(t *testing.T) {
 // Without the dictionary the message names it and where it comes from; data that is no
 // archive says what it is.
 func TestOpenErrors(t *testing.T) {
-	_, err := Open(read(t, "sarc/Accessory_Battery.pack.zs"), nil)
+	_, err := Open(read(t, "sarc/Accessory_Battery.pack.zs"), nil, 0)
 	if !errors.Is(err, zs.ErrMissingDict) || !strings.Contains(err.Error(), "dictionary 3 (pack.zsdic)") || !strings.Contains(err.Error(), zs.ZsDicName) {
 		t.Errorf("no dictionary: %v", err)
 	}
-	_, err = Open(read(t, "yaz0/0-0.shknm2"), nil)
+	_, err = Open(read(t, "yaz0/0-0.shknm2"), nil, 0)
 	if !errors.Is(err, ErrNotArchive) || err.Error() != "pack: yaz0 decompresses to data of no known format: not a SARC archive" {
 		t.Errorf("yaz0 data: %v", err)
 	}
-	_, err = Open([]byte("AIB \x07\x04\x00\x00"), nil)
+	_, err = Open([]byte("AIB \x07\x04\x00\x00"), nil, 0)
 	if !errors.Is(err, ErrNotArchive) || err.Error() != "pack: the file is ainb: not a SARC archive" {
 		t.Errorf("an AINB file: %v", err)
 	}
+	// Past the caller's limit, in either wrapping.
+	if _, err = Open(read(t, "sarc/Armor_006_Upper.pack.zs"), codec(t), 1000); err == nil || !strings.Contains(err.Error(), "1000") {
+		t.Errorf("zstd past the limit: %v", err)
+	}
+	if _, err = Open(read(t, "yaz0/Demo344_1.sbeventpack"), nil, 1000); err == nil || !strings.Contains(err.Error(), "more than the 1000 bytes allowed") {
+		t.Errorf("yaz0 past the limit: %v", err)
+	}
 	// A truncated archive keeps the reader's own message, with its offset.
 	in := read(t, "sarc/ActorObserverByActorTagTag.sarc")
-	if _, err = Open(in[:len(in)/2], nil); err == nil || !strings.Contains(err.Error(), "0x") {
+	if _, err = Open(in[:len(in)/2], nil, 0); err == nil || !strings.Contains(err.Error(), "0x") {
 		t.Errorf("truncated archive: %v", err)
 	}
 }
@@ -189,7 +196,7 @@ func FuzzOpen(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p, err := Open(b, nil)
+		p, err := Open(b, nil, 0)
 		if err != nil {
 			return
 		}
@@ -197,7 +204,7 @@ func FuzzOpen(f *testing.F) {
 		if err != nil {
 			return
 		}
-		q, err := Open(out, nil)
+		q, err := Open(out, nil, 0)
 		if err != nil {
 			t.Fatalf("a saved pack does not open: %v", err)
 		}

@@ -20,6 +20,7 @@ type Server struct {
 	store       share.Store
 	log         *slog.Logger
 	unzstd      *unzstd
+	zsdics      *zsdicCache
 	assets      map[string]asset
 	conversions limiter
 	budget      *bodyBudget
@@ -63,11 +64,17 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		u.close()
 		return nil, err
 	}
+	zsdics, err := newZsdicCache(dicts)
+	if err != nil {
+		u.close()
+		return nil, err
+	}
 	s := &Server{
 		cfg:         cfg,
 		store:       store,
 		log:         log,
 		unzstd:      u,
+		zsdics:      zsdics,
 		assets:      assets,
 		conversions: make(limiter, cfg.MaxConversions),
 		budget:      newBodyBudget(cfg.BodyBudget),

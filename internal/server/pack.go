@@ -1,0 +1,272 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"ainbeditor/internal/jsontext"
+	"ainbeditor/internal/pack"
+	"ainbeditor/internal/zs"
+)
+
+// Packs (SARC archives, bare, Yaz0 or TotK zstd) travel whole both ways: the browser keeps
+// the file as the user gave it, opens it with /api/pack and saves it with /api/pack/build,
+// sending the original again with the members it changed. The server keeps nothing between
+// the two. TotK's dictionaries come with the request (the multipart field "zsdic", the game's
+// ZsDic.pack.zs, which the browser keeps) or from the server's -zstd-dicts.
+
+// PackFormat names the JSON /api/pack answers.
+const PackFormat = "ainb-editor-pack/1"
+
+// maxZsDic bounds the zsdic field: the game's ZsDic.pack.zs is 108 KB.
+const maxZsDic = 1 << 20
+
+// packBodyCap is the most a pack request's body may hold: the pack, as many bytes of
+// replaced members, the dictionaries and the multipart framing.
+func (s *Server) packBodyCap() int64 { return 2*s.cfg.MaxUpload + maxZsDic + multipartSlack }
+
+// packRequest is what a pack request's multipart body carries.
+type packRequest struct {
+	name    string
+	file    []byte
+	zsdic   []byte
+	members []packMember // in the order sent
+}
+
+type packMember struct {
+	name string
+	data []byte
+}
+
+// readPackRequest reads the fields "file" (required), "zsdic" and any number of "member"
+// (each named by its file name), each within its own cap.
+func (s *Server) readPackRequest(w http.ResponseWriter, r *http.Request) (*packRequest, error) {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "multipart/form-data" {
+		return nil, &apiError{http.StatusUnsupportedMediaType,
+			"unsupported content type " + quoteCut(ct) + ": send the pack as the multipart field \"file\"",
+			map[string]any{"accepted": []string{"multipart/form-data"}}}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.packBodyCap())
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
+	}
+	req := &packRequest{}
+	memberBytes := int64(0)
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return nil, tooLarge(mbe.Limit)
+			}
+			return nil, errorf(http.StatusBadRequest, "malformed multipart body")
+		}
+		switch part.FormName() {
+		case "file":
+			if req.file != nil {
+				return nil, errorf(http.StatusBadRequest, "the multipart field \"file\" comes twice")
+			}
+			if req.file, err = readAll(part, s.cfg.MaxUpload); err != nil {
+				return nil, err
+			}
+			req.name = cleanName(part.FileName())
+		case "zsdic":
+			if req.zsdic, err = readAll(part, maxZsDic); err != nil {
+				return nil, err
+			}
+		case "member":
+			// The member's whole path: FileName would keep only its last element.
+			_, params, _ := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+			name := params["filename"]
+			if name == "" {
+				return nil, errorf(http.StatusBadRequest, "a multipart field \"member\" has no file name: name it as the member's path in the pack")
+			}
+			data, err := readAll(part, s.cfg.MaxUpload-memberBytes)
+			if err != nil {
+				return nil, err
+			}
+			memberBytes += int64(len(data))
+			req.members = append(req.members, packMember{name, data})
+		}
+	}
+	if len(req.file) == 0 {
+		return nil, errorf(http.StatusBadRequest, "no pack: send it in the multipart field \"file\"")
+	}
+	return req, nil
+}
+
+// openPack unwraps and reads the request's pack, within the decompression budget.
+func (s *Server) openPack(req *packRequest) (*pack.Pack, *zs.Codec, error) {
+	codec, err := s.zsdics.codec(req.zsdic)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := pack.Open(req.file, codec, uint64(DecompressFactor*s.cfg.MaxUpload))
+	if err != nil {
+		return nil, nil, packError(err)
+	}
+	return p, codec, nil
+}
+
+// packError turns the codecs' errors into what the user must do.
+func packError(err error) error {
+	if errors.Is(err, zs.ErrMissingDict) {
+		return &apiError{http.StatusUnprocessableEntity,
+			err.Error() + " (choose the game's " + zs.ZsDicName + ", from its Pack folder)",
+			map[string]any{"missing": zs.ZsDicName}}
+	}
+	return errorf(http.StatusUnprocessableEntity, "%v", err)
+}
+
+// handleOpenPack lists a pack's members with their bytes (base64) and how the pack is
+// wrapped.
+func (s *Server) handleOpenPack(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.readPackRequest(w, r)
+	if err != nil {
+		return err
+	}
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
+	p, _, err := s.openPack(req)
+	if err != nil {
+		return err
+	}
+	b := make([]byte, 0, 256+len(req.file)+4*len(p.Archive.Files)*16)
+	b = append(b, `{"format":`...)
+	b = jsontext.AppendString(b, PackFormat)
+	b = append(b, `,"name":`...)
+	b = jsontext.AppendString(b, req.name)
+	b = append(b, `,"wrapping":{"kind":`...)
+	b = jsontext.AppendString(b, p.Wrapping.Kind)
+	b = append(b, `,"dictionary":`...)
+	b = strconv.AppendUint(b, uint64(p.Wrapping.Dictionary), 10)
+	b = append(b, `,"yaz0Alignment":`...)
+	b = strconv.AppendUint(b, uint64(p.Wrapping.Yaz0Alignment), 10)
+	b = append(b, `},"files":[`...)
+	for i, m := range p.Members() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = jsontext.AppendString(b, m.Name)
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, int64(m.Size), 10)
+		b = append(b, `,"format":`...)
+		b = jsontext.AppendString(b, m.Format)
+		b = append(b, `,"data":"`...)
+		b = base64.StdEncoding.AppendEncode(b, p.Archive.Files[i].Data)
+		b = append(b, `"}`...)
+	}
+	b = append(b, "]}"...)
+	writeRawJSON(w, http.StatusOK, b)
+	return nil
+}
+
+// handleBuildPack writes the pack again with the members sent replaced, in its wrapping.
+func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.readPackRequest(w, r)
+	if err != nil {
+		return err
+	}
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
+	p, codec, err := s.openPack(req)
+	if err != nil {
+		return err
+	}
+	for _, m := range req.members {
+		if err := p.Replace(m.name, m.data); err != nil {
+			return errorf(http.StatusUnprocessableEntity, "%v", err)
+		}
+	}
+	out, err := p.Save(codec)
+	if err != nil {
+		return packError(err)
+	}
+	name := req.name
+	if name == "" {
+		name = "file.pack"
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	_, err = w.Write(out)
+	return err
+}
+
+// zsdicCache keeps the codecs of the few ZsDic.pack.zs files clients send (one per game
+// version), so a request does not rebuild the dictionaries' encoders. It holds no request's
+// state: any instance answers any request the same.
+type zsdicCache struct {
+	base *zs.Codec // the server's -zstd-dicts; nil without
+
+	mu    sync.Mutex
+	byKey map[[32]byte]*zs.Codec
+	order [][32]byte // oldest first
+}
+
+const zsdicCacheSize = 4
+
+func newZsdicCache(dicts [][]byte) (*zsdicCache, error) {
+	c := &zsdicCache{byKey: map[[32]byte]*zs.Codec{}}
+	if len(dicts) > 0 {
+		var ds []zs.Dict
+		for i, b := range dicts {
+			d, err := zs.ParseDict(fmt.Sprintf("number %d", i+1), b)
+			if err != nil {
+				return nil, err
+			}
+			ds = append(ds, d)
+		}
+		var err error
+		if c.base, err = zs.New(ds...); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// codec returns the codec for a request's ZsDic.pack.zs, or the server's own without one.
+func (c *zsdicCache) codec(zsdic []byte) (*zs.Codec, error) {
+	if len(zsdic) == 0 {
+		return c.base, nil
+	}
+	key := sha256.Sum256(zsdic)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if codec, ok := c.byKey[key]; ok {
+		return codec, nil
+	}
+	codec, err := zs.LoadZsDic(zsdic)
+	if err != nil {
+		return nil, errorf(http.StatusUnprocessableEntity, "the zsdic field is not the game's %s: %v", zs.ZsDicName, err)
+	}
+	if len(c.order) == zsdicCacheSize {
+		// An evicted codec may still be in use by a request; it holds no goroutines, so it is
+		// left to the collector rather than closed under that request.
+		delete(c.byKey, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.byKey[key] = codec
+	c.order = append(c.order, key)
+	return codec, nil
+}
