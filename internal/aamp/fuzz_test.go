@@ -8,7 +8,29 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"ainbeditor/internal/testalloc"
 )
+
+// Allocation bounds of the fuzz properties: what each reader allocates per input byte, beyond
+// allocSlack. Measured over every corpus file (and the YAML and JSON made from each, and the
+// hand-written YAML), the readers need at most: Read 7x (Bokoblin_Red.baiprog), the YAML
+// reader 34x (PhysicsMaterialTable.bphysmaterial's dump), the JSON reader 23x (the same
+// file's). The bounds leave four times that or more.
+const (
+	readAllocPerByte = 32
+	textAllocPerByte = 128
+	allocSlack       = 64 << 10
+)
+
+// allocated runs f and fails t when it allocated more than perByte times size plus
+// allocSlack.
+func allocated(t *testing.T, what string, size int, perByte uint64, f func()) {
+	t.Helper()
+	if n := testalloc.Bytes(f); n > perByte*uint64(size)+allocSlack {
+		t.Fatalf("%s of %d bytes allocated %d, beyond %dx + %d", what, size, n, perByte, allocSlack)
+	}
+}
 
 // fuzzSeeds returns the smallest corpus file of each extension (added at run time, never
 // copied into testdata).
@@ -72,7 +94,11 @@ func FuzzRead(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		pio, err := Read(data)
+		var (
+			pio *ParameterIO
+			err error
+		)
+		allocated(t, "Read", len(data), readAllocPerByte, func() { pio, err = Read(data) })
 		if err != nil {
 			if !errors.Is(err, ErrFormat) {
 				t.Fatalf("error without ErrFormat: %v", err)
@@ -163,7 +189,11 @@ func FuzzYAML(f *testing.F) {
 	f.Add(y)
 	f.Add([]byte("!io\nversion: 0\ntype: xml\nparam_root: !list {objects: {}, lists: {}}\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
-		pio, err := FromYAML(text)
+		var (
+			pio *ParameterIO
+			err error
+		)
+		allocated(t, "FromYAML", len(text), textAllocPerByte, func() { pio, err = FromYAML(text) })
 		if err != nil {
 			return
 		}
@@ -225,7 +255,11 @@ func FuzzJSON(f *testing.F) {
 	f.Add(j)
 	f.Add([]byte(`{"version":0,"type":"xml","param_root":{"lists":[{"name":"L","lists":[],"objects":[]}],"objects":[]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		pio, err := FromJSON(data)
+		var (
+			pio *ParameterIO
+			err error
+		)
+		allocated(t, "FromJSON", len(data), textAllocPerByte, func() { pio, err = FromJSON(data) })
 		if err != nil {
 			return
 		}

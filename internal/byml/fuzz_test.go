@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -19,6 +20,25 @@ const (
 	binaryPerByte = 16   // binary bytes per YAML byte
 	slack         = 64 << 10
 )
+
+// Allocation bounds of the fuzz properties: what each reader allocates per input byte, beyond
+// slack. Measured over the whole corpus (every file, not only the seeds), the readers need at
+// most: Read 23x (USen.byml; the seeds fit in the slack), the YAML reader 40x (the dump of
+// LevelSensor.byml), the JSON reader 5.1x (MainFieldStatic's). The bounds leave about
+// three times that.
+const (
+	readAllocPerByte = 64
+	yamlAllocPerByte = 128
+	jsonAllocPerByte = 16
+)
+
+// allocated runs f and fails t when it allocated more than perByte times size plus slack.
+func allocated(t *testing.T, what string, size int, perByte uint64, f func()) {
+	t.Helper()
+	if n := testalloc.Bytes(f); n > perByte*uint64(size)+slack {
+		t.Fatalf("%s of %d bytes allocated %d, beyond %dx + %d", what, size, n, perByte, slack)
+	}
+}
 
 // fuzzSeedMax skips the largest corpus files as seeds: each fuzz input runs every writer.
 const fuzzSeedMax = 8_000
@@ -42,7 +62,11 @@ func FuzzRead(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := Read(data)
+		var (
+			doc *Document
+			err error
+		)
+		allocated(t, "Read", len(data), readAllocPerByte, func() { doc, err = Read(data) })
 		if err != nil {
 			return
 		}
@@ -125,7 +149,11 @@ func FuzzYAML(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
-		root, err := NodeFromYAML(text)
+		var (
+			root *Node
+			err  error
+		)
+		allocated(t, "NodeFromYAML", len(text), yamlAllocPerByte, func() { root, err = NodeFromYAML(text) })
 		if err != nil || root == nil {
 			return
 		}

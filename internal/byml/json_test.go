@@ -148,7 +148,11 @@ func FuzzJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
-		doc, err := FromJSON(text)
+		var (
+			doc *Document
+			err error
+		)
+		allocated(t, "FromJSON", len(text), jsonAllocPerByte, func() { doc, err = FromJSON(text) })
 		if err != nil {
 			return
 		}

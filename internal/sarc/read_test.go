@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -148,7 +149,18 @@ func FuzzSARCRead(f *testing.F) {
 	f.Add(small(f))
 	f.Add([]byte("SARC\x14\x00\xff\xfe\x28\x00\x00\x00\x28\x00\x00\x00\x00\x01\x00\x00SFAT\x0c\x00\x00\x00\x65\x00\x00\x00SFNT\x08\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		a, err := Read(in)
+		var (
+			a   *Archive
+			err error
+		)
+		n := testalloc.Bytes(func() { a, err = Read(in) })
+		// Bounded work: the files' data alias the input, so Read allocates per SFAT entry (16
+		// bytes each) and for names. The corpus seeds need at most 3.8 times their size (the
+		// 100-byte archive; 5.5 KB at most, for any archive); 32x plus 16 KiB leaves room for
+		// an archive that is nothing but entries, some 130 bytes of model each.
+		if n > 32*uint64(len(in))+16<<10 {
+			t.Fatalf("reading %d bytes allocated %d", len(in), n)
+		}
 		if err != nil {
 			return
 		}

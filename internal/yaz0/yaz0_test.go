@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -251,7 +252,19 @@ func FuzzYaz0Decode(f *testing.F) {
 	f.Add(append(hdr(300), 0x80, 0, 0, 0, 0xff, 0, 0, 8))
 	f.Add(hdr(0))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		h, dec, err := Decode(src)
+		var (
+			h   Header
+			dec []byte
+			err error
+		)
+		n := testalloc.Bytes(func() { h, dec, err = Decode(src) })
+		// Bounded work: the decoder allocates the output and nothing else to speak of (the
+		// corpus seeds: the declared size rounded to a size class, at most 1.1 times the input
+		// beyond 16 KiB). A stream may rightly decode to MaxRatio times its size, so that is
+		// the multiple on failure too: the output buffer is allocated before decoding.
+		if n > MaxRatio*uint64(len(src))+16<<10 || err == nil && n > 2*uint64(len(dec))+16<<10 {
+			t.Fatalf("decoding %d bytes (to %d, %v) allocated %d", len(src), len(dec), err, n)
+		}
 		if err != nil {
 			return
 		}

@@ -330,7 +330,8 @@ func TestNoSizeFramePastLimit(t *testing.T) {
 
 func FuzzZsDecode(f *testing.F) {
 	c := loadCodec(f)
-	for _, rel := range []string{"zstd/ZsDic.pack.zs", "sarc/Accessory_Battery.pack.zs", "sarc/Armor_006_Upper.pack.zs"} {
+	for _, rel := range []string{"zstd/ZsDic.pack.zs", "sarc/Accessory_Battery.pack.zs", "sarc/Armor_006_Upper.pack.zs",
+		"byml/totk-resaved/A-4_Static.bcett.byml.zs"} { // the last without content size
 		f.Add(read(f, rel))
 	}
 	f.Add(rawBlockFrame(3, []byte("xyz"), true))
@@ -338,7 +339,24 @@ func FuzzZsDecode(f *testing.F) {
 	small, _ := c.Encode("x.bcett.byml.zs", []byte("a small bcett byml"))
 	f.Add(small)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		out, err := c.Decode(src)
+		var (
+			out []byte
+			err error
+		)
+		n := testalloc.Bytes(func() { out, err = c.Decode(src) })
+		// Bounded work. What Decode allocates is the output, about 200 KB of decoder tables,
+		// and for a frame without content size the stream decoder's window (once per codec,
+		// at most MaxWindow and two blocks) and a growing buffer (at most 4 times what it
+		// holds). The corpus seeds need at most 1.6 times their output (ZsDic.pack.zs: 605 KB
+		// for 393 KB) beyond the window; a frame may rightly decode to Limit, so a failure
+		// may cost 4 times that, and a success 4 times its output.
+		bound := MaxWindow + 1<<20 + 4*Limit(len(src))
+		if err == nil {
+			bound = MaxWindow + 1<<20 + 4*uint64(len(out))
+		}
+		if n > bound {
+			t.Fatalf("decoding %d bytes (to %d, %v) allocated %d", len(src), len(out), err, n)
+		}
 		if err != nil {
 			return
 		}
