@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -237,6 +238,34 @@ func (d *Dir) Get(ctx context.Context, id string) ([]byte, error) {
 		return nil, fmt.Errorf("share: %w", err)
 	}
 	return b, nil
+}
+
+// Open implements Opener: the share's file, open for reading. A share is never changed
+// once linked under its id, so what the file holds stays what Get would read.
+func (d *Dir) Open(ctx context.Context, id string) (io.ReadCloser, Info, error) {
+	if !ValidID(id) {
+		return nil, Info{}, ErrNotFound
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, Info{}, err
+	}
+	f, err := os.Open(d.path(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, Info{}, ErrNotFound
+	}
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("share: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, Info{}, fmt.Errorf("share: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, Info{}, ErrNotFound
+	}
+	return f, Info{Size: st.Size(), Created: st.ModTime()}, nil
 }
 
 // Stat implements Store: one stat call, the data is not read.

@@ -15,6 +15,7 @@ import (
 	"encoding/base32"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 )
 
@@ -35,6 +36,16 @@ type Store interface {
 	// ErrFull and ErrUnavailable. A reached quota is not reported: the store still
 	// serves what it holds. Stores may cache the answer for a few seconds.
 	Writable(ctx context.Context) error
+}
+
+// Opener is a Store that can hand out a share as a stream, so serving it holds a buffer
+// rather than the whole share. The directory store is one. The PostgreSQL store is not: a
+// row's value reaches the client whole, and reading a compressed value in slices would make
+// the database decompress it again for every slice.
+type Opener interface {
+	// Open returns the share stored under id for reading, with its Info; the caller closes
+	// it. ErrNotFound as for Get. What it reads is exactly what Get would return.
+	Open(ctx context.Context, id string) (io.ReadCloser, Info, error)
 }
 
 // Info describes a stored share.

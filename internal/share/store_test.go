@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -232,6 +233,46 @@ var storeTests = []struct {
 		// A full quota is no fault of the store: it still serves.
 		if err := s.Writable(context.Background()); err != nil {
 			t.Fatalf("Writable: %v", err)
+		}
+	}},
+	{"Open", func(t *testing.T, open func(*testing.T, Limits) Store) {
+		ctx := context.Background()
+		s := open(t, Limits{MaxSize: 1 << 20})
+		o, ok := s.(Opener)
+		if !ok {
+			t.Skip("this store hands out whole shares only")
+		}
+		data := bytes.Repeat([]byte(`{"document":{},"view":{"zoom":1.5}}`), 1000)
+		id, err := s.Put(ctx, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, info, err := o.Open(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(rc)
+		if cerr := rc.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("Open read %d bytes, %v; want the %d bytes stored", len(got), err, len(data))
+		}
+		if st, err := s.Stat(ctx, id); err != nil || st != info {
+			t.Errorf("Open's info %+v, Stat's %+v (%v)", info, st, err)
+		}
+		if _, _, err := o.Open(ctx, NewID()); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Open(unknown): %v, want ErrNotFound", err)
+		}
+		for _, bad := range []string{"", "../secret", strings.ToUpper(id), id + "a", ".tmp-1"} {
+			if rc, _, err := o.Open(ctx, bad); err != ErrNotFound || rc != nil {
+				t.Errorf("Open(%q): %v; want exactly ErrNotFound", bad, err)
+			}
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, _, err := o.Open(cctx, id); !errors.Is(err, context.Canceled) {
+			t.Errorf("Open with a canceled context: %v, want context.Canceled", err)
 		}
 	}},
 	{"Canceled", func(t *testing.T, open func(*testing.T, Limits) Store) {
