@@ -53,7 +53,7 @@ func newMetrics(conversions limiter, budget *bodyBudget) *metrics {
 		}),
 		bodyRefusals: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "ainb_body_budget_refusals_total",
-			Help: "Requests refused with 503 because the request body budget stayed full.",
+			Help: "Requests refused with 503 because the body budget (request bodies, and shares a store hands out whole) stayed full.",
 		}),
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.requestBytes, m.responseBytes, m.storeErrors, m.bodyRefusals,
@@ -67,7 +67,7 @@ func newMetrics(conversions limiter, budget *bodyBudget) *metrics {
 		}, func() float64 { return float64(cap(conversions)) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "ainb_body_budget_reserved_bytes",
-			Help: "Request body bytes reserved by requests in flight.",
+			Help: "Body budget bytes reserved by requests in flight: their bodies, and shares read whole.",
 		}, func() float64 { return float64(budget.reserved.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "ainb_body_budget_bytes",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -101,20 +102,100 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-// handleGetShare returns a share exactly as stored.
+// handleGetShare returns a share exactly as stored. Shares are up to MaxShare bytes and
+// anyone with a link may ask for one, many at once: 64 reads of a 60 MiB share once took the
+// server to 1.86 GB. So a store that can stream a share (the directory) is copied to the
+// client through a small buffer; a share a store hands out whole (PostgreSQL) is counted
+// against the server-wide body budget while it is held, and past the budget the read is a
+// 503 with Retry-After, as a request body would be.
 func (s *Server) handleGetShare(w http.ResponseWriter, r *http.Request) error {
-	data, err := s.getShare(r)
-	if err != nil {
-		return s.storeError(w, r, err)
+	id := chi.URLParam(r, "id")
+	if !share.ValidID(id) {
+		return errorf(http.StatusNotFound, "no such share")
 	}
+	if o, ok := s.store.(share.Opener); ok {
+		return s.streamShare(w, r, o, id)
+	}
+	// Stat first, so the reservation is the share's size rather than the largest a share
+	// may be.
+	info, err := s.store.Stat(r.Context(), id)
+	if err != nil {
+		return s.storeError(w, r, notFound(err))
+	}
+	release, err := s.reserveShare(w, r, info.Size)
+	if err != nil {
+		return err
+	}
+	defer release()
+	data, err := s.store.Get(r.Context(), id)
+	if err != nil {
+		return s.storeError(w, r, notFound(err))
+	}
+	writeShareHeaders(w, int64(len(data)))
+	if r.Method != http.MethodHead {
+		w.Write(data)
+	}
+	return nil
+}
+
+// streamShare copies the share from the store to the client.
+func (s *Server) streamShare(w http.ResponseWriter, r *http.Request, o share.Opener, id string) error {
+	rc, info, err := o.Open(r.Context(), id)
+	if err != nil {
+		return s.storeError(w, r, notFound(err))
+	}
+	defer rc.Close()
+	writeShareHeaders(w, info.Size)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	if _, err := io.Copy(w, rc); err != nil && r.Context().Err() == nil {
+		// The status is sent: the client sees a body shorter than its Content-Length.
+		s.log.WarnContext(r.Context(), "sending a share", "id", id, "err", err)
+	}
+	return nil
+}
+
+// heldShareFactor is how many times its size a share read whole takes in memory while it is
+// sent: the database driver's buffer of the row and the copy it is scanned into.
+const heldShareFactor = 2
+
+// reserveShare counts a share of size bytes, read whole, against the body budget (at most
+// the whole budget, so any share can be read when the server is otherwise idle).
+func (s *Server) reserveShare(w http.ResponseWriter, r *http.Request, size int64) (release func(), err error) {
+	n := min(heldShareFactor*size, s.budget.size)
+	if n <= 0 {
+		return func() {}, nil
+	}
+	release, err = s.budget.reserve(r.Context(), n)
+	if err != nil {
+		if r.Context().Err() != nil {
+			return nil, r.Context().Err()
+		}
+		s.metrics.bodyRefused()
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+		return nil, &apiError{Status: http.StatusServiceUnavailable,
+			Message: "the server is sending too many shares at once: try again in a moment"}
+	}
+	return release, nil
+}
+
+func writeShareHeaders(w http.ResponseWriter, size int64) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(data)))
+	h.Set("Content-Length", strconv.FormatInt(size, 10))
 	// Shares never change, so a browser may keep one for good.
 	h.Set("Cache-Control", "private, max-age=31536000, immutable")
 	w.WriteHeader(http.StatusOK)
-	w.Write(data)
-	return nil
+}
+
+// notFound turns the store's ErrNotFound into the client's 404; other errors stay faults of
+// the store.
+func notFound(err error) error {
+	if errors.Is(err, share.ErrNotFound) {
+		return errorf(http.StatusNotFound, "no such share")
+	}
+	return err
 }
 
 // handleSharePage is the editor opened on a share. The page only names the share; the
@@ -138,20 +219,6 @@ func (s *Server) handleSharePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.renderPage(w, r, http.StatusOK, web.Editor(web.EditorPage{Share: id, MaxUpload: s.cfg.MaxUpload}))
-}
-
-// getShare reads the share named by the request's id. A malformed id is not found without
-// reaching the store.
-func (s *Server) getShare(r *http.Request) ([]byte, error) {
-	id := chi.URLParam(r, "id")
-	if !share.ValidID(id) {
-		return nil, errorf(http.StatusNotFound, "no such share")
-	}
-	data, err := s.store.Get(r.Context(), id)
-	if errors.Is(err, share.ErrNotFound) {
-		return nil, errorf(http.StatusNotFound, "no such share")
-	}
-	return data, err // the caller counts a fault (storeError)
 }
 
 // statShare checks that the share named by the request's id exists, without reading it.

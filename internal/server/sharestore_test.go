@@ -69,8 +69,10 @@ func TestSharePageDoesNotReadShare(t *testing.T) {
 	if rec := do(s, "GET", "/api/shares/"+id, "", nil); rec.Code != 200 || rec.Body.Len() != size {
 		t.Fatalf("API: %d, %d bytes", rec.Code, rec.Body.Len())
 	}
-	if g, st := store.gets.Load(), store.stats.Load(); g != 1 || st != 3 {
-		t.Fatalf("after the API read: %d Get and %d Stat calls, want 1 and 3", g, st)
+	// countingStore cannot stream (it hides the directory's Open), so the API reads the
+	// share whole, after a Stat for its size to reserve in the body budget.
+	if g, st := store.gets.Load(), store.stats.Load(); g != 1 || st != 4 {
+		t.Fatalf("after the API read: %d Get and %d Stat calls, want 1 and 4", g, st)
 	}
 }
 
