@@ -181,10 +181,11 @@ export function fromJSON(text) {
 
 // A link being dragged asks for classes that can take it: from an output of type t a class
 // with an input of that type, from an input a class with such an output, from a child plug
-// any class that is not a query (queries are read, never run as children).
+// or for a new child ("branch") any class that is not a query (queries are read, never run
+// as children).
 export function fits(c, link) {
   if (!link) return true;
-  if (link.side === "child" || link.side === "jump") return !c.query;
+  if (link.side === "child" || link.side === "branch" || link.side === "jump") return !c.query;
   const list = link.side === "out" ? c.inputs || [] : link.side === "in" ? c.outputs || [] : null;
   if (!list) return true;
   return list.some((p) => p.type === link.type && (link.type !== "pointer" || !link.className || !p.className || p.className === link.className));
@@ -192,7 +193,7 @@ export function fits(c, link) {
 
 // The index of the plug a new node of class c connects with a link (see fits), or -1.
 export function fitIndex(c, link) {
-  if (!link || link.side === "child" || link.side === "jump") return -1;
+  if (!link || link.side === "child" || link.side === "branch" || link.side === "jump") return -1;
   const list = (link.side === "out" ? c.inputs : c.outputs) || [];
   return list.findIndex((p) => p.type === link.type && (link.type !== "pointer" || !link.className || !p.className || p.className === link.className));
 }

@@ -108,6 +108,8 @@ test("the palette's offer filters by category and by the link being dragged", ()
   // From a child plug: anything but queries.
   const kids = keys({ link: { side: "child" } });
   assert.ok(kids.includes("Wait") && kids.includes("Sequential") && !kids.includes("GetScale") && !kids.includes("Count"));
+  // For a new child of a node (its + handle, "Add a child"): the same classes.
+  assert.deepEqual(keys({ link: { side: "branch", node: 0 } }), kids);
   assert.deepEqual(keys({ query: "loop" }), ["Wait"]);
   assert.equal(fits(cat.classes.get("Wait"), null), true);
 });
