@@ -3,7 +3,7 @@
 // palette, the picker or the edit module; the menu only offers them.
 
 import { h } from "./dom.js";
-import { NODE_WIDTH, nodeClass, EDGE_SOURCE, EDGE_CHILD, EDGE_JUMP, EDGE_QUERY, TYPE_LABEL } from "./model.js";
+import { NODE_WIDTH, nodeClass, EDGE_SOURCE, EDGE_CHILD, EDGE_JUMP, EDGE_QUERY, TYPE_LABEL, takesChildren } from "./model.js";
 import { rowAt, rowCounts, rowY } from "./metrics.js";
 import { openPalette } from "./palette.js";
 
@@ -87,8 +87,7 @@ export class ContextMenu {
         return [
           { head: label },
           { id: "inspect", label: "Inspect", run: () => ed.select([n.id]) },
-          { id: "add-child", label: "Add a child: new node…", disabled: !!n.query, run: () => palette({ side: "branch", node: n.id, label }, [n.x + NODE_WIDTH + 80, n.y + 15]) },
-          { id: "pick-child", label: "Add a child: pick a node…", disabled: !!n.query, run: () => ed.picker.start({ kind: "branch", node: n.id, label }) },
+          ...this.childItems(n),
           { id: "duplicate", label: "Duplicate", run: () => (select(), ed.duplicateSelection()) },
           { id: "copy", label: "Copy", run: () => (select(), ed.copySelection()) },
           { id: "delete", label: "Delete", run: () => (select(), ed.deleteSelection()) },
@@ -103,9 +102,19 @@ export class ContextMenu {
     return [];
   }
 
+  // Adding a child to node n: a new node from the palette, or one picked on the canvas.
+  childItems(n) {
+    const ed = this.ed, label = `#${n.id} ${nodeClass(n)}`, no = !takesChildren(n);
+    return [
+      { id: "add-child", label: "Add a child: new node…", disabled: no, run: () => openPalette(ed, { at: [n.x + NODE_WIDTH + 80, n.y + 15], link: { side: "branch", node: n.id, label } }) },
+      { id: "pick-child", label: "Add a child: pick a node…", disabled: no, run: () => ed.picker.start({ kind: "branch", node: n.id, label }) },
+    ];
+  }
+
   plugItems(hit) {
     const ed = this.ed;
     const n = ed.nodeById(hit.node);
+    if (hit.side === "branch") return [{ head: `#${n.id} ${nodeClass(n)} (new child)` }, ...this.childItems(n)];
     const it = hit.item;
     const label = `#${n.id}.${it.name || (hit.side === "child" ? "child " + hit.index : "")}`;
     const [px, py] = [hit.wx, hit.wy];

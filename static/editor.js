@@ -13,6 +13,7 @@ import * as store from "./store.js";
 import * as shape from "./shape.js";
 import { installFieldTracking } from "./fields.js";
 import { Folder } from "./folder.js";
+import { Packs, PACK_NAME } from "./packs.js";
 import { CatalogueStore } from "./cataloguestore.js";
 import { Picker } from "./picker.js";
 import { ContextMenu } from "./contextmenu.js";
@@ -62,6 +63,7 @@ export class Editor {
     this.zstdDict = null; // dictionary id of a .zs file as opened, null for a plain one
     this.shapeUI = new shape.ShapeUI(this);
     this.folder = new Folder(this);
+    this.packs = new Packs(this);
     this.catalogue = new CatalogueStore(this);
     this.catalogue.installInputs(root);
     this.picker = new Picker(this, this.ui.canvas);
@@ -125,6 +127,8 @@ export class Editor {
 
   // opts.keep: the open document is kept elsewhere (see folder.js), so no confirmation.
   async openFile(file, opts = {}) {
+    // An archive of the game's opens as a pack: its AINB files become a folder.
+    if (PACK_NAME.test(file.name)) return this.packs.open(file);
     this.timings.openStart = performance.now();
     if (file.size === 0) {
       this.ui.toast(`Could not open ${file.name}: the file is empty (0 bytes).`, "error");
@@ -420,18 +424,21 @@ export class Editor {
       case "out": return { ...hit, index: at.output, item: n.outputs[at.output], type: n.outputs[at.output].type };
       case "child": return { ...hit, index: at.index, item: n.children[at.index] };
       case "jump": return { ...hit, index: at.index, item: n.jumps[at.index] };
+      // The header's new-child handle: the child it makes would be the next one.
+      case "branch": return { ...hit, index: (n.children || []).length, item: null };
     }
     return base;
   }
 
   // Screen point of a node part, for tests and tooltips: side "in"/"out" at a row, or the
-  // header's centre when row < 0.
+  // header's centre when row < 0 (its new-child handle with side "branch").
   screenOf(id, row = -1, side = "") {
     const n = this.nodeById(id);
     if (!n) return null;
     let wx = n.x + NODE_WIDTH / 2;
     const wy = rowY(n, row);
     if (row >= 0) wx = side === "in" ? n.x : side === "out" ? n.x + NODE_WIDTH : n.x + NODE_WIDTH / 2;
+    else if (side === "branch") wx = n.x + NODE_WIDTH; // the new-child handle
     const [sx, sy] = this.view.toScreen(wx, wy);
     const r = this.ui.canvas.getBoundingClientRect();
     return { x: sx + r.left, y: sy + r.top };

@@ -1,9 +1,9 @@
 // Pointer, wheel and keyboard input on the canvas, turned into view changes, selections and
-// edits. Dragging from a plug makes or breaks links; dragging a node moves it; dragging empty
-// space pans (or, with Shift, selects a box).
+// edits. Dragging from a plug makes or breaks links (from a header's + handle, adds a
+// child); dragging a node moves it; dragging empty space pans (or, with Shift, selects a box).
 
-import { TYPE_COLOR, LINK_COLOR } from "./model.js";
-import { plugPoint } from "./metrics.js";
+import { TYPE_COLOR, LINK_COLOR, NODE_WIDTH, nodeClass, childProblem } from "./model.js";
+import { plugPoint, branchPoint } from "./metrics.js";
 import { hasPendingText } from "./fields.js";
 import { wheelAction, wheelMode } from "./wheel.js";
 
@@ -47,9 +47,9 @@ export class Input {
     if (hit.kind === "minimap") {
       this.drag = { ...base, kind: "minimap" };
       this.minimapTo(sx, sy);
-    } else if (hit.kind === "plug" && (hit.side === "out" || hit.side === "in" || hit.side === "child")) {
+    } else if (hit.kind === "plug" && (hit.side === "out" || hit.side === "in" || hit.side === "child" || hit.side === "branch")) {
       const [ax, ay] = this.plugPoint(hit);
-      const color = hit.side === "child" ? LINK_COLOR.child : TYPE_COLOR[hit.type];
+      const color = hit.side === "child" || hit.side === "branch" ? LINK_COLOR.child : TYPE_COLOR[hit.type];
       this.drag = { ...base, kind: "link", start: [ax, ay], color };
     } else if (hit.kind === "plug" || hit.kind === "node") {
       const id = hit.node;
@@ -66,7 +66,8 @@ export class Input {
   }
 
   plugPoint(hit) {
-    return plugPoint(this.ed.nodeById(hit.node), hit.row, hit.side);
+    const n = this.ed.nodeById(hit.node);
+    return hit.side === "branch" ? branchPoint(n) : plugPoint(n, hit.row, hit.side);
   }
 
   move(e) {
@@ -137,12 +138,12 @@ export class Input {
   // empty space is not a problem: it offers a new node that fits the link.
   linkProblem(from, target) {
     const ed = this.ed;
-    if (from.side === "child") {
+    if (from.side === "child" || from.side === "branch") {
       if (target.kind !== "node" && target.kind !== "plug") return "";
-      return target.node === from.node ? "a node cannot be its own child" : "";
+      return childProblem(ed.nodeById(from.node), ed.nodeById(target.node));
     }
     if (target.kind !== "plug") return "";
-    if (target.side === "child" || target.side === "jump") return "tree links go from a child plug to a node";
+    if (target.side === "child" || target.side === "jump" || target.side === "branch") return "tree links go from a child plug to a node";
     if (target.side === from.side) return from.side === "out" ? "connect an output to an input" : "connect an input to an output";
     const [o, i] = from.side === "out" ? [from, target] : [target, from];
     return ed.edits.connectProblem(o.node, o.index, i.node, i.index);
@@ -177,8 +178,10 @@ export class Input {
       case "link":
         ed.connect = null;
         ed.ui.tip("");
-        if (!d.moved) ed.follow(d.hit);
-        else this.dropLink(d.hit, ed.hitTest(sx, sy));
+        // A click follows the plug's link; on the + handle it offers a new child.
+        if (d.moved) this.dropLink(d.hit, ed.hitTest(sx, sy));
+        else if (d.hit.side === "branch") this.newChild(d.hit.node);
+        else ed.follow(d.hit);
         ed.requestRender();
         break;
     }
@@ -188,6 +191,16 @@ export class Input {
     const ed = this.ed;
     // Let go on empty space: the palette offers the classes that fit the link, and the node
     // chosen is created and linked in one step. Nothing is disconnected.
+    if (from.side === "branch") {
+      if (target.kind === "empty" && target.wx !== undefined) return this.newChild(from.node, [target.wx, target.wy]);
+      if (target.kind !== "node" && target.kind !== "plug") return;
+      const reason = this.linkProblem(from, target);
+      if (reason) return this.refuse(reason);
+      const res = ed.edits.addChild(from.node, target.node);
+      if (!res.ok) return this.refuse(res.reason);
+      ed.status(`#${target.node} added as child ${res.index} of #${from.node}`);
+      return;
+    }
     if (target.kind === "empty" && target.wx !== undefined) {
       const it = from.item;
       const label = `#${from.node}.${it.name || (from.side === "child" ? "child " + from.index : "")}`;
@@ -196,6 +209,8 @@ export class Input {
     }
     if (from.side === "child") {
       if (target.kind !== "node" && target.kind !== "plug") return;
+      const reason = this.linkProblem(from, target);
+      if (reason) return this.refuse(reason);
       const res = ed.edits.setChild(from.node, from.index, target.node);
       if (!res.ok) this.refuse(res.reason);
       return;
@@ -207,6 +222,14 @@ export class Input {
     const res = ed.edits.connect(o.node, o.index, i.node, i.index);
     if (!res.ok) this.refuse(res.reason);
     else ed.status(`Connected #${o.node}.${o.item.name} → #${i.node}.${i.item.name}`);
+  }
+
+  // The palette of the classes a child may be, for a new child of node id placed at world
+  // point at (right of the node by default); the node chosen is added and linked in one step.
+  newChild(id, at) {
+    const ed = this.ed, n = ed.nodeById(id);
+    if (!n) return;
+    ed.ui.openPalette(...(at || [n.x + NODE_WIDTH + 80, n.y + 15]), { link: { side: "branch", node: id, label: `#${id} ${nodeClass(n)}` } });
   }
 
   refuse(reason) {
@@ -246,7 +269,7 @@ export class Input {
 
   setHover(hit) {
     const ed = this.ed;
-    const h = hit && hit.kind === "plug" ? { node: hit.node, row: hit.row, side: hit.side === "in" ? "in" : "out" } : null;
+    const h = hit && hit.kind === "plug" ? { node: hit.node, row: hit.row, side: hit.side === "in" || hit.side === "branch" ? hit.side : "out" } : null;
     const same = (a, b) => (!a && !b) || (a && b && a.node === b.node && a.row === b.row && a.side === b.side);
     this.canvas.style.cursor = hit && hit.kind === "plug" ? "crosshair" : hit && hit.kind === "node" ? "move" : hit && hit.kind === "minimap" ? "pointer" : "";
     if (same(h, ed.hover)) return;
@@ -379,6 +402,7 @@ export const GESTURES = [
   ["Drag output → input", "Connect (types must match)"],
   ["Drag a plug to empty space", "Add a node that fits, linked"],
   ["Drag a child plug → node", "Point the child at the node"],
+  ["Drag a header's + (right end) → space / node", "New child: a node that fits, or the node let go on"],
   ["Right-click", "Actions for a node, plug, link or the canvas"],
   ["Click a plug", "Follow its link"],
   ["Double-click a node", "Centre it"],

@@ -8,7 +8,7 @@
 import { h, clear } from "./dom.js";
 import {
   TYPE_COLOR, TYPE_LABEL, NODE_FLAGS, nodeClass, sourceKind, formatFloat, isSelector, hasDefaultChild,
-  conditionText, expressionText,
+  conditionText, expressionText, takesChildren, childProblem,
 } from "./model.js";
 import { parseF32, parseInt32, toS32 } from "./edits.js";
 import { classKey, missing } from "./catalogue.js";
@@ -217,12 +217,18 @@ export class Inspector {
       if (c.condition && !isDefault) r.append(...this.conditionFields(n, k, c.condition, key + ".condition"));
       return r;
     });
+    // A query node runs no children (model.childProblem): it is offered no way to add one.
+    if (!takesChildren(n)) {
+      if (!kids.length) rows.push(h("p.hint", {}, "No children: a query node is read by others and runs none."));
+      return rows;
+    }
     const target = h("input.num", { type: "text", placeholder: "node #", dataset: { key: "children.add" } });
     rows.push(h("div.add-row", {},
       target,
       h("button", { onclick: () => {
         const v = parseInt32(target.value);
-        this.refused(v === null ? { ok: false, reason: "type the id of the node the child is" } : ed.edits.addChild(id, v));
+        const reason = v === null ? "type the id of the node the child is" : ed.nodeById(v) ? childProblem(n, ed.nodeById(v)) : "";
+        this.refused(reason ? { ok: false, reason } : ed.edits.addChild(id, v));
       } }, "Add child"),
       h("button", { title: "Add a child: pick its node on the canvas", dataset: { key: "children.pick" },
         onclick: () => ed.picker.start({ kind: "branch", node: id, label: `#${id} ${nodeClass(n)}` }) }, "Pick…"),

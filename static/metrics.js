@@ -104,6 +104,18 @@ export function plugPoint(n, r, side) {
   return [side === "in" ? n.x : n.x + NODE_WIDTH, rowY(n, r)];
 }
 
+// Whether a node may run children: every node but a query, which others read and which
+// never runs a branch (no file has a query with children, nor a query as a child).
+export function takesChildren(n) {
+  return !n.query;
+}
+
+// The world point of a node's new-child handle: the right edge of its header, beside the
+// rows' plugs and outside every row, so no row moves for it.
+export function branchPoint(n) {
+  return [n.x + NODE_WIDTH, n.y + HEADER / 2];
+}
+
 // The row under a world y, -1 on the header, or null outside the node's rows.
 export function rowUnder(n, wy) {
   if (wy < n.y || wy > n.y + nodeHeight(n)) return null;
@@ -114,14 +126,19 @@ export function rowUnder(n, wy) {
 
 // What part of node n is at world point (wx, wy), with plugs caught within `near` world
 // units of the edge: {part: "header"}, {part: "row", row, at}, {part: "plug", side, row, at}
-// (side "in", "out", "child" or "jump"), or null when the point is not on the node.
+// (side "in", "out", "child" or "jump"), {part: "plug", side: "branch", row: -1} for the
+// header's new-child handle (near > 0 and a node that takesChildren), or null when the point
+// is not on the node.
 export function hitNode(n, wx, wy, near = 8) {
   const x0 = n.x, x1 = n.x + NODE_WIDTH;
   if (wx < x0 - near || wx > x1 + near) return null;
   const r = rowUnder(n, wy);
   if (r === null) return null;
   const inside = wx >= x0 && wx <= x1;
-  if (r < 0) return inside ? { part: "header" } : null;
+  if (r < 0) {
+    if (near > 0 && Math.abs(wx - x1) <= near && takesChildren(n)) return { part: "plug", side: "branch", row: -1 };
+    return inside ? { part: "header" } : null;
+  }
   const at = rowAt(n, r);
   if (at.kind === "io" && at.input >= 0 && Math.abs(wx - x0) <= near) return { part: "plug", side: "in", row: r, at };
   if (Math.abs(wx - x1) <= near) {

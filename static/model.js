@@ -10,7 +10,7 @@
 
 export * from "./metrics.js";
 export { FORMAT } from "./document.js";
-import { rowCounts, childRow, jumpRow, outputRow, clampCoord } from "./metrics.js";
+import { rowCounts, childRow, jumpRow, outputRow, clampCoord, takesChildren } from "./metrics.js";
 
 // The value types of properties, inputs and outputs, in the order a file groups them.
 export const VALUE_TYPES = ["int", "bool", "float", "string", "vec3f", "pointer"];
@@ -67,6 +67,17 @@ export function isSelector(n) {
 
 export function hasDefaultChild(n) {
   return DEFAULT_LAST.has(n.type);
+}
+
+// Why node target cannot be a child of node parent, or "": a node is never its own child,
+// and a query node (read by others) neither runs children nor runs as one. The drags, the
+// picker and the new-child handle refuse with this; the edit module itself does not.
+export function childProblem(parent, target) {
+  if (!parent || !target) return "no such node";
+  if (!takesChildren(parent)) return `#${parent.id} is a query node: others read it, it runs no children`;
+  if (target.id === parent.id) return "a node cannot be its own child";
+  if (target.query) return `#${target.id} is a query node: others read it, it never runs as a child`;
+  return "";
 }
 
 // The condition a new child of a selector starts with.

@@ -4,7 +4,7 @@
 // outputs of the input's type asks which one.
 
 import { h } from "./dom.js";
-import { TYPE_LABEL, nodeClass } from "./model.js";
+import { TYPE_LABEL, nodeClass, childProblem } from "./model.js";
 
 export class Picker {
   constructor(ed, canvas) {
@@ -67,7 +67,11 @@ export class Picker {
     e.preventDefault();
     e.stopImmediatePropagation();
     const n = ed.nodeById(hit.node);
-    if (m.kind !== "source") return this.finish(m.kind === "child" ? ed.edits.setChild(m.node, m.index, n.id) : ed.edits.addChild(m.node, n.id), n);
+    if (m.kind !== "source") {
+      const reason = childProblem(ed.nodeById(m.node), n);
+      if (reason) return this.refuse(`${reason}; click another node`);
+      return this.finish(m.kind === "child" ? ed.edits.setChild(m.node, m.index, n.id) : ed.edits.addChild(m.node, n.id), n);
+    }
     if (n.id === m.ref.node) return this.refuse("a node cannot feed its own input");
     const outs = (n.outputs || []).map((o, k) => [o, k]).filter(([o]) => o.type === m.type);
     if (!outs.length) return this.refuse(`#${n.id} ${nodeClass(n)} has no ${TYPE_LABEL[m.type]} output; click another node`);

@@ -2,7 +2,7 @@
 // what is drawn depends on the zoom (full nodes, then plain boxes, then dots) and only what
 // the view meets is drawn at all.
 
-import { rowCount } from "./metrics.js";
+import { rowCount, takesChildren, branchPoint } from "./metrics.js";
 import {
   HEADER, ROW, NODE_WIDTH, VALUE_TYPES, TYPE_COLOR, LINK_COLOR, TYPE_LABEL,
   nodeRows, nodeClass, nodeTitle, headerColor, sourceKind, blackboardLabel, formatValue, conditionText, rowY,
@@ -267,10 +267,12 @@ export class Renderer {
     const badgeW = badges.length * 4 + badges.reduce((s, b) => s + b[0].length * 6.5 + 8, 0);
     const label = "#" + n.id;
     const idxW = m.measureText(label).width;
-    const title = fit(m, nodeClass(n), NODE_WIDTH - 9 - 8 - idxW - 8 - badgeW);
+    // The id stands clear of the new-child handle on the header's right end.
+    const pad = takesChildren(n) ? 15 : 8;
+    const title = fit(m, nodeClass(n), NODE_WIDTH - 9 - pad - idxW - 8 - badgeW);
     m.font = FONT_ROW;
     const rows = nodeRows(doc, n).map((row) => prepareRow(m, doc, n, row));
-    r = { title, label, idxW, rows, badges };
+    r = { title, label, idxW, pad, rows, badges };
     this.rowCache.set(i, r);
     return r;
   }
@@ -315,10 +317,10 @@ export class Renderer {
       ctx.fillText(pr.title, px + 9, py + HEADER / 2);
       ctx.textAlign = "right";
       ctx.fillStyle = "rgba(255,255,255,0.45)";
-      ctx.fillText(pr.label, px + pw - 8, py + HEADER / 2);
+      ctx.fillText(pr.label, px + pw - pr.pad, py + HEADER / 2);
       if (pr.badges.length) {
         setFont(FONT_BADGE);
-        let bx = px + pw - 8 - pr.idxW - 6;
+        let bx = px + pw - pr.pad - pr.idxW - 6;
         for (let k = pr.badges.length - 1; k >= 0; k--) {
           const [label, col] = pr.badges[k];
           const w = label.length * 6.5 + 8;
@@ -333,6 +335,7 @@ export class Renderer {
           bx -= 4;
         }
       }
+      if (takesChildren(e)) this.branchHandle(e, hv && hv.node === e.id && hv.side === "branch");
       const rows = pr.rows;
       if (rows.length) setFont(FONT_ROW);
       for (let r = 0; r < rows.length; r++) {
@@ -444,6 +447,7 @@ export class Renderer {
     if (i < 0) return "";
     const n = ed.doc.nodes[i];
     const title = `${nodeTitle(n)} #${n.id}`;
+    if (hit.kind === "plug" && hit.side === "branch") return `New child of #${n.id}: drag to empty space for a new node, or onto a node to add that one; click to choose a class`;
     if (ed.view.zoom < LOD_FULL) return title;
     const pr = this.prepared(i);
     if (hit.row < 0) return pr.title !== nodeClass(n) ? title : "";
@@ -503,6 +507,25 @@ export class Renderer {
       cw.set(c, w);
     }
     return w;
+  }
+
+  // The + on the right end of a node's header: drag it out for a new child (input.js).
+  branchHandle(n, hot) {
+    const ctx = this.ctx, [x, y] = branchPoint(n), r = hot ? 7 : 5.5, a = r - 2.5;
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+    ctx.fillStyle = hot ? LINK_COLOR.child : BODY;
+    ctx.fill();
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = LINK_COLOR.child;
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.moveTo(x - a, y);
+    ctx.lineTo(x + a, y);
+    ctx.moveTo(x, y - a);
+    ctx.lineTo(x, y + a);
+    ctx.strokeStyle = hot ? BODY : LINK_COLOR.child;
+    ctx.stroke();
   }
 
   plug(x, y, color, hot, filled) {
