@@ -96,3 +96,28 @@ export async function layout(doc, { reset = false, aspect = 0 } = {}) {
   if (!Array.isArray(list)) throw new ApiError(res.status, "the layout answer has no positions");
   return list;
 }
+
+// Opens a pack (a SARC archive, bare, Yaz0 or TotK zstd). zsdic: the game's ZsDic.pack.zs
+// (bytes) for a zstd pack with a dictionary, or null. Answers {name, wrapping, files:
+// [{name, size, format, data (base64)}]}.
+export async function openPack(name, bytes, zsdic) {
+  const res = await fetch("/api/pack", { method: "POST", body: packForm(name, bytes, zsdic, []) });
+  if (!res.ok) throw await failure(res);
+  return res.json();
+}
+
+// Builds the pack again with members ({name, data: Blob}) replaced; answers the pack's Blob.
+export async function buildPack(name, bytes, zsdic, members) {
+  const res = await fetch("/api/pack/build", { method: "POST", body: packForm(name, bytes, zsdic, members) });
+  if (!res.ok) throw await failure(res);
+  return res.blob();
+}
+
+function packForm(name, bytes, zsdic, members) {
+  const form = new FormData();
+  if (zsdic) form.append("zsdic", new Blob([zsdic]), "ZsDic.pack.zs");
+  form.append("file", new Blob([bytes]), name);
+  // A member is named by its whole path in the pack, as the part's file name.
+  for (const m of members) form.append("member", m.data, m.name);
+  return form;
+}

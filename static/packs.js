@@ -1,0 +1,163 @@
+// A pack: one of the game's archives (a SARC, bare, Yaz0 or TotK zstd: .pack.zs, .sarc,
+// .pack, .szs...). Its AINB files open as a folder (folder.js), so each keeps its working copy
+// and undo history and modules open from it; Save pack builds every AINB file edited since
+// the pack was opened or saved and asks the server for the pack with exactly those members
+// replaced, in the pack's own compression and dictionary. The server keeps nothing: the pack
+// as last saved goes with each request, and so does the game's ZsDic.pack.zs, which the user
+// chooses once and the browser keeps (IndexedDB, key "zsdic").
+
+import { h, clear } from "./dom.js";
+import * as api from "./api.js";
+import * as store from "./store.js";
+
+// Names the editor opens as packs rather than as AINB files.
+export const PACK_NAME = /\.(pack|sarc|szs|bfarc|blarc|sblarc|sbactorpack|sbeventpack)(\.zs)?$/i;
+
+const ZSDIC_KEY = "zsdic";
+
+const base64Bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
+const sameBytes = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+const kib = (n) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
+
+export class Packs {
+  constructor(ed) {
+    this.ed = ed;
+    this.pack = null; // {name, bytes (the pack as last saved), wrapping, members: Map path -> {format, bytes}}
+    this.waiting = null; // a pack that needs ZsDic.pack.zs before it opens
+    this.input = h("input", { type: "file", hidden: true, id: "pack-input", accept: ".zs,.pack,.sarc,.szs,.bfarc,.blarc,.sblarc,.sbactorpack,.sbeventpack" });
+    this.input.addEventListener("change", () => {
+      const f = this.input.files[0];
+      this.input.value = "";
+      if (f) this.open(f);
+    });
+    this.zsdicInput = h("input", { type: "file", hidden: true, id: "zsdic-input", accept: ".zs" });
+    this.zsdicInput.addEventListener("change", () => {
+      const f = this.zsdicInput.files[0];
+      this.zsdicInput.value = "";
+      if (f) this.setZsDic(f);
+    });
+    ed.ui.root.append(this.input, this.zsdicInput);
+    const grow = ed.ui.toolbar.querySelector(".grow");
+    ed.ui.toolbar.insertBefore(h("button.tool", { title: "Open one of the game's packs (.pack.zs, .sarc, .pack, .szs): its AINB files open as a folder, Save pack writes it back",
+      dataset: { action: "open-pack" }, onclick: () => this.input.click() }, "Open pack…"), grow);
+    this.summary = h("p.hint", {}, "No pack open.");
+    this.list = h("ul.list.pack-files", {});
+    this.saveButton = h("button.small", { dataset: { action: "save-pack" }, disabled: true, onclick: () => this.save() }, "Save pack");
+    this.dictButton = h("button.small", { dataset: { action: "choose-zsdic" }, title: "The game's Pack/ZsDic.pack.zs: TotK's compressed packs need its dictionaries",
+      onclick: () => this.zsdicInput.click() }, "Choose ZsDic.pack.zs…");
+    this.panel = h("section.pack", { "aria-label": "Pack" }, h("div.panel-title", {}, "Pack"), this.summary,
+      h("div.search-row", {}, this.saveButton, this.dictButton), this.list);
+    ed.ui.left.append(this.panel);
+    ed.on("dirty", () => this.renderList());
+    ed.on("document", () => this.renderList());
+  }
+
+  // Opens a pack file (a File or Blob with a name).
+  async open(file) {
+    const ed = this.ed;
+    if (this.visited().some((m) => m.dirty) && !window.confirm(`Discard the unsaved edits in the pack ${this.pack.name}?`)) return false;
+    ed.status(`Opening ${file.name}…`);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let reply;
+    try {
+      reply = await api.openPack(file.name, bytes, await store.getDoc(ZSDIC_KEY));
+    } catch (err) {
+      ed.status("");
+      if (err.detail && err.detail.missing === "ZsDic.pack.zs") {
+        // Only a click may open a file chooser: the panel's button does, then this pack opens.
+        this.waiting = file;
+        this.summary.textContent = `${file.name} needs the game's dictionaries: choose ZsDic.pack.zs (in the game's Pack folder).`;
+        this.dictButton.classList.add("attention");
+        ed.ui.toast(`${file.name} is compressed with a dictionary of the game: choose the game's ZsDic.pack.zs (Pack panel) to open it.`, "error");
+        return false;
+      }
+      ed.ui.toast(`Could not open ${file.name}: ${err.message}`, "error");
+      return false;
+    }
+    // Members' bytes are decoded once: saving compares built files with them.
+    const members = new Map(reply.files.map((f) => [f.name, { format: f.format, size: f.size, bytes: base64Bytes(f.data) }]));
+    this.pack = { name: file.name, bytes, wrapping: reply.wrapping, members };
+    this.waiting = null;
+    this.dictButton.classList.remove("attention");
+    const ainb = reply.files.filter((f) => f.format === "ainb");
+    // The pack's AINB files become the folder (replacing any folder open before).
+    ed.folder.setFiles(file.name, ainb.map((f) => ({ file: f.name, blob: new File([members.get(f.name).bytes], baseName(f.name)) })));
+    this.renderList();
+    ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"}, ${ainb.length} AINB`);
+    return true;
+  }
+
+  async setZsDic(file) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    await store.putDoc(ZSDIC_KEY, bytes);
+    this.ed.status(`Kept ${file.name} for compressed packs`);
+    if (this.waiting) return this.open(this.waiting);
+    return true;
+  }
+
+  // The pack's AINB files visited since it was opened, each with its working copy: the open
+  // one and those left for another. dirty says whether it has edits not yet saved.
+  visited() {
+    const ed = this.ed, folder = ed.folder, out = [];
+    if (!this.pack || folder.name !== this.pack.name) return out;
+    if (folder.current && ed.doc) out.push({ path: folder.current, doc: ed.doc, dirty: ed.history.dirty(), mark: () => ed.history.markSaved() });
+    for (const s of [...folder.sessions.values(), ...folder.stack]) {
+      if (this.pack.members.has(s.path)) out.push({ path: s.path, doc: s.doc, dirty: s.savedAt !== s.done.length, mark: () => (s.savedAt = s.done.length) });
+    }
+    return out;
+  }
+
+  // Builds each AINB file visited, then the pack with those whose bytes now differ from the
+  // pack's replaced, and downloads it under the pack's own name. Comparing the built bytes
+  // (an unedited file builds to its own bytes) finds every change, even one already saved
+  // on its own as a loose file.
+  async save() {
+    const ed = this.ed;
+    if (!this.pack) return false;
+    const visited = this.visited();
+    ed.status(`Building ${this.pack.name}…`);
+    const changed = [];
+    let blob;
+    try {
+      for (const m of visited) {
+        const built = await api.build(JSON.stringify(m.doc));
+        const bytes = new Uint8Array(await built.blob.arrayBuffer());
+        if (!sameBytes(bytes, this.pack.members.get(m.path).bytes)) changed.push({ name: m.path, data: built.blob, bytes });
+      }
+      blob = await api.buildPack(this.pack.name, this.pack.bytes, await store.getDoc(ZSDIC_KEY), changed);
+    } catch (err) {
+      ed.status("Save failed", "error");
+      ed.ui.toast(`The pack cannot be saved: ${err.message}`, "error");
+      return false;
+    }
+    ed.download(blob, this.pack.name);
+    this.pack.bytes = new Uint8Array(await blob.arrayBuffer());
+    for (const c of changed) this.pack.members.get(c.name).bytes = c.bytes;
+    for (const m of visited) m.mark();
+    this.lastSaved = changed.map((c) => c.name);
+    ed.emit("dirty");
+    ed.status(`Saved ${this.pack.name} (${blob.size} bytes; ${changed.length} file${changed.length === 1 ? "" : "s"} changed)`);
+    return true;
+  }
+
+  renderList() {
+    const c = clear(this.list);
+    this.saveButton.disabled = !this.pack;
+    if (!this.pack) return;
+    const edited = new Set(this.visited().filter((m) => m.dirty).map((m) => m.path));
+    const w = this.pack.wrapping;
+    const how = w.kind === "zstd" ? (w.dictionary ? `zstd, dictionary ${w.dictionary}` : "zstd") : w.kind || "not compressed";
+    this.summary.textContent = `${this.pack.name}: ${this.pack.members.size} files (${how})` + (edited.size ? `; ${edited.size} with unsaved edits` : "");
+    for (const [name, m] of this.pack.members) {
+      const f = { name, format: m.format, size: m.bytes.length };
+      const title = h("span.item-title", {}, (edited.has(f.name) ? "● " : "") + f.name);
+      const meta = h("span.muted", {}, `${f.format || "data"}, ${kib(f.size)}`);
+      if (f.format === "ainb") {
+        c.append(h("li.item", {}, h("button.item-main", { dataset: { member: f.name }, title: `Open ${f.name}`, onclick: () => this.ed.folder.visit(f.name) }, title, meta)));
+      } else {
+        c.append(h("li.item", { dataset: { member: f.name } }, h("div.item-main", {}, title, meta)));
+      }
+    }
+  }
+}
