@@ -97,6 +97,20 @@ func amplifierFile(t testing.TB, names int, inner bool) []byte {
 // a small file (the string is stored once); parsing that file once disassembled to 40 MB of
 // text. Now /api/parse refuses it with a 422.
 func TestParseExpressionAmplifier(t *testing.T) {
+	s := newTestServer(t, nil)
+	bin := expressionAmplifier(t, s, 2000)
+	rec := do(s, "POST", "/api/parse", "application/octet-stream", bin)
+	t.Logf("a document of 2,000 comparisons built a %d-byte file; parsing it answers %d with %d bytes", len(bin), rec.Code, rec.Body.Len())
+	var e struct{ Error string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || rec.Code != 422 || !strings.Contains(e.Error, "16 times the module's size") {
+		t.Fatalf("parse of the %d-byte build: status %d: %s", len(bin), rec.Code, cut(rec.Body.Bytes()))
+	}
+}
+
+// expressionAmplifier builds, through s's /api/build, a file whose expression compares with
+// one 20,000-byte string on the given number of lines.
+func expressionAmplifier(t testing.TB, s *Server, lines int) []byte {
+	t.Helper()
 	doc, err := graph.Parse("x.ainb", corpusFile(t, "synthetic/expressions_v407.ainb"))
 	if err != nil {
 		t.Fatal(err)
@@ -104,23 +118,16 @@ func TestParseExpressionAmplifier(t *testing.T) {
 	long := strings.Repeat("amplify ", 2500)
 	var b strings.Builder
 	b.WriteString(".input STRING\n.output BOOL\n.main\n")
-	for range 2000 {
+	for range lines {
 		b.WriteString("0x0000  EQL str GMem[0x0], str \"" + long + "\"\n")
 	}
 	b.WriteString("0x0000  END\n")
 	doc.Expressions.Functions = append(doc.Expressions.Functions, graph.Function{Text: b.String()})
-	s := newTestServer(t, nil)
 	rec := do(s, "POST", "/api/build", "application/json", doc.Encode())
 	if rec.Code != 200 {
 		t.Fatalf("build: status %d: %s", rec.Code, cut(rec.Body.Bytes()))
 	}
-	bin := rec.Body.Bytes()
-	rec = do(s, "POST", "/api/parse", "application/octet-stream", bin)
-	t.Logf("a %d-byte document built a %d-byte file; parsing it answers %d with %d bytes", len(doc.Encode()), len(bin), rec.Code, rec.Body.Len())
-	var e struct{ Error string }
-	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || rec.Code != 422 || !strings.Contains(e.Error, "16 times the module's size") {
-		t.Fatalf("parse of the %d-byte build: status %d: %s", len(bin), rec.Code, cut(rec.Body.Bytes()))
-	}
+	return rec.Body.Bytes()
 }
 
 // The parse reply has a budget of its own, proportional to the file: a document past it is a

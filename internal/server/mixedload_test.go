@@ -2,109 +2,236 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	rtmetrics "runtime/metrics"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// Normal clients keep being served while hostile ones send amplifying files, garbage and
-// bodies past the limit at the same time: every normal parse answers 200 with the whole
-// document, every hostile request its 4xx. Latencies are logged; with -load the run is
-// longer (-load-requests per client).
+// traffic is one kind of request a client of the mixed load sends over and over.
+type traffic struct {
+	name                      string
+	method, path, contentType string
+	body                      []byte
+	length                    int64 // a body of this many zero bytes, sent as they are read, instead of body
+	statuses                  []int // the answers it may get
+	workers                   int   // clients sending it at once (1 when 0)
+}
+
+// Normal clients keep being served while hostile ones send amplifying files (shared names,
+// inner offsets, expressions), garbage, bodies past the limit, floods of share creations and
+// concurrent reads of a large share at the same time: every normal parse answers 200 with the
+// whole document, every normal share is created and read back, every hostile request gets
+// one of its expected answers. Each client has its own address (through a trusted proxy's
+// X-Forwarded-For), so the share rate applies per client as in production; conversions are
+// not rate-limited here, so the hostile conversions reach the handlers. Latencies and the
+// heap's peak are logged; with -load the run is longer (-load-requests per client).
 func TestMixedHostileLoad(t *testing.T) {
+	defer tuneGC()() // the collector settings Run uses
 	s := newTestServer(t, func(c *Config) {
 		c.MaxConversions = DefaultConfig().MaxConversions
-		noRateLimits(c) // all clients come from one address
+		c.ConvertRate = 1 << 30
+		c.TrustedProxies = []string{"127.0.0.0/8"}
 	})
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	normal := corpusFile(t, loadFile)
-	want := len(parseOK(t, s, "x.ainb", normal))
+	doc := parseOK(t, s, "x.ainb", normal)
+	want := len(doc)
 	garbage := bytes.Repeat([]byte("AIB \x07\x04\x00\x00"), 1<<14)
-	hostile := []struct {
-		name   string
-		body   []byte
-		length int64 // declared Content-Length, when it is not the body's
-		status int
-	}{
-		{"name amplifier", nameAmplifier(t), 0, 422},
-		{"garbage", garbage, 0, 422},
-		{"past the limit", []byte("x"), DefaultConfig().MaxUpload + 1, 413},
+	// A large share to read, and a share of about 1 MiB to create again and again.
+	bigID, _ := bigShare(t, s.store, 8<<20)
+	floodShare := []byte(`{"document":` + strings.TrimSpace(string(doc)) + `,"view":{"pad":"` + strings.Repeat("x", 700<<10) + `"}}`)
+	normalShare := []byte(`{"document":` + strings.TrimSpace(string(doc)) + `,"view":{"zoom":1}}`)
+	parse := "/api/parse?name=x.ainb"
+	const bin = "application/octet-stream"
+	hostile := []traffic{
+		{name: "name amplifier", method: "POST", path: parse, contentType: bin, body: nameAmplifier(t), statuses: []int{422}},
+		{name: "inner-offset amplifier", method: "POST", path: parse, contentType: bin, body: innerAmplifier(t), statuses: []int{422}},
+		{name: "expression amplifier", method: "POST", path: parse, contentType: bin, body: expressionAmplifier(t, s, 2000), statuses: []int{422}},
+		{name: "garbage", method: "POST", path: parse, contentType: bin, body: garbage, statuses: []int{422}},
+		{name: "past the limit", method: "POST", path: parse, contentType: bin, length: DefaultConfig().MaxUpload + 1, statuses: []int{413}},
+		// Past 60 a minute the flooding client is refused; its shares never reach the quota.
+		{name: "share flood", method: "POST", path: "/api/shares", contentType: "application/json", body: floodShare, statuses: []int{201, 429}},
+		{name: "share reads", method: "GET", path: "/api/shares/" + bigID, statuses: []int{200}, workers: 4},
 	}
 	requests := 12
 	if *loadRun {
 		requests = *loadRequests
 	}
-	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	var (
 		mu        sync.Mutex
 		latencies []time.Duration
 		errs      []string
+		answers   = make(map[string]map[int]int)
 		wg        sync.WaitGroup
+		clients   atomic.Int32
 	)
 	fail := func(format string, args ...any) {
 		mu.Lock()
 		errs = append(errs, fmt.Sprintf(format, args...))
 		mu.Unlock()
 	}
-	send := func(body []byte, length int64) (int, int, time.Duration, error) {
-		req, err := http.NewRequest("POST", ts.URL+"/api/parse?name=x.ainb", bytes.NewReader(body))
-		if err != nil {
-			return 0, 0, 0, err
+	// send sends one request from a client with its own address.
+	send := func(addr, method, path, contentType string, body []byte, length int64) (int, []byte, time.Duration, error) {
+		var r io.Reader
+		switch {
+		case length > 0:
+			r = io.LimitReader(zeros{}, length)
+		case body != nil:
+			r = bytes.NewReader(body)
 		}
-		req.Header.Set("Content-Type", "application/octet-stream")
+		req, err := http.NewRequest(method, ts.URL+path, r)
+		if err != nil {
+			return 0, nil, 0, err
+		}
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
 		if length > 0 {
 			req.ContentLength = length
 		}
+		req.Header.Set("X-Forwarded-For", addr)
 		t0 := time.Now()
 		resp, err := client.Do(req)
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, nil, 0, err
 		}
-		n, err := io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode, int(n), time.Since(t0), err
+		defer resp.Body.Close()
+		// Large answers (the share reads) are counted, not kept.
+		if resp.ContentLength > 1<<20 {
+			n, err := io.Copy(io.Discard, resp.Body)
+			if err == nil && n != resp.ContentLength {
+				err = fmt.Errorf("%d bytes of %d", n, resp.ContentLength)
+			}
+			return resp.StatusCode, nil, time.Since(t0), err
+		}
+		b, err := io.ReadAll(resp.Body)
+		return resp.StatusCode, b, time.Since(t0), err
 	}
+	newAddr := func() string { return fmt.Sprintf("192.0.2.%d", clients.Add(1)) }
+
+	// The heap's peaks: in use (live objects and garbage not yet collected, which the
+	// collector settings allow to reach five times the live heap) and live after a
+	// collection.
+	var peak, peakLive uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		live := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		for {
+			runtime.ReadMemStats(&ms)
+			rtmetrics.Read(live)
+			peak = max(peak, ms.HeapInuse)
+			peakLive = max(peakLive, live[0].Value.Uint64())
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+
+	runtime.GC() // the setup's garbage (the expression amplifier's 40 MB document) is not the run's
 	start := time.Now()
 	for _, h := range hostile {
-		wg.Go(func() {
-			for range requests {
-				code, _, _, err := send(h.body, h.length)
-				// A body past the limit may be cut off while it is sent: the server answers
-				// 413 without reading it, and the client may see the connection close.
-				if err == nil && code != h.status {
-					fail("%s: status %d, want %d", h.name, code, h.status)
+		for range max(h.workers, 1) {
+			addr := newAddr()
+			wg.Go(func() {
+				for range requests {
+					code, _, _, err := send(addr, h.method, h.path, h.contentType, h.body, h.length)
+					// A body past the limit may be cut off while it is sent: the server
+					// answers 413 without reading it, and the client may see the
+					// connection close first (counted as status 0).
+					if err != nil && h.length == 0 {
+						fail("%s: %v", h.name, err)
+						continue
+					}
+					if err != nil {
+						code = 0
+					} else if !slices.Contains(h.statuses, code) {
+						fail("%s: status %d, want one of %v", h.name, code, h.statuses)
+					}
+					mu.Lock()
+					if answers[h.name] == nil {
+						answers[h.name] = make(map[int]int)
+					}
+					answers[h.name][code]++
+					mu.Unlock()
 				}
-			}
-		})
+			})
+		}
 	}
+	var shares atomic.Int32
 	for range 2 {
+		addr := newAddr()
 		wg.Go(func() {
-			for range requests {
-				code, n, d, err := send(normal, 0)
-				if err != nil || code != 200 || n != want {
-					fail("normal parse: status %d, %d bytes (want %d): %v", code, n, want, err)
+			for i := range requests {
+				code, b, d, err := send(addr, "POST", parse, bin, normal, 0)
+				if err != nil || code != 200 || len(b) != want {
+					fail("normal parse: status %d, %d bytes (want %d): %v", code, len(b), want, err)
 					continue
 				}
 				mu.Lock()
 				latencies = append(latencies, d)
 				mu.Unlock()
+				if i%10 != 0 {
+					continue
+				}
+				// Now and then the client shares its view and opens the link.
+				code, b, _, err = send(addr, "POST", "/api/shares", "application/json", normalShare, 0)
+				var created shareCreated
+				if err != nil || code != 201 || json.Unmarshal(b, &created) != nil {
+					fail("normal share: status %d: %v: %s", code, err, cut(b))
+					continue
+				}
+				code, b, _, err = send(addr, "GET", "/api/shares/"+created.ID, "", nil, 0)
+				if err != nil || code != 200 || len(b) != len(normalShare) {
+					fail("normal share read: status %d, %d bytes (want %d): %v", code, len(b), len(normalShare), err)
+					continue
+				}
+				shares.Add(1)
 			}
 		})
 	}
 	wg.Wait()
+	elapsed := time.Since(start)
+	close(stop)
+	<-sampled
 	for _, e := range errs {
 		t.Error(e)
 	}
+	if requests > 60 && answers["share flood"][429] == 0 {
+		t.Errorf("the share flood of %d requests was never refused: %v", requests, answers["share flood"])
+	}
+	for _, name := range slices.Sorted(maps.Keys(answers)) {
+		t.Logf("hostile %s: %v", name, answers[name])
+	}
 	slices.Sort(latencies)
 	if len(latencies) > 0 {
-		r := loadResult{n: len(latencies), elapsed: time.Since(start), latencies: latencies}
-		t.Logf("normal clients: %d parses in %v beside %d hostile requests; latency p50 %v, p90 %v, max %v",
-			r.n, r.elapsed.Round(time.Millisecond), len(hostile)*requests, r.pct(50), r.pct(90), r.pct(100))
+		r := loadResult{n: len(latencies), elapsed: elapsed, latencies: latencies}
+		t.Logf("normal clients: %d parses and %d shares created and read in %v beside %d hostile requests; parse latency p50 %v, p90 %v, max %v; heap in use at most %d MB, live at most %d MB (GOGC %d, limit %d MiB)",
+			r.n, shares.Load(), r.elapsed.Round(time.Millisecond), requests*(len(hostile)+3), r.pct(50), r.pct(90), r.pct(100), peak>>20, peakLive>>20, gcPercent, memoryLimit>>20)
 	}
+}
+
+// zeros reads as endless zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
