@@ -520,6 +520,8 @@ export class Editor {
 
   async save() {
     if (!this.doc) return false;
+    // A file of the open pack saves the pack: that is the file the user opened.
+    if (this.packs.holdsOpenFile()) return this.packs.save();
     this.status("Building…");
     let ids = null;
     try {

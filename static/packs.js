@@ -96,6 +96,12 @@ export class Packs {
     return true;
   }
 
+  // Whether the open file is one of the open pack's (so Save saves the pack).
+  holdsOpenFile() {
+    const folder = this.ed.folder;
+    return !!this.pack && folder.name === this.pack.name && this.pack.members.has(folder.current);
+  }
+
   // The pack's AINB files visited since it was opened, each with its working copy: the open
   // one and those left for another. dirty says whether it has edits not yet saved.
   visited() {
