@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"ainbeditor/internal/aamp"
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/byml"
+	archive "ainbeditor/internal/pack"
 	"ainbeditor/internal/sarc"
 	"ainbeditor/internal/yaz0"
 	"ainbeditor/internal/zs"
@@ -108,7 +108,7 @@ func init() {
 		{
 			// BYML (magic "BY" big endian, "YB" little endian, then a 16-bit version).
 			name:  "byml",
-			magic: isBYML,
+			magic: archive.IsBYML,
 			check: func(_ *reader, b []byte) error {
 				doc, err := byml.Read(b)
 				if err != nil {
@@ -164,24 +164,6 @@ func init() {
 			},
 		},
 	}
-}
-
-// isBYML accepts "BY" or "YB" followed by a version from 1 to 10 in that byte order: two
-// bytes of magic alone would claim too many files.
-func isBYML(b []byte) bool {
-	if len(b) < 4 {
-		return false
-	}
-	var v uint16
-	switch string(b[:2]) {
-	case "BY":
-		v = binary.BigEndian.Uint16(b[2:])
-	case "YB":
-		v = binary.LittleEndian.Uint16(b[2:])
-	default:
-		return false
-	}
-	return v >= 1 && v <= 10
 }
 
 func formatOf(b []byte) *format {

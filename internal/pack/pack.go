@@ -159,15 +159,15 @@ func Format(b []byte) string {
 		return "zsdic"
 	case yaz0.IsYaz0(b):
 		return "yaz0"
-	case isBYML(b):
+	case IsBYML(b):
 		return "byml"
 	}
 	return ""
 }
 
-// isBYML accepts "BY" or "YB" followed by a version from 1 to 10 in that byte order: two
+// IsBYML accepts "BY" or "YB" followed by a version from 1 to 10 in that byte order: two
 // bytes of magic alone would claim too many files.
-func isBYML(b []byte) bool {
+func IsBYML(b []byte) bool {
 	if len(b) < 4 {
 		return false
 	}

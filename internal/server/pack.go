@@ -133,24 +133,18 @@ func packError(err error) error {
 // handleOpenPack lists a pack's members with their bytes (base64) and how the pack is
 // wrapped.
 func (s *Server) handleOpenPack(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.readPackRequest(w, r)
-	if err != nil {
-		return err
-	}
-	release, err := s.conversions.acquire(r.Context())
-	if err != nil {
-		return err
-	}
-	defer release()
-	p, _, err := s.openPack(req)
-	if err != nil {
-		return err
-	}
-	b := make([]byte, 0, 256+len(req.file)+4*len(p.Archive.Files)*16)
+	return s.withPack(w, r, func(req *packRequest, p *pack.Pack, _ *zs.Codec) error {
+		writeRawJSON(w, http.StatusOK, appendPackJSON(nil, req.name, p))
+		return nil
+	})
+}
+
+// appendPackJSON is the answer of /api/pack.
+func appendPackJSON(b []byte, name string, p *pack.Pack) []byte {
 	b = append(b, `{"format":`...)
 	b = jsontext.AppendString(b, PackFormat)
 	b = append(b, `,"name":`...)
-	b = jsontext.AppendString(b, req.name)
+	b = jsontext.AppendString(b, name)
 	b = append(b, `,"wrapping":{"kind":`...)
 	b = jsontext.AppendString(b, p.Wrapping.Kind)
 	b = append(b, `,"dictionary":`...)
@@ -172,13 +166,36 @@ func (s *Server) handleOpenPack(w http.ResponseWriter, r *http.Request) error {
 		b = base64.StdEncoding.AppendEncode(b, p.Archive.Files[i].Data)
 		b = append(b, `"}`...)
 	}
-	b = append(b, "]}"...)
-	writeRawJSON(w, http.StatusOK, b)
-	return nil
+	return append(b, "]}"...)
 }
 
 // handleBuildPack writes the pack again with the members sent replaced, in its wrapping.
 func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
+	return s.withPack(w, r, func(req *packRequest, p *pack.Pack, codec *zs.Codec) error {
+		for _, m := range req.members {
+			if err := p.Replace(m.name, m.data); err != nil {
+				return errorf(http.StatusUnprocessableEntity, "%v", err)
+			}
+		}
+		out, err := p.Save(codec)
+		if err != nil {
+			return packError(err)
+		}
+		name := req.name
+		if name == "" {
+			name = "file.pack"
+		}
+		h := w.Header()
+		h.Set("Content-Type", "application/octet-stream")
+		h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+		h.Set("Content-Length", strconv.Itoa(len(out)))
+		_, err = w.Write(out)
+		return err
+	})
+}
+
+// withPack reads a pack request, takes a conversion slot and opens the pack for fn.
+func (s *Server) withPack(w http.ResponseWriter, r *http.Request, fn func(*packRequest, *pack.Pack, *zs.Codec) error) error {
 	req, err := s.readPackRequest(w, r)
 	if err != nil {
 		return err
@@ -192,25 +209,7 @@ func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range req.members {
-		if err := p.Replace(m.name, m.data); err != nil {
-			return errorf(http.StatusUnprocessableEntity, "%v", err)
-		}
-	}
-	out, err := p.Save(codec)
-	if err != nil {
-		return packError(err)
-	}
-	name := req.name
-	if name == "" {
-		name = "file.pack"
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/octet-stream")
-	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	h.Set("Content-Length", strconv.Itoa(len(out)))
-	_, err = w.Write(out)
-	return err
+	return fn(req, p, codec)
 }
 
 // zsdicCache keeps the codecs of the few ZsDic.pack.zs files clients send (one per game
