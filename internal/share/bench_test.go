@@ -3,6 +3,7 @@ package share
 import (
 	"bytes"
 	"context"
+	"io"
 	"testing"
 
 	"ainbeditor/internal/share/pgtest"
@@ -62,7 +63,8 @@ func BenchmarkPut(b *testing.B) {
 	}
 }
 
-// BenchmarkGet is the latency of reading one share whole (GET /api/shares/{id}).
+// BenchmarkGet is the latency of reading one share whole (GET /api/shares/{id} from a store
+// that cannot stream, such as PostgreSQL).
 func BenchmarkGet(b *testing.B) {
 	ctx := context.Background()
 	for _, st := range benchStores(b) {
@@ -76,6 +78,40 @@ func BenchmarkGet(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := st.s.Get(ctx, id); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkGetStream is the latency of reading one share through Open and a 32 KB buffer, as
+// GET /api/shares/{id} does from a store that can stream (the directory).
+func BenchmarkGetStream(b *testing.B) {
+	ctx := context.Background()
+	for _, st := range benchStores(b) {
+		o, ok := st.s.(Opener)
+		if !ok {
+			continue
+		}
+		for _, size := range benchSizes {
+			id, err := st.s.Put(ctx, benchShare(size.n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(st.name+"/"+size.name, func(b *testing.B) {
+				b.SetBytes(int64(size.n))
+				b.ReportAllocs()
+				buf := make([]byte, 32<<10)
+				for b.Loop() {
+					rc, _, err := o.Open(ctx, id)
+					if err != nil {
+						b.Fatal(err)
+					}
+					_, err = io.CopyBuffer(io.Discard, struct{ io.Reader }{rc}, buf)
+					rc.Close()
+					if err != nil {
 						b.Fatal(err)
 					}
 				}
