@@ -31,7 +31,8 @@ type Config struct {
 	// need one. The server ships none: the games' dictionaries are not ours to distribute.
 	ZstdDicts []string
 	// BodyBudget caps the request bodies held at once, server-wide: a request reserves its
-	// body's size (its route's cap when the length is unknown) before it is read.
+	// body's size (its route's cap when the length is unknown) before it is read. A share
+	// read whole from a store that cannot stream it (PostgreSQL) counts too.
 	BodyBudget int64
 	// AllowOrigins lists the origins (scheme://host[:port]) besides the server's own whose
 	// pages may call the API from a browser.
@@ -90,7 +91,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs.Var((*byteSize)(&c.MaxUpload), "max-upload", "largest AINB upload, e.g. 16MiB")
 	fs.Var((*byteSize)(&c.MaxDocument), "max-document", "largest document JSON accepted by build and shares, e.g. 64MiB")
 	fs.IntVar(&c.MaxConversions, "max-conversions", c.MaxConversions, "parses and builds running at once")
-	fs.Var((*byteSize)(&c.BodyBudget), "body-budget", "request bodies held at once, all requests together, e.g. 256MiB")
+	fs.Var((*byteSize)(&c.BodyBudget), "body-budget", "request bodies (and shares read whole from PostgreSQL) held at once, all requests together, e.g. 256MiB")
 	fs.Var((*originList)(&c.AllowOrigins), "allow-origins", "other origins whose pages may call the API, scheme://host[:port], separated by commas")
 	fs.Var((*pathList)(&c.ZstdDicts), "zstd-dicts", "zstd dictionary files for compressed uploads, separated by "+string(filepath.ListSeparator))
 	fs.DurationVar(&c.ReadHeaderTimeout, "read-header-timeout", c.ReadHeaderTimeout, "time to read a request's headers")
