@@ -33,6 +33,12 @@ func (s *Server) routes() http.Handler {
 		packs := r.With(s.sameOrigin, s.convertRate, s.budgeted(s.packBodyCap(), s.packBodyCap()))
 		packs.Post("/pack", s.api(s.handleOpenPack))
 		packs.Post("/pack/build", s.api(s.handleBuildPack))
+		// BYML and AAMP trees (tree.go): files, and documents with their original file.
+		trees := r.With(s.sameOrigin, s.convertRate, s.budgeted(s.treeBodyCap(), s.treeBodyCap()))
+		trees.Post("/tree", s.api(s.handleOpenTree))
+		trees.Post("/tree/build", s.api(s.handleBuildTree))
+		document.With(s.convertRate, budgeted).Post("/tree/yaml", s.api(s.handleTreeToYAML))
+		document.With(s.convertRate, budgeted).Post("/tree/from-yaml", s.api(s.handleTreeFromYAML))
 		document.With(s.convertRate, budgeted).Post("/build", s.api(s.handleBuild))
 		document.With(s.convertRate, budgeted).Post("/layout", s.api(s.handleLayout))
 		document.With(s.shareRate, budgeted).Post("/shares", s.api(s.handleCreateShare))

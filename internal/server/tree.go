@@ -1,0 +1,589 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ainbeditor/internal/aamp"
+	"ainbeditor/internal/byml"
+	"ainbeditor/internal/jsontext"
+	"ainbeditor/internal/pack"
+	"ainbeditor/internal/yaz0"
+	"ainbeditor/internal/zs"
+)
+
+// BYML and AAMP files ("trees") travel as the tagged JSON forms of packages byml and aamp
+// (byml.ToJSON, aamp.ToJSON): every value carries its type, so an edit in the browser keeps
+// an int an int and an f32 an f32. The server keeps nothing between requests:
+//
+//   - POST /api/tree (multipart: "file", optional "zsdic") unwraps the file (zstd with the
+//     game's dictionaries, or Yaz0), recognizes BYML or AAMP by magic and answers
+//     {"format": TreeFormat, "name", "kind": "byml"|"aamp", "wrapping": {...}, "size",
+//     "document": JSON form}.
+//   - POST /api/tree/build?kind=byml|aamp (multipart: "document", optional "file" and
+//     "zsdic") writes the document. With "file", the file the document was opened from, the
+//     new file keeps that file's layout and wrapping: the original is read again and the
+//     edited tree grafted onto it (graftBYML, graftAAMP), so the writers' preserve modes
+//     give back the original bytes for an unedited document and change only the bytes of a
+//     value edit that fits the layout; the file comes back compressed as the original was
+//     (same zstd dictionary, same Yaz0 alignment). Without "file" the layout is canonical and
+//     nothing is compressed. The header Ainb-Tree-Layout says "preserved" or "canonical" for
+//     BYML.
+//   - POST /api/tree/yaml?kind= (a JSON form) answers its YAML (oead's conventions), and
+//     POST /api/tree/from-yaml?kind=[&version=&bigEndian=] (YAML text) answers the JSON form;
+//     a YAML problem is a 422 whose detail names the line (and column when known).
+//
+// The limits are /api/parse's: same-origin, the conversion rate, budgeted bodies, the
+// conversion slots and the reply budget.
+
+// TreeFormat names the JSON /api/tree answers.
+const TreeFormat = "ainb-editor-tree/1"
+
+// layoutHeader tells whether a built BYML file kept its original layout.
+const layoutHeader = "Ainb-Tree-Layout"
+
+// treeBodyCap is the most a tree request's body may hold: a file, a document, the
+// dictionaries and the multipart framing.
+func (s *Server) treeBodyCap() int64 {
+	return s.cfg.MaxUpload + s.cfg.MaxDocument + maxZsDic + multipartSlack
+}
+
+// treeRequest is what a multipart tree request carries.
+type treeRequest struct {
+	name     string
+	file     []byte // the file as the user has it, wrapped or not
+	zsdic    []byte
+	document []byte // a JSON form
+}
+
+// readTreeRequest reads the multipart fields "file", "zsdic" and "document", each at most
+// once and within its own cap.
+func (s *Server) readTreeRequest(w http.ResponseWriter, r *http.Request) (*treeRequest, error) {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "multipart/form-data" {
+		return nil, &apiError{http.StatusUnsupportedMediaType,
+			"unsupported content type " + quoteCut(ct) + ": send the file as the multipart field \"file\" (and a document as \"document\")",
+			map[string]any{"accepted": []string{"multipart/form-data"}}}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.treeBodyCap())
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
+	}
+	req := &treeRequest{}
+	seen := map[string]bool{}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return nil, tooLarge(mbe.Limit)
+			}
+			return nil, errorf(http.StatusBadRequest, "malformed multipart body")
+		}
+		field := part.FormName()
+		var dst *[]byte
+		var limit int64
+		switch field {
+		case "file":
+			dst, limit = &req.file, s.cfg.MaxUpload
+			req.name = cleanName(part.FileName())
+		case "zsdic":
+			dst, limit = &req.zsdic, maxZsDic
+		case "document":
+			dst, limit = &req.document, s.cfg.MaxDocument
+		default:
+			continue // NextPart skips what is left of this part
+		}
+		if seen[field] {
+			return nil, errorf(http.StatusBadRequest, "the multipart field %q comes twice", field)
+		}
+		seen[field] = true
+		if *dst, err = readAll(part, limit); err != nil {
+			return nil, err
+		}
+	}
+	return req, nil
+}
+
+// treeKind reads ?kind=byml|aamp.
+func treeKind(r *http.Request) (string, error) {
+	switch k := r.URL.Query().Get("kind"); k {
+	case "byml", "aamp":
+		return k, nil
+	case "":
+		return "", errorf(http.StatusBadRequest, "no kind: say kind=byml or kind=aamp")
+	default:
+		return "", errorf(http.StatusBadRequest, "kind=%s: say kind=byml or kind=aamp", quoteCut(k))
+	}
+}
+
+// unwrapped is a tree file with its wrapping removed.
+type unwrapped struct {
+	data     []byte
+	wrapping pack.Wrapping
+	codec    *zs.Codec // for a zstd file: compresses the built file again
+	close    func()
+}
+
+// unwrap removes a zstd (with the request's or the server's dictionaries) or Yaz0 wrapping,
+// within the decompression budget of uploads. Call close when done.
+func (s *Server) unwrap(data, zsdic []byte) (*unwrapped, error) {
+	u := &unwrapped{data: data, close: func() {}}
+	limit := uint64(DecompressFactor * s.cfg.MaxUpload)
+	switch pack.Format(data) {
+	case "zstd":
+		codec, err := s.zsdics.codec(zsdic)
+		if err != nil {
+			return nil, err
+		}
+		if codec == nil {
+			// No dictionary anywhere: frames without one still decode.
+			if codec, err = zs.New(); err != nil {
+				return nil, err
+			}
+			u.close = codec.Close
+		}
+		id, err := zs.FrameDictID(data)
+		if err == nil {
+			u.data, err = codec.DecodeLimit(data, limit)
+		}
+		if err != nil {
+			u.close()
+			return nil, packError(err)
+		}
+		u.wrapping, u.codec = pack.Wrapping{Kind: "zstd", Dictionary: id}, codec
+	case "yaz0":
+		h, err := yaz0.ParseHeader(data)
+		if err != nil {
+			return nil, errorf(http.StatusUnprocessableEntity, "%v", err)
+		}
+		if uint64(h.Size) > limit {
+			return nil, &apiError{http.StatusRequestEntityTooLarge,
+				fmt.Sprintf("the file decompresses to %d bytes, more than the limit of %d", h.Size, limit), map[string]any{"limit": limit}}
+		}
+		h, out, err := yaz0.Decode(data)
+		if err != nil {
+			return nil, errorf(http.StatusUnprocessableEntity, "%v", err)
+		}
+		u.data, u.wrapping = out, pack.Wrapping{Kind: "yaz0", Yaz0Alignment: h.Alignment}
+	}
+	return u, nil
+}
+
+// wrap compresses a built file as u's file was.
+func (u *unwrapped) wrap(out []byte) ([]byte, error) {
+	switch u.wrapping.Kind {
+	case "zstd":
+		b, err := u.codec.EncodeDict(u.wrapping.Dictionary, out)
+		if err != nil {
+			return nil, packError(err)
+		}
+		return b, nil
+	case "yaz0":
+		return yaz0.Encode(out, u.wrapping.Yaz0Alignment)
+	}
+	return out, nil
+}
+
+// notTree says what a file is instead of BYML or AAMP.
+func notTree(name, format string) *apiError {
+	what := map[string]string{
+		"ainb":  "an AINB file: open it in the graph editor",
+		"sarc":  "a SARC archive: open it as a pack",
+		"zsdic": "a zstd dictionary",
+		"zstd":  "zstd inside zstd",
+		"yaz0":  "Yaz0 inside Yaz0",
+		"":      "data of no known format",
+	}[format]
+	if name == "" {
+		name = "the file"
+	}
+	return &apiError{http.StatusUnprocessableEntity, fmt.Sprintf("%s is not a BYML or AAMP file: it is %s", name, what),
+		map[string]any{"format": format}}
+}
+
+// handleOpenTree answers a BYML or AAMP file's JSON form.
+func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.readTreeRequest(w, r)
+	if err != nil {
+		return err
+	}
+	if len(req.file) == 0 {
+		return errorf(http.StatusBadRequest, "no file: send it in the multipart field \"file\"")
+	}
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
+	u, err := s.unwrap(req.file, req.zsdic)
+	if err != nil {
+		return err
+	}
+	defer u.close()
+	kind := pack.Format(u.data)
+	var doc []byte
+	switch kind {
+	case "byml":
+		d, err := byml.Read(u.data)
+		if err != nil {
+			return errorf(http.StatusUnprocessableEntity, "%v", err)
+		}
+		if doc, err = d.ToJSON(); err != nil {
+			return errorf(http.StatusUnprocessableEntity, "%v", err)
+		}
+	case "aamp":
+		pio, err := aamp.Read(u.data)
+		if err != nil {
+			return errorf(http.StatusUnprocessableEntity, "%v", err)
+		}
+		if doc, err = aamp.ToJSON(pio); err != nil {
+			return errorf(http.StatusUnprocessableEntity, "%v", err)
+		}
+	default:
+		return notTree(req.name, kind)
+	}
+	b := make([]byte, 0, len(doc)+256+len(req.name))
+	b = append(b, `{"format":`...)
+	b = jsontext.AppendString(b, TreeFormat)
+	b = append(b, `,"name":`...)
+	b = jsontext.AppendString(b, req.name)
+	b = append(b, `,"kind":`...)
+	b = jsontext.AppendString(b, kind)
+	b = append(b, `,"wrapping":{"kind":`...)
+	b = jsontext.AppendString(b, u.wrapping.Kind)
+	b = append(b, `,"dictionary":`...)
+	b = strconv.AppendUint(b, uint64(u.wrapping.Dictionary), 10)
+	b = append(b, `,"yaz0Alignment":`...)
+	b = strconv.AppendUint(b, uint64(u.wrapping.Yaz0Alignment), 10)
+	b = append(b, `},"size":`...)
+	b = strconv.AppendInt(b, int64(len(u.data)), 10)
+	b = append(b, `,"document":`...)
+	b = append(b, doc...)
+	b = append(b, '}')
+	if err := s.checkReply(len(b), len(u.data)); err != nil {
+		return err
+	}
+	writeRawJSON(w, http.StatusOK, b)
+	return nil
+}
+
+// handleBuildTree writes a JSON form as a file, in the layout and wrapping of the file it was
+// opened from when that comes along (see the top of this file).
+func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
+	kind, err := treeKind(r)
+	if err != nil {
+		return err
+	}
+	req, err := s.readTreeRequest(w, r)
+	if err != nil {
+		return err
+	}
+	if len(req.document) == 0 {
+		return errorf(http.StatusBadRequest, "no document: send the JSON form in the multipart field \"document\"")
+	}
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
+	u := &unwrapped{close: func() {}}
+	if len(req.file) > 0 {
+		if u, err = s.unwrap(req.file, req.zsdic); err != nil {
+			return err
+		}
+		if f := pack.Format(u.data); f != kind {
+			u.close()
+			return notTree(req.name, f)
+		}
+	}
+	defer u.close()
+	var out []byte
+	layout := ""
+	switch kind {
+	case "byml":
+		doc, err := byml.FromJSON(req.document)
+		if err != nil {
+			return documentError(err)
+		}
+		if u.data != nil {
+			orig, err := byml.Read(u.data)
+			if err != nil {
+				return errorf(http.StatusUnprocessableEntity, "the original file: %v", err)
+			}
+			graftBYML(orig, doc)
+			doc = orig
+		}
+		layout = "canonical"
+		if doc.Preserved() {
+			layout = "preserved"
+		}
+		if out, err = doc.Marshal(); err != nil {
+			return documentError(err)
+		}
+	case "aamp":
+		pio, err := aamp.FromJSON(req.document)
+		if err != nil {
+			return documentError(err)
+		}
+		if u.data != nil {
+			orig, err := aamp.Read(u.data)
+			if err != nil {
+				return errorf(http.StatusUnprocessableEntity, "the original file: %v", err)
+			}
+			graftAAMP(orig, pio)
+			pio = orig
+		}
+		if out, err = pio.Write(); err != nil {
+			return documentError(err)
+		}
+	}
+	if out, err = u.wrap(out); err != nil {
+		return err
+	}
+	name := req.name
+	if name == "" {
+		name = "file." + kind
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Content-Disposition", attachment(name))
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	h.Set("Cache-Control", "no-store")
+	if layout != "" {
+		h.Set(layoutHeader, layout)
+	}
+	w.WriteHeader(http.StatusOK)
+	w.Write(out)
+	return nil
+}
+
+// documentError is a JSON form the codecs refuse: its message says where and why.
+func documentError(err error) *apiError {
+	return errorf(http.StatusUnprocessableEntity, "the document is not valid: %v", err)
+}
+
+// handleTreeToYAML answers a JSON form's YAML.
+func (s *Server) handleTreeToYAML(w http.ResponseWriter, r *http.Request) error {
+	kind, err := treeKind(r)
+	if err != nil {
+		return err
+	}
+	body, err := s.readJSON(w, r)
+	if err != nil {
+		return err
+	}
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
+	var out []byte
+	if kind == "byml" {
+		doc, err := byml.FromJSON(body)
+		if err != nil {
+			return documentError(err)
+		}
+		if out, err = doc.ToYAML(); err != nil {
+			return documentError(err)
+		}
+	} else {
+		pio, err := aamp.FromJSON(body)
+		if err != nil {
+			return documentError(err)
+		}
+		if out, err = aamp.ToYAML(pio); err != nil {
+			return documentError(err)
+		}
+	}
+	if err := s.checkReply(len(out), len(body)); err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/yaml; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(out)
+	return nil
+}
+
+// yamlTypes are the content types /api/tree/from-yaml takes (and none at all).
+var yamlTypes = []string{"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", "text/plain"}
+
+// handleTreeFromYAML answers the JSON form of a YAML text. YAML does not say a BYML file's
+// version and byte order: ?version= (default 2) and ?bigEndian=1 do.
+func (s *Server) handleTreeFromYAML(w http.ResponseWriter, r *http.Request) error {
+	kind, err := treeKind(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	version := uint64(2)
+	if v := q.Get("version"); v != "" {
+		if version, err = strconv.ParseUint(v, 10, 16); err != nil || version < 1 || version > 7 {
+			return errorf(http.StatusBadRequest, "version=%s: a BYML version is 1 to 7", quoteCut(v))
+		}
+	}
+	bigEndian := q.Get("bigEndian") == "1" || q.Get("bigEndian") == "true"
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || !slices.Contains(yamlTypes, mt) {
+			return &apiError{http.StatusUnsupportedMediaType, "unsupported content type " + quoteCut(ct) + ": send the YAML text as application/yaml",
+				map[string]any{"accepted": yamlTypes}}
+		}
+	}
+	if r.ContentLength > s.cfg.MaxDocument {
+		return tooLarge(s.cfg.MaxDocument)
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxDocument)
+	text, err := readAll(r.Body, s.cfg.MaxDocument)
+	if err != nil {
+		return err
+	}
+	release, err := s.conversions.acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
+	var out []byte
+	if kind == "byml" {
+		doc, err := byml.FromYAML(text)
+		if err != nil {
+			return yamlError(err)
+		}
+		doc.Version, doc.BigEndian = uint16(version), bigEndian
+		if out, err = doc.ToJSON(); err != nil {
+			return yamlError(err)
+		}
+	} else {
+		pio, err := aamp.FromYAML(text)
+		if err != nil {
+			return yamlError(err)
+		}
+		if out, err = aamp.ToJSON(pio); err != nil {
+			return yamlError(err)
+		}
+	}
+	if err := s.checkReply(len(out), len(text)); err != nil {
+		return err
+	}
+	writeRawJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// yamlLine finds where the codecs' and the YAML parser's messages place a problem: "line 3
+// column 5" or "line 3:".
+var yamlLine = regexp.MustCompile(`\bline (\d+)(?: column (\d+))?`)
+
+// yamlError is a YAML text the codecs refuse: a 422 naming the line (and column) when the
+// message does, so the editor can put the caret there.
+func yamlError(err error) *apiError {
+	// "byml: yaml: yaml: line 3: ..." and "byml: yaml line 3 column 5: ..." say line first.
+	msg := err.Error()
+	for again := true; again; {
+		again = false
+		for _, p := range []string{"byml: ", "aamp: ", "yaml: ", "yaml "} {
+			if strings.HasPrefix(msg, p) {
+				msg, again = msg[len(p):], true
+			}
+		}
+	}
+	detail := map[string]any{}
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		detail["line"] = line
+		if m[2] != "" {
+			col, _ := strconv.Atoi(m[2])
+			detail["column"] = col
+		}
+	}
+	return &apiError{http.StatusUnprocessableEntity, "the YAML is not valid: " + msg, detail}
+}
+
+// graftBYML puts the edited tree into the original document's nodes wherever the two have
+// the same shape, so that byml's preserve mode, whose recorded layout names nodes by
+// pointer, still finds every node it recorded: an unedited tree gives the original bytes,
+// and a value edit that fits the layout changes that value's bytes only. Where the shapes
+// differ the edited nodes are used as they are, and Marshal falls back to the canonical
+// layout. A node the file shares between parents stays shared while every use of it is
+// equal; a use that differs gets its own node.
+func graftBYML(orig, edited *byml.Document) {
+	orig.Version, orig.BigEndian = edited.Version, edited.BigEndian
+	if orig.Root == nil || edited.Root == nil {
+		orig.Root = edited.Root
+		return
+	}
+	g := grafter{seen: map[*byml.Node]bool{}}
+	orig.Root = g.graft(orig.Root, edited.Root)
+}
+
+type grafter struct{ seen map[*byml.Node]bool }
+
+// graft returns the node to put where o was, holding e's values. Both trees are at most
+// byml's nesting depth deep (FromJSON and Read refuse deeper ones).
+func (g *grafter) graft(o, e *byml.Node) *byml.Node {
+	if o.Kind != e.Kind {
+		return e
+	}
+	if g.seen[o] {
+		// Reached again through another parent: already holds the first use's values.
+		if byml.Equal(o, e) {
+			return o
+		}
+		return e
+	}
+	g.seen[o] = true
+	switch o.Kind {
+	case byml.Array:
+		for i := range e.Items {
+			if i < len(o.Items) {
+				e.Items[i] = g.graft(o.Items[i], e.Items[i])
+			}
+		}
+		o.Items = e.Items
+	case byml.Hash, byml.HashMap32, byml.HashMap64:
+		// Both sides are sorted the same way (Read refuses, FromJSON sorts, others): walk
+		// them together, matching entries by key.
+		j := 0
+		for i := range e.Entries {
+			ee := &e.Entries[i]
+			for j < len(o.Entries) && entryLess(o.Kind, &o.Entries[j], ee) {
+				j++
+			}
+			if j < len(o.Entries) && o.Entries[j].Key == ee.Key && o.Entries[j].Hash == ee.Hash {
+				ee.Value = g.graft(o.Entries[j].Value, ee.Value)
+				j++
+			}
+		}
+		o.Entries = e.Entries
+	default:
+		o.Bits, o.Str, o.Data, o.Align = e.Bits, e.Str, e.Data, e.Align
+	}
+	return o
+}
+
+func entryLess(k byml.Kind, a, b *byml.Entry) bool {
+	if k == byml.Hash {
+		return a.Key < b.Key
+	}
+	return a.Hash < b.Hash
+}
+
+// graftAAMP gives the original document the edited one's values. aamp's recorded layout
+// follows the tree's walk order rather than its pointers, so the edited tree replaces the
+// original's whole: Write keeps the layout while every structure and value still fits it.
+func graftAAMP(orig, edited *aamp.ParameterIO) {
+	orig.Version, orig.Type, orig.Root = edited.Version, edited.Type, edited.Root
+}
