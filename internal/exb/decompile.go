@@ -36,6 +36,12 @@ type decompiler struct {
 	optimistic bool
 	ins        []Instruction
 	ss         []stmt // ins decoded
+	// budget is the most text this function may take; least is what the blocks written so
+	// far in this attempt must take at the very least. Past the budget err is set and the
+	// function is given up before its text is built: a string that every instruction
+	// names must not cost its size once per attempt, per fallback and per instruction.
+	budget, least int
+	err           error
 }
 
 // piece is one rendered unit of a block: readable lines, or listing lines
@@ -56,7 +62,7 @@ func (m *Module) FunctionSource(i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	text, _, err := m.functionSource(c, newLookup(c, &m.Params), i)
+	text, _, err := m.functionSource(c, newLookup(c, &m.Params), i, m.textLimit())
 	return text, err
 }
 
@@ -73,7 +79,7 @@ func (m *Module) FunctionSources() ([]string, error) {
 	out := make([]string, len(m.Functions))
 	size, limit := 0, m.textLimit()
 	for i := range m.Functions {
-		if out[i], _, err = m.functionSource(c, lk, i); err != nil {
+		if out[i], _, err = m.functionSource(c, lk, i, limit-size); err != nil {
 			return nil, err
 		}
 		if size += len(out[i]); size > limit {
@@ -83,9 +89,9 @@ func (m *Module) FunctionSources() ([]string, error) {
 	return out, nil
 }
 
-// functionSource renders function i and reports whether it folded without
-// any fallback.
-func (m *Module) functionSource(c *decodeCtx, lk *lookup, i int) (string, bool, error) {
+// functionSource renders function i, in at most budget bytes, and reports whether it
+// folded without any fallback.
+func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int) (string, bool, error) {
 	f := &m.Functions[i]
 	var blocks [2][]Instruction
 	for k, b := range [2]Block{f.Setup, f.Main} {
@@ -98,12 +104,12 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i int) (string, bool, 
 	if n := len(blocks[0]) + len(blocks[1]); n > maxExpanded {
 		return "", false, fmt.Errorf("exb: function %d: %d instructions, more than the %d this package expands", i, n, maxExpanded)
 	}
-	d := &decompiler{m: m, c: c, lk: lk, version: m.Version, in: f.Input, out: f.Output}
+	d := &decompiler{m: m, c: c, lk: lk, version: m.Version, in: f.Input, out: f.Output, budget: budget}
 	// First the folded text unchecked piece by piece (it almost always compiles back, and
 	// the whole function is checked below), then checked piece by piece with fallbacks,
 	// then the listing.
 	for attempt := 0; attempt < 3; attempt++ {
-		d.optimistic, d.folded = attempt == 0, true
+		d.optimistic, d.folded, d.least = attempt == 0, true, 0
 		level := max(attempt-1, 0)
 		var b strings.Builder
 		b.WriteString(".input " + f.Input.String() + "\n.output " + f.Output.String() + "\n")
@@ -116,6 +122,9 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i int) (string, bool, 
 			b.WriteString("}\n")
 		}
 		d.writeBlock(&b, blocks[1], "", level)
+		if d.err != nil {
+			return "", false, fmt.Errorf("exb: function %d: %w", i, d.err)
+		}
 		text := b.String()
 		if m.sourceReproduces(text, i, blocks, lk) {
 			return text, d.folded && level == 0, nil
@@ -159,6 +168,10 @@ func (d *decompiler) writeBlock(b *strings.Builder, ins []Instruction, indent st
 	for j := range ins {
 		d.ss[j] = d.c.decode(&ins[j])
 	}
+	if d.least += leastText(d.ss); d.least > d.budget {
+		d.err = fmt.Errorf("the readable text exceeds %d bytes, %d times the module's size", d.budget, textLimitRatio)
+		return
+	}
 	body, noend := len(ins), true
 	if n := len(ins); n > 0 && !d.ss[n-1].raw && d.ss[n-1].op == OpTerminator {
 		body, noend = n-1, false
@@ -181,6 +194,26 @@ func (d *decompiler) writeBlock(b *strings.Builder, ins []Instruction, indent st
 		ps = append(ps, piece{lines: []string{"noend"}})
 	}
 	writePieces(b, ps, indent)
+}
+
+// leastText is a bound below the text any form of ss takes: every string operand and
+// called signature is written at least once, and every instruction but END takes at least
+// two bytes (an operator and a space, or a line's end).
+func leastText(ss []stmt) int {
+	n := 0
+	for j := range ss {
+		s := &ss[j]
+		if s.op != OpTerminator {
+			n += 2
+		}
+		n += len(s.sig)
+		for k := range s.a {
+			if a := &s.a[k]; !a.mem && a.kind == litStr {
+				n += len(a.str)
+			}
+		}
+	}
+	return n
 }
 
 func writePieces(b *strings.Builder, ps []piece, indent string) {
