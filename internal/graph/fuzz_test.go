@@ -3,6 +3,7 @@ package graph
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"ainbeditor/internal/testalloc"
@@ -45,6 +46,7 @@ func FuzzParse(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	f.Add(expressionAmplifier(f, 200))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var (
 			d   *Document
@@ -84,5 +86,46 @@ func TestCorpusBounded(t *testing.T) {
 		if len(js) > 2*len(data)+4096 || n > 16*uint64(len(data))+4<<20 {
 			t.Errorf("%s: %d bytes: %d bytes of JSON, %d allocated", filepath.Base(path), len(data), len(js), n)
 		}
+	}
+}
+
+// expressionAmplifier is a file whose expression compares with one 20,000-byte string on
+// the given number of lines: the string is stored once, and every line names it.
+func expressionAmplifier(tb testing.TB, lines int) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(testcorpus.Dir(tb), "ainb", "synthetic", "expressions_v407.ainb"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, err := Parse("x.ainb", data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	long := strings.Repeat("amplify ", 2500)
+	var b strings.Builder
+	b.WriteString(".input STRING\n.output BOOL\n.main\n")
+	for range lines {
+		b.WriteString("0x0000  EQL str GMem[0x0], str \"" + long + "\"\n")
+	}
+	b.WriteString("0x0000  END\n")
+	d.Expressions.Functions = append(d.Expressions.Functions, Function{Text: b.String()})
+	out, err := d.Build()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// Parsing the expression amplifier is refused within the bounds (it once allocated 641 MB
+// for 39 KB before it was refused).
+func TestExpressionAmplifierBounded(t *testing.T) {
+	for _, lines := range []int{200, 2000} {
+		data := expressionAmplifier(t, lines)
+		var err error
+		n := testalloc.Bytes(func() { _, err = Parse("x.ainb", data) })
+		if err == nil || !strings.Contains(err.Error(), "16 times the module's size") {
+			t.Fatalf("%d lines: %v", lines, err)
+		}
+		checkBounded(t, "parse", len(data), 0, n)
 	}
 }
