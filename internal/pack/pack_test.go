@@ -13,7 +13,7 @@ import (
 	"ainbeditor/internal/zs"
 )
 
-func read(t *testing.T, rel string) []byte {
+func read(t testing.TB, rel string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(testcorpus.Dir(t), rel))
 	if err != nil {
@@ -22,7 +22,7 @@ func read(t *testing.T, rel string) []byte {
 	return b
 }
 
-func codec(t *testing.T) *zs.Codec {
+func codec(t testing.TB) *zs.Codec {
 	t.Helper()
 	c, err := zs.LoadZsDic(read(t, "zstd/ZsDic.pack.zs"))
 	if err != nil {
@@ -33,7 +33,7 @@ func codec(t *testing.T) *zs.Codec {
 }
 
 // unwrap is the archive inside a corpus pack, decoded apart from this package.
-func unwrap(t *testing.T, c *zs.Codec, b []byte) []byte {
+func unwrap(t testing.TB, c *zs.Codec, b []byte) []byte {
 	t.Helper()
 	switch Format(b) {
 	case "zstd":
