@@ -14,6 +14,7 @@ import * as shape from "./shape.js";
 import { installFieldTracking } from "./fields.js";
 import { Folder } from "./folder.js";
 import { Packs, PACK_NAME } from "./packs.js";
+import { TreeFiles, TREE_NAME, sniff } from "./treefiles.js";
 import { CatalogueStore } from "./cataloguestore.js";
 import { Picker } from "./picker.js";
 import { ContextMenu } from "./contextmenu.js";
@@ -64,6 +65,7 @@ export class Editor {
     this.shapeUI = new shape.ShapeUI(this);
     this.folder = new Folder(this);
     this.packs = new Packs(this);
+    this.trees = new TreeFiles(this);
     this.catalogue = new CatalogueStore(this);
     this.catalogue.installInputs(root);
     this.picker = new Picker(this, this.ui.canvas);
@@ -72,7 +74,7 @@ export class Editor {
     this.afterLoad = [];
     new ResizeObserver(() => this.requestRender()).observe(this.ui.canvas);
     window.addEventListener("beforeunload", (e) => {
-      if (this.doc && this.history.dirty()) {
+      if ((this.doc && this.history.dirty()) || this.trees.dirty()) {
         e.preventDefault();
         e.returnValue = "";
       }
@@ -127,8 +129,15 @@ export class Editor {
 
   // opts.keep: the open document is kept elsewhere (see folder.js), so no confirmation.
   async openFile(file, opts = {}) {
-    // An archive of the game's opens as a pack: its AINB files become a folder.
+    // An archive of the game's opens as a pack: its AINB files become a folder. BYML and
+    // AAMP files open in the tree view (treefiles.js), by name or else by their bytes.
     if (PACK_NAME.test(file.name)) return this.packs.open(file);
+    if (TREE_NAME.test(file.name)) return this.trees.openFile(file);
+    if (!/\.ainb(\.zs)?$/i.test(file.name) && file.size >= 4) {
+      const kind = sniff(new Uint8Array(await file.slice(0, 8).arrayBuffer()));
+      if (kind === "sarc") return this.packs.open(file);
+      if (kind === "byml" || kind === "aamp") return this.trees.openFile(file);
+    }
     this.timings.openStart = performance.now();
     if (file.size === 0) {
       this.ui.toast(`Could not open ${file.name}: the file is empty (0 bytes).`, "error");
@@ -140,6 +149,7 @@ export class Editor {
       return false;
     }
     if (!opts.keep && this.doc && this.history.dirty() && !window.confirm("Discard the unsaved edits of " + this.name + "?")) return false;
+    if (!opts.keep && !this.trees.releaseLoose()) return false;
     this.status(`Opening ${file.name}…`);
     let doc, zstd, hash, kept;
     try {
@@ -167,6 +177,7 @@ export class Editor {
       return;
     }
     if (this.doc && this.history.dirty() && !window.confirm("Discard the unsaved edits of " + this.name + "?")) return;
+    if (!this.trees.releaseLoose()) return;
     this.timings.openStart = performance.now();
     this.load(doc, { name: entry.name, zstd: stored.zstd, hash: stored.hash });
   }
@@ -253,12 +264,15 @@ export class Editor {
     this.requestRender();
   }
 
+  // While a BYML or AAMP file shows, undo, redo and save are its own.
   undo() {
+    if (this.trees.active) return this.trees.undo();
     const cmd = this.history.undo();
     if (cmd) this.status(`Undid: ${cmd.label}`);
   }
 
   redo() {
+    if (this.trees.active) return this.trees.redo();
     const cmd = this.history.redo();
     if (cmd) this.status(`Redid: ${cmd.label}`);
   }
@@ -519,6 +533,7 @@ export class Editor {
   // ---- save and share
 
   async save() {
+    if (this.trees.active) return this.trees.save();
     if (!this.doc) return false;
     // A file of the open pack saves the pack: that is the file the user opened.
     if (this.packs.holdsOpenFile()) return this.packs.save();

@@ -347,7 +347,8 @@ func corpusFile(t testing.TB, rel string) string {
 // The embedded assets must all be there: a missing module breaks the page at load.
 func TestEmbeddedAssets(t *testing.T) {
 	for _, name := range []string{"main.js", "editor.js", "editor.css", "render.js", "model.js", "metrics.js", "edits.js", "history.js",
-		"catalogue.js", "plugedits.js", "cataloguestore.js", "palette.js", "picker.js", "contextmenu.js", "folder.js", "packs.js"} {
+		"catalogue.js", "plugedits.js", "cataloguestore.js", "palette.js", "picker.js", "contextmenu.js", "folder.js", "packs.js",
+		"treemodel.js", "treeedits.js", "tree.js", "treeyaml.js", "treeapi.js", "treefiles.js"} {
 		if _, err := fs.Stat(static.FS, name); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}

@@ -1,7 +1,8 @@
 // A pack: one of the game's archives (a SARC, bare, Yaz0 or TotK zstd: .pack.zs, .sarc,
 // .pack, .szs...). Its AINB files open as a folder (folder.js), so each keeps its working copy
-// and undo history and modules open from it; Save pack builds every AINB file edited since
-// the pack was opened or saved and asks the server for the pack with exactly those members
+// and undo history and modules open from it; its BYML and AAMP files open in the tree view
+// (treefiles.js), each keeping its own. Save pack builds every file edited since the pack was
+// opened and asks the server for the pack with exactly the members whose bytes changed
 // replaced, in the pack's own compression and dictionary. The server keeps nothing: the pack
 // as last saved goes with each request, and so does the game's ZsDic.pack.zs, which the user
 // chooses once and the browser keeps (IndexedDB, key "zsdic").
@@ -53,25 +54,29 @@ export class Packs {
     ed.on("document", () => this.renderList());
   }
 
+  // A file (a pack, or a loose BYML or AAMP file) needs the game's dictionaries: only a click
+  // may open a file chooser, so the panel's button asks for ZsDic.pack.zs, then the file opens.
+  needZsDic(file) {
+    this.waiting = file;
+    this.summary.textContent = `${file.name} needs the game's dictionaries: choose ZsDic.pack.zs (in the game's Pack folder).`;
+    this.dictButton.classList.add("attention");
+    this.ed.ui.toast(`${file.name} is compressed with a dictionary of the game: choose the game's ZsDic.pack.zs (Pack panel) to open it.`, "error");
+    return false;
+  }
+
   // Opens a pack file (a File or Blob with a name).
   async open(file) {
     const ed = this.ed;
     if (this.visited().some((m) => m.dirty) && !window.confirm(`Discard the unsaved edits in the pack ${this.pack.name}?`)) return false;
     ed.status(`Opening ${file.name}…`);
+    const t0 = performance.now();
     const bytes = new Uint8Array(await file.arrayBuffer());
     let reply;
     try {
       reply = await api.openPack(file.name, bytes, await store.getDoc(ZSDIC_KEY));
     } catch (err) {
       ed.status("");
-      if (err.detail && err.detail.missing === "ZsDic.pack.zs") {
-        // Only a click may open a file chooser: the panel's button does, then this pack opens.
-        this.waiting = file;
-        this.summary.textContent = `${file.name} needs the game's dictionaries: choose ZsDic.pack.zs (in the game's Pack folder).`;
-        this.dictButton.classList.add("attention");
-        ed.ui.toast(`${file.name} is compressed with a dictionary of the game: choose the game's ZsDic.pack.zs (Pack panel) to open it.`, "error");
-        return false;
-      }
+      if (err.detail && err.detail.missing === "ZsDic.pack.zs") return this.needZsDic(file);
       ed.ui.toast(`Could not open ${file.name}: ${err.message}`, "error");
       return false;
     }
@@ -80,10 +85,15 @@ export class Packs {
     this.pack = { name: file.name, bytes, wrapping: reply.wrapping, members };
     this.waiting = null;
     this.dictButton.classList.remove("attention");
+    ed.trees.clearPack();
     const ainb = reply.files.filter((f) => f.format === "ainb");
     // The pack's AINB files become the folder (replacing any folder open before).
     ed.folder.setFiles(file.name, ainb.map((f) => ({ file: f.name, blob: new File([members.get(f.name).bytes], baseName(f.name)) })));
+    const t1 = performance.now();
     this.renderList();
+    const t2 = performance.now();
+    // The first frame with the list drawn.
+    requestAnimationFrame(() => setTimeout(() => (ed.timings.packList = { files: members.size, open: t1 - t0, render: t2 - t1, firstRender: performance.now() - t0 }), 0));
     ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"}, ${ainb.length} AINB`);
     return true;
   }
@@ -92,7 +102,7 @@ export class Packs {
     const bytes = new Uint8Array(await file.arrayBuffer());
     await store.putDoc(ZSDIC_KEY, bytes);
     this.ed.status(`Kept ${file.name} for compressed packs`);
-    if (this.waiting) return this.open(this.waiting);
+    if (this.waiting) return this.ed.openFile(this.waiting);
     return true;
   }
 
@@ -102,14 +112,20 @@ export class Packs {
     return !!this.pack && folder.name === this.pack.name && this.pack.members.has(folder.current);
   }
 
-  // The pack's AINB files visited since it was opened, each with its working copy: the open
-  // one and those left for another. dirty says whether it has edits not yet saved.
+  // The pack's files visited since it was opened, each with its working copy: the AINB files
+  // (the open one and those left for another) and the BYML and AAMP files (tree: the
+  // session). dirty says whether it has edits not yet saved.
   visited() {
     const ed = this.ed, folder = ed.folder, out = [];
-    if (!this.pack || folder.name !== this.pack.name) return out;
-    if (folder.current && ed.doc) out.push({ path: folder.current, doc: ed.doc, dirty: ed.history.dirty(), mark: () => ed.history.markSaved() });
-    for (const s of [...folder.sessions.values(), ...folder.stack]) {
-      if (this.pack.members.has(s.path)) out.push({ path: s.path, doc: s.doc, dirty: s.savedAt !== s.done.length, mark: () => (s.savedAt = s.done.length) });
+    if (!this.pack) return out;
+    if (folder.name === this.pack.name) {
+      if (folder.current && ed.doc) out.push({ path: folder.current, doc: ed.doc, dirty: ed.history.dirty(), mark: () => ed.history.markSaved() });
+      for (const s of [...folder.sessions.values(), ...folder.stack]) {
+        if (this.pack.members.has(s.path)) out.push({ path: s.path, doc: s.doc, dirty: s.savedAt !== s.done.length, mark: () => (s.savedAt = s.done.length) });
+      }
+    }
+    for (const s of ed.trees.packSessions()) {
+      if (this.pack.members.has(s.path)) out.push({ path: s.path, tree: s, dirty: s.history.dirty(), mark: () => s.history.markSaved() });
     }
     return out;
   }
@@ -127,7 +143,9 @@ export class Packs {
     let blob;
     try {
       for (const m of visited) {
-        const built = await api.build(JSON.stringify(m.doc));
+        // A tree never edited is its member's bytes; an edited one is built onto them.
+        if (m.tree && !m.tree.history.done.length) continue;
+        const built = m.tree ? await this.ed.trees.build(m.tree) : await api.build(JSON.stringify(m.doc));
         const bytes = new Uint8Array(await built.blob.arrayBuffer());
         if (!sameBytes(bytes, this.pack.members.get(m.path).bytes)) changed.push({ name: m.path, data: built.blob, bytes });
       }
@@ -152,6 +170,8 @@ export class Packs {
     this.saveButton.disabled = !this.pack;
     if (!this.pack) return;
     const edited = new Set(this.visited().filter((m) => m.dirty).map((m) => m.path));
+    const tree = this.ed.trees.active;
+    const shown = tree ? tree.path : this.ed.folder.name === this.pack.name ? this.ed.folder.current : "";
     const w = this.pack.wrapping;
     const how = w.kind === "zstd" ? (w.dictionary ? `zstd, dictionary ${w.dictionary}` : "zstd") : w.kind || "not compressed";
     this.summary.textContent = `${this.pack.name}: ${this.pack.members.size} files (${how})` + (edited.size ? `; ${edited.size} with unsaved edits` : "");
@@ -159,10 +179,17 @@ export class Packs {
       const f = { name, format: m.format, size: m.bytes.length };
       const title = h("span.item-title", {}, (edited.has(f.name) ? "● " : "") + f.name);
       const meta = h("span.muted", {}, `${f.format || "data"}, ${kib(f.size)}`);
+      const li = "li.item" + (name === shown ? ".active" : "");
       if (f.format === "ainb") {
-        c.append(h("li.item", {}, h("button.item-main", { dataset: { member: f.name }, title: `Open ${f.name}`, onclick: () => this.ed.folder.visit(f.name) }, title, meta)));
+        // The graph comes back for an AINB file (the trees keep their sessions).
+        c.append(h(li, {}, h("button.item-main", { dataset: { member: f.name }, title: `Open ${f.name}`, onclick: () => {
+          this.ed.trees.leave();
+          this.ed.folder.visit(f.name);
+        } }, title, meta)));
+      } else if (f.format === "byml" || f.format === "aamp") {
+        c.append(h(li, {}, h("button.item-main", { dataset: { member: f.name }, title: `Open ${f.name} in the tree view`, onclick: () => this.ed.trees.openMember(f.name) }, title, meta)));
       } else {
-        c.append(h("li.item", { dataset: { member: f.name } }, h("div.item-main", {}, title, meta)));
+        c.append(h(li, { dataset: { member: f.name } }, h("div.item-main", {}, title, meta)));
       }
     }
   }

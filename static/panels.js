@@ -3,7 +3,7 @@
 
 import { h, clear } from "./dom.js";
 import { Inspector } from "./inspector.js";
-import { SHORTCUTS } from "./input.js";
+import { SHORTCUTS, KEYS, keyLabel } from "./input.js";
 import * as store from "./store.js";
 import { wheelMode, setWheelMode } from "./wheel.js";
 import {
@@ -11,6 +11,12 @@ import {
 } from "./model.js";
 import { parseF32, parseInt32 } from "./edits.js";
 import { openPalette } from "./palette.js";
+import { TREE_SHORTCUTS, TREE_KEYS } from "./tree.js";
+
+// The editor's keys that are not the graph's and that the tree does not take (TREE_SHORTCUTS
+// lists undo and redo): they work in the tree view too.
+const treeKeys = new Set([...TREE_KEYS.flatMap((b) => b.keys), "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y"]);
+const GENERAL_SHORTCUTS = KEYS.filter((b) => b.when !== "doc" && !b.keys.some((k) => treeKeys.has(k))).map((b) => [keyLabel(b), b.help]);
 
 const TABS = [["commands", "Commands"], ["search", "Search"], ["blackboard", "Blackboard"], ["expressions", "Expressions"], ["problems", "Problems"]];
 
@@ -20,7 +26,9 @@ export class Panels {
     this.root = root;
     clear(root);
     root.classList.add("editor");
-    this.fileInput = h("input", { type: "file", accept: ".ainb,.zs,.ainb.zs", hidden: true, id: "file-input",
+    // AINB files, and BYML and AAMP files for the tree view (treefiles.js; any other file
+    // whose bytes say BYML or AAMP opens there too).
+    this.fileInput = h("input", { type: "file", accept: ".ainb,.zs,.ainb.zs,.byml,.bgyml,.sbyml,.mubin,.smubin,.bxml,.baiprog,.bphysics,.bas,.baslist,.bmodellist,.bbonectrl,.bdemo", hidden: true, id: "file-input",
       onchange: () => {
         const f = this.fileInput.files[0];
         if (f) ed.openFile(f);
@@ -107,7 +115,7 @@ export class Panels {
     wheel.value = wheelMode();
     this.toolbar = h("header.toolbar", {},
       h("span.brand", {}, h("b", {}, "AINB"), " editor"),
-      btn("Open…", "Open an .ainb or .ainb.zs file (Ctrl+O)", () => this.pickFile(), { dataset: { action: "open" } }),
+      btn("Open…", "Open an .ainb or .ainb.zs file, or a BYML or AAMP file (.byml, .bgyml, .byml.zs, .bxml, .baiprog, …) in the tree view (Ctrl+O)", () => this.pickFile(), { dataset: { action: "open" } }),
       h("span.menu-wrap", {}, recentBtn, this.recentMenu),
       btn("Save", "Build the .ainb and download it (Ctrl+S)", () => ed.save(), { dataset: { action: "save" } }),
       btn("Share", "Create a link to this document and view", () => ed.share(), { dataset: { action: "share" } }),
@@ -143,21 +151,27 @@ export class Panels {
     m.hidden = false;
   }
 
+  // The title, dirty mark and undo buttons follow the file shown: the graph's, or the tree's
+  // while a BYML or AAMP file shows.
   updateTitle() {
     const ed = this.ed;
-    const dirty = ed.dirty();
-    this.titleEl.textContent = ed.doc ? ed.name : "No file";
+    const tree = ed.trees && ed.trees.active;
+    const history = tree ? tree.history : ed.history;
+    const dirty = tree ? history.dirty() : ed.dirty();
+    const name = tree ? tree.name : ed.doc ? ed.name : "";
+    this.titleEl.textContent = name || "No file";
     this.dirtyEl.hidden = !dirty;
-    document.title = (dirty ? "● " : "") + (ed.doc ? ed.name + " – " : "") + "AINB editor";
-    this.undoBtn.disabled = !ed.history.done.length;
-    this.redoBtn.disabled = !ed.history.undone.length;
-    this.undoBtn.title = ed.history.done.length ? `Undo ${ed.history.done.at(-1).label} (Ctrl+Z)` : "Nothing to undo";
-    this.redoBtn.title = ed.history.undone.length ? `Redo ${ed.history.undone.at(-1).label} (Ctrl+Shift+Z)` : "Nothing to redo";
+    document.title = (dirty ? "● " : "") + (name ? name + " – " : "") + "AINB editor";
+    this.undoBtn.disabled = !history.done.length;
+    this.redoBtn.disabled = !history.undone.length;
+    this.undoBtn.title = history.done.length ? `Undo ${history.done.at(-1).label} (Ctrl+Z)` : "Nothing to undo";
+    this.redoBtn.title = history.undone.length ? `Redo ${history.undone.at(-1).label} (Ctrl+Shift+Z)` : "Nothing to redo";
   }
 
   updateInfo() {
     const ed = this.ed;
-    if (!ed.doc) return;
+    if (ed.trees && ed.trees.active) return; // the tree view says its own
+    if (!ed.doc) return (this.statusInfo.textContent = "");
     const n = ed.doc.nodes.length;
     this.statusInfo.textContent = `${n} nodes · ${ed.selection.size ? ed.selection.size + " selected · " : ""}zoom ${Math.round(ed.view.zoom * 100)}%`;
   }
@@ -555,7 +569,9 @@ export class Panels {
     const el = h("div.overlay.help", { onclick: (e) => e.target === el && el.remove() },
       h("div.dialog", { role: "dialog", "aria-label": "Keyboard shortcuts" },
         h("div.dialog-head", {}, h("h2", {}, "Keyboard and mouse"), h("button.icon", { onclick: () => el.remove() }, "✕")),
-        h("table.shortcuts", {}, SHORTCUTS.map(([k, v]) => h("tr", {}, h("td", {}, h("kbd", {}, k)), h("td", {}, v))))));
+        // While a BYML or AAMP file shows, the tree's keys and the editor's own.
+        h("table.shortcuts", {}, (this.ed.trees && this.ed.trees.active ? [...TREE_SHORTCUTS, ...GENERAL_SHORTCUTS] : SHORTCUTS)
+          .map(([k, v]) => h("tr", {}, h("td", {}, h("kbd", {}, k)), h("td", {}, v))))));
     this.root.append(el);
   }
 

@@ -1,0 +1,55 @@
+// The server's BYML/AAMP endpoints (internal/server/tree.go). Errors come back as api.js's
+// ApiError with the server's message and detail.
+
+import { ApiError } from "./api.js";
+
+async function failure(res) {
+  let body = null;
+  try {
+    body = await res.json();
+  } catch {
+    // not JSON: the status says enough
+  }
+  return new ApiError(res.status, (body && body.error) || `${res.status} ${res.statusText}`, body && body.detail);
+}
+
+const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+
+// Opens a BYML or AAMP file (bare, zstd or Yaz0). zsdic: the game's ZsDic.pack.zs or null.
+// Answers {name, kind, wrapping: {kind, dictionary, yaz0Alignment}, size, document}.
+export async function openTree(name, bytes, zsdic) {
+  const form = new FormData();
+  if (zsdic) form.append("zsdic", new Blob([zsdic]), "ZsDic.pack.zs");
+  form.append("file", new Blob([bytes]), name);
+  const res = await fetch("/api/tree", { method: "POST", body: form });
+  if (!res.ok) throw await failure(res);
+  return res.json();
+}
+
+// Builds a document (or its JSON text) as a file. original: the bytes it was opened from,
+// so the file keeps their layout and wrapping (the server needs zsdic for a zstd one).
+// Answers {blob, layout ("preserved", "canonical" or "" for AAMP)}.
+export async function buildTree(kind, doc, { name = "", original = null, zsdic = null } = {}) {
+  const form = new FormData();
+  form.append("document", new Blob([text(doc)], { type: "application/json" }), "document.json");
+  if (original) form.append("file", new Blob([original]), name || `file.${kind}`);
+  if (zsdic) form.append("zsdic", new Blob([zsdic]), "ZsDic.pack.zs");
+  const res = await fetch(`/api/tree/build?kind=${kind}`, { method: "POST", body: form });
+  if (!res.ok) throw await failure(res);
+  return { blob: await res.blob(), layout: res.headers.get("Ainb-Tree-Layout") || "" };
+}
+
+// The YAML text of a document, in oead's conventions.
+export async function toYAML(kind, doc) {
+  const res = await fetch(`/api/tree/yaml?kind=${kind}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: text(doc) });
+  if (!res.ok) throw await failure(res);
+  return res.text();
+}
+
+// The document a YAML text describes. BYML's YAML says no version or byte order: opts do.
+export async function fromYAML(kind, yaml, { version = 2, bigEndian = false } = {}) {
+  const q = kind === "byml" ? `&version=${version}${bigEndian ? "&bigEndian=1" : ""}` : "";
+  const res = await fetch(`/api/tree/from-yaml?kind=${kind}${q}`, { method: "POST", headers: { "Content-Type": "application/yaml" }, body: yaml });
+  if (!res.ok) throw await failure(res);
+  return res.json();
+}
