@@ -236,6 +236,22 @@ func TestTreeLargestBYML(t *testing.T) {
 		t.Errorf("%v rows with %d in the DOM: want every actor listed and only those in sight drawn", rows, dom)
 	}
 
+	// Responsive: a scroll to the middle is drawn in a frame or two; expanding everything
+	// and collapsing it again, searching the whole file.
+	scroll := eval[float64](p, `(async () => { const s = document.querySelector(".tree-scroll"), t0 = performance.now(); s.scrollTop = s.scrollHeight / 2;
+		await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); return performance.now() - t0; })()`)
+	expand := eval[float64](p, `(() => { const t0 = performance.now(); document.querySelector('[data-action="tree-expand"]').click(); return performance.now() - t0; })()`)
+	expanded := eval[string](p, `ainbEditor.status()`)
+	domRows := eval[int](p, `document.querySelectorAll(".tree-row").length`)
+	collapse := eval[float64](p, `(() => { const t0 = performance.now(); document.querySelector('[data-action="tree-collapse"]').click(); return performance.now() - t0; })()`)
+	search := eval[float64](p, `(() => { const f = document.querySelector('[data-key="tree.search"]'); f.value = "zzzznothing"; const t0 = performance.now();
+		f.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true })); return performance.now() - t0; })()`)
+	t.Logf("scroll to the middle drawn in %.0f ms; Expand all %.0f ms (%s; %d rows in the DOM); Collapse all %.0f ms; a search of the whole file %.0f ms", scroll, expand, expanded, domRows, collapse, search)
+	if domRows > 120 {
+		t.Errorf("%d rows in the DOM with everything expanded", domRows)
+	}
+	p.run(`document.querySelector('[data-key="tree.search"]').value = ""`)
+
 	// By path: the containers above open, the row scrolls into sight.
 	p.goTo(deep)
 	if got := eval[string](p, `document.querySelector('[data-key="tree.type"]').textContent`); got != "float" {
@@ -614,4 +630,52 @@ func TestTreeLooseZstd(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkBYMLEdit(t, was, now, func(r *byml.Node) *byml.Node { return r.Get("TagList").Items[1] }, byml.NewString("ActorForWarmthEdited"))
+}
+
+// A file whose name says nothing opens by its bytes; while a tree shows, the graph's keys
+// leave the graph behind it alone, and opening an AINB file brings the graph back.
+func TestTreeOpenByMagic(t *testing.T) {
+	p := newBrowser(t)
+	p.open(corpusFile(t, "synthetic/minimal_v407.ainb"))
+	nodes := eval[int](p, `ainbEditor.document().nodes.length`)
+	_, data := testBYML(t)
+	path := filepath.Join(t.TempDir(), "Settings.dat")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.upload("#file-input", path)
+	p.treeShown("Settings.dat")
+	if s := eval[string](p, `document.querySelector(".doc-title").textContent`); s != "Settings.dat" {
+		t.Errorf("title %q", s)
+	}
+	// The graph's keys: A (add a node), Ctrl+A and Delete (select all, delete) do nothing here.
+	p.run(`document.activeElement.blur()`)
+	p.do(chromedp.KeyEvent("a"), chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.KeyEvent(kb.Delete))
+	if eval[bool](p, `!!document.querySelector(".overlay")`) || eval[int](p, `ainbEditor.document().nodes.length`) != nodes || len(eval[[]string](p, `ainbEditor.history().undo`)) != 0 {
+		t.Error("a key of the graph acted on the graph behind the tree")
+	}
+	// Collapse all, then expand one entry with the keyboard.
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-collapse"]`)))
+	if got := p.rows(); got != `/List=[3] /b="x" /c=7 /d={1}` {
+		t.Errorf("collapsed rows %s", got)
+	}
+	p.goTo("/d")
+	p.treeKey(kb.ArrowRight)
+	p.waitFor(`!!document.querySelector('.tree-row[data-path="/d/deep"]')`)
+	p.treeKey(kb.ArrowLeft)
+	p.waitFor(`!document.querySelector('.tree-row[data-path="/d/deep"]')`)
+	// The help lists the tree's keys.
+	p.treeKey("?")
+	p.waitFor(`!!document.querySelector(".overlay.help")`)
+	if !eval[bool](p, `[...document.querySelectorAll(".overlay.help td")].some((td) => td.textContent === "Move the entry up")`) {
+		t.Error("the help does not list the tree's keys")
+	}
+	p.treeKey(kb.Escape)
+
+	before := eval[int](p, `ainbEditor.loads()`)
+	p.upload("#file-input", corpusFile(t, "synthetic/minimal_v407.ainb"))
+	p.waitFor(fmt.Sprintf(`ainbEditor.loads() > %d`, before))
+	if !eval[bool](p, `document.querySelector(".tree-pane").hidden && !document.querySelector(".editor").classList.contains("tree-mode")`) {
+		t.Error("the tree still shows over the AINB file")
+	}
 }
