@@ -542,7 +542,7 @@ func TestTreeAAMPEdit(t *testing.T) {
 		if s, ok := namer.Name(h, i, parent); ok && s != "" {
 			return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 		}
-		return fmt.Sprintf("0x%08x", uint32(h))
+		return fmt.Sprint(uint32(h))
 	}
 	walk = func(l *aamp.ParameterList, path string, depth int) {
 		for i, o := range l.Objects {

@@ -123,7 +123,7 @@ test("AAMP: rename hashes the name, add names new entries, reorder parameters", 
   roundTrip(s, () => e.add(null, "list"));
   assert.equal(s.doc.param_root.lists[0].name, "NewList");
   assert.equal(e.add(null, "f32").ok, false);
-  roundTrip(s, () => e.move(row("aamp", s.doc, "/O/0x00000009"), -1));
+  roundTrip(s, () => e.move(row("aamp", s.doc, "/O/9"), -1));
   assert.equal(s.doc.param_root.objects[0].params[1].hash, 9);
   roundTrip(s, () => e.setValue(row("aamp", s.doc, "/O/NewParam"), "1 2 3"));
   assert.match(e.setValue(row("aamp", s.doc, "/O/NewParam"), "1 2").reason, /needs 3/);

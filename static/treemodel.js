@@ -65,12 +65,10 @@ export function childCount(kind, node) {
   return 0;
 }
 
-// An AAMP entry's name as the YAML shows it: the name, or its hash.
+// An AAMP entry's name as the YAML shows it: the name, or its hash in decimal.
 export function nameOf(n) {
-  return n.name !== undefined && n.name !== "" ? n.name : hashText(n.hash);
+  return n.name !== undefined && n.name !== "" ? n.name : String(Number(n.hash) >>> 0);
 }
-
-export const hashText = (h) => "0x" + (Number(h) >>> 0).toString(16).padStart(8, "0");
 
 // Whether entries of a group can be renamed, and reordered.
 export function renamable(kind, parent) {

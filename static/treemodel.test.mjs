@@ -39,7 +39,7 @@ test("children and flatten list entries depth first, expanded containers only", 
   // AAMP lists show their objects before their lists; names are the name or the hash.
   const a = aamp();
   assert.deepEqual(flatten("aamp", a, new Set([a.param_root.objects[0]])).map((r) => [r.path, r.group, r.index]),
-    [["/Obj", "objects", 0], ["/Obj/Pos", "params", 0], ["/Obj/0x0000004d", "params", 1], ["/0x00000001", "lists", 0]]);
+    [["/Obj", "objects", 0], ["/Obj/Pos", "params", 0], ["/Obj/77", "params", 1], ["/1", "lists", 0]]);
   assert.equal(children("aamp", a.param_root.objects[0].params[0]).length, 0);
 });
 
