@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -12,40 +15,58 @@ import (
 // "Document" too and keep the last of two, so a share could carry a member the server never
 // checked beside one the browser never reads. The body has passed checkJSON.
 func parseShareRequest(body []byte) (shareRequest, error) {
-	const want = `; want {"document": ..., "view": {...}}`
 	var req shareRequest
+	m, err := strictMembers("share", body, `{"document": ..., "view": {...}}`, "document", "view")
+	if err != nil {
+		return req, err
+	}
+	req.Document, req.View = m["document"], m["view"]
+	return req, nil
+}
+
+// strictMembers reads a JSON object whose members may only be the names given, each at most
+// once and spelled exactly so, and returns them as they are written. what names the object in
+// errors, and want shows its shape.
+func strictMembers(what string, body []byte, want string, names ...string) (map[string]json.RawMessage, error) {
 	if !utf8.Valid(body) {
-		return req, errorf(http.StatusBadRequest, "invalid share: the text is not UTF-8 at byte %d", firstInvalidUTF8(body))
+		return nil, errorf(http.StatusBadRequest, "invalid %s: the text is not UTF-8 at byte %d", what, firstInvalidUTF8(body))
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return req, errorf(http.StatusBadRequest, "invalid share: not a JSON object"+want)
+		return nil, errorf(http.StatusBadRequest, "invalid %s: not a JSON object; want %s", what, want)
 	}
-	seen := map[string]bool{}
+	out := map[string]json.RawMessage{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return req, errorf(http.StatusBadRequest, "invalid share: %s", jsonMessage(err))
+			return nil, errorf(http.StatusBadRequest, "invalid %s: %s", what, jsonMessage(err))
 		}
 		key, _ := tok.(string)
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return req, errorf(http.StatusBadRequest, "invalid share: %s: %s", key, jsonMessage(err))
+			return nil, errorf(http.StatusBadRequest, "invalid %s: %s: %s", what, key, jsonMessage(err))
 		}
-		switch {
-		case key != "document" && key != "view":
-			return req, errorf(http.StatusBadRequest, "invalid share: unknown member %q (members are spelled \"document\" and \"view\")", key)
-		case seen[key]:
-			return req, errorf(http.StatusBadRequest, "invalid share: %s: a second member of this name", key)
+		if !slices.Contains(names, key) {
+			return nil, errorf(http.StatusBadRequest, "invalid %s: unknown member %q (members are spelled %s)", what, key, quotedList(names))
 		}
-		seen[key] = true
-		if key == "document" {
-			req.Document = raw
-		} else {
-			req.View = raw
+		if _, seen := out[key]; seen {
+			return nil, errorf(http.StatusBadRequest, "invalid %s: %s: a second member of this name", what, key)
 		}
+		out[key] = raw
 	}
-	return req, nil
+	return out, nil
+}
+
+// quotedList is "a", "b" and "c".
+func quotedList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // firstInvalidUTF8 is the offset of the first byte of b that is not UTF-8.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"ainbeditor/internal/aamp"
+	"ainbeditor/internal/byml"
 	"ainbeditor/internal/share"
 	"ainbeditor/web"
 )
@@ -70,15 +72,10 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	doc, err := decodeDocument(req.Document)
+	err = checkShareDocument(req.Document)
 	release()
 	if err != nil {
 		return err
-	}
-	// A share may hold a document that does not build yet (work in progress), but it must be
-	// a document of this format.
-	if err := doc.CheckFormat(); err != nil {
-		return codecError(err)
 	}
 	// Stored re-encoded from the checked parts, so the share holds only the document and the
 	// view, compacted (json.RawMessage is), with the text otherwise as sent: no HTML escaping.
@@ -99,6 +96,67 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 	s.log.InfoContext(r.Context(), "share created", "id", id, "bytes", len(data))
 	w.Header().Set("Location", "/api/shares/"+id)
 	writeJSON(w, http.StatusCreated, shareCreated{ID: id, URL: "/s/" + id})
+	return nil
+}
+
+// checkShareDocument checks a share's document: the editor's document of an AINB file, or
+// the tree of a BYML or AAMP file as /api/tree answers it (format TreeFormat). A share may
+// hold a document that does not build yet (work in progress), but it must be a document of
+// one of these formats.
+func checkShareDocument(raw []byte) error {
+	if firstMemberIs(raw, "format", TreeFormat) {
+		return checkTreeShare(raw)
+	}
+	doc, err := decodeDocument(raw)
+	if err != nil {
+		return err
+	}
+	if err := doc.CheckFormat(); err != nil {
+		return codecError(err)
+	}
+	return nil
+}
+
+// firstMemberIs reports whether the JSON object raw starts with the member name whose value
+// is the string value, reading no further.
+func firstMemberIs(raw []byte, name, value string) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	if tok, err := dec.Token(); err != nil || tok != name {
+		return false
+	}
+	tok, err := dec.Token()
+	return err == nil && tok == value
+}
+
+// checkTreeShare checks a tree share's document: {"format", "name", "kind", "document"},
+// the document in kind's JSON form.
+func checkTreeShare(raw []byte) error {
+	m, err := strictMembers("tree document", raw, `{"format": "`+TreeFormat+`", "name": ..., "kind": "byml" or "aamp", "document": {...}}`,
+		"format", "name", "kind", "document")
+	if err != nil {
+		return err
+	}
+	var name, kind string
+	if json.Unmarshal(m["name"], &name) != nil {
+		return errorf(http.StatusUnprocessableEntity, "invalid tree document: name: want a string")
+	}
+	if json.Unmarshal(m["kind"], &kind) != nil {
+		return errorf(http.StatusUnprocessableEntity, "invalid tree document: kind: want a string")
+	}
+	switch kind {
+	case "byml":
+		_, err = byml.FromJSON(m["document"])
+	case "aamp":
+		_, err = aamp.FromJSON(m["document"])
+	default:
+		return errorf(http.StatusUnprocessableEntity, "invalid tree document: kind %s: want \"byml\" or \"aamp\"", quoteCut(kind))
+	}
+	if err != nil {
+		return errorf(http.StatusUnprocessableEntity, "invalid tree document: document: %v", err)
+	}
 	return nil
 }
 
