@@ -14,7 +14,7 @@ import * as shape from "./shape.js";
 import { installFieldTracking } from "./fields.js";
 import { Folder } from "./folder.js";
 import { Packs, PACK_NAME } from "./packs.js";
-import { TreeFiles, TREE_NAME, sniff } from "./treefiles.js";
+import { TreeFiles, TREE_FORMAT, TREE_NAME, sniff } from "./treefiles.js";
 import { CatalogueStore } from "./cataloguestore.js";
 import { Picker } from "./picker.js";
 import { ContextMenu } from "./contextmenu.js";
@@ -688,10 +688,13 @@ export class Editor {
   }
 
   async share() {
-    if (!this.doc) return null;
+    const tree = this.trees.active;
+    if (!this.doc && !tree) return null;
     this.status("Sharing…");
     try {
-      const res = await api.createShare(this.doc, this.viewState());
+      // A tree shares its JSON form; a file of a pack says which pack it is in.
+      const [doc, view] = tree ? this.trees.shareOf(tree) : [this.doc, { ...this.viewState(), ...this.packs.shareView() }];
+      const res = await api.createShare(doc, view);
       const link = new URL(res.url, location.href).href;
       this.lastShare = link;
       let copied = false;
@@ -719,8 +722,12 @@ export class Editor {
       try {
         const s = await api.getShare(id);
         const view = frag || s.view || null;
+        const pack = s.view && s.view.pack;
+        const from = pack && typeof pack.name === "string" && typeof pack.member === "string" ? ` (${pack.member} in ${pack.name})` : "";
         this.timings.openStart = performance.now();
-        if (this.load(s.document, { name: s.document.name, view })) this.status(`Opened share ${id}`);
+        if (s.document && s.document.format === TREE_FORMAT) {
+          if (this.trees.openShared(s.document, s.view)) this.status(`Opened share ${id}` + from);
+        } else if (this.load(s.document, { name: s.document.name, view })) this.status(`Opened share ${id}` + from);
       } catch (err) {
         this.ui.toast(`Could not open share ${id}: ${err.message}`, "error");
       }

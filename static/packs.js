@@ -112,6 +112,11 @@ export class Packs {
     return !!this.pack && folder.name === this.pack.name && this.pack.members.has(folder.current);
   }
 
+  // What a share of the open file says of the pack it is in.
+  shareView() {
+    return this.holdsOpenFile() ? { pack: { name: this.pack.name, member: this.ed.folder.current } } : {};
+  }
+
   // The pack's files visited since it was opened, each with its working copy: the AINB files
   // (the open one and those left for another) and the BYML and AAMP files (tree: the
   // session). dirty says whether it has edits not yet saved.

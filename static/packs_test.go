@@ -155,3 +155,56 @@ func checkCommandRenamed(t *testing.T, name string, oldData, newData []byte, k i
 		t.Errorf("%s: more changed than command %d's name", name, k)
 	}
 }
+
+// Share links of a pack's files: an AINB file's graph and a BYML file's tree each open in
+// another tab as shared, the tree at the entry that was selected, and both say which pack
+// they came from.
+func TestPackShares(t *testing.T) {
+	p := newBrowser(t)
+	dir := testcorpus.Dir(t)
+	p.upload("#zsdic-input", filepath.Join(dir, "zstd", "ZsDic.pack.zs"))
+	p.waitFor(`ainbEditor.status().startsWith("Kept ZsDic.pack.zs")`)
+	p.upload("#pack-input", filepath.Join(dir, "sarc", "Accessory_Battery.pack.zs"))
+	p.waitFor(`ainbEditor.status().startsWith("Opened pack")`)
+	share := func() (string, string) {
+		t.Helper()
+		p.run(`document.querySelectorAll(".toast").forEach((t) => t.remove())`)
+		before := eval[string](p, `ainbEditor.lastShare()`)
+		p.do(chromedp.Click(chromedp.CSS(`[data-action="share"]`)))
+		p.waitFor(fmt.Sprintf(`ainbEditor.lastShare() !== %q`, before))
+		link := eval[string](p, `ainbEditor.lastShare()`)
+		return link[len(p.srv.URL):], link[strings.LastIndex(link, "/")+1:]
+	}
+
+	const root = "AI/Accessory_Battery.root.ainb"
+	before := eval[int](p, `ainbEditor.loads()`)
+	p.do(chromedp.Click(chromedp.CSS(`.pack-files button[data-member="` + root + `"]`)))
+	p.waitFor(fmt.Sprintf(`ainbEditor.loads() > %d`, before))
+	wantDoc := eval[string](p, docText)
+	path, id := share()
+	q := p.newTab(path)
+	q.waitFor(`ainbEditor.loads() > 0`)
+	if s := eval[string](q, `ainbEditor.status()`); s != "Opened share "+id+" (AI/Accessory_Battery.root.ainb in Accessory_Battery.pack.zs)" {
+		t.Errorf("the AINB share opens with status %q", s)
+	}
+	if d := eval[string](q, docText); d != wantDoc {
+		t.Error("the shared AINB document differs")
+	}
+
+	const asinfo = "Component/ASInfo/Accessory_Battery.engine__component__ASInfo.bgyml"
+	p.do(chromedp.Click(chromedp.CSS(`.pack-files button[data-member="` + asinfo + `"]`)))
+	p.treeShown("Accessory_Battery.engine__component__ASInfo.bgyml")
+	p.goTo("/NumController")
+	path, id = share()
+	r := p.newTab(path)
+	r.waitFor(`ainbEditor.status().startsWith("Opened share") && !document.querySelector(".tree-pane").hidden`)
+	if s := eval[string](r, `ainbEditor.status()`); s != "Opened share "+id+" ("+asinfo+" in Accessory_Battery.pack.zs)" {
+		t.Errorf("the tree share opens with status %q", s)
+	}
+	if sel := eval[string](r, `document.querySelector(".tree-row.selected")?.dataset.path ?? ""`); sel != "/NumController" {
+		t.Errorf("the shared tree selects %q", sel)
+	}
+	if v := r.rowValue("/NumController"); v != "2" {
+		t.Errorf("the shared tree shows NumController %q", v)
+	}
+}

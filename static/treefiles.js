@@ -13,7 +13,7 @@
 import { History } from "./history.js";
 import { TreeEdits } from "./treeedits.js";
 import { TreeView } from "./tree.js";
-import { childCount, rootOf } from "./treemodel.js";
+import { childCount, flatten, resolvePath, rootOf } from "./treemodel.js";
 import * as treeapi from "./treeapi.js";
 import * as store from "./store.js";
 
@@ -25,6 +25,13 @@ export const TREE_NAME = new RegExp("\\.(byml|bgyml|sbyml|mubin|smubin|bxml|sbxm
   "bagl[a-z]+)(\\.zs)?$", "i");
 
 const ZSDIC_KEY = "zsdic";
+
+// The format of a tree as /api/tree answers it, and as a share holds it.
+export const TREE_FORMAT = "ainb-editor-tree/1";
+
+// A shared view reopens at most this many expanded containers: a hostile share must not make
+// the page resolve paths without end.
+const MAX_SHARED_EXPANDED = 5000;
 
 // What a file's first bytes say it is: "byml", "aamp", "sarc" or "".
 export function sniff(b) {
@@ -192,6 +199,44 @@ export class TreeFiles {
 
   dirty() {
     return [...this.sessions.values()].some((s) => s.history.dirty());
+  }
+
+  // ---- shares
+
+  // The shown tree as a share's document and view: its JSON form, the expanded containers and
+  // the selected entry by path, and the pack it came from.
+  shareOf(s) {
+    const rows = flatten(s.kind, s.doc, s.expanded);
+    const view = {
+      tree: {
+        expanded: rows.filter((r) => s.expanded.has(r.node)).slice(0, MAX_SHARED_EXPANDED).map((r) => r.path),
+        selected: rows.find((r) => r.node === s.selected)?.path ?? "",
+      },
+    };
+    if (s.path !== null && this.ed.packs.pack) view.pack = { name: this.ed.packs.pack.name, member: s.path };
+    return [{ format: TREE_FORMAT, name: s.name, kind: s.kind, document: s.doc }, view];
+  }
+
+  // Shows a shared tree as a loose file of its own (Save writes it laid out anew), opened as
+  // it was shared.
+  openShared(shared, view) {
+    if (!this.releaseLoose()) return false;
+    const { name, kind, document: doc } = shared;
+    const s = this.session(`share:${name}`, String(name), null, { kind, document: doc, wrapping: null }, null);
+    const t = view && typeof view.tree === "object" && view.tree ? view.tree : {};
+    const last = (path) => {
+      const chain = typeof path === "string" ? resolvePath(kind, doc, path) : null;
+      return chain && chain.length ? chain[chain.length - 1] : null;
+    };
+    for (const path of Array.isArray(t.expanded) ? t.expanded.slice(0, MAX_SHARED_EXPANDED) : []) {
+      const node = last(path);
+      if (node) s.expanded.add(node);
+    }
+    this.loose = s;
+    this.show(s);
+    const selected = last(t.selected);
+    if (selected) this.view.select(selected, { reveal: true });
+    return true;
   }
 
   // ---- saving
