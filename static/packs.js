@@ -94,7 +94,14 @@ export class Packs {
     const t2 = performance.now();
     // The first frame with the list drawn.
     requestAnimationFrame(() => setTimeout(() => (ed.timings.packList = { files: members.size, open: t1 - t0, render: t2 - t1, firstRender: performance.now() - t0 }), 0));
-    ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"}, ${ainb.length} AINB`);
+    // "2 AINB, 16 BYML": what the editor opens, by format; the rest as "other".
+    const counts = new Map();
+    for (const f of reply.files) {
+      const k = ["ainb", "byml", "aamp"].includes(f.format) ? f.format.toUpperCase() : "other";
+      counts.set(k, (counts.get(k) || 0) + 1);
+    }
+    const kinds = ["AINB", "BYML", "AAMP", "other"].filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`).join(", ");
+    ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"} (${kinds})`);
     return true;
   }
 

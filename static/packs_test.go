@@ -39,7 +39,7 @@ func TestPackOpenEditSave(t *testing.T) {
 	// The dictionary chosen, the pack opens (and the dictionary is kept for later packs).
 	p.upload("#zsdic-input", zsdicPath)
 	p.waitFor(`ainbEditor.status().startsWith("Opened pack")`)
-	if s := eval[string](p, `ainbEditor.status()`); s != "Opened pack Accessory_Battery.pack.zs: 18 files, 2 AINB" {
+	if s := eval[string](p, `ainbEditor.status()`); s != "Opened pack Accessory_Battery.pack.zs: 18 files (2 AINB, 16 BYML)" {
 		t.Fatalf("status %q", s)
 	}
 	members := eval[[]string](p, `[...document.querySelectorAll(".pack-files [data-member]")].map((e) => e.dataset.member)`)

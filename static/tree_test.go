@@ -74,7 +74,7 @@ func TestTreePackEdit(t *testing.T) {
 	p.waitFor(`ainbEditor.status().startsWith("Kept ZsDic.pack.zs")`)
 	p.upload("#pack-input", packPath)
 	p.waitFor(`ainbEditor.status().startsWith("Opened pack")`)
-	if s := eval[string](p, `ainbEditor.status()`); s != "Opened pack Accessory_Battery.pack.zs: 18 files, 2 AINB" {
+	if s := eval[string](p, `ainbEditor.status()`); s != "Opened pack Accessory_Battery.pack.zs: 18 files (2 AINB, 16 BYML)" {
 		t.Fatalf("status %q", s)
 	}
 	p.waitFor(`!!ainbEditor.timings().packList`)
