@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
 )
@@ -182,7 +184,9 @@ func FuzzYAML(f *testing.F) {
 		if len(y) > textPerByte*len(text)+slack {
 			t.Fatalf("YAML is %d bytes from %d", len(y), len(text))
 		}
-		if old, err := oracleYAML(root); err != nil || !bytes.Equal(y, old) {
+		// yaml.v3's text is the reference where yaml.v3 can read it back (not a literal
+		// block whose first line starts with a tab; see yamltext.Writer).
+		if old, err := oracleYAML(root); err != nil || !bytes.Equal(y, old) && yaml.Unmarshal(old, new(yaml.Node)) == nil {
 			t.Fatalf("text differs from yaml.v3's (err %v):\n%s\nyaml.v3:\n%s", err, y, old)
 		}
 		again, err := NodeFromYAML(y)

@@ -210,7 +210,7 @@ func TestYAMLScalars(t *testing.T) {
 	add("null", NewNull())
 	add("bin", NewBinary([]byte{0, 1, 2, 0xFF}))
 	add("file", NewFile([]byte("data"), 0x1000))
-	for _, s := range []string{"true", "null", "0x10", "1.5", "12", "-3", "", " lead", "!tag", "a: b", "#c", "~", ".inf", "日本"} {
+	for _, s := range []string{"true", "null", "0x10", "1.5", "12", "-3", "", " lead", "!tag", "a: b", "#c", "~", ".inf", "日本", "\t\nx"} {
 		add("s"+s, NewString(s))
 	}
 	hm := &Node{Kind: HashMap32}
@@ -236,7 +236,7 @@ func TestYAMLScalars(t *testing.T) {
 	for _, want := range []string{"float: 1.0\n", "float-big: 1.0e+30\n", "negzero: -0.0\n", "uint: !u 0xdeadbeef\n",
 		"int64: !l -9223372036854775808\n", "uint64: !ul 18446744073709551615\n", "double: !f64 2.0\n",
 		"\"null\": null\n", "bin: !!binary AAEC/w==\n", "hm32: !h\n", "empty-array: []\n", "empty-hash: {}\n",
-		"s0x10: \"0x10\"\n", "strue: \"true\"\n", "file: !!file {Alignment: 4096, Data: !!binary ZGF0YQ==}\n"} {
+		"s0x10: \"0x10\"\n", "strue: \"true\"\n", ": |2-\n  \t\n  x\n", "file: !!file {Alignment: 4096, Data: !!binary ZGF0YQ==}\n"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("YAML lacks %q:\n%s", want, text)
 		}

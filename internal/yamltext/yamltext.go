@@ -1,7 +1,9 @@
 // Package yamltext writes YAML documents by appending to a byte slice, for the project's
 // hand-written YAML encoders (BYML and AAMP dumps). It produces the same text as
 // go.yaml.in/yaml/v3's encoder with an indent of 2 and compact sequence indentation would
-// for the same node tree, without that encoder's cost: yaml.v3 keeps every event of a
+// for the same node tree (except where yaml.v3's text would not read back: a literal block
+// whose first line starts with a tab gets an indentation indicator), without that encoder's
+// cost: yaml.v3 keeps every event of a
 // document until the document ends, so a 2 MB BYML file took half a gigabyte to dump.
 // Here the text grows as it is written and the only other state is one frame per open
 // container.
@@ -672,8 +674,12 @@ func (w *Writer) writeDouble(s string) {
 
 func (w *Writer) writeLiteral(s string) {
 	w.indicator("|", true, false, false)
+	// An indentation indicator where the first line cannot show the indentation: it starts
+	// with a space or is empty, as yaml.v3 knows, or starts with a tab, which yaml.v3 writes
+	// without one and then cannot read ("found a tab character where an indentation space
+	// is expected"). The only place this writer's text departs from yaml.v3's.
 	first, _ := utf8.DecodeRuneInString(s)
-	if first == ' ' || isBreak(first) {
+	if first == ' ' || first == '\t' || isBreak(first) {
 		w.indicator(string(rune('0'+bestIndent)), false, false, false)
 	}
 	last, n := utf8.DecodeLastRuneInString(s)

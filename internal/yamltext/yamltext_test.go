@@ -185,7 +185,9 @@ func check(t *testing.T, ops []byte, texts []string) {
 	if !ok {
 		return // yaml.v3 refuses the tree (for instance a key it cannot write)
 	}
-	if !bytes.Equal(got, want) {
+	// yaml.v3's text is the reference wherever yaml.v3 can read it back; where it cannot (a
+	// literal block whose first line starts with a tab), only reading back counts.
+	if !bytes.Equal(got, want) && yaml.Unmarshal(want, new(yaml.Node)) == nil {
 		t.Fatalf("ops %v texts %q:\ngot:\n%s\nyaml.v3:\n%s", ops, texts, got, want)
 	}
 	var doc yaml.Node
@@ -216,7 +218,7 @@ var nasty = []string{
 	"\ufeffa b", "\ufeff", "\x00", "\x01\x7f", "\x1b", "a'b", "it's", "a\\b", "a\"b",
 	"2001-12-14", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10", "1234-5", "12:30",
 	"0.0", "-0", "+", "1__0", "0x", "0xg", "Infinity", "nan", "NaN", strings.Repeat("k", 130),
-	strings.Repeat("long key ", 20), "a\n\tb", "  two\nlines  ", "x\n  indented\n",
+	strings.Repeat("long key ", 20), "a\n\tb", "  two\nlines  ", "x\n  indented\n", "\t\nb", "\ta\nb",
 }
 
 func TestScalarsLikeYAMLv3(t *testing.T) {
