@@ -129,9 +129,15 @@ func (c *srcCompiler) expectEOL() error {
 // compileSource compiles a whole function text. in and out are the types to
 // keep when the text has no .input / .output line.
 func compileSource(text string, version uint32, in, out DataType) (*source, error) {
-	c := &srcCompiler{version: version, in: in, out: out, lines: splitLines(text), utf8OK: utf8.ValidString(text)}
+	return compileSourceSized(text, version, in, out, 0)
+}
+
+// compileSourceSized is compileSource for a text expected to make about n main
+// statements (a decompiled function's), so that they are not copied as they grow.
+func compileSourceSized(text string, version uint32, in, out DataType, n int) (*source, error) {
+	c := &srcCompiler{version: version, in: in, out: out, lines: splitLines(text), utf8OK: utf8.ValidString(text), toks: make([]token, 0, 32)}
 	src := &source{}
-	main := &emitter{}
+	main := &emitter{code: make([]stmt, 0, n), pos: make([]srcPos, 0, n)}
 	headerDone := false
 	for c.next() {
 		t := c.peek()

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // This file turns a function's instructions into the readable language
@@ -137,7 +138,7 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int) (string
 // with function i.
 func (m *Module) sourceReproduces(text string, i int, blocks [2][]Instruction, lk *lookup) bool {
 	f := &m.Functions[i]
-	src, err := compileSource(text, m.Version, TypeNone, TypeNone)
+	src, err := compileSourceSized(text, m.Version, TypeNone, TypeNone, len(blocks[1]))
 	if err != nil || src.input != f.Input || src.output != f.Output || src.hasSetup != f.Setup.Present() {
 		return false
 	}
@@ -217,20 +218,35 @@ func leastText(ss []stmt) int {
 }
 
 func writePieces(b *strings.Builder, ps []piece, indent string) {
+	// The builder grows once: lines may hold long strings, and each doubling copies them.
+	n := 0
+	for i := range ps {
+		for _, l := range ps[i].lines {
+			n += len(indent) + len(indentUnit) + len(l) + 1
+		}
+		n += 2 * (len(indent) + len("asm {\n"))
+	}
+	b.Grow(n)
+	line := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+		b.WriteByte('\n')
+	}
 	for i := 0; i < len(ps); i++ {
 		if !ps[i].asm {
 			for _, l := range ps[i].lines {
-				b.WriteString(indent + l + "\n")
+				line(indent, l)
 			}
 			continue
 		}
-		b.WriteString(indent + "asm {\n")
+		line(indent, "asm {")
 		for ; i < len(ps) && ps[i].asm; i++ {
 			for _, l := range ps[i].lines {
-				b.WriteString(indent + indentUnit + l + "\n")
+				line(indent, indentUnit, l)
 			}
 		}
-		b.WriteString(indent + "}\n")
+		line(indent, "}")
 		i--
 	}
 }
@@ -455,7 +471,7 @@ func (d *decompiler) leafText(a *arg, t DataType, typed bool) string {
 	case litStr:
 		b = appendQuote(b, a.str)
 	}
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again: no copy of a long string
 }
 
 // operandText writes operand a so that the compiler reads it as type want,
@@ -534,10 +550,10 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 		prec = precUnary // a literal is wrapped before a unary operator
 	}
 	// Each operator wraps the whole text so far: its opening part goes on pre and is
-	// written in reverse at the end, its closing part is appended to post. Concatenating
-	// instead copied a chain of long string literals once per operator.
-	var pre []string
-	var post []byte
+	// written in reverse at the end, its closing part and right operand go on post. The
+	// text is then written once, at its size: concatenating instead copied a chain of long
+	// string literals once per operator.
+	var pre, post []string
 	for k := range ops {
 		s := &ops[k]
 		switch s.op.form() {
@@ -554,13 +570,13 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 				if prec == precPrimary {
 					pre = append(pre, sym)
 				} else {
-					pre, post = append(pre, sym+"("), append(post, ')')
+					pre, post = append(pre, sym+"("), append(post, ")")
 				}
 				prec = precUnary
 			case OpIncrement:
-				pre, post, prec = append(pre, "inc("), append(post, ')'), precPrimary+1
+				pre, post, prec = append(pre, "inc("), append(post, ")"), precPrimary+1
 			case OpDecrement:
-				pre, post, prec = append(pre, "dec("), append(post, ')'), precPrimary+1
+				pre, post, prec = append(pre, "dec("), append(post, ")"), precPrimary+1
 			}
 		case formBinary:
 			want := s.typ
@@ -576,9 +592,9 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 			}
 			q := binOps[opText[s.op]].prec
 			if prec < q {
-				pre, post = append(pre, "("), append(post, ')')
+				pre, post = append(pre, "("), append(post, ")")
 			}
-			post = append(append(append(append(post, ' '), opText[s.op]...), ' '), rhs...)
+			post = append(post, " ", opText[s.op], " ", rhs)
 			prec = q
 			a = s.typ
 			if isCompare(s.op) {
@@ -588,12 +604,22 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 			return "", false
 		}
 	}
-	out := append(dstText, " = "...)
+	n := len(dstText) + len(" = ") + len(cur)
+	for _, p := range pre {
+		n += len(p)
+	}
+	for _, p := range post {
+		n += len(p)
+	}
+	out := append(append(make([]byte, 0, n), dstText...), " = "...)
 	for k := len(pre) - 1; k >= 0; k-- {
 		out = append(out, pre[k]...)
 	}
-	out = append(append(out, cur...), post...)
-	return string(out), true
+	out = append(out, cur...)
+	for _, p := range post {
+		out = append(out, p...)
+	}
+	return unsafe.String(unsafe.SliceData(out), len(out)), true // out is not written again
 }
 
 // gotoForm renders a block whose jumps do not nest: labels where jumps
