@@ -112,6 +112,15 @@ type fromCtx struct {
 
 func (c *fromCtx) document(name string) (*Document, error) {
 	f := c.f
+	if f.Version >= ainb.Version407 {
+		// The writer takes only the categories these versions define, each with its id; the
+		// reader reads any, and a document must build again.
+		if id, ok := ainb.CategoryID(f.Category); !ok {
+			return nil, fmt.Errorf("graph: category %q, which no file of version %#x may have (want AI, Logic, Sequence, UniqueSequence or UniqueSequenceSPL)", f.Category, f.Version)
+		} else if id != f.CategoryID {
+			return nil, fmt.Errorf("graph: category %q has id %d, which no file may have (want %d)", f.Category, f.CategoryID, id)
+		}
+	}
 	d := &Document{Format: Format, Name: name, Version: f.Version, Filename: f.Filename,
 		Category: f.Category, HasSection6C: f.HasSection6C}
 	c.d = d
