@@ -152,7 +152,7 @@ func FuzzJSON(f *testing.F) {
 			doc *Document
 			err error
 		)
-		allocated(t, "FromJSON", len(text), jsonAllocPerByte, func() { doc, err = FromJSON(text) })
+		allocated(t, "FromJSON", len(text), jsonAllocPerByte, 0, func() { doc, err = FromJSON(text) })
 		if err != nil {
 			return
 		}
