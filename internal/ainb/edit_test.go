@@ -111,6 +111,7 @@ func TestValidateProblems(t *testing.T) {
 	f.Elements[1].Inputs.Set(ParamFloat, []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}})
 	f.Elements[2].Outputs.Set(ParamInt, []Output{{Name: "y"}})
 	f.Elements[0].Plugs.Set(PlugChild, []Plug{{Node: 9}})
+	f.Elements[0].Plugs.Set(PlugJump, []Plug{{Node: 83886080, Jump: &Jump{Command: "Root"}}})
 	f.Elements[0].Queries = []int{2}
 	f.Elements[0].Plugs.Set(1, []Plug{{}}) // a kind no known file uses, laid out as LayoutRaw
 	f.Elements[1].UnusedPlugs = &UnusedPlugs{2: make([]Plug, 256)}
@@ -130,6 +131,7 @@ func TestValidateProblems(t *testing.T) {
 		"Commands[0].Root Node Index: 7 out of range (3 nodes)",
 		"Nodes[0].Queries[0]: node 2 is not a query node",
 		"Nodes[0].Plugs.Child[0].Node Index: 9 out of range (3 nodes)",
+		"Nodes[0].Plugs.Transition[0].Node Index: 83886080 out of range (3 nodes)",
 		"Nodes[1].Parameters.Inputs.Float[0].Output Index: 0 out of range: node 2 has 0 Float outputs",
 		"Nodes[1].UnusedPlugs[2]: 256 plugs, at most 255 of one kind fit",
 		"Nodes[1].Plugs: 256 plugs in all, at most 255 fit",
@@ -139,8 +141,8 @@ func TestValidateProblems(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if verr.Problems[3].Element != 1 {
-		t.Fatalf("problem names element %d, want 1", verr.Problems[3].Element)
+	if verr.Problems[4].Element != 1 {
+		t.Fatalf("problem names element %d, want 1", verr.Problems[4].Element)
 	}
 }
 

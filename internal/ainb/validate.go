@@ -216,7 +216,7 @@ func (v *validator) element(i, nExpr int) {
 			if k == PlugJump && pl.Jump == nil {
 				v.add(i, fmt.Sprintf("%s[%d]", path(), j), "jump plug without a jump")
 			}
-			if k == PlugChild && (pl.Node < 0 || int(pl.Node) >= n) {
+			if (k == PlugChild || k == PlugJump) && (pl.Node < 0 || int(pl.Node) >= n) {
 				v.add(i, fmt.Sprintf("%s[%d].Node Index", path(), j), "%d out of range (%d nodes)", pl.Node, n)
 			}
 		}
