@@ -269,6 +269,11 @@ func parseFloat(s string, bits int) (float64, bool) {
 		}
 		return 0, false
 	}
+	if math.IsNaN(f) {
+		// strconv also reads "nan" and "NaN", as math.NaN, whose payload bit the text forms
+		// do not keep: every NaN read from text is quietNaN.
+		return quietNaN, true
+	}
 	return f, true
 }
 

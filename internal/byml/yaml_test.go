@@ -395,6 +395,13 @@ func TestTextNaN(t *testing.T) {
 	if !Equal(quietNaNs(root), want) {
 		t.Fatal("quietNaNs does not give the text forms' NaNs")
 	}
+	// Tagged NaNs spelled as strconv reads them (not YAML's .nan) are the same quiet NaN:
+	// FuzzYAML found "!f64 nan" reading as math.NaN's bits (testdata/fuzz/FuzzYAML/153c115808de086b).
+	back, err = NodeFromYAML([]byte("[!f64 nan, !f64 NaN, !f nan, !f64 .nan]"))
+	want = NewArray(NewDouble(quietNaN), NewDouble(quietNaN), &Node{Kind: Float, Bits: 0x7FC00000}, NewDouble(quietNaN))
+	if err != nil || !Equal(back, want) {
+		t.Fatalf("tagged nan: %v %+v", err, back)
+	}
 }
 
 // quietNaNs returns a copy of n with every NaN replaced by the NaN the text forms read.
