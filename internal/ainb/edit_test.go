@@ -113,6 +113,7 @@ func TestValidateProblems(t *testing.T) {
 	f.Elements[0].Plugs.Set(PlugChild, []Plug{{Node: 9}})
 	f.Elements[0].Plugs.Set(PlugJump, []Plug{{Node: 83886080, Jump: &Jump{Command: "Root"}}})
 	f.Elements[0].Queries = []int{2}
+	f.Replacement = &ReplacementTable{Entries: []Replacement{{Type: ReplaceChild, Element: 0, New: -6396}, {Type: RemoveChild, Element: 1, New: -1}}}
 	f.Elements[0].Plugs.Set(1, []Plug{{}}) // a kind no known file uses, laid out as LayoutRaw
 	f.Elements[1].UnusedPlugs = &UnusedPlugs{2: make([]Plug, 256)}
 	for range 256 {
@@ -137,6 +138,7 @@ func TestValidateProblems(t *testing.T) {
 		"Nodes[1].Plugs: 256 plugs in all, at most 255 fit",
 		"Nodes[2].Plugs.Generic: 256 plugs, at most 255 of one kind fit",
 		"Nodes[2].Plugs: 256 plugs in all, at most 255 fit",
+		"Replacement Table[0].Replacement Node Index: -6396 out of range (3 nodes)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

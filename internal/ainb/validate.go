@@ -136,6 +136,9 @@ func (v *validator) check() {
 			if int(r.Element) < 0 || int(r.Element) >= n {
 				v.add(-1, fmt.Sprintf("Replacement Table[%d].Node Index", i), "%d out of range (%d nodes)", r.Element, n)
 			}
+			if r.Type == ReplaceChild && (int(r.New) < 0 || int(r.New) >= n) {
+				v.add(-1, fmt.Sprintf("Replacement Table[%d].Replacement Node Index", i), "%d out of range (%d nodes)", r.New, n)
+			}
 		}
 	}
 }
