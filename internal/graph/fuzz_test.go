@@ -14,10 +14,13 @@ import (
 // fixed multiple of the input's size plus a constant. The corpus stays far inside these
 // (documents are at most 1.3 times their file, parsing allocates at most 8 times the file
 // beyond a few hundred kilobytes of fixed cost); hostile files once made a reply a thousand
-// times their size.
+// times their size. The reader hands out at most 1 MiB and 16 times the file of text
+// (ainb.MaxTextBase, MaxTextRatio), which JSON may escape to six times its bytes (a control
+// byte is \u00XX): hence the output's bound, beside the structure's. The server's own reply
+// budget (4 MiB and 16 times the file) is tighter and answers 422 past it.
 const (
-	maxOutputRatio = 64
-	maxOutputBase  = 4 << 20
+	maxOutputRatio = 128
+	maxOutputBase  = 8 << 20
 	maxAllocRatio  = 256
 	maxAllocBase   = 32 << 20
 )
