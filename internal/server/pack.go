@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 	"sync"
@@ -48,63 +49,75 @@ type packMember struct {
 // readPackRequest reads the fields "file" (required), "zsdic" and any number of "member"
 // (each named by its file name), each within its own cap.
 func (s *Server) readPackRequest(w http.ResponseWriter, r *http.Request) (*packRequest, error) {
-	ct := r.Header.Get("Content-Type")
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "multipart/form-data" {
-		return nil, &apiError{http.StatusUnsupportedMediaType,
-			"unsupported content type " + quoteCut(ct) + ": send the pack as the multipart field \"file\"",
-			map[string]any{"accepted": []string{"multipart/form-data"}}}
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.packBodyCap())
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return nil, errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
-	}
 	req := &packRequest{}
 	memberBytes := int64(0)
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return nil, tooLarge(mbe.Limit)
-			}
-			return nil, errorf(http.StatusBadRequest, "malformed multipart body")
-		}
+	err := s.eachPart(w, r, s.packBodyCap(), `send the pack as the multipart field "file"`, func(part *multipart.Part) error {
+		var err error
 		switch part.FormName() {
 		case "file":
 			if req.file != nil {
-				return nil, errorf(http.StatusBadRequest, "the multipart field \"file\" comes twice")
+				return errorf(http.StatusBadRequest, "the multipart field \"file\" comes twice")
 			}
 			if req.file, err = readAll(part, s.cfg.MaxUpload); err != nil {
-				return nil, err
+				return err
 			}
 			req.name = cleanName(part.FileName())
 		case "zsdic":
-			if req.zsdic, err = readAll(part, maxZsDic); err != nil {
-				return nil, err
-			}
+			req.zsdic, err = readAll(part, maxZsDic)
 		case "member":
 			// The member's whole path: FileName would keep only its last element.
 			_, params, _ := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
 			name := params["filename"]
 			if name == "" {
-				return nil, errorf(http.StatusBadRequest, "a multipart field \"member\" has no file name: name it as the member's path in the pack")
+				return errorf(http.StatusBadRequest, "a multipart field \"member\" has no file name: name it as the member's path in the pack")
 			}
 			data, err := readAll(part, s.cfg.MaxUpload-memberBytes)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			memberBytes += int64(len(data))
 			req.members = append(req.members, packMember{name, data})
 		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(req.file) == 0 {
 		return nil, errorf(http.StatusBadRequest, "no pack: send it in the multipart field \"file\"")
 	}
 	return req, nil
+}
+
+// eachPart reads a multipart/form-data body of at most bodyCap bytes and calls fn for each
+// part in order; a body of another type is a 415 whose message ends with what to send.
+func (s *Server) eachPart(w http.ResponseWriter, r *http.Request, bodyCap int64, what string, fn func(*multipart.Part) error) error {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "multipart/form-data" {
+		return &apiError{http.StatusUnsupportedMediaType, "unsupported content type " + quoteCut(ct) + ": " + what,
+			map[string]any{"accepted": []string{"multipart/form-data"}}}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, bodyCap)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
+	}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return tooLarge(mbe.Limit)
+			}
+			return errorf(http.StatusBadRequest, "malformed multipart body")
+		}
+		if err := fn(part); err != nil {
+			return err
+		}
+	}
 }
 
 // openPack unwraps and reads the request's pack, within the decompression budget.

@@ -1,10 +1,9 @@
 package server
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"regexp"
 	"slices"
@@ -66,31 +65,9 @@ type treeRequest struct {
 // readTreeRequest reads the multipart fields "file", "zsdic" and "document", each at most
 // once and within its own cap.
 func (s *Server) readTreeRequest(w http.ResponseWriter, r *http.Request) (*treeRequest, error) {
-	ct := r.Header.Get("Content-Type")
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "multipart/form-data" {
-		return nil, &apiError{http.StatusUnsupportedMediaType,
-			"unsupported content type " + quoteCut(ct) + ": send the file as the multipart field \"file\" (and a document as \"document\")",
-			map[string]any{"accepted": []string{"multipart/form-data"}}}
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.treeBodyCap())
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return nil, errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
-	}
 	req := &treeRequest{}
 	seen := map[string]bool{}
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return nil, tooLarge(mbe.Limit)
-			}
-			return nil, errorf(http.StatusBadRequest, "malformed multipart body")
-		}
+	err := s.eachPart(w, r, s.treeBodyCap(), `send the file as the multipart field "file" (and a document as "document")`, func(part *multipart.Part) error {
 		field := part.FormName()
 		var dst *[]byte
 		var limit int64
@@ -103,17 +80,17 @@ func (s *Server) readTreeRequest(w http.ResponseWriter, r *http.Request) (*treeR
 		case "document":
 			dst, limit = &req.document, s.cfg.MaxDocument
 		default:
-			continue // NextPart skips what is left of this part
+			return nil // NextPart skips what is left of this part
 		}
 		if seen[field] {
-			return nil, errorf(http.StatusBadRequest, "the multipart field %q comes twice", field)
+			return errorf(http.StatusBadRequest, "the multipart field %q comes twice", field)
 		}
 		seen[field] = true
-		if *dst, err = readAll(part, limit); err != nil {
-			return nil, err
-		}
-	}
-	return req, nil
+		var err error
+		*dst, err = readAll(part, limit)
+		return err
+	})
+	return req, err
 }
 
 // treeKind reads ?kind=byml|aamp.
