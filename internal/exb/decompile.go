@@ -42,8 +42,18 @@ type decompiler struct {
 	// function is given up before its text is built: a string that every instruction
 	// names must not cost its size once per attempt, per fallback and per instruction.
 	budget, least int
-	err           error
+	// render is what the decompile may still write of string literals, across all the
+	// candidate texts it tries (a chain is rendered at every length it tries, and each
+	// fallback renders again): shared by a module's functions.
+	render *int
+	err    error
 }
+
+// renderRatio bounds the string literal text all the candidate texts of a module take, as
+// a multiple of the text budget: corpus modules render their strings a few times over,
+// while a block of long string comparisons rendered at every chain length once allocated
+// 516 MB for a 24 KB file.
+const renderRatio = 8
 
 // piece is one rendered unit of a block: readable lines, or listing lines
 // that belong in an asm block.
@@ -63,7 +73,7 @@ func (m *Module) FunctionSource(i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	text, _, err := m.functionSource(c, newLookup(c, &m.Params), i, m.textLimit())
+	text, _, err := m.functionSource(c, newLookup(c, &m.Params), i, m.textLimit(), nil)
 	return text, err
 }
 
@@ -79,8 +89,9 @@ func (m *Module) FunctionSources() ([]string, error) {
 	lk := newLookup(c, &m.Params)
 	out := make([]string, len(m.Functions))
 	size, limit := 0, m.textLimit()
+	render := renderRatio * limit
 	for i := range m.Functions {
-		if out[i], _, err = m.functionSource(c, lk, i, limit-size); err != nil {
+		if out[i], _, err = m.functionSource(c, lk, i, limit-size, &render); err != nil {
 			return nil, err
 		}
 		if size += len(out[i]); size > limit {
@@ -91,8 +102,13 @@ func (m *Module) FunctionSources() ([]string, error) {
 }
 
 // functionSource renders function i, in at most budget bytes, and reports whether it
-// folded without any fallback.
-func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int) (string, bool, error) {
+// folded without any fallback. render is the string text left to render (see decompiler);
+// nil gives the function renderRatio times its budget.
+func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int, render *int) (string, bool, error) {
+	if render == nil {
+		n := renderRatio * budget
+		render = &n
+	}
 	f := &m.Functions[i]
 	var blocks [2][]Instruction
 	for k, b := range [2]Block{f.Setup, f.Main} {
@@ -105,7 +121,7 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int) (string
 	if n := len(blocks[0]) + len(blocks[1]); n > maxExpanded {
 		return "", false, fmt.Errorf("exb: function %d: %d instructions, more than the %d this package expands", i, n, maxExpanded)
 	}
-	d := &decompiler{m: m, c: c, lk: lk, version: m.Version, in: f.Input, out: f.Output, budget: budget}
+	d := &decompiler{m: m, c: c, lk: lk, version: m.Version, in: f.Input, out: f.Output, budget: budget, render: render}
 	// First the folded text unchecked piece by piece (it almost always compiles back, and
 	// the whole function is checked below), then checked piece by piece with fallbacks,
 	// then the listing.
@@ -469,6 +485,12 @@ func (d *decompiler) leafText(a *arg, t DataType, typed bool) string {
 		}
 		b = append(b, vecText(a.bits, floatText)...)
 	case litStr:
+		if *d.render -= len(a.str); *d.render < 0 {
+			if d.err == nil {
+				d.err = fmt.Errorf("the readable text exceeds %d bytes, %d times the module's size (its strings written over and over)", d.budget, textLimitRatio)
+			}
+			return ""
+		}
 		b = appendQuote(b, a.str)
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again: no copy of a long string
