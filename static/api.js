@@ -2,7 +2,8 @@
 // Documents travel as JSON text made by the native JSON.stringify: the document is plain
 // JSON (floats JSON cannot hold are strings of their bits).
 
-const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+// A document as JSON text (documents may come as text already).
+export const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
 
 export class ApiError extends Error {
   constructor(status, message, detail) {
@@ -12,7 +13,8 @@ export class ApiError extends Error {
   }
 }
 
-async function failure(res) {
+// The ApiError a failed response stands for.
+export async function failure(res) {
   let body = null;
   try {
     body = await res.json();
@@ -113,10 +115,17 @@ export async function buildPack(name, bytes, zsdic, members) {
   return res.blob();
 }
 
-function packForm(name, bytes, zsdic, members) {
+// A multipart form with a file and, for one compressed with the game's dictionaries, the
+// game's ZsDic.pack.zs (or null).
+export function fileForm(name, bytes, zsdic) {
   const form = new FormData();
   if (zsdic) form.append("zsdic", new Blob([zsdic]), "ZsDic.pack.zs");
   form.append("file", new Blob([bytes]), name);
+  return form;
+}
+
+function packForm(name, bytes, zsdic, members) {
+  const form = fileForm(name, bytes, zsdic);
   // A member is named by its whole path in the pack, as the part's file name.
   for (const m of members) form.append("member", m.data, m.name);
   return form;

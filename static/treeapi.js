@@ -1,27 +1,12 @@
 // The server's BYML/AAMP endpoints (internal/server/tree.go). Errors come back as api.js's
 // ApiError with the server's message and detail.
 
-import { ApiError } from "./api.js";
-
-async function failure(res) {
-  let body = null;
-  try {
-    body = await res.json();
-  } catch {
-    // not JSON: the status says enough
-  }
-  return new ApiError(res.status, (body && body.error) || `${res.status} ${res.statusText}`, body && body.detail);
-}
-
-const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+import { failure, fileForm, text } from "./api.js";
 
 // Opens a BYML or AAMP file (bare, zstd or Yaz0). zsdic: the game's ZsDic.pack.zs or null.
 // Answers {name, kind, wrapping: {kind, dictionary, yaz0Alignment}, size, document}.
 export async function openTree(name, bytes, zsdic) {
-  const form = new FormData();
-  if (zsdic) form.append("zsdic", new Blob([zsdic]), "ZsDic.pack.zs");
-  form.append("file", new Blob([bytes]), name);
-  const res = await fetch("/api/tree", { method: "POST", body: form });
+  const res = await fetch("/api/tree", { method: "POST", body: fileForm(name, bytes, zsdic) });
   if (!res.ok) throw await failure(res);
   return res.json();
 }
