@@ -13,7 +13,6 @@ import (
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/pack"
 	"ainbeditor/internal/testcorpus"
-	"ainbeditor/internal/zs"
 )
 
 // A TotK pack opened in the editor: without the game's dictionaries it says which file to
@@ -78,27 +77,7 @@ func TestPackOpenEditSave(t *testing.T) {
 		t.Error("the open file is still marked unsaved after Save pack")
 	}
 
-	zsdic, err := os.ReadFile(zsdicPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	codec, err := zs.LoadZsDic(zsdic)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer codec.Close()
-	in, err := os.ReadFile(packPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, err := pack.Open(in, codec, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	after, err := pack.Open(out, codec, 0)
-	if err != nil {
-		t.Fatalf("the saved pack: %v", err)
-	}
+	before, after := openPacks(t, packPath, out)
 	if after.Wrapping != before.Wrapping {
 		t.Errorf("wrapping %+v, was %+v", after.Wrapping, before.Wrapping)
 	}
@@ -207,4 +186,21 @@ func TestPackShares(t *testing.T) {
 	if v := r.rowValue("/NumController"); v != "2" {
 		t.Errorf("the shared tree shows NumController %q", v)
 	}
+}
+
+// openPacks opens a pack file and the pack saved from it with the game's dictionaries.
+func openPacks(t *testing.T, path string, saved []byte) (was, now *pack.Pack) {
+	t.Helper()
+	codec := zsCodec(t)
+	in, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if was, err = pack.Open(in, codec, 0); err != nil {
+		t.Fatal(err)
+	}
+	if now, err = pack.Open(saved, codec, 0); err != nil {
+		t.Fatalf("the saved pack: %v", err)
+	}
+	return was, now
 }

@@ -14,7 +14,6 @@ import (
 
 	"ainbeditor/internal/aamp"
 	"ainbeditor/internal/byml"
-	"ainbeditor/internal/pack"
 	"ainbeditor/internal/testcorpus"
 	"ainbeditor/internal/zs"
 )
@@ -130,19 +129,7 @@ func TestTreePackEdit(t *testing.T) {
 	}
 	out := p.download("Accessory_Battery.pack.zs")
 
-	codec := zsCodec(t)
-	in, err := os.ReadFile(packPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	was, err := pack.Open(in, codec, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now, err := pack.Open(out, codec, 0)
-	if err != nil {
-		t.Fatalf("the saved pack: %v", err)
-	}
+	was, now := openPacks(t, packPath, out)
 	if now.Wrapping != was.Wrapping || len(now.Archive.Files) != len(was.Archive.Files) {
 		t.Fatalf("wrapping %+v with %d members, was %+v with %d", now.Wrapping, len(now.Archive.Files), was.Wrapping, len(was.Archive.Files))
 	}
