@@ -97,13 +97,8 @@ func ReadAnyJSON(data []byte) (*File, error) {
 		return nil, fmt.Errorf("ainb: invalid JSON: %w", jsonErrorAt(data, err))
 	}
 	probe, _ := root.(map[string]any)
-	if _, ok := probe["Nodes"]; ok {
-		w := &jv{}
-		f := w.file(root)
-		if w.err != nil {
-			return nil, w.err
-		}
-		return f, nil
+	if _, ok := probe[keyNodes]; ok {
+		return readCompat(root)
 	}
 	if _, ok := probe["Elements"]; ok {
 		return ReadJSON(data)

@@ -187,6 +187,12 @@ const (
 	FlagQueryMultiParamV2 ElementFlags = 1 << 3
 )
 
+// The element flags' names in the community JSON.
+var (
+	elementFlagBits  = [...]ElementFlags{FlagQuery, FlagModuleCaller, FlagResidentInit, FlagQueryMultiParamV2}
+	elementFlagNames = [len(elementFlagBits)]string{"Is Query", "Is Module", "Is Root Node", "Use MultiParam Type 2"}
+)
+
 // Element is one node of the graph.
 type Element struct {
 	Type ElementType
@@ -311,6 +317,14 @@ func (f ParamFlags) VectorComponent() int { return int(f>>paramComponentShift) &
 
 // paramComponentShift places the vector component in the flags.
 const paramComponentShift = 26
+
+// The names of the flags other than the value's source, and of the vector components, in the
+// community JSON.
+var (
+	paramFlagBits        = [...]ParamFlags{ParamUsesDefault, ParamIsOutput}
+	paramFlagNames       = [len(paramFlagBits)]string{"Uses Default", "Is Output"}
+	vectorComponentNames = [4]string{"NONE", "X", "Y", "Z"}
+)
 
 // Source is where an input takes its value: another element's output, or (with Node -1) the
 // immediate value, a blackboard parameter or an expression as its flags say.
