@@ -114,11 +114,21 @@ func elementSize(version uint32) int { return elementLayout(version).size }
 // (count, first) byte pair per plug table, and then the plugs' offsets, 4 bytes each, the
 // plugs themselves following.
 const (
-	paramsProperties = 0x00 // NumParamTypes × (u32 base, u32 count)
-	paramsIO         = 0x30 // NumParamTypes × (inputs u32 base, u32 count, outputs u32 base, u32 count)
+	paramsProperties = 0x00 // NumParamTypes × range
+	paramsIO         = 0x30 // NumParamTypes × (inputs range, outputs range)
 	paramsIOStride   = 0x10
+	paramsIOInputs   = 0x00
+	paramsIOOutputs  = 0x08
 	paramsPlugCounts = 0x90 // plugTables × (u8 count, u8 first index)
+	plugCountSize    = 2
 	paramsSize       = 0xa4 // the plug offsets follow
+)
+
+// A range of table entries in a parameter block: the first entry and how many.
+const (
+	rangeBase  = 0x00 // u32
+	rangeCount = 0x04 // u32
+	rangeSize  = 0x08
 )
 
 // An attachment entry: its name, the offset of its parameter block, the expressions its
@@ -142,9 +152,10 @@ func attachmentSize(version uint32) int {
 // property table, then six empty (count, offset) pairs.
 const (
 	attachParamsDebug      = 0x00
-	attachParamsProperties = 0x04
+	attachParamsProperties = 0x04 // NumParamTypes × range
 	attachParamsEmpty      = 0x34 // 6 × (u32 0, u32 offset of the block's end)
 	attachParamsEmptyPairs = 6
+	attachParamsEmptyEnd   = 0x04 // in each pair
 	attachParamsSize       = 0x64
 )
 
@@ -161,6 +172,17 @@ var (
 const (
 	propertyValue = 0x08 // of the non-pointer types, which enum relocations patch
 	inputValue    = 0x0c
+	nameSize      = 4 // the name and the class name words
+	flagsSize     = 4 // a property's flags, before its value
+)
+
+// An input's source, after its name (and class name): the node, the output and the flags;
+// its value follows.
+const (
+	sourceNode   = 0x00 // u16
+	sourceOutput = 0x02 // u16
+	sourceFlags  = 0x04 // u32
+	sourceSize   = 0x08
 )
 
 // Output name words and input sources pack flags beside their values.
@@ -220,6 +242,9 @@ const (
 	bbSlotValues  = 4
 	bbSlotUnused  = 6
 	bbParamSize   = 8
+	bbParamNotes  = 4
+	bbValueSize   = 4  // of every type but Vec3f
+	bbVec3fSize   = 12 // three f32
 	bbRefSize     = 16
 	bbNameMask    = 0x3fffff
 	bbInheritBit  = 22

@@ -635,13 +635,13 @@ func (d *decoder) propertyTable(off, end uint32) (props [NumParamTypes][]Propert
 			p := &props[t][i]
 			at := int(offs[t]) + i*propertySizes[t]
 			p.Name = d.str(at)
-			at += 4
+			at += nameSize
 			if t == ParamPointer {
 				p.ClassName = d.str(at)
-				at += 4
+				at += nameSize
 			}
 			p.Flags = ParamFlags(d.u32(at))
-			p.Value = d.value(t, at+4)
+			p.Value = d.value(t, at+flagsSize)
 		}
 	}
 	return props
@@ -682,8 +682,8 @@ func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Propert
 		a.Debug = d.u32(params + attachParamsDebug)
 		var lists [NumParamTypes][]Property
 		for t := range NumParamTypes {
-			o := params + attachParamsProperties + 8*int(t)
-			base, cnt := d.u32(o), d.u32(o+4)
+			o := params + attachParamsProperties + rangeSize*int(t)
+			base, cnt := d.u32(o+rangeBase), d.u32(o+rangeCount)
 			lists[t] = sliceOf(d, o, "attachment properties", props[t], base, cnt)
 			d.attProps[i][t] = tableRange{base, uint32(len(lists[t]))}
 		}
@@ -719,16 +719,16 @@ func (d *decoder) ioTable(off, end uint32, multi []Source) (inputs [NumParamType
 			p := &in[i]
 			at := int(offs[2*t]) + i*inputSizes[t]
 			p.Name = d.str(at)
-			at += 4
+			at += nameSize
 			if t == ParamPointer {
 				p.ClassName = d.str(at)
-				at += 4
+				at += nameSize
 			}
-			src := Source{Node: int16(d.u16(at)), Output: int16(d.u16(at + 2)), Flags: ParamFlags(d.u32(at + 4))}
+			src := Source{Node: int16(d.u16(at + sourceNode)), Output: int16(d.u16(at + sourceOutput)), Flags: ParamFlags(d.u32(at + sourceFlags))}
 			if t == ParamPointer {
-				p.PointerValue = d.u32(at + 8)
+				p.PointerValue = d.u32(at + sourceSize)
 			} else {
-				p.Value = d.value(t, at+8)
+				p.Value = d.value(t, at+sourceSize)
 			}
 			switch {
 			case src.Node <= sourceMultiBase:
@@ -755,7 +755,7 @@ func (d *decoder) ioTable(off, end uint32, multi []Source) (inputs [NumParamType
 			o[i].Name = d.strAt(at, w&outputNameMask)
 			o[i].Connected = w&outputConnected != 0
 			if t == ParamPointer {
-				o[i].ClassName = d.str(at + 4)
+				o[i].ClassName = d.str(at + nameSize)
 			}
 		}
 		outputs[t] = o
@@ -878,7 +878,7 @@ func (d *decoder) blackboard(off uint32) (bb Blackboard) {
 	}
 	values := params + bbParamSize*total
 	vec := hdr[blackboardSlot(d.version, BBVec3f)]
-	refs := values + vec.offset + 12*vec.count
+	refs := values + vec.offset + bbVec3fSize*vec.count
 	i := 0
 	for s := range slots {
 		t := blackboardType(d.version, s)
@@ -890,20 +890,20 @@ func (d *decoder) blackboard(off uint32) (bb Blackboard) {
 			p := &ps[j]
 			p.Name = d.strAt(at, w&bbNameMask)
 			p.Inherit = InheritMode(w >> bbInheritBit & 3)
-			p.Notes = d.str(at + 4)
+			p.Notes = d.str(at + bbParamNotes)
 			if w&bbHasRef != 0 {
 				p.File = d.str(refs + bbRefSize*int(w>>bbRefIndexBit&bbRefIndex))
 			}
 			v := values + hdr[s].offset
 			switch t {
 			case BBString:
-				p.Value.String = d.str(v + 4*j)
+				p.Value.String = d.str(v + bbValueSize*j)
 			case BBS32, BBU32, BBBool:
-				p.Value.Int = int32(d.u32(v + 4*j))
+				p.Value.Int = int32(d.u32(v + bbValueSize*j))
 			case BBF32:
-				p.Value.Float = d.f32(v + 4*j)
+				p.Value.Float = d.f32(v + bbValueSize*j)
 			case BBVec3f:
-				p.Value.Vec = d.vec3(v + 12*j)
+				p.Value.Vec = d.vec3(v + bbVec3fSize*j)
 			}
 			if d.err != nil {
 				return bb
@@ -992,19 +992,20 @@ func (d *decoder) elementParams(e *Element, params, index int, t *tables) {
 	var inputs [NumParamTypes][]Input
 	var outputs [NumParamTypes][]Output
 	for pt := range NumParamTypes {
-		o := paramsProperties + 8*int(pt)
-		props[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
+		o := paramsProperties + rangeSize*int(pt)
+		props[pt] = sliceOf(d, params+o, "properties", t.props[pt], le.Uint32(pb[o+rangeBase:]), le.Uint32(pb[o+rangeCount:]))
 		if d.elemProps != nil {
-			d.elemProps[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(props[pt]))}
+			d.elemProps[index][pt] = tableRange{le.Uint32(pb[o+rangeBase:]), uint32(len(props[pt]))}
 		}
 	}
 	for pt := range NumParamTypes {
 		o := paramsIO + paramsIOStride*int(pt)
-		inputs[pt] = sliceOf(d, params+o, "inputs", t.inputs[pt], le.Uint32(pb[o:]), le.Uint32(pb[o+4:]))
+		in, out := o+paramsIOInputs, o+paramsIOOutputs
+		inputs[pt] = sliceOf(d, params+in, "inputs", t.inputs[pt], le.Uint32(pb[in+rangeBase:]), le.Uint32(pb[in+rangeCount:]))
 		if d.elemInputs != nil {
-			d.elemInputs[index][pt] = tableRange{le.Uint32(pb[o:]), uint32(len(inputs[pt]))}
+			d.elemInputs[index][pt] = tableRange{le.Uint32(pb[in+rangeBase:]), uint32(len(inputs[pt]))}
 		}
-		outputs[pt] = sliceOf(d, params+o+8, "outputs", t.outputs[pt], le.Uint32(pb[o+8:]), le.Uint32(pb[o+12:]))
+		outputs[pt] = sliceOf(d, params+out, "outputs", t.outputs[pt], le.Uint32(pb[out+rangeBase:]), le.Uint32(pb[out+rangeCount:]))
 	}
 	e.Properties = GroupsIn[ParamType](&d.propBlocks, &props)
 	e.Inputs = GroupsIn[ParamType](&d.inputBlocks, &inputs)
@@ -1012,7 +1013,7 @@ func (d *decoder) elementParams(e *Element, params, index int, t *tables) {
 	plugBase := params + paramsSize
 	var plugs [NumPlugKinds][]Plug
 	for k := range PlugKind(plugTables) {
-		o := paramsPlugCounts + 2*int(k)
+		o := paramsPlugCounts + plugCountSize*int(k)
 		n, base := int(pb[o]), int(pb[o+1])
 		if n == 0 || d.err != nil {
 			continue

@@ -666,19 +666,20 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 		e.patch32(e.elementField(i, elementLayout(f.Version).params), uint32(e.pos()))
 		pb := e.grow(paramsSize)
 		for t := range NumParamTypes {
-			o := paramsProperties + 8*int(t)
+			o := paramsProperties + rangeSize*int(t)
 			n := len(el.Properties.Of(t))
-			le.PutUint32(pb[o:], uint32(propBase[t]))
-			le.PutUint32(pb[o+4:], uint32(n))
+			le.PutUint32(pb[o+rangeBase:], uint32(propBase[t]))
+			le.PutUint32(pb[o+rangeCount:], uint32(n))
 			propBase[t] += n
 		}
 		for t := range NumParamTypes {
 			o := paramsIO + paramsIOStride*int(t)
 			nIn, nOut := len(el.Inputs.Of(t)), len(el.Outputs.Of(t))
-			le.PutUint32(pb[o:], uint32(inBase[t]))
-			le.PutUint32(pb[o+4:], uint32(nIn))
-			le.PutUint32(pb[o+8:], uint32(outBase[t]))
-			le.PutUint32(pb[o+12:], uint32(nOut))
+			in, out := o+paramsIOInputs, o+paramsIOOutputs
+			le.PutUint32(pb[in+rangeBase:], uint32(inBase[t]))
+			le.PutUint32(pb[in+rangeCount:], uint32(nIn))
+			le.PutUint32(pb[out+rangeBase:], uint32(outBase[t]))
+			le.PutUint32(pb[out+rangeCount:], uint32(nOut))
 			inBase[t] += nIn
 			outBase[t] += nOut
 		}
@@ -690,7 +691,7 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 		}
 		total := 0
 		for k := range plugs {
-			o := paramsPlugCounts + 2*k
+			o := paramsPlugCounts + plugCountSize*k
 			pb[o], pb[o+1] = uint8(len(plugs[k])), uint8(total)
 			total += len(plugs[k])
 		}
@@ -759,15 +760,15 @@ func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
 		pb := e.grow(attachParamsSize)
 		le.PutUint32(pb[attachParamsDebug:], a.Debug)
 		for t := range NumParamTypes {
-			o := attachParamsProperties + 8*int(t)
+			o := attachParamsProperties + rangeSize*int(t)
 			n := len(a.Properties.Of(t))
-			le.PutUint32(pb[o:], uint32(propBase[t]))
-			le.PutUint32(pb[o+4:], uint32(n))
+			le.PutUint32(pb[o+rangeBase:], uint32(propBase[t]))
+			le.PutUint32(pb[o+rangeCount:], uint32(n))
 			propBase[t] += n
 		}
 		// Empty (count, offset) pairs pointing past the block, as the game's files have.
 		for j := range attachParamsEmptyPairs {
-			le.PutUint32(pb[attachParamsEmpty+8*j+4:], end)
+			le.PutUint32(pb[attachParamsEmpty+rangeSize*j+attachParamsEmptyEnd:], end)
 		}
 	}
 }
@@ -1015,10 +1016,10 @@ func (e *encoder) blackboard() {
 		index += len(ps)
 		switch blackboardType(f.Version, s) {
 		case BBVec3f:
-			pos += 12 * len(ps)
+			pos += bbVec3fSize * len(ps)
 		case BBPointer:
 		default:
-			pos += 4 * len(ps)
+			pos += bbValueSize * len(ps)
 		}
 	}
 	var refs []string
