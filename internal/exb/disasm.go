@@ -2,6 +2,7 @@ package exb
 
 import (
 	"ainbeditor/internal/pyfmt"
+	"ainbeditor/internal/textscan"
 	"encoding/hex"
 	"fmt"
 	"strconv"
@@ -116,9 +117,7 @@ func appendQuote(b []byte, s string) []byte {
 	b = append(b, '"')
 	run := 0 // start of the pending run of characters copied as they are
 	for i := 0; i < len(s); {
-		for i < len(s) && asIs[s[i]] {
-			i++
-		}
+		i = textscan.PlainRun(s, i, false)
 		if i == len(s) {
 			break
 		}
@@ -185,15 +184,6 @@ func decodeRune(s string) (rune, int) {
 	}
 	return utf8.DecodeRuneInString(s)
 }
-
-// asIs holds the bytes strconv.Quote copies as they are on their own: printable ASCII
-// other than the double quote and the backslash.
-var asIs = func() (t [256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
 
 // appendEscaped appends strconv's escape of the one character c, without quotes.
 func appendEscaped(b []byte, c string) []byte {

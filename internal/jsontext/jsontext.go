@@ -3,16 +3,11 @@
 // encoding/json's reflection and re-compaction. It never decides a document's shape.
 package jsontext
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
 
-// plain marks the bytes a JSON string holds as they are: printable ASCII but the quote and
-// the backslash.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
+	"ainbeditor/internal/textscan"
+)
 
 // AppendString quotes s as JSON. Control characters, quotes and backslashes are escaped, and
 // U+2028 and U+2029, which end lines in JavaScript, as encoding/json does; unlike it, <, >
@@ -25,12 +20,11 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i = textscan.PlainRun(s, i, true); i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if plain[c] {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			b = appendEscape(b, c)
 			i++
@@ -91,7 +85,7 @@ func sequenceLen(s string) int {
 	return 0
 }
 
-// appendEscape escapes one ASCII byte that plain lacks.
+// appendEscape escapes one ASCII byte that textscan.PlainRun stops at.
 func appendEscape(b []byte, c byte) []byte {
 	const hex = "0123456789abcdef"
 	switch c {
