@@ -26,10 +26,20 @@ type token struct {
 	pos  int
 }
 
-// puncts lists the operators, longest first so that "<<" wins over "<".
-var puncts = []string{
-	"&&", "||", "==", "!=", "<=", ">=", "<<", ">>",
-	"(", ")", "[", "]", "{", "}", ",", ":", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "!", ".",
+// punctAt is the operator or punctuation s starts with, the longest one ("<<" and not "<"),
+// or "" for none.
+func punctAt(s string) string {
+	if len(s) >= 2 {
+		switch s[:2] {
+		case "&&", "||", "==", "!=", "<=", ">=", "<<", ">>":
+			return s[:2]
+		}
+	}
+	switch s[0] {
+	case '(', ')', '[', ']', '{', '}', ',', ':', '=', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '!', '.':
+		return s[:1]
+	}
+	return ""
 }
 
 // lexLine splits s into tokens, ending with a tokEOL at the comment or the
@@ -63,19 +73,13 @@ func lexLine(s string, out []token, utf8OK bool) []token {
 			i += n
 			out = append(out, token{tokString, s[start:i], start})
 		default:
-			matched := false
-			for _, p := range puncts {
-				if strings.HasPrefix(s[i:], p) {
-					out = append(out, token{tokPunct, p, start})
-					i += len(p)
-					matched = true
-					break
-				}
-			}
-			if !matched {
+			p := punctAt(s[i:])
+			if p == "" {
 				_, n := utf8.DecodeRuneInString(s[i:])
 				return append(out, token{tokBad, s[i : i+n], start})
 			}
+			out = append(out, token{tokPunct, p, start})
+			i += len(p)
 		}
 	}
 }
