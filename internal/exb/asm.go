@@ -575,13 +575,20 @@ func parseCompatInstruction(text string, line int, version uint32) (stmt, error)
 }
 
 // splitLines splits text into lines without their line endings.
-func splitLines(text string) []string {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
+func splitLines(text string) []string { return appendLines(nil, text) }
+
+// appendLines appends text's lines to lines, as splitLines returns them.
+func appendLines(lines []string, text string) []string {
+	for {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			break
+		}
+		lines = append(lines, strings.TrimSuffix(text[:i], "\r"))
+		text = text[i+1:]
 	}
-	if n := len(lines); n > 0 && lines[n-1] == "" {
-		lines = lines[:n-1]
+	if last := strings.TrimSuffix(text, "\r"); last != "" {
+		lines = append(lines, last)
 	}
 	return lines
 }

@@ -129,15 +129,32 @@ func (c *srcCompiler) expectEOL() error {
 // compileSource compiles a whole function text. in and out are the types to
 // keep when the text has no .input / .output line.
 func compileSource(text string, version uint32, in, out DataType) (*source, error) {
-	return compileSourceSized(text, version, in, out, 0)
+	return compileWith(text, version, in, out, nil, utf8.ValidString(text))
 }
 
-// compileSourceSized is compileSource for a text expected to make about n main
-// statements (a decompiled function's), so that they are not copied as they grow.
-func compileSourceSized(text string, version uint32, in, out DataType, n int) (*source, error) {
-	c := &srcCompiler{version: version, in: in, out: out, lines: splitLines(text), utf8OK: utf8.ValidString(text), toks: make([]token, 0, 32)}
+// compileScratch holds what compiling one function needs, for the decompiler to reuse
+// across a module's functions when it checks its texts: the main block's statements and
+// their positions, the lines and a line's tokens. A source compiled with it is valid until
+// the next compile.
+type compileScratch struct {
+	code  []stmt
+	pos   []srcPos
+	lines []string
+	toks  []token
+}
+
+// compileWith is compileSource with buffers from sc (nil for new ones) and utf8OK saying
+// whether text is known to be valid UTF-8.
+func compileWith(text string, version uint32, in, out DataType, sc *compileScratch, utf8OK bool) (*source, error) {
+	if sc == nil {
+		sc = &compileScratch{toks: make([]token, 0, 32)}
+	}
+	sc.lines = appendLines(sc.lines[:0], text)
+	c := &srcCompiler{version: version, in: in, out: out, lines: sc.lines, utf8OK: utf8OK, toks: sc.toks[:0]}
+	defer func() { sc.toks = c.toks }()
 	src := &source{}
-	main := &emitter{code: make([]stmt, 0, n), pos: make([]srcPos, 0, n)}
+	main := &emitter{code: sc.code[:0], pos: sc.pos[:0]}
+	defer func() { sc.code, sc.pos = main.code, main.pos }()
 	headerDone := false
 	for c.next() {
 		t := c.peek()

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -47,6 +49,39 @@ type decompiler struct {
 	// fallback renders again): shared by a module's functions.
 	render *int
 	err    error
+	sc     *decompileScratch
+}
+
+// decompileScratch is what decompiling one function needs, reused across a module's
+// functions: their instructions decoded, and the compile that checks each text.
+type decompileScratch struct {
+	ss      []stmt
+	compile compileScratch
+	leaves  []byte // the operand texts of the assignment being written (leafText)
+}
+
+// scratchPool keeps scratches from one module to the next: grown to a module's longest
+// assignment once, they then cost nothing.
+var scratchPool = sync.Pool{New: func() any { return new(decompileScratch) }}
+
+// The largest buffers kept for the next module: a block of 16,384 statements takes about
+// 3 MB, more than any corpus function by far.
+const (
+	maxPooledLeaves = 1 << 20
+	maxPooledStmts  = 1 << 14
+)
+
+// release returns sc to the pool unless it holds a buffer too large to keep, and drops
+// the references to the module's strings its slices still hold.
+func (sc *decompileScratch) release() {
+	if cap(sc.leaves) > maxPooledLeaves || cap(sc.ss) > maxPooledStmts || cap(sc.compile.code) > maxPooledStmts {
+		return
+	}
+	clear(sc.ss[:cap(sc.ss)])
+	clear(sc.compile.code[:cap(sc.compile.code)])
+	clear(sc.compile.lines[:cap(sc.compile.lines)])
+	clear(sc.compile.toks[:cap(sc.compile.toks)])
+	scratchPool.Put(sc)
 }
 
 // renderRatio bounds the string literal text all the candidate texts of a module take, as
@@ -73,7 +108,7 @@ func (m *Module) FunctionSource(i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	text, _, err := m.functionSource(c, newLookup(c, &m.Params), i, m.textLimit(), nil)
+	text, _, err := m.functionSource(c, newLookup(c, &m.Params), i, m.textLimit(), nil, nil)
 	return text, err
 }
 
@@ -90,8 +125,10 @@ func (m *Module) FunctionSources() ([]string, error) {
 	out := make([]string, len(m.Functions))
 	size, limit := 0, m.textLimit()
 	render := renderRatio * limit
+	sc := scratchPool.Get().(*decompileScratch)
+	defer sc.release()
 	for i := range m.Functions {
-		if out[i], _, err = m.functionSource(c, lk, i, limit-size, &render); err != nil {
+		if out[i], _, err = m.functionSource(c, lk, i, limit-size, &render, sc); err != nil {
 			return nil, err
 		}
 		if size += len(out[i]); size > limit {
@@ -103,11 +140,14 @@ func (m *Module) FunctionSources() ([]string, error) {
 
 // functionSource renders function i, in at most budget bytes, and reports whether it
 // folded without any fallback. render is the string text left to render (see decompiler);
-// nil gives the function renderRatio times its budget.
-func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int, render *int) (string, bool, error) {
+// nil gives the function renderRatio times its budget. sc may be nil.
+func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int, render *int, sc *decompileScratch) (string, bool, error) {
 	if render == nil {
 		n := renderRatio * budget
 		render = &n
+	}
+	if sc == nil {
+		sc = new(decompileScratch)
 	}
 	f := &m.Functions[i]
 	var blocks [2][]Instruction
@@ -121,7 +161,7 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int, render 
 	if n := len(blocks[0]) + len(blocks[1]); n > maxExpanded {
 		return "", false, fmt.Errorf("exb: function %d: %d instructions, more than the %d this package expands", i, n, maxExpanded)
 	}
-	d := &decompiler{m: m, c: c, lk: lk, version: m.Version, in: f.Input, out: f.Output, budget: budget, render: render}
+	d := &decompiler{m: m, c: c, lk: lk, version: m.Version, in: f.Input, out: f.Output, budget: budget, render: render, sc: sc}
 	// First the folded text unchecked piece by piece (it almost always compiles back, and
 	// the whole function is checked below), then checked piece by piece with fallbacks,
 	// then the listing.
@@ -143,7 +183,7 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int, render 
 			return "", false, fmt.Errorf("exb: function %d: %w", i, d.err)
 		}
 		text := b.String()
-		if m.sourceReproduces(text, i, blocks, lk) {
+		if m.sourceReproduces(text, i, blocks, c, lk, &sc.compile) {
 			return text, d.folded && level == 0, nil
 		}
 	}
@@ -152,9 +192,11 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int, render 
 
 // sourceReproduces compiles text against m's tables and compares the result
 // with function i.
-func (m *Module) sourceReproduces(text string, i int, blocks [2][]Instruction, lk *lookup) bool {
+func (m *Module) sourceReproduces(text string, i int, blocks [2][]Instruction, c *decodeCtx, lk *lookup, sc *compileScratch) bool {
 	f := &m.Functions[i]
-	src, err := compileSourceSized(text, m.Version, TypeNone, TypeNone, len(blocks[1]))
+	// The decompiler writes every string literal quoted as valid UTF-8 and everything else
+	// but signatures in ASCII, so the text is valid when the signatures are.
+	src, err := compileWith(text, m.Version, TypeNone, TypeNone, sc, c.sigsUTF8 || utf8.ValidString(text))
 	if err != nil || src.input != f.Input || src.output != f.Output || src.hasSetup != f.Setup.Present() {
 		return false
 	}
@@ -181,7 +223,8 @@ func encodesTo(ss []stmt, ins []Instruction, version uint32, p placer) bool {
 // the listing in one asm block, which is exact by construction.
 func (d *decompiler) writeBlock(b *strings.Builder, ins []Instruction, indent string, level int) {
 	d.ins = ins
-	d.ss = make([]stmt, len(ins))
+	d.ss = slices.Grow(d.sc.ss[:0], len(ins))[:len(ins)]
+	d.sc.ss = d.ss
 	for j := range ins {
 		d.ss[j] = d.c.decode(&ins[j])
 	}
@@ -462,15 +505,19 @@ func naturalType(a *arg) DataType {
 }
 
 // leafText writes an operand, with its type when the plain form would be
-// read as another type.
+// read as another type. The text lives in the scratch's leaves until the next
+// assignText: callers that keep it longer copy it.
 func (d *decompiler) leafText(a *arg, t DataType, typed bool) string {
-	var b []byte
+	start := len(d.sc.leaves)
+	b := d.sc.leaves
+	defer func() { d.sc.leaves = b }()
 	if typed {
 		b = append(b, typeWord(t)...)
 		b = append(b, ' ')
 	}
 	if a.mem {
-		return string(appendLoc(b, a.src, a.off, t))
+		b = appendLoc(b, a.src, a.off, t)
+		return bytesView(b[start:])
 	}
 	switch a.kind {
 	case litNum:
@@ -491,10 +538,16 @@ func (d *decompiler) leafText(a *arg, t DataType, typed bool) string {
 			}
 			return ""
 		}
-		b = appendQuote(b, a.str)
+		b = appendQuote(slices.Grow(b, len(a.str)+2), a.str) // at its size when nothing is escaped
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again: no copy of a long string
+	// Only appended to until the next assignText, so the view stays as written: a long
+	// string is not copied once more.
+	return bytesView(b[start:])
 }
+
+// bytesView is b as a string without a copy, for bytes that are not written again while
+// the string is in use.
+func bytesView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // operandText writes operand a so that the compiler reads it as type want,
 // given the type ctx an untyped location takes.
@@ -508,7 +561,7 @@ func (d *decompiler) operandText(a *arg, want, ctx DataType) string {
 }
 
 func (d *decompiler) condText(s *stmt) (string, bool) {
-	t := d.operandText(&s.a[0], s.typ, TypeBool)
+	t := strings.Clone(d.operandText(&s.a[0], s.typ, TypeBool)) // outlives the assignments in its branches
 	return t, t != ""
 }
 
@@ -530,6 +583,7 @@ const (
 // assignText renders instructions [i, j) as one assignment; false when they
 // cannot be written as one.
 func (d *decompiler) assignText(i, j int) (string, bool) {
+	d.sc.leaves = d.sc.leaves[:0] // the texts of the last assignment are copied into it
 	first := &d.ss[i]
 	dst := first.a[0]
 	dstText := appendLoc(nil, dst.src, dst.off, first.typ)
@@ -641,7 +695,7 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 	for _, p := range post {
 		out = append(out, p...)
 	}
-	return unsafe.String(unsafe.SliceData(out), len(out)), true // out is not written again
+	return bytesView(out), true // out is not written again
 }
 
 // gotoForm renders a block whose jumps do not nest: labels where jumps

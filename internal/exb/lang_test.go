@@ -229,7 +229,7 @@ func TestSourceCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			c, _ := asm.newDecodeCtx()
-			got, folded, err := asm.functionSource(c, newLookup(c, &asm.Params), 0, asm.textLimit(), nil)
+			got, folded, err := asm.functionSource(c, newLookup(c, &asm.Params), 0, asm.textLimit(), nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -113,7 +113,7 @@ func TestCorpusSourceRoundTrip(t *testing.T) {
 		}
 		lk := newLookup(c, &m.Params)
 		for i := range m.Functions {
-			text, ok, err := m.functionSource(c, lk, i, m.textLimit(), nil)
+			text, ok, err := m.functionSource(c, lk, i, m.textLimit(), nil, nil)
 			if err != nil {
 				t.Fatalf("%s: function %d: %v", f.name, i, err)
 			}

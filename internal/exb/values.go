@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // This file is the value level between instructions and text: an
@@ -50,10 +51,11 @@ type stmt struct {
 
 // decodeCtx resolves references against a module's tables.
 type decodeCtx struct {
-	version uint32
-	pool    *poolIndex
-	params  []byte
-	sigs    []string
+	version  uint32
+	pool     *poolIndex
+	params   []byte
+	sigs     []string
+	sigsUTF8 bool // every signature is valid UTF-8
 }
 
 func (m *Module) newDecodeCtx() (*decodeCtx, error) {
@@ -68,6 +70,10 @@ func (m *Module) newDecodeCtx() (*decodeCtx, error) {
 			return nil, formatErr(secSignatures, 4+4*i, "signature %d: string offset %#x is not a string in the pool", i, o)
 		}
 		c.sigs[i] = s
+	}
+	c.sigsUTF8 = true
+	for _, s := range c.sigs {
+		c.sigsUTF8 = c.sigsUTF8 && utf8.ValidString(s)
 	}
 	return c, nil
 }
