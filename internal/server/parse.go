@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -53,12 +54,30 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return codecError(err)
 	}
-	reply := doc.Encode()
+	bp := replyBuffers.Get().(*[]byte)
+	defer putReplyBuffer(bp)
+	// One byte more than the hint leaves room for writeRawJSON's newline.
+	reply := doc.AppendJSON(slices.Grow((*bp)[:0], doc.EncodedSizeHint()+1))
+	*bp = reply
 	if err := s.checkReply(len(reply), len(data)); err != nil {
 		return err
 	}
 	writeRawJSON(w, http.StatusOK, reply)
 	return nil
+}
+
+// replyBuffers keeps document buffers from one parse to the next: a document is hundreds of
+// kilobytes to megabytes, written once and dropped, and allocating it anew made a tenth of
+// the memory a parse of a 210 KB file allocates, and of the collector's work.
+var replyBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledReply is the largest buffer kept: a rare huge document should not stay in memory.
+const maxPooledReply = 8 << 20
+
+func putReplyBuffer(bp *[]byte) {
+	if cap(*bp) <= maxPooledReply {
+		replyBuffers.Put(bp)
+	}
 }
 
 // MaxReplyRatio and MaxReplyBase bound the document /api/parse answers: MaxReplyBase plus
