@@ -2,6 +2,7 @@ package ainb
 
 import (
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -120,5 +121,24 @@ func TestJSONErrorsInJSONTerms(t *testing.T) {
 				t.Errorf("%s: got %v, want %s", c.in, err, c.want)
 			}
 		}
+	}
+}
+
+// A selector plug that reads its case from the blackboard must name the parameter: the
+// document is refused at the plug, naming the key, as for any other required member.
+func TestCompatJSONBlackboardCaseNeedsIndex(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testcorpus.Dir(t), "ainb", "random", "random_s12_v408_n75.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const old = `"Name": "w3",
+            "Blackboard Index": 0,`
+	if !strings.Contains(string(doc), old) {
+		t.Fatalf("fixture lacks %q", old)
+	}
+	_, err = ReadCompatJSON([]byte(strings.Replace(string(doc), old, `"Name": "w3",`, 1)))
+	var pe *PathError
+	if !errors.As(err, &pe) || !strings.HasSuffix(pe.Error(), `: missing key "Blackboard Index"`) || !strings.HasPrefix(pe.Path, "Nodes[") {
+		t.Fatalf("got %v, want a PathError at the plug for the missing blackboard index", err)
 	}
 }
