@@ -570,7 +570,7 @@ export class Editor {
 
   // Lists what the server found wrong with the document in the problems panel. ids are the
   // node ids of the document as it was sent: a problem names its node by index in that
-  // document's nodes, and an expression by its path (expressions.functions[k].text) and line.
+  // document's nodes, and an expression by its path (expressions.functions[k].text), line and column.
   showApiProblems(err, ids) {
     const d = err.detail || {};
     const nodeId = (k) => (Number.isInteger(k) && k >= 0 ? (ids && k < ids.length ? ids[k] : k) : -1);
@@ -580,14 +580,15 @@ export class Editor {
       if (m) {
         out.expression = Number(m[1]);
         if (p.line) out.line = p.line;
-        out.path = `expression ${out.expression}` + (p.line ? `, line ${p.line}` : "");
+        if (p.line && p.column) out.column = p.column;
+        out.path = `expression ${out.expression}` + (p.line ? `, line ${p.line}` + (p.column ? `:${p.column}` : "") : "");
       }
       return out;
     };
     // detail.expression (or detail.function) with line: one expression that does not assemble.
     const expr = Number.isInteger(d.expression) ? d.expression : d.function;
     if (Array.isArray(d.problems)) this.setProblems(d.problems.map(problem));
-    else if (Number.isInteger(expr)) this.setProblems([problem({ path: `expressions.functions[${expr}].text`, line: d.line, message: d.message || err.message })]);
+    else if (Number.isInteger(expr)) this.setProblems([problem({ path: `expressions.functions[${expr}].text`, line: d.line, column: d.column, message: d.message || err.message })]);
     else this.setProblems([{ node: -1, path: "", message: err.message }]);
   }
 

@@ -14,6 +14,7 @@ import { parseF32, parseInt32, toS32 } from "./edits.js";
 import { classKey, missing } from "./catalogue.js";
 import { addParam, removeParam, removeProblem } from "./plugedits.js";
 import { openPalette } from "./palette.js";
+import { functionView, fit } from "./exprcode.js";
 
 const SOURCE_KINDS = [["value", "Value"], ["node", "Node output"], ["blackboard", "Blackboard"], ["expression", "Expression"]];
 
@@ -25,6 +26,8 @@ export class Inspector {
     ed.on("selection", again);
     ed.on("change", again);
     ed.on("document", again);
+    ed.on("expression-form", again);
+    ed.on("problems", again);
     this.render();
   }
 
@@ -56,6 +59,7 @@ export class Inspector {
     const n = ed.nodeById(sel[0]);
     if (!n) return;
     this.el.append(this.nodeView(n));
+    for (const ta of this.el.querySelectorAll("textarea.code")) fit(ta);
     this.el.scrollTop = scroll;
     if (focusKey) {
       const again = this.el.querySelector(`[data-key="${focusKey}"]`);
@@ -349,6 +353,12 @@ export class Inspector {
             return this.refused(ed.edits.setSource(ref, { expression: v }));
           }),
           h("button.link", { onclick: () => ed.ui.showExpression(s.expression) }, "show")));
+        // The function itself, as code (or its instructions) to read and edit in place.
+        if (s.expression >= 0 && s.expression < n) {
+          const err = ed.problems.find((q) => q.expression === s.expression);
+          wrap.append(h("div.src-expr", {}, functionView(ed, s.expression, key + ".code",
+            err ? { line: err.line || 0, column: err.column || 0, message: err.message } : null)));
+        }
         break;
       }
     }

@@ -2,6 +2,7 @@
 // problems), inspector, legend, status bar and overlays (help, add-node palette, toasts).
 
 import { h, clear } from "./dom.js";
+import { functionView, errorText } from "./exprcode.js";
 import { Inspector } from "./inspector.js";
 import { SHORTCUTS, KEYS, keyLabel } from "./input.js";
 import * as store from "./store.js";
@@ -453,15 +454,12 @@ export class Panels {
       clear(body);
       const fns = ed.doc && ed.doc.expressions && ed.doc.expressions.functions;
       if (!fns || !fns.length) return body.append(h("p.hint", {}, ed.doc ? "The file has no expressions." : "No file open."));
-      body.append(h("p.hint", {}, "Each expression is assembled again when you save. Edit and leave the field to apply."));
+      body.append(h("p.hint", {}, "Each expression shows as readable code or as its instructions (the toggle). Edit either and leave the field to apply; the file is built from it when you save."));
       fns.forEach((fn, k) => {
-        const ta = h("textarea.code", { spellcheck: "false", dataset: { key: `fn.${k}` }, rows: fn.text.split("\n").length + 1 }, fn.text);
-        ta.value = fn.text;
-        ta.addEventListener("change", () => ed.edits.setExpressionText(k, ta.value));
-        ta.addEventListener("input", () => fitHeight(ta));
         const err = ed.problems.find((p) => p.expression === k);
+        const view = functionView(ed, k, `fn.${k}`, err ? { line: err.line || 0, column: err.column || 0, message: err.message } : null);
         body.append(h("div.fn" + (err ? ".has-error" : ""), { dataset: { expression: k } },
-          h("h3.group", {}, `Expression ${k}`, err ? h("span.error-text", {}, ` line ${err.line ?? "?"}: ${err.message}`) : null), ta));
+          h("h3.group", {}, `Expression ${k}`, err ? h("span.error-text", {}, " " + errorText({ line: err.line, column: err.column, message: err.message })) : null), view));
       });
       // Long lines wrap (editor.css), so each text is as tall as its wrapped lines: every
       // line shows whole, none is cut off at the panel's edge.
@@ -469,6 +467,7 @@ export class Panels {
     };
     ed.on("document", render);
     ed.on("problems", render);
+    ed.on("expression-form", render);
     ed.on("change", () => {
       if (!document.activeElement || !body.contains(document.activeElement)) render();
     });
