@@ -108,7 +108,8 @@ func checkExprs(m *exb.Module) error {
 	for i := range m.Functions {
 		text, err := m.FunctionSource(i)
 		if err != nil {
-			return fmt.Errorf("function %d: %v", i, err)
+			// The decompiler's error names the function already; the line names it once.
+			return fmt.Errorf("function %d: %s", i, strings.TrimPrefix(err.Error(), fmt.Sprintf("exb: function %d: ", i)))
 		}
 		before := snapshot(m, i)
 		if err := m.SetFunctionSource(i, text); err != nil {
