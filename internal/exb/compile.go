@@ -315,8 +315,13 @@ func (c *srcCompiler) block(e *emitter, depth int) (string, error) {
 		}
 	}
 	if depth > 0 {
+		// At the end of the text's last line, where the } should have come.
 		c.line = ""
-		return "", &SyntaxError{Line: max(len(c.lines), 1), Msg: "missing }"}
+		last := ""
+		if len(c.lines) > 0 {
+			last = c.lines[len(c.lines)-1]
+		}
+		return "", &SyntaxError{Line: max(len(c.lines), 1), Col: utf8.RuneCountInString(last) + 1, Msg: "missing }"}
 	}
 	return "", nil
 }
@@ -450,7 +455,14 @@ func (c *srcCompiler) asm(e *emitter) error {
 		}
 		e.emit(s, srcPos{c.ln, utf8.RuneCountInString(l[:start]) + 1})
 	}
-	return &SyntaxError{Line: open, Msg: "asm { has no closing } line"}
+	// At the asm block's {, on the line that opened it.
+	col := 0
+	if open >= 1 && open <= len(c.lines) {
+		if l := c.lines[open-1]; strings.Contains(l, "{") {
+			col = utf8.RuneCountInString(l[:strings.Index(l, "{")]) + 1
+		}
+	}
+	return &SyntaxError{Line: open, Col: col, Msg: "asm { has no closing } line"}
 }
 
 func (c *srcCompiler) ifStmt(e *emitter, depth int, p srcPos) error {

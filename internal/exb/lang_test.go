@@ -3,6 +3,7 @@ package exb
 import (
 	"bytes"
 	"errors"
+	"slices"
 
 	"strings"
 	"testing"
@@ -206,10 +207,32 @@ noend`, true},
 STR float Out[0x0], float 2.0
 END`, `
 Out = 2.0`, true},
+	{"imm and none types", 3, `
+STR imm LMem32[0x0], imm 5
+ADD imm LMem32[0x0], imm In[0x0]
+STR LMem32[0x4], 7
+END`, `
+LMem32[0x0] = imm 5 + imm In
+LMem32[0x4] = none 7`, true},
+}
+
+// longPoolCase has a string past the first 64 KiB of the string pool, which an instruction
+// cannot address itself: it refers to a param entry holding the string's offset
+// (SrcParamString). The text is the same as for any string. It is kept out of sourceCases,
+// whose texts seed FuzzCompile, so the fuzzer does not mutate a 64 KiB input.
+func longPoolCase() sourceCase {
+	long := strings.Repeat("a", 65536)
+	return sourceCase{"string past 64 KiB", 3, `
+STR str LMem64[0x0], str "` + long + `"
+STR str LMem64[0x8], str "b"
+EQL str LMem64[0x8], str "c"
+END`, `
+LMem64[0x0] = "` + long + `"
+LMem64[0x8] = "b" == "c"`, true}
 }
 
 func TestSourceCases(t *testing.T) {
-	for _, tc := range sourceCases {
+	for _, tc := range append(slices.Clone(sourceCases), longPoolCase()) {
 		t.Run(tc.name, func(t *testing.T) {
 			header := ".input INT\n.output INT\n"
 			switch tc.name {
@@ -266,7 +289,7 @@ func TestSourceErrors(t *testing.T) {
 		{3, "LMem32[0x0] = 1 + (2 * 3)", "line 1:19: the right operand of + must be a single value (a location or literal); compute it into a location first"},
 		{3, "LMem32[0x0] = 1 + -In", "line 1:19: the right operand of + must be a single value (a location or literal); compute it into a location first"},
 		{3, "5 = In", "line 1:1: expected a statement; an assignment's left side must be a location such as LMem32[0x0]"},
-		{3, "\nif (In) {\nOut = 1", "line 3: missing }"},
+		{3, "\nif (In) {\nOut = 1", "line 3:8: missing }"},
 		{3, "if (In + 1) {\n}", "line 1:5: a condition must be a single value (a location or literal); compute it into a location first"},
 		{3, "Out = 1\n  goto nowhere", "line 2:8: undefined label nowhere"},
 		{3, "L1:\nL1:", "line 2:1: label L1 defined twice"},
@@ -280,7 +303,7 @@ func TestSourceErrors(t *testing.T) {
 		{3, "LMem32[0x0] = 1 $", `line 1:17: unexpected "$" at the end of the statement`},
 		{3, "LMem32[0x0] = vec3f(1.0, 2)", "line 1:26: a vec3f component must be a float literal such as 1.0"},
 		{3, "asm {\n  STR int LMem32[0x0], int 1\n  FOO\n}", `line 3:3: unknown opcode "FOO"`},
-		{3, "asm {\n  END", "line 1: asm { has no closing } line"},
+		{3, "asm {\n  END", "line 1:5: asm { has no closing } line"},
 		{3, ".input FOO", `line 1:8: unknown type "FOO" (want NONE, IMM, BOOL, INT, UINT, FLOAT, STRING or VECTOR3F)`},
 		{3, "Out = 1\n.input INT", "line 2:1: directives must come before the first statement"},
 		{3, ".bogus", "line 1:2: unknown directive .bogus (want .input, .output or .memory)"},
