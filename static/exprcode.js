@@ -27,7 +27,8 @@ const TOKEN = new RegExp([
   /(-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?))/.source, // 4 number
   /([A-Za-z_][\w.]*)/.source, // 5 word
   /(\s+)/.source, // 6 space
-  /([^\s\w"]+)/.source, // 7 punctuation and operators
+  /(\]\.[xyzXYZ](?!\w))/.source, // 7 a vector component after a location: "].x"
+  /([^\s\w"]+)/.source, // 8 punctuation and operators
 ].join("|"), "gy");
 
 // tokens splits one line into tokens; their texts joined are the line.
@@ -61,7 +62,8 @@ export function tokens(line) {
       } else out.push(["num", m[4]]);
     } else if (m[5] !== undefined) out.push([wordClass(m[5], out), m[5]]);
     else if (m[6] !== undefined) out.push(["", m[6]]);
-    else out.push(["punct", m[7]]);
+    else if (m[7] !== undefined) out.push(["punct", "]"], ["loc", m[7].slice(1)]);
+    else out.push(["punct", m[8]]);
   }
   if (TOKEN.lastIndex < line.length) out.push(["", line.slice(TOKEN.lastIndex)]);
   return out;
@@ -79,7 +81,7 @@ function wordClass(w, before) {
 // highlighted fills el with the text as highlighted lines: one span.line per line (the last
 // one also when the text ends in a newline, so the lines line up with a textarea's), the
 // tokens as span.t-<class>. err {line, column} marks its line (.err-line) and the character
-// at its column (.err-at; the column counts the line's UTF-8 bytes, as the compiler does).
+// at its column (.err-at; the column counts the line's characters, as the compiler does).
 export function highlight(el, text, err) {
   clear(el);
   const lines = text.split("\n");
@@ -108,13 +110,13 @@ function span(cls, t) {
   return cls ? h("span.t-" + cls, {}, t) : document.createTextNode(t);
 }
 
-// charIndex is the index in line of the character at byte offset b of its UTF-8 form.
-function charIndex(line, b) {
-  let bytes = 0, i = 0;
+// charIndex is the index in line (UTF-16 units) of its character number c, counting from 0
+// in code points, as the compiler counts columns.
+export function charIndex(line, c) {
+  let n = 0, i = 0;
   for (const ch of line) {
-    if (bytes >= b) return i;
-    const c = ch.codePointAt(0);
-    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    if (n >= c) return i;
+    n++;
     i += ch.length;
   }
   return i;
