@@ -117,11 +117,11 @@ func appendQuote(b []byte, s string) []byte {
 	b = append(b, '"')
 	run := 0 // start of the pending run of characters copied as they are
 	for i := 0; i < len(s); {
-		i = textscan.PlainRun(s, i, false)
-		if i == len(s) {
-			break
-		}
 		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+				i = textscan.PlainRun(s, i+1, false) // from the start of a run only (see jsontext)
+				continue
+			}
 			b = append(b, s[run:i]...)
 			b = appendEscaped(b, s[i:i+1])
 			i++

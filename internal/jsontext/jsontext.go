@@ -20,11 +20,14 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if i = textscan.PlainRun(s, i, true); i == len(s) {
-			break
-		}
 		c := s[i]
 		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				// Scanned a word at a time only from here: called at every rune, the scan
+				// cost more than it saved on text that mixes scripts.
+				i = textscan.PlainRun(s, i+1, true)
+				continue
+			}
 			b = append(b, s[start:i]...)
 			b = appendEscape(b, c)
 			i++
