@@ -36,6 +36,8 @@ type srcCompiler struct {
 	line    string
 	inIf    int  // how many ifs enclose the current statement
 	utf8OK  bool // the whole text is valid UTF-8, so string literals need no check of their own
+	// chainBuf holds the statements of the assignment being compiled (chain).
+	chainBuf []stmt
 }
 
 // emitter collects one block's statements.
@@ -141,6 +143,7 @@ type compileScratch struct {
 	pos   []srcPos
 	lines []string
 	toks  []token
+	chain []stmt
 }
 
 // compileWith is compileSource with buffers from sc (nil for new ones) and utf8OK saying
@@ -150,8 +153,8 @@ func compileWith(text string, version uint32, in, out DataType, sc *compileScrat
 		sc = &compileScratch{toks: make([]token, 0, 32)}
 	}
 	sc.lines = appendLines(sc.lines[:0], text)
-	c := &srcCompiler{version: version, in: in, out: out, lines: sc.lines, utf8OK: utf8OK, toks: sc.toks[:0]}
-	defer func() { sc.toks = c.toks }()
+	c := &srcCompiler{version: version, in: in, out: out, lines: sc.lines, utf8OK: utf8OK, toks: sc.toks[:0], chainBuf: sc.chain}
+	defer func() { sc.toks, sc.chain = c.toks, c.chainBuf }()
 	src := &source{}
 	main := &emitter{code: sc.code[:0], pos: sc.pos[:0]}
 	defer func() { sc.code, sc.pos = main.code, main.pos }()
@@ -948,7 +951,8 @@ func (c *srcCompiler) chain(dst, rhs *expr) ([]stmt, error) {
 		name, _ := memText(l.leaf.src, l.leaf.off, TypeNone)
 		return nil, c.errAt(l.pos, "cannot tell the type of %s; write the type before it, such as int %s", name, name)
 	}
-	out := make([]stmt, 0, len(ops)+1)
+	out := c.chainBuf[:0] // emitted by the caller before the next chain
+	defer func() { c.chainBuf = out[:0] }()
 	d := arg{mem: true, src: dst.leaf.src, off: dst.leaf.off}
 	same := l.leaf.mem && l.leaf.src == d.src && l.leaf.off == d.off
 	if len(ops) == 0 || !same {

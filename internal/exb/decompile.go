@@ -58,6 +58,7 @@ type decompileScratch struct {
 	ss      []stmt
 	compile compileScratch
 	leaves  []byte // the operand texts of the assignment being written (leafText)
+	lines   []byte // the assignments of the function being written, until its text is whole
 }
 
 // scratchPool keeps scratches from one module to the next: grown to a module's longest
@@ -74,13 +75,14 @@ const (
 // release returns sc to the pool unless it holds a buffer too large to keep, and drops
 // the references to the module's strings its slices still hold.
 func (sc *decompileScratch) release() {
-	if cap(sc.leaves) > maxPooledLeaves || cap(sc.ss) > maxPooledStmts || cap(sc.compile.code) > maxPooledStmts {
+	if cap(sc.leaves) > maxPooledLeaves || cap(sc.lines) > maxPooledLeaves || cap(sc.ss) > maxPooledStmts || cap(sc.compile.code) > maxPooledStmts {
 		return
 	}
 	clear(sc.ss[:cap(sc.ss)])
 	clear(sc.compile.code[:cap(sc.compile.code)])
 	clear(sc.compile.lines[:cap(sc.compile.lines)])
 	clear(sc.compile.toks[:cap(sc.compile.toks)])
+	clear(sc.compile.chain[:cap(sc.compile.chain)])
 	scratchPool.Put(sc)
 }
 
@@ -167,6 +169,7 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int, render 
 	// then the listing.
 	for attempt := 0; attempt < 3; attempt++ {
 		d.optimistic, d.folded, d.least = attempt == 0, true, 0
+		sc.lines = sc.lines[:0] // the last attempt's lines are not used again
 		level := max(attempt-1, 0)
 		var b strings.Builder
 		b.WriteString(".input " + f.Input.String() + "\n.output " + f.Output.String() + "\n")
@@ -687,7 +690,9 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 	for _, p := range post {
 		n += len(p)
 	}
-	out := append(append(make([]byte, 0, n), dstText...), " = "...)
+	// Written into the function's arena, which lives until its text is put together.
+	start := len(d.sc.lines)
+	out := append(append(slices.Grow(d.sc.lines, n), dstText...), " = "...)
 	for k := len(pre) - 1; k >= 0; k-- {
 		out = append(out, pre[k]...)
 	}
@@ -695,7 +700,8 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 	for _, p := range post {
 		out = append(out, p...)
 	}
-	return bytesView(out), true // out is not written again
+	d.sc.lines = out
+	return bytesView(out[start:]), true // only appended to until the next attempt
 }
 
 // gotoForm renders a block whose jumps do not nest: labels where jumps
