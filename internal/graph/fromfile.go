@@ -169,14 +169,35 @@ func (c *fromCtx) document(name string) (*Document, error) {
 		}
 	}
 
-	if m := f.Expressions; m != nil {
-		x, err := c.expressions(m)
-		if err != nil {
-			return nil, err
-		}
-		d.Expressions = x
-		c.nExpr = len(x.Functions)
+	// The expression texts need nothing from the nodes, and decompiling them is a third of a
+	// parse: on a machine with a core to spare they are written beside the nodes.
+	var exprs struct {
+		x       *Expressions
+		listing string
+		texts   uint64
+		err     error
+		panic   any
 	}
+	exprsDone := make(chan struct{})
+	if m := f.Expressions; m != nil {
+		c.nExpr = len(m.Functions)
+		go func() {
+			defer close(exprsDone)
+			defer func() { exprs.panic = recover() }() // raised again below, as if not in a goroutine
+			exprs.x, exprs.listing, exprs.texts, exprs.err = expressions(m)
+		}()
+	} else {
+		close(exprsDone)
+	}
+	joinExprs := func() error {
+		<-exprsDone
+		if exprs.panic != nil {
+			panic(exprs.panic)
+		}
+		d.Expressions, c.facts.exbListing, c.facts.exbTexts = exprs.x, exprs.listing, exprs.texts
+		return exprs.err
+	}
+	defer func() { <-exprsDone }() // an early return does not leave the goroutine writing
 
 	d.Commands = make([]Command, len(f.Commands))
 	for i, cm := range f.Commands {
@@ -270,6 +291,9 @@ func (c *fromCtx) document(name string) (*Document, error) {
 	if f.Layout != nil {
 		c.facts.queryOrder = f.Layout.QueryOrder // node ids are element indices at parse
 	}
+	if err := joinExprs(); err != nil {
+		return nil, err
+	}
 	d.Layout = encodeLayout(c.facts)
 	return d, nil
 }
@@ -285,27 +309,28 @@ func canonicalCategoryID(version uint32, category string) uint32 {
 // expressions turns the expression binary into function texts (readable code, which
 // compiles back to the very instructions), and records the binary as a listing when
 // assembling those texts again would not give it back.
-func (c *fromCtx) expressions(m *exb.Module) (*Expressions, error) {
-	x := &Expressions{Version: m.Version, Functions: make([]Function, len(m.Functions))}
-	texts, err := m.FunctionSources()
+// expressions converts the expression binary: its function texts, and when the canonical
+// layout does not give the stored bytes back, the listing to build them from (used while the
+// texts hash as they did).
+func expressions(m *exb.Module) (x *Expressions, listing string, texts uint64, err error) {
+	x = &Expressions{Version: m.Version, Functions: make([]Function, len(m.Functions))}
+	sources, err := m.FunctionSources()
 	if err != nil {
-		return nil, fmt.Errorf("graph: expressions: %w", err)
+		return nil, "", 0, fmt.Errorf("graph: expressions: %w", err)
 	}
-	for i, t := range texts {
+	for i, t := range sources {
 		x.Functions[i].Text = t
 	}
 	// Building assembles the texts; the canonical layout is the very instructions the texts
 	// spell (AssembleSources and the decompiler round-trip), so whether it reproduces the
 	// module tells the same at a fraction of the cost: no text is compiled.
 	if !m.CanonicalReproduces() {
-		l, err := m.Listing()
-		if err != nil {
-			return nil, fmt.Errorf("graph: expression binary: %w", err)
+		if listing, err = m.Listing(); err != nil {
+			return nil, "", 0, fmt.Errorf("graph: expression binary: %w", err)
 		}
-		c.facts.exbListing = l
-		c.facts.exbTexts = textsHash(x.Functions)
+		texts = textsHash(x.Functions)
 	}
-	return x, nil
+	return x, listing, texts, nil
 }
 
 // value converts an immediate value; word reports a bool stored as a word other than 0 or 1.
