@@ -120,3 +120,67 @@ func TestBrowserBenchmark(t *testing.T) {
 		t.Logf("NOTE: the median serialization %.1f ms is over the 15 ms goal", m)
 	}
 }
+
+// snapJS keeps the graph canvas's pixels as window.__snap; diffJS compares the canvas with
+// them and says how many pixels differ by more than a rounding (4 levels in a channel), and
+// by a rounding only. Pixels on the canvas's edge count as roundings: a shape that the edge
+// cuts is smoothed there a little differently from the same shape drawn whole in the cache.
+const snapJS = `(() => { const c = document.getElementById("graph"); window.__snap = c.getContext("2d").getImageData(0, 0, c.width, c.height).data; })()`
+const diffJS = `(() => {
+  const c = document.getElementById("graph"), a = window.__snap, b = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  if (a.length !== b.length) return {big: -1, small: 0};
+  let big = 0, small = 0;
+  for (let k = 0; k < a.length; k += 4) {
+    const d = Math.max(Math.abs(a[k] - b[k]), Math.abs(a[k + 1] - b[k + 1]), Math.abs(a[k + 2] - b[k + 2]));
+    const x = (k / 4) % c.width, y = Math.floor(k / 4 / c.width);
+    if (d > 4 && x > 0 && y > 0 && x < c.width - 1 && y < c.height - 1) big++;
+    else if (d) small++;
+  }
+  return {big, small};
+})()`
+
+type pixelDiff struct{ Big, Small int }
+
+// A pan copies its frame from the scene cache (render.js blit); the copy has the pixels of
+// the same view drawn anew, but for roundings (the cache draws longer paths, which Skia may
+// rasterize a little differently), with a selection too, and a selection in between makes
+// the next pan draw it.
+func TestPanCopyIsExact(t *testing.T) {
+	p := newBrowser(t)
+	p.open(corpusFile(t, bigFile))
+	const id = 3565 // an index in the file
+	same := func(what string) {
+		t.Helper()
+		p.run(`ainbEditor.benchPan(1, 3, 2)`)
+		if !eval[bool](p, `ainbEditor.frame().copied`) {
+			t.Fatalf("%s: the pan drew anew", what)
+		}
+		// The frame the pan asked for is drawn (a copy too) before setView asks for its own.
+		p.run(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`)
+		p.run(snapJS)
+		p.drawn(`ainbEditor.setView(ainbEditor.view())`)
+		if eval[bool](p, `ainbEditor.frame().copied`) {
+			t.Fatalf("%s: setView drew from the scene cache", what)
+		}
+		d := eval[pixelDiff](p, diffJS)
+		t.Logf("%s: %d pixels differ by a rounding", what, d.Small)
+		if d.Big != 0 || d.Small > 500 {
+			t.Errorf("%s: the copied frame differs from the frame drawn anew in %d pixels (and %d by a rounding)", what, d.Big, d.Small)
+		}
+	}
+	for _, z := range []float64{1, 0.5} {
+		p.drawn(fmt.Sprintf(`(() => { const n = ainbEditor.document().nodes[%d]; ainbEditor.setView({x: n.x + 130, y: n.y, zoom: %g}); })()`, id, z))
+		// 60 frames of a pan, 180 by 120 pixels in all: the scene is built once and copied.
+		p.run(`ainbEditor.benchPan(60, 3, 2)`)
+		same(fmt.Sprintf("zoom %g", z))
+	}
+	p.run(`ainbEditor.benchPan(5, 3, 2)`)
+	p.run(snapJS)
+	p.click(p.screenOf(eval[int](p, fmt.Sprintf(`ainbEditor.document().nodes[%d].id`, id)), -1, ""))
+	p.waitFor(`ainbEditor.selection().length === 1`)
+	p.run(`ainbEditor.benchPan(2, 3, 2); ainbEditor.benchPan(2, -3, -2)`)
+	if d := eval[pixelDiff](p, diffJS); d.Big < 100 {
+		t.Errorf("the pan after selecting a node drew the old picture (%d pixels differ)", d.Big)
+	}
+	same("with a selection")
+}

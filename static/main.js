@@ -21,7 +21,7 @@ if (app) {
     // Nodes are named by id: screenOf(id, row, side), selection() lists ids.
     screenOf: (node, row, side) => ed.screenOf(node, row, side),
     timings: () => ({ ...ed.timings }),
-    frame: () => ({ frames: ed.renderer.frames, lastMs: ed.renderer.lastFrameMs, visible: ed.renderer.visibleCount, labels: ed.renderer.labelCount, hitLabel: ed.renderer.hitLabel }),
+    frame: () => ({ frames: ed.renderer.frames, lastMs: ed.renderer.lastFrameMs, visible: ed.renderer.visibleCount, labels: ed.renderer.labelCount, hitLabel: ed.renderer.hitLabel, copied: ed.renderer.copied }),
     // Draws n frames synchronously while panning by (dx, dy) screen pixels each, and returns
     // each frame's duration in ms. Reading a pixel back makes the canvas finish drawing, so
     // the times include rasterization, not only recording.
@@ -48,7 +48,10 @@ if (app) {
       }
       return times;
     },
+    // Sets the view and draws it anew (not from the scene cache): scripts that change the
+    // document behind the editor's back redraw with this.
     setView(v) {
+      ed.renderer.dropScene();
       ed.view.set(v);
       if (Number.isInteger(v.command)) ed.command = v.command;
       ed.viewChanged();

@@ -46,15 +46,23 @@ export class Renderer {
     this.measure = document.createElement("canvas").getContext("2d");
     this.lastFrameMs = 0;
     this.frames = 0;
+    this.version = 0; // counts changes of the document's drawing (invalidate)
+    this.placed = []; // the labels of the last picture drawn (drawLabels)
+    this.labelCount = 0;
+    this.hitLabel = null; // id of the search hit whose label the frame shows, for tests
+    this.scene = null; // the scene cache (blit)
+    this.lastDirect = null; // the last frame drawn anew: its key and view
   }
 
   invalidate() {
+    this.version++;
     this.rowCache.clear();
     this.minimap = null;
     this.labels = null;
   }
 
   invalidateNode(i) {
+    this.version++;
     this.rowCache.delete(i);
     this.minimap = null;
     if (this.labels) this.labels.text[i] = undefined;
@@ -73,33 +81,31 @@ export class Renderer {
     this.ed.view.height = h;
   }
 
+  // Draws a frame. A pan at an unchanged zoom and scene copies the picture from the scene
+  // cache (see blit) instead of drawing the graph again; anything else draws the graph.
   draw() {
     const t0 = performance.now();
     this.resize();
     const ctx = this.ctx, ed = this.ed, v = ed.view, dpr = this.dpr;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = BG;
-    ctx.fillRect(0, 0, v.width, v.height);
     if (!ed.doc) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.fillStyle = BG;
+      ctx.fillRect(0, 0, v.width, v.height);
+      this.scene = this.lastDirect = null;
       this.lastFrameMs = performance.now() - t0;
       return;
     }
-    const z = v.zoom;
-    ctx.setTransform(dpr * z, 0, 0, dpr * z, dpr * (v.width / 2 - v.x * z), dpr * (v.height / 2 - v.y * z));
-    const [x0, y0, x1, y1] = v.visible();
-    if (z >= 0.6) this.drawGrid(x0, y0, x1, y1);
-    const vis = [];
-    ed.grid.query(x0 - 10, y0, x1 + 10, y1, (i) => vis.push(i));
-    vis.sort((a, b) => a - b);
-    this.visibleCount = vis.length;
-    this.drawEdges(x0, y0, x1, y1, z);
-    if (z >= LOD_FULL) this.drawFull(vis);
-    else if (z >= LOD_BOX) this.drawBoxes(vis);
-    else this.drawDots(vis, z);
-    this.drawInteraction(z);
+    this.frameView = [v.x, v.y, v.zoom, v.width, v.height];
+    this.visible_ = -1;
+    const key = this.sceneKey();
+    this.copied = this.blit(key);
+    if (!this.copied) {
+      this.paint(ctx, 0);
+      this.lastDirect = { key, zoom: v.zoom, x: v.x, y: v.y, cw: this.canvas.width, ch: this.canvas.height, dpr };
+      this.labelCount = this.placed.length / 6;
+      this.hitLabel = this.placed[4] ? ed.doc.nodes[this.placed[3]].id : null;
+    }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    this.hitLabel = null; // id of the search hit whose label was drawn, for tests
-    this.labelCount = z < LOD_FULL ? this.drawLabels(vis, z) : 0;
     if (ed.boxSelect) {
       const b = ed.boxSelect;
       ctx.fillStyle = "rgba(58, 209, 255, 0.08)";
@@ -112,6 +118,120 @@ export class Renderer {
     this.drawMinimap();
     this.frames++;
     this.lastFrameMs = performance.now() - t0;
+  }
+
+  // How many nodes the last frame's view meets, counted when asked (a copied frame does not
+  // look the nodes up).
+  get visibleCount() {
+    if (this.visible_ < 0 && this.frameView && this.ed.grid) {
+      const [x, y, z, w, h] = this.frameView;
+      let n = 0;
+      this.ed.grid.query(x - w / 2 / z - 10, y - h / 2 / z, x + w / 2 / z + 10, y + h / 2 / z, () => n++);
+      this.visible_ = n;
+    }
+    return Math.max(0, this.visible_);
+  }
+
+  // Draws the graph into ctx (the canvas, or the scene cache) for the current view with md
+  // device pixels more on every side: grid, edges, nodes at the zoom's level of detail, the
+  // link being dragged, and the labels.
+  paint(ctx, md) {
+    const ed = this.ed, v = ed.view, dpr = this.dpr, z = v.zoom;
+    const main = this.ctx;
+    this.ctx = ctx;
+    try {
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.fillStyle = BG;
+      ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+      const m = md / dpr; // the margin in CSS pixels
+      ctx.setTransform(dpr * z, 0, 0, dpr * z, md + dpr * (v.width / 2 - v.x * z), md + dpr * (v.height / 2 - v.y * z));
+      const hw = (v.width / 2 + m) / z, hh = (v.height / 2 + m) / z;
+      const x0 = v.x - hw, y0 = v.y - hh, x1 = v.x + hw, y1 = v.y + hh;
+      if (z >= 0.6) this.drawGrid(x0, y0, x1, y1);
+      const vis = [];
+      ed.grid.query(x0 - 10, y0, x1 + 10, y1, (i) => vis.push(i));
+      vis.sort((a, b) => a - b);
+      if (!md) this.visible_ = vis.length;
+      this.drawEdges(x0, y0, x1, y1, z);
+      if (z >= LOD_FULL) this.drawFull(vis);
+      else if (z >= LOD_BOX) this.drawBoxes(vis);
+      else this.drawDots(vis, z);
+      this.drawInteraction(z);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      this.placed = z < LOD_FULL ? this.drawLabels(vis, z, v.width + 2 * m, v.height + 2 * m) : [];
+    } finally {
+      this.ctx = main;
+    }
+  }
+
+  // What the scene depends on besides the view: the document and the renderer's caches of
+  // it (version, grid), the selection, the search, the hover and the problems. Sets are
+  // summed by content, so a set changed in place changes the key.
+  sceneKey() {
+    const ed = this.ed, s = ed.search, h = ed.hover;
+    return `${this.version}|${ed.grid.version}|${objectId(ed.doc)}|${objectId(ed.edges)}|${setHash(ed.selection)}|` +
+      `${setHash(s.hitSet)}|${s.current}|${h ? h.node + "/" + h.row + "/" + h.side : ""}|${setHash(ed.problemNodes)}`;
+  }
+
+  // The scene cache: while the view only pans, at the same zoom and with nothing else
+  // changed, the frame is a copy of a picture drawn once with a margin around the view.
+  // The copy is exact: the picture is offset from the view by whole device pixels, so it
+  // has the very pixels a frame drawn anew would have. A pan by a fraction of a pixel, a
+  // zoom, an edit or a link being dragged draws anew. Returns whether it drew the frame.
+  blit(key) {
+    const ed = this.ed, v = ed.view, dpr = this.dpr, cw = this.canvas.width, ch = this.canvas.height;
+    if (ed.connect) return false;
+    const fits = (s) => s && s.key === key && s.zoom === v.zoom && s.cw === cw && s.ch === ch && s.dpr === dpr;
+    const offset = (s) => {
+      const dx = (v.x - s.x) * v.zoom * dpr, dy = (v.y - s.y) * v.zoom * dpr;
+      const rx = Math.round(dx), ry = Math.round(dy);
+      return Math.abs(dx - rx) < 1e-3 && Math.abs(dy - ry) < 1e-3 ? [rx, ry] : null;
+    };
+    let S = this.scene;
+    let o = fits(S) ? offset(S) : null;
+    if (!o || Math.abs(o[0]) > S.md || Math.abs(o[1]) > S.md) {
+      // Build the scene only for a pan: a frame at this zoom and key went before, and the
+      // view moved from it by whole pixels.
+      const L = fits(S) ? S : fits(this.lastDirect) ? this.lastDirect : null;
+      if (!L || !offset(L)) return false;
+      S = this.buildScene(key, cw, ch);
+      o = [0, 0];
+    }
+    const ctx = this.ctx;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(S.canvas, S.md + o[0], S.md + o[1], cw, ch, 0, 0, cw, ch);
+    // The labels of the scene that the view shows.
+    const P = S.placed, lx = S.md / dpr + o[0] / dpr, ly = S.md / dpr + o[1] / dpr, w = v.width, h = v.height;
+    let n = 0;
+    this.hitLabel = null;
+    for (let k = 0; k < P.length; k += 6) {
+      if (P[k] + P[k + 2] + 2 * LABEL_PAD <= lx || P[k] >= lx + w || P[k + 1] + LABEL_H <= ly || P[k + 1] >= ly + h) continue;
+      n++;
+      if (P[k + 4]) this.hitLabel = ed.doc.nodes[P[k + 3]].id;
+    }
+    this.labelCount = n;
+    return true;
+  }
+
+  buildScene(key, cw, ch) {
+    const v = this.ed.view, dpr = this.dpr;
+    // A margin of up to 320 pixels a side: a pan of that much copies; the picture is at
+    // most about twice the canvas.
+    const md = Math.round(Math.min(320, 0.25 * Math.max(v.width, v.height)) * dpr);
+    let S = this.scene;
+    const canvas = S && S.canvas.width === cw + 2 * md && S.canvas.height === ch + 2 * md ? S.canvas : document.createElement("canvas");
+    canvas.width = cw + 2 * md;
+    canvas.height = ch + 2 * md;
+    const sctx = S && S.canvas === canvas ? S.ctx : canvas.getContext("2d", { alpha: false });
+    this.paint(sctx, md);
+    S = { canvas, ctx: sctx, key, md, zoom: v.zoom, x: v.x, y: v.y, cw, ch, dpr, placed: this.placed };
+    this.scene = S;
+    return S;
+  }
+
+  // Forgets the scene cache: the next frame draws anew.
+  dropScene() {
+    this.scene = this.lastDirect = null;
   }
 
   drawGrid(x0, y0, x1, y1) {
@@ -375,20 +495,21 @@ export class Renderer {
   // (never under MIN_LABEL pixels). Labels never overlap one another: the current search
   // hit goes first, then the selection, then the commands' roots, then nodes by size (the
   // most rows first); a label whose place is taken is left out, so a crowd of small nodes
-  // shows the labels of its biggest ones. Returns how many labels were drawn.
-  drawLabels(vis, z) {
+  // shows the labels of its biggest ones. width and height are the area drawn on, in CSS
+  // pixels. Returns the labels drawn: x, y, width, node, whether it is the hit, text.
+  drawLabels(vis, z, width, height) {
     const ed = this.ed, ctx = this.ctx, v = ed.view, nodes = ed.doc.nodes, boxes = ed.grid.boxes;
-    if (!vis.length) return 0;
+    if (!vis.length) return [];
     const L = this.labelState(nodes);
     // Which nodes are on screen, by a stamp per frame.
     const stamp = ++L.frame;
     for (const i of vis) L.seen[i] = stamp;
     // Cells of LABEL_CELL pixels taken by labels already placed.
-    const cw = Math.ceil(v.width / LABEL_CELL) + 1, ch = Math.ceil(v.height / LABEL_CELL) + 1;
+    const cw = Math.ceil(width / LABEL_CELL) + 1, ch = Math.ceil(height / LABEL_CELL) + 1;
     if (!L.taken || L.taken.length < cw * ch) L.taken = new Uint8Array(cw * ch);
     const taken = L.taken;
     taken.fill(0, 0, cw * ch);
-    const ox = v.width / 2 - v.x * z, oy = v.height / 2 - v.y * z;
+    const ox = width / 2 - v.x * z, oy = height / 2 - v.y * z;
     const room = Math.min(MAX_LABEL, Math.max(MIN_LABEL, NODE_WIDTH * z));
     const placed = [];
     const tryPlace = (i, hit) => {
@@ -418,7 +539,7 @@ export class Renderer {
     }
     const order = L.order;
     for (let k = 0; k < order.length && placed.length < 6 * MAX_LABELS; k++) tryPlace(order[k], false);
-    if (!placed.length) return 0;
+    if (!placed.length) return placed;
     ctx.fillStyle = "rgba(14, 15, 18, 0.82)";
     ctx.beginPath();
     for (let k = 0; k < placed.length; k += 6) ctx.rect(placed[k], placed[k + 1], placed[k + 2] + 2 * LABEL_PAD, LABEL_H);
@@ -429,14 +550,13 @@ export class Renderer {
     ctx.fillStyle = TEXT;
     for (let k = 0; k < placed.length; k += 6) if (!placed[k + 4]) ctx.fillText(placed[k + 5], placed[k] + LABEL_PAD, placed[k + 1] + LABEL_H / 2);
     if (placed[4]) {
-      this.hitLabel = nodes[placed[3]].id;
       ctx.strokeStyle = HIT;
       ctx.lineWidth = 1.5;
       ctx.strokeRect(placed[0] + 0.75, placed[1] + 0.75, placed[2] + 2 * LABEL_PAD - 1.5, LABEL_H - 1.5);
       ctx.fillStyle = HIT;
       ctx.fillText(placed[5], placed[0] + LABEL_PAD, placed[1] + LABEL_H / 2);
     }
-    return placed.length / 6;
+    return placed;
   }
 
   // The tooltip for what a hit test found: below LOD_FULL a node's whole title (labels
@@ -620,6 +740,30 @@ function fillByColour(ctx, ids, colourOf, addShape, style = (col) => col) {
     ctx.fillStyle = style(col);
     ctx.fill(path);
   }
+}
+
+// objectId numbers objects, so a key can say which object it saw.
+const objectIds = new WeakMap();
+let nextObjectId = 1;
+function objectId(o) {
+  if (!o || typeof o !== "object") return 0;
+  let id = objectIds.get(o);
+  if (!id) objectIds.set(o, (id = nextObjectId++));
+  return id;
+}
+
+// setHash sums a set of numbers (node ids) by content, mixed so that sets of the same size
+// and sum still differ: two different sets get the same hash by chance only.
+function setHash(set) {
+  if (!set) return "-";
+  let a = 0, b = 0;
+  for (const id of set) {
+    let m = Math.imul((id | 0) ^ ((id | 0) >>> 16), 0x45d9f3b);
+    m = Math.imul(m ^ (m >>> 16), 0x45d9f3b);
+    a = (a + m) | 0;
+    b = (b + Math.imul(m ^ (m >>> 13), 0x2c1b3c6d)) | 0;
+  }
+  return `${objectId(set)}.${set.size}.${a}.${b}`;
 }
 
 // b is a grid box [x0, y0, x1, y1].

@@ -13,9 +13,11 @@ export class Grid {
     this.stamp = new Int32Array(0);
     this.query_ = 0;
     this.bounds = [0, 0, 0, 0];
+    this.version = 0; // counts changes of the boxes, for caches of what was drawn
   }
 
   build(nodes) {
+    this.version++;
     this.cells.clear();
     this.boxes = new Array(nodes.length);
     this.stamp = new Int32Array(nodes.length);
@@ -36,6 +38,7 @@ export class Grid {
   }
 
   insert(i, n) {
+    this.version++;
     const b = [n.x, n.y, n.x + NODE_WIDTH, n.y + nodeHeight(n)];
     this.boxes[i] = b;
     this.eachCell(b, (key) => {
@@ -46,6 +49,7 @@ export class Grid {
   }
 
   remove(i) {
+    this.version++;
     const b = this.boxes[i];
     if (!b) return;
     this.eachCell(b, (key) => {
