@@ -16,7 +16,9 @@ export const FORMAT = "ainb-editor-document/2";
  * @property {Node[]} nodes           a node's place here is its index in the file
  * @property {Attachment[]} attachments
  * @property {BlackboardParam[]} blackboard
- * @property {{version: number, functions: {text: string}[]} | null} expressions
+ * @property {{version: number, functions: {text: string, parsedText?: string}[]} | null} expressions
+ *   parsedText: the text as parsed, kept by the page (edits.js) for a function whose text it
+ *   changed, so that the build edits only that function (never in a parse)
  * @property {{path: string, category: string, instances: number}[]} modules
  * @property {{blackboardId: number, parentBlackboardId: number}} moduleCall
  * @property {Replacement[] | null} replacements

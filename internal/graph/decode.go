@@ -1268,9 +1268,13 @@ func (d *dec) document(doc *Document) {
 								if d.begin('{', "an object", false) {
 									d.require(reqFunction)
 									for d.nextKey() {
-										if string(d.key) == "text" {
+										switch string(d.key) {
+										case "text":
 											fn.Text = d.str()
-										} else {
+										case "parsedText":
+											t := d.str()
+											fn.ParsedText = &t
+										default:
 											d.unknown()
 										}
 									}

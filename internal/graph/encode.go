@@ -54,6 +54,9 @@ func (d *Document) EncodedSizeHint() int {
 	if d.Expressions != nil {
 		for _, f := range d.Expressions.Functions {
 			n += len(f.Text) + len(f.Text)/8 + 16
+			if f.ParsedText != nil {
+				n += len(*f.ParsedText) + len(*f.ParsedText)/8 + 16
+			}
 		}
 	}
 	return n
@@ -522,6 +525,10 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			}
 			b = appendRaw(b, `{"text":`)
 			b = jsontext.AppendString(b, f.Text)
+			if f.ParsedText != nil {
+				b = appendRaw(b, `,"parsedText":`)
+				b = jsontext.AppendString(b, *f.ParsedText)
+			}
 			b = append(b, '}')
 		}
 		b = appendRaw(b, `]}`)

@@ -118,18 +118,21 @@ type fileFacts struct {
 	// exbListing is the expression binary as a listing, used while the function texts hash to
 	// exbTexts; empty when the canonical rebuild from the texts gives the stored bytes.
 	exbListing string
-	exbTexts   uint64
-	replProc   uint8
-	replNew    []fact // replacement a: its New word
-	relocs     []fact // enum relocation a: the offset it points at (no target)
-	bbWords    []fact // blackboard parameter a: a bool stored as a word other than 0 or 1
-	nodes      []*ownerFacts
-	atts       []*ownerFacts
+	// exbTexts is textsHash of the function texts as parsed, with a listing or a module of
+	// two or more functions (0 otherwise): a build checks the parsed texts the editor sends
+	// back for changed functions (Function.ParsedText) against it.
+	exbTexts uint64
+	replProc uint8
+	replNew  []fact // replacement a: its New word
+	relocs   []fact // enum relocation a: the offset it points at (no target)
+	bbWords  []fact // blackboard parameter a: a bool stored as a word other than 0 or 1
+	nodes    []*ownerFacts
+	atts     []*ownerFacts
 }
 
 func (f *fileFacts) empty() bool {
 	return !f.hasStrings && len(f.tails) == 0 && len(f.queryOrder) == 0 && f.section6C == 0 && f.header54 == 0 && f.categoryID == nil &&
-		f.exbListing == "" && f.replProc == 0 && len(f.replNew) == 0 && len(f.relocs) == 0 &&
+		f.exbListing == "" && f.exbTexts == 0 && f.replProc == 0 && len(f.replNew) == 0 && len(f.relocs) == 0 &&
 		len(f.bbWords) == 0 && len(f.nodes) == 0 && len(f.atts) == 0
 }
 
@@ -548,7 +551,8 @@ func childChk(h *hasher, kind uint8, typ NodeType, blackboard bool) uint32 {
 	return murmur3.Sum32(h.b)
 }
 
-// textsHash identifies the expression function texts an EXB listing fact goes with.
+// textsHash identifies the expression function texts as parsed: the ones an EXB listing fact
+// goes with, or that a module of several functions assembles to.
 func textsHash(fs []Function) uint64 {
 	h := &hasher{}
 	h.u(uint64(len(fs)))

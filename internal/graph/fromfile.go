@@ -311,7 +311,7 @@ func canonicalCategoryID(version uint32, category string) uint32 {
 // assembling those texts again would not give it back.
 // expressions converts the expression binary: its function texts, and when the canonical
 // layout does not give the stored bytes back, the listing to build them from (used while the
-// texts hash as they did).
+// texts hash as they did); texts is that hash, with a listing or several functions.
 func expressions(m *exb.Module) (x *Expressions, listing string, texts uint64, err error) {
 	x = &Expressions{Version: m.Version, Functions: make([]Function, len(m.Functions))}
 	sources, err := m.FunctionSources()
@@ -328,6 +328,12 @@ func expressions(m *exb.Module) (x *Expressions, listing string, texts uint64, e
 		if listing, err = m.Listing(); err != nil {
 			return nil, "", 0, fmt.Errorf("graph: expression binary: %w", err)
 		}
+	}
+	// The texts' hash goes with the listing and with a canonical module of several
+	// functions: it tells a build whether the parsed texts the editor sends back
+	// (Function.ParsedText) are this parse's, so that it may edit the changed functions
+	// alone in the module they assemble to.
+	if listing != "" || len(x.Functions) > 1 {
 		texts = textsHash(x.Functions)
 	}
 	return x, listing, texts, nil

@@ -428,6 +428,9 @@ func (c *toCtx) expressions(f *ainb.File) {
 			}
 		}
 	}
+	if c.facts.exbListing == "" && c.facts.exbTexts != 0 && c.editParsed(f, x) {
+		return
+	}
 	texts := make([]string, len(x.Functions))
 	for i, fn := range x.Functions {
 		texts[i] = fn.Text
@@ -459,6 +462,49 @@ func (c *toCtx) editExpressions(m *exb.Module, x *Expressions) bool {
 		}
 	}
 	return ok
+}
+
+// editParsed builds a canonical module whose functions the editor changed from the parsed
+// texts it sent back (Function.ParsedText): it assembles the module the file had from the
+// texts as parsed, then compiles each changed function into it alone, so that every other
+// function keeps its block and literals where they were. It reports whether it set
+// f.Expressions or reported a problem; false, when no function carries a parsed text or
+// the texts with them are not the parse's (their hash is not the layout's): then the
+// module is assembled from the current texts, canonically.
+func (c *toCtx) editParsed(f *ainb.File, x *Expressions) bool {
+	base := make([]Function, len(x.Functions))
+	parsed := false
+	for i, fn := range x.Functions {
+		base[i].Text = fn.Text
+		if fn.ParsedText != nil {
+			base[i].Text, parsed = *fn.ParsedText, true
+		}
+	}
+	if !parsed || textsHash(base) != c.facts.exbTexts {
+		return false
+	}
+	texts := make([]string, len(base))
+	for i := range base {
+		texts[i] = base[i].Text
+	}
+	m, err := exb.AssembleSources(x.Version, texts)
+	if err != nil {
+		return false
+	}
+	ok := true
+	for i, fn := range x.Functions {
+		if fn.Text == texts[i] {
+			continue
+		}
+		if err := m.SetFunctionSource(i, fn.Text); err != nil {
+			c.expressionProblem(i, err)
+			ok = false
+		}
+	}
+	if ok {
+		f.Expressions = m
+	}
+	return true
 }
 
 // expressionProblem reports an expression that does not compile: at its function's text,

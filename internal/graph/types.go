@@ -276,6 +276,13 @@ type Expressions struct {
 // as well.
 type Function struct {
 	Text string `json:"text"`
+	// ParsedText is the text the function had when the file was parsed, sent back by the
+	// editor for a function whose text it changed (never by a parse). It lets a build edit
+	// only that function in the module as it was: every other function keeps its
+	// instructions and literals (tofile.go, expressions). A parsed text that is not the
+	// parse's (the layout's hash of the texts tells) only loses that: the build lays the
+	// module out canonically, as without it.
+	ParsedText *string `json:"parsedText,omitempty"`
 }
 
 // Module is another file this one calls.
