@@ -1077,11 +1077,19 @@ export class Edits {
 
   // ---- expressions
 
+  // Sets expression k's text. The function keeps the text it had when parsed (parsedText,
+  // from its first change; dropped when the text is set back to it): the build assembles
+  // the module as parsed and compiles only the changed functions into it, so no other
+  // function's bytes move (graph/tofile.go).
   setExpressionText(k, text) {
     const fns = this.doc.expressions && this.doc.expressions.functions;
     if (!fns || !fns[k]) return false;
+    const fn = fns[k];
+    text = String(text);
     const tx = this.begin(`Edit expression ${k}`);
-    tx.set(fns[k], "text", String(text));
+    const parsed = fn.parsedText ?? fn.text;
+    tx.set(fn, "text", text);
+    tx.set(fn, "parsedText", parsed === text ? undefined : parsed);
     return this.commit(tx);
   }
 

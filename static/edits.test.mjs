@@ -619,6 +619,36 @@ test("expressions: edit, add, remove renumbers references", () => {
   assert.equal(ed.addExpression("x"), -1);
 });
 
+// An edited function keeps its text as parsed (parsedText, right after text), for the build
+// to edit that function alone in the module as parsed; a parse never has it.
+test("expressions: an edited function keeps its parsed text until set back to it", () => {
+  const { doc, ed } = setup();
+  const fn = () => doc.expressions.functions[0];
+  const parsed = fn().text;
+  roundTrip(doc, ed, () => ed.setExpressionText(0, ".main\nNOP\n"));
+  assert.deepEqual(fn(), { text: ".main\nNOP\n", parsedText: parsed });
+  assert.deepEqual(Object.keys(fn()), ["text", "parsedText"]);
+  // A second edit keeps the text as parsed, not the one before it.
+  roundTrip(doc, ed, () => ed.setExpressionText(0, ".main\nNOP\nNOP\n"));
+  assert.deepEqual(fn(), { text: ".main\nNOP\nNOP\n", parsedText: parsed });
+  // The same text again is no edit.
+  roundTrip(doc, ed, () => assert.equal(ed.setExpressionText(0, ".main\nNOP\nNOP\n"), false), false);
+  // Back to the parsed text: the function is as parsed, with no parsed text.
+  roundTrip(doc, ed, () => ed.setExpressionText(0, parsed));
+  assert.deepEqual(fn(), { text: parsed });
+  // Undoing every edit gives the parse back, exactly; redoing gives the edits.
+  const end = JSON.stringify(doc);
+  while (ed.undo());
+  assert.deepEqual(fn(), { text: parsed });
+  assert.deepEqual(doc.expressions.functions[1], { text: ".main\nNOP\nRET\n" });
+  ed.redo();
+  assert.deepEqual(fn(), { text: ".main\nNOP\n", parsedText: parsed });
+  while (ed.redo());
+  assert.equal(JSON.stringify(doc), end);
+  // The other function was never touched.
+  assert.deepEqual(doc.expressions.functions[1], { text: ".main\nNOP\nRET\n" });
+});
+
 test("positions: moves pin, layouts apply by id and set pins exactly", () => {
   const { doc, ed, node } = setup();
   // A drag moves the node live; moved records it.
