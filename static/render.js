@@ -199,7 +199,10 @@ export class Renderer {
     }
     const ctx = this.ctx;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
+    // Pixel for pixel: no filtering to look for.
+    ctx.imageSmoothingEnabled = false;
     ctx.drawImage(S.canvas, S.md + o[0], S.md + o[1], cw, ch, 0, 0, cw, ch);
+    ctx.imageSmoothingEnabled = true;
     // The labels of the scene that the view shows.
     const P = S.placed, lx = S.md / dpr + o[0] / dpr, ly = S.md / dpr + o[1] / dpr, w = v.width, h = v.height;
     let n = 0;
@@ -701,14 +704,19 @@ export class Renderer {
     ctx.drawImage(this.minimap, mx, my, mw, mh);
     const [x0, y0, x1, y1] = v.visible();
     const rx = mx + (x0 - gx0) * s, ry = my + (y0 - gy0) * s;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(mx - 4, my - 4, mw + 8, mh + 8);
-    ctx.clip();
-    ctx.strokeStyle = SELECT;
-    ctx.lineWidth = 1.5;
-    ctx.strokeRect(rx, ry, Math.max(2, (x1 - x0) * s), Math.max(2, (y1 - y0) * s));
-    ctx.restore();
+    // The view's outline, 1.5 pixels wide on the rectangle, cut to the minimap's panel: its
+    // four sides as rectangles cut by hand, which is cheaper than a clip every frame.
+    ctx.fillStyle = SELECT;
+    const rw = Math.max(2, (x1 - x0) * s), rh = Math.max(2, (y1 - y0) * s), lw = 1.5, hl = lw / 2;
+    const cx0 = mx - 4, cy0 = my - 4, cx1 = mx + mw + 4, cy1 = my + mh + 4;
+    const side = (x, y, w, h) => {
+      const a = Math.max(x, cx0), b = Math.max(y, cy0), c = Math.min(x + w, cx1), d = Math.min(y + h, cy1);
+      if (c > a && d > b) ctx.fillRect(a, b, c - a, d - b);
+    };
+    side(rx - hl, ry - hl, rw + lw, lw);
+    side(rx - hl, ry + rh - hl, rw + lw, lw);
+    side(rx - hl, ry + hl, lw, rh - lw);
+    side(rx + rw - hl, ry + hl, lw, rh - lw);
     ctx.strokeStyle = "#3a3e48";
     ctx.lineWidth = 1;
     ctx.strokeRect(mx - 4.5, my - 4.5, mw + 9, mh + 9);
