@@ -109,6 +109,18 @@ func TestBrowserBenchmark(t *testing.T) {
 		report(z.name, eval[[]float64](p, `ainbEditor.benchPan(200, 3, 2)`))
 		t.Logf("%-34s %d nodes in view", "", eval[int](p, `ainbEditor.frame().visible`))
 	}
+	// Zooming draws every frame anew (a pan copies from the scene cache): 40 steps in and 40
+	// out between zoom 0.15 and 1.2 about the middle node, and the same about the whole graph
+	// from the fit-all zoom to four times it.
+	zoomSteps := `(() => { const out = []; const n = ainbEditor.document().nodes[3565];
+	  const f = (x, y, z) => { ainbEditor.setView({x, y, zoom: z}); out.push(...ainbEditor.benchPan(1, 0, 0)); };
+	  for (let k = 0; k <= 80; k++) f(n.x + 130, n.y, 0.15 * Math.pow(8, 1 - Math.abs(k - 40) / 40));
+	  return out; })()`
+	report("zoom steps 0.15-1.2 (drawn anew)", eval[[]float64](p, zoomSteps))
+	p.run(`ainbEditor.fitAll()`)
+	report("zoom steps, whole graph (anew)", eval[[]float64](p, `(() => { const out = []; const v = ainbEditor.view();
+	  for (let k = 0; k <= 80; k++) { ainbEditor.setView({x: v.x, y: v.y, zoom: v.zoom * Math.pow(4, 1 - Math.abs(k - 40) / 40)}); out.push(...ainbEditor.benchPan(1, 0, 0)); }
+	  return out; })()`))
 	// What a save does in the browser before the request: JSON.stringify of the document.
 	ser := eval[[]float64](p, `ainbEditor.benchSerialize(20)`)
 	t.Logf("%-34s median %6.2f ms  p95 %6.2f ms  max %6.2f ms  (%d runs, %d bytes)", "save: serialize the document", percentile(ser, 0.5), percentile(ser, 0.95), slices.Max(ser), len(ser),
