@@ -560,9 +560,15 @@ func seqRemapIndices(node any, m func(int) int) any {
 // seqNormalize makes a document comparable with another built from the same file: node ids
 // become indices, positions go, the blackboard is in type order (as a build groups it),
 // usesDefault is written only when it differs from the usual, conditions hold every value
-// their selector stores, and lists a build writes as empty are empty.
+// their selector stores, lists a build writes as empty are empty, and expression functions
+// carry no parsed text (the page's note for the build, not something the file holds).
 func seqNormalize(d *graph.Document) {
 	d.Name, d.Layout = "", ""
+	if d.Expressions != nil {
+		for i := range d.Expressions.Functions {
+			d.Expressions.Functions[i].ParsedText = nil
+		}
+	}
 	index := make(map[int]int, len(d.Nodes))
 	for i := range d.Nodes {
 		index[d.Nodes[i].ID] = i
