@@ -290,3 +290,71 @@ func TestExpressionEditChangesOnlyIt(t *testing.T) {
 		t.Errorf("%d bytes of the section differ, want 1", diff)
 	}
 }
+
+// An edit that grows a function and gives it a literal the param table does not hold
+// changes no other function: the page sends the function's text as parsed with the
+// document (parsedText), and the build compiles that function alone into the module as it
+// was. Every other function's table entry, instruction bytes and the literals they read
+// (their offsets and values) are as they were; the section's tables only grow.
+func TestExpressionEditGrowsKeepsOthers(t *testing.T) {
+	p := newBrowser(t)
+	path := corpusFile(t, "synthetic/expressions_v407.ainb")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, om := section(t, raw)
+	p.open(path)
+	p.do(chromedp.Click(chromedp.CSS(`[data-tab="expressions"]`)))
+	p.do(chromedp.WaitVisible(chromedp.CSS(`[data-key="fn.0"]`)))
+	code0 := eval[string](p, `ainbEditor.document().expressions.functions[0].text`)
+	p.editField("fn.0", "Out = LMem32[0x0]", "Out = LMem32[0x0]\nGMem[0x40] = 123456789\nGMem[0x48] = 2.5")
+	want := code0 + "GMem[0x40] = 123456789\nGMem[0x48] = 2.5\n"
+	if got := eval[string](p, `ainbEditor.document().expressions.functions[0].text`); got != want {
+		t.Fatalf("function 0 after the edit:\n%s\nwant\n%s", got, want)
+	}
+	if got := eval[string](p, `ainbEditor.document().expressions.functions[0].parsedText`); got != code0 {
+		t.Fatalf("function 0's parsed text:\n%s\nwant\n%s", got, code0)
+	}
+	if n := eval[int](p, `ainbEditor.document().expressions.functions.filter((f) => "parsedText" in f).length`); n != 1 {
+		t.Fatalf("%d functions carry a parsed text, want 1", n)
+	}
+	p.save()
+	_, gm := section(t, p.app.lastBuild())
+	if len(gm.Functions) != len(om.Functions) {
+		t.Fatalf("%d functions, was %d", len(gm.Functions), len(om.Functions))
+	}
+	if len(gm.Instructions) <= len(om.Instructions) || len(gm.Params.Entries) <= len(om.Params.Entries) {
+		t.Fatalf("%d instructions and %d literals, was %d and %d: function 0 did not grow", len(gm.Instructions), len(gm.Params.Entries), len(om.Instructions), len(om.Params.Entries))
+	}
+	if got, _ := gm.FunctionSource(0); got != want {
+		t.Errorf("function 0 reads back as\n%s\nwant\n%s", got, want)
+	}
+	// The literals the file had keep their places and values: the new ones come after.
+	if !reflect.DeepEqual(gm.Params.Entries[:len(om.Params.Entries)], om.Params.Entries) {
+		t.Error("a literal of the file moved or changed")
+	}
+	blocks := func(m *exb.Module, i int) (entry string, raw []byte) {
+		fn := m.Functions[i]
+		for _, b := range [2]exb.Block{fn.Setup, fn.Main} {
+			for j := int(b.Base); b.Present() && j < int(b.Base)+int(b.Count); j++ {
+				w, _ := m.Instructions[j].Bytes(m.Version)
+				raw = append(raw, w[:]...)
+			}
+		}
+		return fmt.Sprintf("%+v", fn), raw
+	}
+	for i := 1; i < len(om.Functions); i++ {
+		oe, ob := blocks(om, i)
+		ge, gb := blocks(gm, i)
+		if oe != ge || !bytes.Equal(ob, gb) {
+			t.Errorf("function %d changed:\n%s %x\nwas\n%s %x", i, ge, gb, oe, ob)
+		}
+		// The literals its instructions read, by value: the listing names them.
+		ol, _ := om.FunctionText(i)
+		gl, _ := gm.FunctionText(i)
+		if ol != gl {
+			t.Errorf("function %d reads\n%s\nwas\n%s", i, gl, ol)
+		}
+	}
+}
