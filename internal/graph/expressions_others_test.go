@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -247,5 +248,22 @@ func TestFunctionParsedTextJSON(t *testing.T) {
 	}
 	if s.Validate(v) == nil {
 		t.Error("the schema accepts a parsed text that is a number")
+	}
+}
+
+// textsHash is the hash layouts already given out hold: the murmur3 hash of what a hasher
+// writes for the count and the texts, though it streams them.
+func TestTextsHashStable(t *testing.T) {
+	for _, texts := range [][]string{nil, {""}, {"a", ""}, {".input INT\n.output INT\nOut = In * 2\n", strings.Repeat("x = 1\n", 5000), "✓"}} {
+		fs := make([]Function, len(texts))
+		h := &hasher{}
+		h.u(uint64(len(texts)))
+		for i, s := range texts {
+			fs[i].Text = s
+			h.s(s)
+		}
+		if got, want := textsHash(fs), h.sum(); got != want {
+			t.Errorf("%d texts: %#x, want %#x", len(texts), got, want)
+		}
 	}
 }

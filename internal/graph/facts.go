@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"unsafe"
 
 	"github.com/spaolacci/murmur3"
 
@@ -552,12 +553,17 @@ func childChk(h *hasher, kind uint8, typ NodeType, blackboard bool) uint32 {
 }
 
 // textsHash identifies the expression function texts as parsed: the ones an EXB listing fact
-// goes with, or that a module of several functions assembles to.
+// goes with, or that a module of several functions assembles to. It is the murmur3 hash of
+// the count and each text after its length, as a hasher writes them, streamed: the texts
+// (tens of kilobytes) are not copied into one buffer first.
 func textsHash(fs []Function) uint64 {
-	h := &hasher{}
-	h.u(uint64(len(fs)))
-	for _, f := range fs {
-		h.s(f.Text)
+	d := murmur3.New64()
+	var n [binary.MaxVarintLen64]byte
+	d.Write(binary.AppendUvarint(n[:0], uint64(len(fs))))
+	for i := range fs {
+		t := fs[i].Text
+		d.Write(binary.AppendUvarint(n[:0], uint64(len(t))))
+		d.Write(unsafe.Slice(unsafe.StringData(t), len(t))) // read only: Write copies what it keeps
 	}
-	return h.sum()
+	return d.Sum64()
 }
