@@ -373,7 +373,12 @@ func unquotePrefix(s string, utf8OK bool) (string, int, bool) {
 			return body, end + 1, true
 		}
 	}
-	buf := make([]byte, 0, len(s))
+	end, ok := quotedEnd(s)
+	if !ok {
+		return "", 0, false
+	}
+	s = s[:end] // the buffer is the literal's size, not the rest of the line's
+	buf := make([]byte, 0, end)
 	run := 1 // start of the bytes not yet copied
 	for i := 1; i < len(s); {
 		c := s[i]
@@ -409,6 +414,36 @@ func unquotePrefix(s string, utf8OK bool) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// quotedEnd is the length of the double-quoted Go string at the start of s, as
+// unquotePrefix reads it, without making its value: false where unquotePrefix fails.
+func quotedEnd(s string) (int, bool) {
+	if len(s) == 0 || s[0] != '"' {
+		return 0, false
+	}
+	if end := strings.IndexByte(s[1:], '"') + 1; end > 0 {
+		if body := s[1:end]; strings.IndexByte(body, '\\') < 0 && strings.IndexByte(body, '\n') < 0 {
+			return end + 1, true
+		}
+	}
+	for i := 1; i < len(s); {
+		switch s[i] {
+		case '"':
+			return i + 1, true
+		case '\n':
+			return 0, false
+		case '\\':
+			_, _, rest, err := strconv.UnquoteChar(s[i:], '"')
+			if err != nil {
+				return 0, false
+			}
+			i = len(s) - len(rest)
+		default:
+			i++
+		}
+	}
+	return 0, false
 }
 
 func (p *lineParser) target() (uint16, error) {

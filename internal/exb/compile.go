@@ -78,7 +78,7 @@ func (c *srcCompiler) next() bool {
 	for c.ln < len(c.lines) {
 		c.line = c.lines[c.ln]
 		c.ln++
-		c.toks = lexLine(c.line, c.toks[:0], c.utf8OK)
+		c.toks = lexLine(c.line, c.toks[:0])
 		c.tp = 0
 		if c.toks[0].kind != tokEOL {
 			return true
@@ -743,7 +743,7 @@ func (c *srcCompiler) literalLeaf(typ DataType, typed, neg bool, at int) (*expr,
 		if typed && typ != TypeString || neg {
 			return nil, c.errAt(at, "a string literal has type str")
 		}
-		s, _, _ := unquotePrefix(t.text, true) // the lexer checked it
+		s, _, _ := unquotePrefix(t.text, c.utf8OK) // the lexer checked its form
 		x.leaf, x.typ = arg{kind: litStr, str: s}, TypeString
 		return x, nil
 	case t.kind == tokIdent && (t.text == "true" || t.text == "false"):

@@ -43,9 +43,8 @@ func punctAt(s string) string {
 }
 
 // lexLine splits s into tokens, ending with a tokEOL at the comment or the
-// line's end. utf8OK says s is known to be valid UTF-8: a long string literal is
-// then not checked again.
-func lexLine(s string, out []token, utf8OK bool) []token {
+// line's end. A string literal's value is left for the compiler to read.
+func lexLine(s string, out []token) []token {
 	i := 0
 	for {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
@@ -66,7 +65,7 @@ func lexLine(s string, out []token, utf8OK bool) []token {
 			i = numberEnd(s, i)
 			out = append(out, token{tokNumber, s[start:i], start})
 		case c == '"':
-			_, n, ok := unquotePrefix(s[i:], utf8OK)
+			n, ok := quotedEnd(s[i:]) // the compiler reads its value (literalLeaf)
 			if !ok {
 				return append(out, token{tokBad, s[i:], start})
 			}
