@@ -49,6 +49,7 @@ export class Renderer {
     this.version = 0; // counts changes of the document's drawing (invalidate)
     this.placed = []; // the labels of the last picture drawn (drawLabels)
     this.labelCount = 0;
+    this.visible_ = 0; // nodes in the last frame's view, -1 until counted (visibleCount)
     this.hitLabel = null; // id of the search hit whose label the frame shows, for tests
     this.scene = null; // the scene cache (blit)
     this.lastDirect = null; // the last frame drawn anew: its key and view
