@@ -288,7 +288,8 @@ func TestReloadKeepsDocumentAndView(t *testing.T) {
 	p.typeInto(floatKey(p), "-2.75\r")
 	p.run(`ainbEditor.setView({x: 400.5, y: 250.25, zoom: 0.9})`)
 	p.waitFor(`location.hash.includes("z=0.9") && location.hash.includes("sel=3")`)
-	time.Sleep(1500 * time.Millisecond) // the autosave runs a second after the last edit
+	// The autosave runs a second after the last edit; under load a fixed wait was too short.
+	p.waitFor(`ainbEditor.autosavedEdits() === ainbEditor.history().undo.length && ainbEditor.history().undo.length > 0`)
 	wantView := eval[viewState](p, `ainbEditor.view()`)
 	// Unsaved edits make the page ask before it goes; the test says yes.
 	dialogs := chromedp.Events(p.ctx, cdppage.JavascriptDialogOpening)

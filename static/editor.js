@@ -51,6 +51,7 @@ export class Editor {
     this.listeners = new Map();
     this.loads = 0;
     this.timings = {};
+    this.autosavedEdits = -1; // the undo steps the last stored autosave holds, for tests that reload
     this.lastShare = "";
     this.statusText = "";
     this.history = new History((cmd, how) => this.changed(cmd, how));
@@ -289,7 +290,9 @@ export class Editor {
       const t0 = performance.now();
       // Stored as JSON text: the document is plain JSON, and a string is what IndexedDB
       // stores fastest.
-      store.putDoc("current", { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty(), zstd: this.zstdDict, hash: this.fileHash });
+      const edits = this.history.done.length;
+      store.putDoc("current", { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty(), zstd: this.zstdDict, hash: this.fileHash })
+        .then(() => { this.autosavedEdits = edits; }, () => {});
       this.timings.autosave = performance.now() - t0;
     }, delay);
   }

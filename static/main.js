@@ -13,6 +13,7 @@ if (app) {
     selection: () => ed.selectionList(),
     dirty: () => ed.dirty(),
     loads: () => ed.loads,
+    autosavedEdits: () => ed.autosavedEdits,
     status: () => ed.statusText,
     problems: () => ed.problems.slice(),
     lastShare: () => ed.lastShare,
