@@ -175,30 +175,31 @@ func (c *codec) done(s *codec) object {
 	return o
 }
 
-// str, boolean and the rest are the members of one value each.
+// str, boolean and the rest are the members of one value each, read and written through
+// scalar.
 
-func (c *codec) str(key string, p presence, s *string) bool {
+// scalar is a member of one value: read turns what was parsed at its path into the model's
+// value, write gives what is written for it.
+func scalar[T any](c *codec, key string, p presence, x *T, read func(path string, v any) T, write func(T) any) bool {
 	v, ok := c.member(key, p)
 	if ok {
 		if c.reading() {
-			*s = c.w.str(c.at(key), v)
+			*x = read(c.at(key), v)
 		} else {
-			c.put(key, *s)
+			c.put(key, write(*x))
 		}
 	}
 	return ok
 }
 
+func asIs[T any](x T) any { return x }
+
+func (c *codec) str(key string, p presence, s *string) bool {
+	return scalar(c, key, p, s, c.w.str, asIs[string])
+}
+
 func (c *codec) boolean(key string, p presence, b *bool) bool {
-	v, ok := c.member(key, p)
-	if ok {
-		if c.reading() {
-			*b = c.w.boolean(c.at(key), v)
-		} else {
-			c.put(key, *b)
-		}
-	}
-	return ok
+	return scalar(c, key, p, b, c.w.boolean, asIs[bool])
 }
 
 type integerType interface {
@@ -207,65 +208,28 @@ type integerType interface {
 
 // integer is a whole number in [lo, hi]; it is written as a value of its type.
 func integer[T integerType](c *codec, key string, p presence, i *T, lo, hi int64) bool {
-	v, ok := c.member(key, p)
-	if ok {
-		if c.reading() {
-			*i = T(c.w.integer(c.at(key), v, lo, hi))
-		} else {
-			c.put(key, *i)
-		}
-	}
-	return ok
+	read := func(path string, v any) T { return T(c.w.integer(path, v, lo, hi)) }
+	return scalar(c, key, p, i, read, asIs[T])
 }
 
 // word32 is a 32-bit word written unsigned and read from any number in [lo, hi].
 func word32[T ~int32 | ~uint32](c *codec, key string, p presence, i *T, lo, hi int64) bool {
-	v, ok := c.member(key, p)
-	if ok {
-		if c.reading() {
-			*i = T(c.w.integer(c.at(key), v, lo, hi))
-		} else {
-			c.put(key, uint32(*i))
-		}
-	}
-	return ok
+	read := func(path string, v any) T { return T(c.w.integer(path, v, lo, hi)) }
+	return scalar(c, key, p, i, read, func(w T) any { return uint32(w) })
 }
 
 // nodeIndex is the index of a node of the document; the model may hold it in any integer.
 func nodeIndex[T ~int | ~int16 | ~int32](c *codec, key string, p presence, i *T) bool {
-	v, ok := c.member(key, p)
-	if ok {
-		if c.reading() {
-			*i = T(c.w.nodeIndex(c.at(key), v, c.n))
-		} else {
-			c.put(key, *i)
-		}
-	}
-	return ok
+	read := func(path string, v any) T { return T(c.w.nodeIndex(path, v, c.n)) }
+	return scalar(c, key, p, i, read, asIs[T])
 }
 
 func (c *codec) f32(key string, p presence, x *F32) bool {
-	v, ok := c.member(key, p)
-	if ok {
-		if c.reading() {
-			*x = c.w.f32(c.at(key), v)
-		} else {
-			c.put(key, pyFloat(*x))
-		}
-	}
-	return ok
+	return scalar(c, key, p, x, c.w.f32, func(f F32) any { return pyFloat(f) })
 }
 
 func (c *codec) guid(key string, p presence, g *GUID) bool {
-	v, ok := c.member(key, p)
-	if ok {
-		if c.reading() {
-			*g = c.w.guid(c.at(key), v)
-		} else {
-			c.put(key, g.String())
-		}
-	}
-	return ok
+	return scalar(c, key, p, g, c.w.guid, func(g GUID) any { return g.String() })
 }
 
 // blackboardWord is a plug's selector word that names a blackboard parameter: bit 31 set
