@@ -166,12 +166,12 @@ func functionBytes(t *testing.T, m *Module, i int) string {
 	return fmt.Sprintf("%+v\n%x\n%s", f, b.String(), text)
 }
 
-// Editing one function, with literals the tables do not hold yet and more
-// instructions than before, changes no other function: not its table entry,
-// not its instructions, not what they refer to; and the edited function
-// reads back as written.
-func TestCorpusEditOneFunction(t *testing.T) {
-	const added = "LMem32[0x0] = 12345678 + 0.5\nLMem64[0x0] = \"edited ✓\"\nGMem[0x0] = vec3f(1.5, 2.5, 3.5)\ncall int \"Edited.New()\", GMem[0x10]\n"
+// editMiddleFunctions edits the middle function k of every corpus section of two or more
+// functions: edit changes m and returns the text the function must read back as, through
+// readBack. No other function may change: not its table entry, not its instructions, not
+// what they refer to. It returns how many sections it edited.
+func editMiddleFunctions(t *testing.T, edit func(m *Module, k int) (string, error), readBack func(m *Module, k int) (string, error)) int {
+	t.Helper()
 	edited := 0
 	for _, f := range exbCorpus(t) {
 		m, err := Parse(f.section)
@@ -186,11 +186,8 @@ func TestCorpusEditOneFunction(t *testing.T) {
 		for i := range m.Functions {
 			before[i] = functionBytes(t, m, i)
 		}
-		text, err := m.FunctionSource(k)
+		want, err := edit(m, k)
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.SetFunctionSource(k, text+added); err != nil {
 			t.Fatalf("%s: function %d: %v", f.name, k, err)
 		}
 		out, err := m.Append(nil)
@@ -202,22 +199,33 @@ func TestCorpusEditOneFunction(t *testing.T) {
 			t.Fatalf("%s: edited section does not parse: %v", f.name, err)
 		}
 		for i := range m.Functions {
-			if i == k {
-				continue
-			}
-			if got := functionBytes(t, back, i); got != before[i] {
+			if got := functionBytes(t, back, i); i != k && got != before[i] {
 				t.Fatalf("%s: editing function %d changed function %d:\n%s\n---\n%s", f.name, k, i, before[i], got)
 			}
 		}
-		got, err := back.FunctionSource(k)
-		if err != nil || got != text+added {
-			t.Fatalf("%s: edited function reads back as\n%s\nwant\n%s", f.name, got, text+added)
+		if got, err := readBack(back, k); err != nil || got != want {
+			t.Fatalf("%s: edited function reads back as\n%s\nwant\n%s", f.name, got, want)
 		}
 		edited++
 	}
 	if edited == 0 {
 		t.Fatal("no corpus module has two functions")
 	}
+	return edited
+}
+
+// Editing one function, with literals the tables do not hold yet and more
+// instructions than before, changes no other function, and the edited function
+// reads back as written.
+func TestCorpusEditOneFunction(t *testing.T) {
+	const added = "LMem32[0x0] = 12345678 + 0.5\nLMem64[0x0] = \"edited ✓\"\nGMem[0x0] = vec3f(1.5, 2.5, 3.5)\ncall int \"Edited.New()\", GMem[0x10]\n"
+	editMiddleFunctions(t, func(m *Module, k int) (string, error) {
+		text, err := m.FunctionSource(k)
+		if err != nil {
+			return "", err
+		}
+		return text + added, m.SetFunctionSource(k, text+added)
+	}, (*Module).FunctionSource)
 }
 
 // Assembling a module from every function's readable code gives the very module that
