@@ -58,7 +58,10 @@ type decompileScratch struct {
 	ss      []stmt
 	compile compileScratch
 	leaves  []byte // the operand texts of the assignment being written (leafText)
-	lines   []byte // the assignments of the function being written, until its text is whole
+	// checkLeft is how many more instructions the checked attempts may compile as
+	// fragments, across the module (see checkRatio).
+	checkLeft int
+	lines     []byte // the assignments of the function being written, until its text is whole
 }
 
 // scratchPool keeps scratches from one module to the next: grown to a module's longest
@@ -85,6 +88,17 @@ func (sc *decompileScratch) release() {
 	clear(sc.compile.chain[:cap(sc.compile.chain)])
 	scratchPool.Put(sc)
 }
+
+// checkRatio and checkBase bound the instructions the checked attempts compile as
+// fragments, for a whole module: checkBase plus checkRatio per instruction. Every assignment
+// is tried at every chain length down to one instruction, and each try compiled, so a block
+// that folds nowhere compiled about maxChain²/2 statements per instruction: a 22 KB section
+// of 260 instructions and long strings allocated 167 MB (5.8 MB now). Corpus modules fold at
+// the first, unchecked attempt and never reach the bound; past it the rest is written as asm.
+const (
+	checkRatio = 8
+	checkBase  = 1024
+)
 
 // renderRatio bounds the string literal text all the candidate texts of a module take, as
 // a multiple of the text budget: corpus modules render their strings a few times over,
@@ -129,6 +143,7 @@ func (m *Module) FunctionSources() ([]string, error) {
 	render := renderRatio * limit
 	sc := scratchPool.Get().(*decompileScratch)
 	defer sc.release()
+	sc.checkLeft = checkBase + checkRatio*int(min(m.expandedSize(), maxExpanded))
 	for i := range m.Functions {
 		if out[i], _, err = m.functionSource(c, lk, i, limit-size, &render, sc); err != nil {
 			return nil, err
@@ -150,6 +165,8 @@ func (m *Module) functionSource(c *decodeCtx, lk *lookup, i, budget int, render 
 	}
 	if sc == nil {
 		sc = new(decompileScratch)
+		f := &m.Functions[i]
+		sc.checkLeft = checkBase + checkRatio*(int(f.Setup.Count)+int(f.Main.Count))
 	}
 	f := &m.Functions[i]
 	var blocks [2][]Instruction
@@ -333,6 +350,9 @@ func (d *decompiler) checks(text string, lo, hi int) bool {
 	if d.optimistic {
 		return true
 	}
+	if d.sc.checkLeft -= hi - lo; d.sc.checkLeft < 0 {
+		return false // the budget is spent: what is left falls back to asm, exact as it is
+	}
 	ss, err := compileFragment(text, d.version, d.in, d.out, lo)
 	return err == nil && encodesTo(ss, d.ins[lo:hi], d.version, d.lk)
 }
@@ -426,7 +446,7 @@ func (d *decompiler) simple(i, hi int) (piece, int) {
 		}
 	default:
 		end := d.chainEnd(i, hi)
-		for j := end; j > i; j-- {
+		for j := end; j > i && (d.optimistic || d.sc.checkLeft >= 0); j-- {
 			if line, ok := d.assignText(i, j); ok && d.checks(line, i, j) {
 				if j < end {
 					d.folded = false
