@@ -16,7 +16,9 @@ import (
 )
 
 // fieldJS is the code field with data-key key.
-func fieldJS(key string) string { return fmt.Sprintf(`document.querySelector('textarea[data-key=%q]')`, key) }
+func fieldJS(key string) string {
+	return fmt.Sprintf(`document.querySelector('textarea[data-key=%q]')`, key)
+}
 
 // editField selects old in the code field key, types typed over it and leaves the field,
 // which applies the edit.
