@@ -353,67 +353,46 @@ func (p *lineParser) stringLit(last bool) (string, error) {
 }
 
 // unquotePrefix reads the double-quoted Go string at the start of s as strconv.QuotedPrefix
-// and strconv.Unquote together do, in one pass: the value, the length of the quoted text,
+// and strconv.Unquote together do: the value, the length of the quoted text (quotedEnd),
 // and whether there is one. A literal without escapes comes back as a substring of s; in
 // one with escapes, runs between escapes are copied in bulk and each escape is read by
 // strconv.UnquoteChar. As in strconv, a byte that is not UTF-8 stands for U+FFFD.
 func unquotePrefix(s string, utf8OK bool) (string, int, bool) {
-	if len(s) == 0 || s[0] != '"' {
-		return "", 0, false
-	}
-	end := strings.IndexByte(s[1:], '"') + 1 // the closing quote when there are no escapes
-	if end == 0 {
-		return "", 0, false
-	}
-	if body := s[1:end]; strings.IndexByte(body, '\\') < 0 {
-		if strings.IndexByte(body, '\n') >= 0 {
-			return "", 0, false
-		}
-		if utf8OK || utf8.ValidString(body) {
-			return body, end + 1, true
-		}
-	}
 	end, ok := quotedEnd(s)
 	if !ok {
 		return "", 0, false
 	}
-	s = s[:end] // the buffer is the literal's size, not the rest of the line's
-	buf := make([]byte, 0, end)
-	run := 1 // start of the bytes not yet copied
-	for i := 1; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '"':
-			buf = append(buf, s[run:i]...)
-			return string(buf), i + 1, true
-		case c == '\n':
-			return "", 0, false
+	body := s[1 : end-1]
+	if strings.IndexByte(body, '\\') < 0 && (utf8OK || utf8.ValidString(body)) {
+		return body, end, true
+	}
+	buf := make([]byte, 0, len(body)) // the literal's size, not the rest of the line's
+	run := 0                          // start of the bytes not yet copied
+	for i := 0; i < len(body); {
+		switch c := body[i]; {
 		case c == '\\':
-			buf = append(buf, s[run:i]...)
-			r, multibyte, rest, err := strconv.UnquoteChar(s[i:], '"')
-			if err != nil {
-				return "", 0, false
-			}
+			buf = append(buf, body[run:i]...)
+			r, multibyte, rest, _ := strconv.UnquoteChar(body[i:], '"') // quotedEnd read it
 			if r < utf8.RuneSelf || !multibyte {
 				buf = append(buf, byte(r))
 			} else {
 				buf = utf8.AppendRune(buf, r)
 			}
-			i = len(s) - len(rest)
+			i = len(body) - len(rest)
 			run = i
 		case c < utf8.RuneSelf:
 			i++
 		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
+			r, n := utf8.DecodeRuneInString(body[i:])
 			if r == utf8.RuneError && n == 1 {
-				buf = append(buf, s[run:i]...)
+				buf = append(buf, body[run:i]...)
 				buf = utf8.AppendRune(buf, r)
 				run = i + 1
 			}
 			i += n
 		}
 	}
-	return "", 0, false
+	return string(append(buf, body[run:]...)), end, true
 }
 
 // quotedEnd is the length of the double-quoted Go string at the start of s, as
