@@ -556,12 +556,11 @@ func childChk(h *hasher, kind uint8, typ NodeType, blackboard bool) uint32 {
 // goes with, or that a module of several functions assembles to. It is the murmur3 hash of
 // the count and each text after its length, as a hasher writes them, streamed: the texts
 // (tens of kilobytes) are not copied into one buffer first.
-func textsHash(fs []Function) uint64 {
+func textsHash(texts []string) uint64 {
 	d := murmur3.New64()
 	var n [binary.MaxVarintLen64]byte
-	d.Write(binary.AppendUvarint(n[:0], uint64(len(fs))))
-	for i := range fs {
-		t := fs[i].Text
+	d.Write(binary.AppendUvarint(n[:0], uint64(len(texts))))
+	for _, t := range texts {
 		d.Write(binary.AppendUvarint(n[:0], uint64(len(t))))
 		d.Write(unsafe.Slice(unsafe.StringData(t), len(t))) // read only: Write copies what it keeps
 	}

@@ -334,7 +334,7 @@ func expressions(m *exb.Module) (x *Expressions, listing string, texts uint64, e
 	// (Function.ParsedText) are this parse's, so that it may edit the changed functions
 	// alone in the module they assemble to.
 	if listing != "" || len(x.Functions) > 1 {
-		texts = textsHash(x.Functions)
+		texts = textsHash(sources)
 	}
 	return x, listing, texts, nil
 }

@@ -412,9 +412,13 @@ func (c *toCtx) expressions(f *ainb.File) {
 		c.add(-1, "expressions.version", "%d, want 1, 2 or 3", x.Version)
 		return
 	}
+	texts := make([]string, len(x.Functions))
+	for i, fn := range x.Functions {
+		texts[i] = fn.Text
+	}
 	if c.facts.exbListing != "" {
 		if m, err := exb.ParseListing(c.facts.exbListing); err == nil && m.Version == x.Version {
-			if textsHash(x.Functions) == c.facts.exbTexts {
+			if textsHash(texts) == c.facts.exbTexts {
 				f.Expressions = m
 				return
 			}
@@ -428,12 +432,8 @@ func (c *toCtx) expressions(f *ainb.File) {
 			}
 		}
 	}
-	if c.facts.exbListing == "" && c.facts.exbTexts != 0 && c.editParsed(f, x) {
+	if c.facts.exbListing == "" && c.facts.exbTexts != 0 && c.editParsed(f, x, texts) {
 		return
-	}
-	texts := make([]string, len(x.Functions))
-	for i, fn := range x.Functions {
-		texts[i] = fn.Text
 	}
 	m, err := exb.AssembleSources(x.Version, texts) // readable code or listings
 	if err != nil {
@@ -471,32 +471,28 @@ func (c *toCtx) editExpressions(m *exb.Module, x *Expressions) bool {
 // f.Expressions or reported a problem; false, when no function carries a parsed text or
 // the texts with them are not the parse's (their hash is not the layout's): then the
 // module is assembled from the current texts, canonically.
-func (c *toCtx) editParsed(f *ainb.File, x *Expressions) bool {
-	base := make([]Function, len(x.Functions))
-	parsed := false
+// texts are the functions' current texts.
+func (c *toCtx) editParsed(f *ainb.File, x *Expressions, texts []string) bool {
+	parsed := slices.Clone(texts)
+	edited := false
 	for i, fn := range x.Functions {
-		base[i].Text = fn.Text
 		if fn.ParsedText != nil {
-			base[i].Text, parsed = *fn.ParsedText, true
+			parsed[i], edited = *fn.ParsedText, true
 		}
 	}
-	if !parsed || textsHash(base) != c.facts.exbTexts {
+	if !edited || textsHash(parsed) != c.facts.exbTexts {
 		return false
 	}
-	texts := make([]string, len(base))
-	for i := range base {
-		texts[i] = base[i].Text
-	}
-	m, err := exb.AssembleSources(x.Version, texts)
+	m, err := exb.AssembleSources(x.Version, parsed)
 	if err != nil {
 		return false
 	}
 	ok := true
-	for i, fn := range x.Functions {
-		if fn.Text == texts[i] {
+	for i, text := range texts {
+		if text == parsed[i] {
 			continue
 		}
-		if err := m.SetFunctionSource(i, fn.Text); err != nil {
+		if err := m.SetFunctionSource(i, text); err != nil {
 			c.expressionProblem(i, err)
 			ok = false
 		}
