@@ -532,15 +532,24 @@ func naturalType(a *arg) DataType {
 // assignText: callers that keep it longer copy it.
 func (d *decompiler) leafText(a *arg, t DataType, typed bool) string {
 	start := len(d.sc.leaves)
-	b := d.sc.leaves
-	defer func() { d.sc.leaves = b }()
+	b, ok := d.appendLeaf(d.sc.leaves, a, t, typed)
+	d.sc.leaves = b
+	if !ok {
+		return ""
+	}
+	// Only appended to until the next assignText, so the view stays as written: a long
+	// string is not copied once more.
+	return bytesView(b[start:])
+}
+
+// appendLeaf appends leafText's text to b; false when the render budget is spent.
+func (d *decompiler) appendLeaf(b []byte, a *arg, t DataType, typed bool) ([]byte, bool) {
 	if typed {
 		b = append(b, typeWord(t)...)
 		b = append(b, ' ')
 	}
 	if a.mem {
-		b = appendLoc(b, a.src, a.off, t)
-		return bytesView(b[start:])
+		return appendLoc(b, a.src, a.off, t), true
 	}
 	switch a.kind {
 	case litNum:
@@ -559,13 +568,11 @@ func (d *decompiler) leafText(a *arg, t DataType, typed bool) string {
 			if d.err == nil {
 				d.err = fmt.Errorf("the readable text exceeds %d bytes, %d times the module's size (its strings written over and over)", d.budget, textLimitRatio)
 			}
-			return ""
+			return b, false
 		}
 		b = appendQuote(slices.Grow(b, len(a.str)+2), a.str) // at its size when nothing is escaped
 	}
-	// Only appended to until the next assignText, so the view stays as written: a long
-	// string is not copied once more.
-	return bytesView(b[start:])
+	return b, true
 }
 
 // bytesView is b as a string without a copy, for bytes that are not written again while
