@@ -116,6 +116,7 @@ func appendArg(b []byte, a *arg, t DataType) []byte {
 func appendQuote(b []byte, s string) []byte {
 	b = append(b, '"')
 	run := 0 // start of the pending run of characters copied as they are
+	var p0 *[1 << 16 / 64]uint64
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
@@ -127,6 +128,18 @@ func appendQuote(b []byte, s string) []byte {
 			i++
 			run = i
 			continue
+		}
+		// Three-byte sequences led by E3-EC (kana and CJK among them) have no range rules
+		// beyond continuation bytes: decoded and looked up here, a rune costs a few
+		// instructions in the Japanese strings of game files.
+		if c := s[i]; c-0xe3 <= 0xec-0xe3 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+			if p0 == nil {
+				p0 = planeBits(0)
+			}
+			if r := rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f); p0[r/64]&(1<<(r%64)) != 0 {
+				i += 3
+				continue
+			}
 		}
 		r, w := decodeRune(s[i:])
 		if (r != utf8.RuneError || w != 1) && isPrint(r) {
@@ -156,10 +169,16 @@ func isPrint(r rune) bool {
 	if r < 0 || r > utf8.MaxRune {
 		return strconv.IsPrint(r)
 	}
-	p := &printPlanes[r>>16]
+	i := r & 0xffff
+	return planeBits(int(r >> 16))[i/64]&(1<<(i%64)) != 0
+}
+
+// planeBits is the IsPrint bitmap of one plane, filled in on first use.
+func planeBits(plane int) *[1 << 16 / 64]uint64 {
+	p := &printPlanes[plane]
 	p.once.Do(func() {
 		bits := new([1 << 16 / 64]uint64)
-		base := r &^ 0xffff
+		base := rune(plane) << 16
 		for i := range rune(1 << 16) {
 			if strconv.IsPrint(base + i) {
 				bits[i/64] |= 1 << (i % 64)
@@ -167,8 +186,7 @@ func isPrint(r rune) bool {
 		}
 		p.bits = bits
 	})
-	i := r & 0xffff
-	return p.bits[i/64]&(1<<(i%64)) != 0
+	return p.bits
 }
 
 // decodeRune is utf8.DecodeRuneInString with the two- and three-byte forms, the common

@@ -36,6 +36,30 @@ func TestAppendQuote(t *testing.T) {
 	}
 }
 
+// TestAppendQuoteThreeByte covers the inline three-byte path: every rune it decodes, each
+// between ASCII, and its lead bytes with boundary continuation bytes, cut short too.
+func TestAppendQuoteThreeByte(t *testing.T) {
+	var cases []string
+	for r := rune(0x3000); r < 0xd000; r++ {
+		cases = append(cases, "a"+string(r)+"b")
+	}
+	conts := []byte{0x00, 0x22, 0x7f, 0x80, 0xbf, 0xc0, 0xe3, 0xff}
+	for c := 0xe0; c < 0xf0; c++ {
+		for _, c1 := range conts {
+			for _, c2 := range conts {
+				for l := 1; l <= 3; l++ {
+					cases = append(cases, string([]byte{byte(c), c1, c2}[:l]), string([]byte{byte(c), c1, c2}[:l])+"x")
+				}
+			}
+		}
+	}
+	for _, s := range cases {
+		if got, want := string(appendQuote(nil, s)), strconv.Quote(s); got != want {
+			t.Fatalf("appendQuote(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
 func FuzzAppendQuote(f *testing.F) {
 	f.Add("é\x00\xff")
 	f.Fuzz(func(t *testing.T, s string) {

@@ -83,3 +83,45 @@ func TestSequenceLen(t *testing.T) {
 		}
 	}
 }
+
+// slowAppend is AppendString's definition, a rune at a time.
+func slowAppend(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b = append(b, `\ufffd`...)
+		case r < 0x20 || r == '"' || r == '\\':
+			b = appendEscape(b, byte(r))
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, `\u202`...)
+			b = append(b, "89"[r&1])
+		default:
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return append(b, '"')
+}
+
+// Every lead byte with boundary continuation bytes, cut short at every length and followed
+// by ASCII, a multi-byte rune or nothing, gives the definition's text: this covers the
+// inline three-byte path and the lead bytes it leaves to sequenceLen.
+func TestAppendStringSequences(t *testing.T) {
+	conts := []byte{0x00, 0x22, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xa8, 0xa9, 0xbf, 0xc0, 0xe3, 0xff}
+	for c := 0x80; c < 0x100; c++ {
+		for _, c1 := range conts {
+			for _, c2 := range conts {
+				for l := 1; l <= 3; l++ {
+					for _, after := range []string{"", "a", "歩", "\n"} {
+						s := string([]byte{byte(c), c1, c2}[:l]) + after
+						if got, want := AppendString(nil, s), slowAppend(nil, s); !bytes.Equal(got, want) {
+							t.Fatalf("AppendString(% x) = %q, want %q", s, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

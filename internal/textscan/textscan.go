@@ -4,29 +4,52 @@
 // It only measures runs; what a quoter does with the other bytes is its own business.
 package textscan
 
+import "math/bits"
+
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
 
-// hasByte reports whether any byte of w is b.
-func hasByte(w uint64, b byte) bool {
+// byteMask has the high bit set in the lowest byte of w that is b, and maybe in bytes above
+// it (a zero byte's borrow reaches into the next one), never below: so its lowest set bit
+// is exact.
+func byteMask(w uint64, b byte) uint64 {
 	v := w ^ (ones * uint64(b))
-	return (v-ones)&^v&highs != 0
+	return (v - ones) &^ v & highs
+}
+
+// stops marks the bytes of w that end a run, exactly in its lowest marked byte: a byte below
+// 0x20 borrows into its high bit, one of 0x80 or more has it set, and adding add (0, or 1 in
+// each byte when 0x7f ends a run) carries 0x7f into it.
+func stops(w, add uint64) uint64 {
+	return ((w-ones*0x20)&^w|w|(w+add))&highs | byteMask(w, '"') | byteMask(w, '\\')
 }
 
 // PlainRun returns the end of the run starting at i of bytes from 0x20 to 0x7e other than
 // '"' and '\\' (or to 0x7f when del is true, as JSON allows). s[i:] is returned whole when it
 // is all such bytes.
 func PlainRun(s string, i int, del bool) int {
+	add := uint64(ones)
+	if del {
+		add = 0
+	}
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// A byte below 0x20 borrows into its high bit; one of 0x80 or more has it set.
-		if (w-ones*0x20)&^w&highs != 0 || w&highs != 0 || hasByte(w, '"') || hasByte(w, '\\') ||
-			!del && hasByte(w, 0x7f) {
-			break
+		if m := stops(word(s, i), add); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
+	}
+	if i == len(s) {
+		return i
+	}
+	if len(s) >= 8 {
+		// The last word, its bytes before i (which may be anything) replaced by a plain
+		// one, so that they neither mark nor borrow.
+		low := uint64(1)<<(8*(8-(len(s)-i))) - 1
+		if m := stops(word(s, len(s)-8)&^low|ones*'a'&low, add); m != 0 {
+			return len(s) - 8 + bits.TrailingZeros64(m)/8
+		}
+		return len(s)
 	}
 	for ; i < len(s); i++ {
 		c := s[i]
@@ -35,4 +58,11 @@ func PlainRun(s string, i int, del bool) int {
 		}
 	}
 	return i
+}
+
+// word loads s[i:i+8] little-endian; the compiler makes it one load.
+func word(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
