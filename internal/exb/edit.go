@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file replaces one function of a module without touching any other:
@@ -376,6 +377,10 @@ func AssembleSources(version uint32, texts []string) (*Module, error) {
 	m := &Module{Version: version}
 	fns := make([]function, len(texts))
 	mems := make([]*[3]uint32, len(texts))
+	// One set of compile buffers for all texts, each function's main block copied out at
+	// its size: growing a fresh block statement by statement for each text allocated about
+	// three times what the module keeps.
+	sc := &compileScratch{toks: make([]token, 0, 32)}
 	for i, t := range texts {
 		var src *source
 		var err error
@@ -385,8 +390,8 @@ func AssembleSources(version uint32, texts []string) (*Module, error) {
 				fns[i] = fn
 				continue
 			}
-		} else if src, err = compileSource(t, version, TypeNone, TypeNone); err == nil {
-			fns[i] = function{input: src.input, output: src.output, setup: src.setup, main: src.main,
+		} else if src, err = compileWith(t, version, TypeNone, TypeNone, sc, utf8.ValidString(t)); err == nil {
+			fns[i] = function{input: src.input, output: src.output, setup: src.setup, main: slices.Clone(src.main),
 				setupLines: posLines(src.setupPos), mainLines: posLines(src.mainPos)}
 			if src.hasSetup && len(src.setup) == 0 {
 				return nil, &FunctionError{i, &SyntaxError{Line: 1, Msg: "an empty setup block cannot be laid out canonically; remove it"}}
