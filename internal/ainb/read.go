@@ -43,9 +43,12 @@ type decoder struct {
 	// one allocation for the whole pool instead of one per string.
 	poolText string
 	// starts and strings index the pool's strings by offset; tails caches strings that
-	// start inside another one.
+	// start inside another one. firstIn[k] is the index in starts of the first string
+	// starting at or after byte k*startBlock, so a lookup searches one block's few starts
+	// instead of all of them.
 	starts  []uint32
 	strings []string
+	firstIn []uint32
 	tails   map[uint32]string
 	// Where each type's property and input entries start, and where each element's and
 	// attachment's ranges begin in them: enum relocations are resolved against these.
@@ -200,8 +203,12 @@ func (d *decoder) strAt(off int, at uint32) string {
 	if d.err != nil {
 		return ""
 	}
-	if i, ok := slices.BinarySearch(d.starts, at); ok {
-		return d.handOut(off, d.strings[i])
+	if k := int(at / startBlock); k+1 < len(d.firstIn) {
+		for i := d.firstIn[k]; i < d.firstIn[k+1]; i++ {
+			if d.starts[i] == at {
+				return d.handOut(off, d.strings[i])
+			}
+		}
 	}
 	if s, ok := d.tails[at]; ok {
 		return d.handOut(off, s)
@@ -596,10 +603,23 @@ func (d *decoder) splitPool() *Layout {
 		pool = pool[i+1:]
 	}
 	d.strings = l.Strings
+	d.firstIn = make([]uint32, 0, len(d.pool)/startBlock+2)
+	for i, at := range d.starts {
+		for len(d.firstIn)*startBlock <= int(at) {
+			d.firstIn = append(d.firstIn, uint32(i))
+		}
+	}
+	for len(d.firstIn) < cap(d.firstIn) {
+		d.firstIn = append(d.firstIn, uint32(len(d.starts)))
+	}
 	x.strings, x.size, x.text = l.Strings, int(at), d.poolText
 	l.index = x
 	return l
 }
+
+// startBlock is the pool bytes one firstIn entry covers: strings of names average
+// more than this, so a block holds one or two starts.
+const startBlock = 16
 
 // maxStrings bounds the string pool: each string costs a header in memory, so a pool of
 // empty strings would otherwise cost 16 times its size.
