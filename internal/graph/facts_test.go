@@ -278,3 +278,14 @@ func TestLayoutPoolTails(t *testing.T) {
 		t.Fatalf("a tail no string ends with: %v, want a problem at layout", err)
 	}
 }
+
+// A GUID reads as the format's mixed-endian text: three little-endian groups, then bytes.
+func TestAppendGUID(t *testing.T) {
+	var g ainb.GUID
+	for i := range g {
+		g[i] = byte(i)
+	}
+	if got, want := string(appendGUID([]byte("x"), &g)), `x"03020100-0504-0706-0809-0a0b0c0d0e0f"`; got != want {
+		t.Fatalf("appendGUID = %s, want %s", got, want)
+	}
+}
