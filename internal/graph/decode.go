@@ -92,6 +92,7 @@ type frame struct {
 	// req[i] was read.
 	req  []string
 	seen uint32
+	next int // the index in req after the last member found
 	// keys marks the member names read so far, one bit for each name's keyHash; keysFrom is
 	// where this object's names start in dec.keys. Only names whose bit is set already are
 	// compared with the others, so finding duplicates costs little.
@@ -131,12 +132,25 @@ func (d *dec) require(req []string) { d.frames[len(d.frames)-1].req = req }
 
 // see marks the member just read as present, if the object requires it.
 func (f *frame) see() {
+	// The encoder writes required members in their list's order: the one after the last
+	// found is tried first.
+	if i := f.next; i < len(f.req) && sameKey(f.req[i], f.key) {
+		f.seen |= 1 << i
+		f.next++
+		return
+	}
 	for i, m := range f.req {
-		if len(m) == len(f.key) && m == string(f.key) {
+		if sameKey(m, f.key) {
 			f.seen |= 1 << i
+			f.next = i + 1
 			return
 		}
 	}
+}
+
+// sameKey compares lengths and first bytes before calling for the whole comparison.
+func sameKey(m string, key []byte) bool {
+	return len(m) == len(key) && len(m) > 0 && m[0] == key[0] && m == string(key)
 }
 
 // missing reports the required members an object ends without, at its closing brace.
@@ -265,6 +279,11 @@ func (d *dec) ws() {
 
 // peek returns the next significant byte, or 0 at the end.
 func (d *dec) peek() byte {
+	// Documents come compact: a byte above the space ends no whitespace, checked inline
+	// before the loop, since peek runs at every token.
+	if d.pos < len(d.data) && d.data[d.pos] > ' ' {
+		return d.data[d.pos]
+	}
 	d.ws()
 	if d.pos >= len(d.data) {
 		return 0
