@@ -172,6 +172,10 @@ func TestExpressionForms(t *testing.T) {
 		probs[0]["path"] != "expression 1, line 4:7" || probs[0]["message"] != wantMsg {
 		t.Errorf("problems %v, want one in expression 1 at line 4:7: %s", probs, wantMsg)
 	}
+	// The toast says where too, line and column.
+	if toast := eval[string](p, `[...document.querySelectorAll(".toast.error")].map((e) => e.textContent).join("|")`); !strings.Contains(toast, "line 4:7: "+wantMsg) {
+		t.Errorf("the toast reads %q, want line 4:7: %s", toast, wantMsg)
+	}
 	p.do(chromedp.Click(chromedp.CSS(`[data-tab="expressions"]`)))
 	if head := eval[string](p, `document.querySelector('.fn.has-error[data-expression="1"] h3').textContent`); head != "Expression 1 line 4:7: "+wantMsg {
 		t.Errorf("expression 1's heading reads %q", head)

@@ -88,11 +88,11 @@ func TestProblems(t *testing.T) {
 		}, []string{itoaPath("nodes[%d].children[0].node: no node with id 4000", withChild), itoaPath("nodes[%d].jumps[0].node: no node with id 4001", withJump)}},
 		{"int out of range", func(d *Document) {
 			d.Nodes[0].Properties = append(d.Nodes[0].Properties, Property{Name: "X", Type: "int", Value: Value{Int: 1 << 31}})
-		}, []string{"nodes[0].properties[", "].value: line 1: 2147483648 is out of the int range"}},
+		}, []string{"nodes[0].properties[", "].value: line 1:", ": 2147483648 is out of the int range"}},
 		{"u32 in a 0x407 file", func(d *Document) {
 			d.Blackboard = append(d.Blackboard, BlackboardParam{Name: "U", Type: "u32", Inherit: "root"})
 		}, []string{"].type: u32 parameters need version 1032 (0x408)"}},
-		{"secondary root", func(d *Document) { d.Commands[0].Secondary = minus - 1 }, []string{"commands[0].secondary: line 1: -2 is out of range (-1 to 2147483647)"}},
+		{"secondary root", func(d *Document) { d.Commands[0].Secondary = minus - 1 }, []string{"commands[0].secondary: line 1:", ": -2 is out of range (-1 to 2147483647)"}},
 		{"unknown node type", func(d *Document) { d.Nodes[1].Type = "Teleport" }, []string{`nodes[1].type: unknown node type "Teleport"`}},
 		{"tampered layout", func(d *Document) { d.Layout = d.Layout[:len(d.Layout)-2] + "AA" }, []string{"layout: checksum mismatch"}},
 		{"condition on a sequence", func(d *Document) {
@@ -104,7 +104,7 @@ func TestProblems(t *testing.T) {
 				d.Expressions = &Expressions{Version: 2}
 			}
 			d.Expressions.Functions = append(d.Expressions.Functions, Function{Text: ".main\nfrobnicate\n"})
-		}, []string{"expressions.functions[", "].text: line 2: "}},
+		}, []string{"expressions.functions[", "].text: line 2:1: unknown opcode"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := viaJSON(t, base)
@@ -142,20 +142,20 @@ func TestDecodeProblems(t *testing.T) {
 		t.Fatalf("want problems, got %v", err)
 	}
 	want := []string{
-		"version: line 1: want a number, found a string @1:46",
-		"nodes[0].guid: line 2: want a GUID like \"01234567-89ab-cdef-0123-456789abcdef\", found \"nope\" @2:50",
-		"nodes[0].x: line 2: 1e18 is out of range (positions lie within ±1e9) @2:61",
-		"nodes[0].y: line 2: -1e308 is out of range (positions lie within ±1e9) @2:70",
-		"nodes[0].colour: line 2: unknown member @2:77",
-		"nodes[0].properties[0].value: line 3: want an integer (type int), found a string @3:51",
-		"nodes[0].jumps[0].type: line 4: 300 is out of range (0 to 255) @4:30",
-		"blackboard[0].value: line 5: 1e40 is out of the float range (32 bits) @5:68",
-		"extra: line 6: unknown member @6:2",
+		"version: line 1:46: want a number, found a string @1:46",
+		"nodes[0].guid: line 2:50: want a GUID like \"01234567-89ab-cdef-0123-456789abcdef\", found \"nope\" @2:50",
+		"nodes[0].x: line 2:61: 1e18 is out of range (positions lie within ±1e9) @2:61",
+		"nodes[0].y: line 2:70: -1e308 is out of range (positions lie within ±1e9) @2:70",
+		"nodes[0].colour: line 2:77: unknown member @2:77",
+		"nodes[0].properties[0].value: line 3:51: want an integer (type int), found a string @3:51",
+		"nodes[0].jumps[0].type: line 4:30: 300 is out of range (0 to 255) @4:30",
+		"blackboard[0].value: line 5:68: 1e40 is out of the float range (32 bits) @5:68",
+		"extra: line 6:2: unknown member @6:2",
 	}
 	// The document lacks required members: each is a problem at the closing brace.
 	for _, m := range []string{"name", "filename", "category", "commands", "attachments", "expressions", "modules",
 		"moduleCall", "replacements", "enumRelocations", "section58", "hasSection6C"} {
-		want = append(want, m+": line 6: missing @6:14")
+		want = append(want, m+": line 6:14: missing @6:14")
 	}
 	var got []string
 	for _, p := range pe.Problems {
@@ -231,12 +231,12 @@ func TestDecodeStrict(t *testing.T) {
 	}
 	js := string(d.Encode())
 	for _, c := range []struct{ from, to, want string }{
-		{`"name":"x.ainb"`, `"name":"x.ainb","name":"y.ainb"`, `name: line 1: a second member of this name (member names must be unique)`},
-		{`"commands":[`, `"commands":[],"commands":[`, `commands: line 1: a second member of this name (member names must be unique)`},
-		{`"name":"x.ainb"`, "\"name\":\"x\xff.ainb\"", `name: line 1: byte 1 of this string, 0xff, is not UTF-8 (documents are UTF-8 text)`},
-		{`"name":"x.ainb"`, "\"name\":\"\\n\xe3\x81.ainb\"", `name: line 1: byte 1 of this string, 0xe3, is not UTF-8 (documents are UTF-8 text)`},
-		{`"nodes":[{`, "\"nodes\":[{\"\xc0\xafname\":1,", "nodes[0]: line 1: byte 0 of this string, 0xc0, is not UTF-8 (documents are UTF-8 text)|nodes[0].\xc0\xafname: line 1: unknown member"},
-		{`"name":"x.ainb"`, `"Name":"x.ainb","name":"x.ainb"`, `Name: line 1: unknown member`},
+		{`"name":"x.ainb"`, `"name":"x.ainb","name":"y.ainb"`, `name: line 1:52: a second member of this name (member names must be unique)`},
+		{`"commands":[`, `"commands":[],"commands":[`, `commands: line 1:128: a second member of this name (member names must be unique)`},
+		{`"name":"x.ainb"`, "\"name\":\"x\xff.ainb\"", `name: line 1:45: byte 1 of this string, 0xff, is not UTF-8 (documents are UTF-8 text)`},
+		{`"name":"x.ainb"`, "\"name\":\"\\n\xe3\x81.ainb\"", `name: line 1:44: byte 1 of this string, 0xe3, is not UTF-8 (documents are UTF-8 text)`},
+		{`"nodes":[{`, "\"nodes\":[{\"\xc0\xafname\":1,", "nodes[0]: line 1:224: byte 0 of this string, 0xc0, is not UTF-8 (documents are UTF-8 text)|nodes[0].\xc0\xafname: line 1:223: unknown member"},
+		{`"name":"x.ainb"`, `"Name":"x.ainb","name":"x.ainb"`, `Name: line 1:36: unknown member`},
 	} {
 		if !strings.Contains(js, c.from) {
 			t.Fatalf("no %s in the document", c.from)

@@ -27,7 +27,9 @@ type Problem struct {
 
 func (p Problem) String() string {
 	s := p.Msg
-	if p.Line > 0 {
+	if p.Line > 0 && p.Column > 0 {
+		s = fmt.Sprintf("line %d:%d: %s", p.Line, p.Column, s)
+	} else if p.Line > 0 {
 		s = fmt.Sprintf("line %d: %s", p.Line, s)
 	}
 	if p.Path != "" {

@@ -161,7 +161,7 @@ func TestBuildExpressionError(t *testing.T) {
 	if p["path"] != "expressions.functions[1].text" || p["line"] != float64(line) || p["node"] != nil {
 		t.Fatalf("problem %v, want expressions.functions[1].text at line %d", p, line)
 	}
-	if want := fmt.Sprintf("the document is not valid: expressions.functions[1].text: line %d: ", line); !strings.HasPrefix(e.Error, want) {
+	if want := fmt.Sprintf("the document is not valid: expressions.functions[1].text: line %d:1: ", line); !strings.HasPrefix(e.Error, want) {
 		t.Fatalf("error %q, want it to start %q", e.Error, want)
 	}
 	// The unedited document still builds the original.
@@ -192,7 +192,7 @@ func TestBuildBadInput(t *testing.T) {
 		t.Errorf("wrong format: %q", e.Error)
 	}
 	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`[1,2]`)), http.StatusUnprocessableEntity)
-	if e.Error != "the document is not valid: line 1: want an object, found an array" {
+	if e.Error != "the document is not valid: line 1:1: want an object, found an array" {
 		t.Errorf("array: %q", e.Error)
 	}
 	for _, ct := range []string{"", "application/octet-stream", "text/plain", "multipart/form-data; boundary=x", "application/jsonx"} {

@@ -126,7 +126,7 @@ func TestCreateShareBadInput(t *testing.T) {
 		{`{"view":{}}`, "invalid share: no document", 400},
 		{`{"document":null}`, "invalid share: no document", 400},
 		{`{"document":{"format":"ainb-editor-document/1"}}`, `the document is not valid: format: "ainb-editor-document/1", want "ainb-editor-document/2"`, 422},
-		{`{"document":{"format":"other","file":{}}}`, "the document is not valid: file: line 1: unknown member", 422},
+		{`{"document":{"format":"other","file":{}}}`, "the document is not valid: file: line 1:19: unknown member", 422},
 		{`{"document":` + doc + `} {}`, fmt.Sprintf("invalid JSON at byte %d: invalid character '{' after top-level value", len(doc)+15), 400},
 		{`[]`, `invalid share: not a JSON object; want {"document": ..., "view": {...}}`, 400},
 		{`{"document":`, "invalid JSON at byte 12: unexpected end of JSON input", 400},
