@@ -371,6 +371,12 @@ func sharedRange(fns []Function, i int, b Block) bool {
 // function. InstanceCount is left 0 for the caller to set. Errors are *FunctionError; a
 // text's errors carry its line and column (*SyntaxError).
 func AssembleSources(version uint32, texts []string) (*Module, error) {
+	return AssembleSourcesUTF8(version, texts, false)
+}
+
+// AssembleSourcesUTF8 is AssembleSources for texts the caller knows to be valid UTF-8 when
+// utf8OK is true (a JSON decoder checked them), which are then not checked again.
+func AssembleSourcesUTF8(version uint32, texts []string, utf8OK bool) (*Module, error) {
 	if version < 1 || version > 3 {
 		return nil, fmt.Errorf("exb: unsupported version %d (want 1, 2 or 3)", version)
 	}
@@ -390,7 +396,7 @@ func AssembleSources(version uint32, texts []string) (*Module, error) {
 				fns[i] = fn
 				continue
 			}
-		} else if src, err = compileWith(t, version, TypeNone, TypeNone, sc, utf8.ValidString(t)); err == nil {
+		} else if src, err = compileWith(t, version, TypeNone, TypeNone, sc, utf8OK || utf8.ValidString(t)); err == nil {
 			fns[i] = function{input: src.input, output: src.output, setup: src.setup, main: slices.Clone(src.main),
 				setupLines: posLines(src.setupPos), mainLines: posLines(src.mainPos)}
 			if src.hasSetup && len(src.setup) == 0 {

@@ -1299,6 +1299,7 @@ func (d *dec) document(doc *Document) {
 									}
 								}
 								x.Functions = append(x.Functions, fn)
+								x.checked = append(x.checked, fn) // the decoder checks every string is UTF-8
 							}
 						}
 					default:

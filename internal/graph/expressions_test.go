@@ -105,3 +105,45 @@ func functionImage(t *testing.T, m *exb.Module, i int) string {
 	}
 	return fmt.Sprintf("%+v\n%x\n%s", fn, raw, strings.TrimSpace(text))
 }
+
+// A build skips checking UTF-8 only in texts the JSON decoder read: a text set in Go after
+// decoding, here with a byte that is not UTF-8 in a string literal, is checked as ever and
+// its literal reads as strconv would have it (U+FFFD for the byte).
+func TestExpressionsUTF8Known(t *testing.T) {
+	d0, err := Parse("x", readCorpus(t, "synthetic/expressions_v407.ainb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := DecodeText(string(d0.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := d.Expressions
+	texts := make([]string, len(x.Functions))
+	for i, fn := range x.Functions {
+		texts[i] = fn.Text
+	}
+	if !x.utf8Known(texts) {
+		t.Fatal("the decoded texts are not known to be UTF-8")
+	}
+	if d0.Expressions.utf8Known(texts) {
+		t.Fatal("texts of a document not decoded from JSON are known to be UTF-8")
+	}
+	x.Functions[0].Text += "LMem64[0x0] = \"a\xffb\"\n"
+	texts[0] = x.Functions[0].Text
+	if x.utf8Known(texts) {
+		t.Fatal("a text set after decoding is known to be UTF-8")
+	}
+	out, err := d.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := ainb.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := g.Expressions.FunctionSource(0)
+	if err != nil || !strings.Contains(got, `"a\ufffdb"`) && !strings.Contains(got, "\"a\uFFFDb\"") {
+		t.Errorf("function 0 reads back as\n%s\nwant the literal \"a\\ufffdb\" (%v)", got, err)
+	}
+}

@@ -437,7 +437,7 @@ func (c *toCtx) expressions(f *ainb.File) {
 	if c.facts.exbListing == "" && c.facts.exbTexts != 0 && c.editParsed(f, x, texts) {
 		return
 	}
-	m, err := exb.AssembleSources(x.Version, texts) // readable code or listings
+	m, err := exb.AssembleSourcesUTF8(x.Version, texts, x.utf8Known(texts)) // readable code or listings
 	if err != nil {
 		c.expressionProblem(-1, err)
 		return
@@ -485,7 +485,7 @@ func (c *toCtx) editParsed(f *ainb.File, x *Expressions, texts []string) bool {
 	if !edited || textsHash(parsed) != c.facts.exbTexts {
 		return false
 	}
-	m, err := exb.AssembleSources(x.Version, parsed)
+	m, err := exb.AssembleSourcesUTF8(x.Version, parsed, x.utf8Known(parsed))
 	if err != nil {
 		return false
 	}

@@ -268,6 +268,25 @@ type Expressions struct {
 	// Version is the expression binary version (1, 2 or 3).
 	Version   uint32     `json:"version"`
 	Functions []Function `json:"functions"`
+	// checked holds the texts as the JSON decoder read them, checked to be UTF-8: a build
+	// need not check again a text that is still one of these (the same string, compared in
+	// one step), and a text set since is checked as usual.
+	checked []Function
+}
+
+// utf8Known reports whether each of texts is known to be UTF-8: function i's text or
+// parsed text as decoded.
+func (x *Expressions) utf8Known(texts []string) bool {
+	if len(x.checked) != len(texts) {
+		return false
+	}
+	for i, t := range texts {
+		c := &x.checked[i]
+		if t != c.Text && (c.ParsedText == nil || t != *c.ParsedText) {
+			return false
+		}
+	}
+	return true
 }
 
 // Function is one expression function, as the text the expression editor shows: readable
