@@ -26,8 +26,10 @@ func readCorpus(t *testing.T, path string) ([]byte, *File) {
 	return b, f
 }
 
-// Every corpus file comes back byte-identical from its model.
+// Every corpus file comes back byte-identical from its model, also when written into a
+// buffer that held the previous file (BytesInto, as the server reuses its buffers).
 func TestCorpusRoundTrip(t *testing.T) {
+	var buf []byte
 	for _, path := range testcorpus.AINB(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			b, f := readCorpus(t, path)
@@ -37,6 +39,9 @@ func TestCorpusRoundTrip(t *testing.T) {
 			}
 			if !bytes.Equal(b, out) {
 				t.Fatalf("re-serialized file differs: %s", firstDiff(b, out))
+			}
+			if buf, err = f.BytesInto(buf); err != nil || !bytes.Equal(b, buf) {
+				t.Fatalf("written into a used buffer: %v, same bytes %v", err, bytes.Equal(b, buf))
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math"
 	"path"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -382,10 +383,16 @@ func (e *encoder) value(t ParamType, v Value) {
 
 // Bytes validates the file and lays it out as a binary.
 func (f *File) Bytes() ([]byte, error) {
+	return f.BytesInto(nil)
+}
+
+// BytesInto is Bytes written into buf's storage from its start, grown as needed: a server
+// keeps its output buffers from one build to the next.
+func (f *File) BytesInto(buf []byte) ([]byte, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	e := &encoder{f: f, pool: newStringPool(f.Layout, len(f.Elements)), buf: make([]byte, 0, f.sizeHint())}
+	e := &encoder{f: f, pool: newStringPool(f.Layout, len(f.Elements)), buf: slices.Grow(buf[:0], f.sizeHint())}
 	if err := e.file(); err != nil {
 		return nil, err
 	}

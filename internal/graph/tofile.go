@@ -56,11 +56,16 @@ const maxProblems = 1000
 
 // Build turns a document into an AINB binary.
 func (d *Document) Build() ([]byte, error) {
+	return d.BuildInto(nil)
+}
+
+// BuildInto is Build writing the file into buf's storage (see ainb.File.BytesInto).
+func (d *Document) BuildInto(buf []byte) ([]byte, error) {
 	f, err := d.ToFile()
 	if err != nil {
 		return nil, err
 	}
-	return f.Bytes()
+	return f.BytesInto(buf)
 }
 
 // ToFile checks a document and turns it into the AINB model: grouped by type, ids turned into

@@ -32,10 +32,14 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
-	out, err := doc.Build()
+	// The file is written into a kept buffer, as a parse's document is (replyBuffers).
+	bp := replyBuffers.Get().(*[]byte)
+	defer putReplyBuffer(bp)
+	out, err := doc.BuildInto(*bp)
 	if err != nil {
 		return codecError(err)
 	}
+	*bp = out
 	h := w.Header()
 	name, ctype := doc.Name, "application/octet-stream"
 	if compress {

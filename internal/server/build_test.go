@@ -27,6 +27,20 @@ func TestBuildRoundTrip(t *testing.T) {
 		h.Get("Content-Length") != fmt.Sprint(len(data)) {
 		t.Fatalf("headers %v", h)
 	}
+	// Builds write into buffers kept from earlier builds and parses: a small file after a
+	// big one, and the big one again, each comes back exactly.
+	small := corpusFile(t, "synthetic/minimal_v407.ainb")
+	smallDoc := parseOK(t, s, "small.ainb", small)
+	for k := range 4 {
+		for _, c := range []struct {
+			doc, want []byte
+		}{{smallDoc, small}, {doc, data}} {
+			rec := do(s, "POST", "/api/build", "application/json", c.doc)
+			if rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), c.want) {
+				t.Fatalf("build %d: status %d, %d bytes, want the %d of the file", k, rec.Code, rec.Body.Len(), len(c.want))
+			}
+		}
+	}
 }
 
 func TestAttachment(t *testing.T) {
