@@ -41,14 +41,7 @@ func TestExpressionsEditKeepsOthersCanonical(t *testing.T) {
 		}
 		editAsPage(d, 0, d.Expressions.Functions[0].Text+"GMem[0x40] = 123456789\n")
 		d = throughJSON(t, d)
-		out, err := d.Build()
-		if err != nil {
-			t.Fatalf("%s: %v", filepath.Base(p), err)
-		}
-		g, err := ainb.Read(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := buildRead(t, d)
 		if len(g.Expressions.Instructions) <= len(f.Expressions.Instructions) || len(g.Expressions.Params.Entries) <= len(f.Expressions.Params.Entries) {
 			t.Fatalf("%s: function 0 did not grow or gain a literal", filepath.Base(p))
 		}
@@ -102,14 +95,7 @@ func TestExpressionsParsedTextFallback(t *testing.T) {
 	}
 	built := func(d *Document) []byte {
 		t.Helper()
-		out, err := d.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := ainb.Read(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := buildRead(t, d)
 		for i, fn := range d.Expressions.Functions {
 			if got, _ := g.Expressions.FunctionSource(i); got != fn.Text {
 				t.Errorf("function %d reads back as\n%s\nwant\n%s", i, got, fn.Text)

@@ -61,14 +61,7 @@ func TestExpressionsEditKeepsOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Expressions.Functions[0].Text += "LMem64[0x0] = \"new ✓\"\nGMem[0x40] = 123456789\n"
-	out, err := d.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := ainb.Read(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := buildRead(t, d)
 	if n := len(g.Expressions.Instructions); n <= len(f.Expressions.Instructions) {
 		t.Fatalf("%d instructions, had %d: function 0 did not grow", n, len(f.Expressions.Instructions))
 	}
@@ -134,16 +127,23 @@ func TestExpressionsUTF8Known(t *testing.T) {
 	if x.utf8Known(texts) {
 		t.Fatal("a text set after decoding is known to be UTF-8")
 	}
-	out, err := d.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := ainb.Read(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := buildRead(t, d)
 	got, err := g.Expressions.FunctionSource(0)
 	if err != nil || !strings.Contains(got, `"a\ufffdb"`) && !strings.Contains(got, "\"a\uFFFDb\"") {
 		t.Errorf("function 0 reads back as\n%s\nwant the literal \"a\\ufffdb\" (%v)", got, err)
 	}
+}
+
+// buildRead builds d and reads the file back; a failure names the file by d.Filename.
+func buildRead(t *testing.T, d *Document) *ainb.File {
+	t.Helper()
+	out, err := d.Build()
+	if err != nil {
+		t.Fatalf("%s: %v", d.Filename, err)
+	}
+	f, err := ainb.Read(out)
+	if err != nil {
+		t.Fatalf("%s: the built file does not read back: %v", d.Filename, err)
+	}
+	return f
 }
