@@ -196,3 +196,51 @@ func TestPanCopyIsExact(t *testing.T) {
 	}
 	same("with a selection")
 }
+
+// canvasRectsJS puts back, for comparison, the canvas's own rectangles where the renderer
+// writes pixels (pixels.js): __canvasRects(true) fills each dot with fillRect, false draws
+// as the page does.
+const canvasRectsJS = `(async () => {
+  const { Renderer } = await import("/static/render.js");
+  const { headerColor } = await import("/static/model.js");
+  const P = Renderer.prototype, pixels = { drawDots: P.drawDots };
+  const light = (hex) => {
+    const n = parseInt(hex.slice(1), 16), f = (c) => Math.min(255, Math.round(c * 1.6 + 30));
+    return "rgb(" + f(n >> 16) + "," + f((n >> 8) & 255) + "," + f(n & 255) + ")";
+  };
+  const canvas = {
+    drawDots(vis, z) {
+      const ctx = this.ctx, boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes, min = 2.5 / z;
+      for (const i of vis) {
+        const b = boxes[i];
+        ctx.fillStyle = light(headerColor(nodes[i]));
+        ctx.fillRect(b[0], b[1], Math.max(b[2] - b[0], min), Math.max(b[3] - b[1], min));
+      }
+      this.outlineMarked(vis, 2 / z, true);
+    },
+  };
+  window.__canvasRects = (on) => Object.assign(P, on ? canvas : pixels);
+})()`
+
+// Dots are written as pixels (pixels.js) instead of filled by the canvas one rectangle at a
+// time; the frame has the pixels the canvas's rectangles give, but for roundings.
+func TestPixelRectsMatchCanvas(t *testing.T) {
+	p := newBrowser(t)
+	p.open(corpusFile(t, bigFile))
+	p.run(canvasRectsJS)
+	p.drawn(`ainbEditor.fitAll()`)
+	fit := eval[viewState](p, `ainbEditor.view()`)
+	for _, v := range []struct{ x, y, zoom float64 }{{fit.X, fit.Y, fit.Zoom}, {fit.X, fit.Y, fit.Zoom * 1.7}, {5000, 3000, 0.0913}} {
+		set := fmt.Sprintf(`ainbEditor.setView({x: %g, y: %g, zoom: %g})`, v.x, v.y, v.zoom)
+		p.run(`__canvasRects(true)`)
+		p.drawn(set)
+		p.run(snapJS)
+		p.run(`__canvasRects(false)`)
+		p.drawn(set)
+		d := eval[pixelDiff](p, diffJS)
+		t.Logf("zoom %.4f: %d pixels differ by a rounding", v.zoom, d.Small)
+		if d.Big != 0 {
+			t.Errorf("zoom %.4f: the pixel layer differs from the canvas's rectangles in %d pixels (and %d by a rounding)", v.zoom, d.Big, d.Small)
+		}
+	}
+}

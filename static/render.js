@@ -3,6 +3,7 @@
 // the view meets is drawn at all.
 
 import { rowCount, takesChildren, branchPoint } from "./metrics.js";
+import { PixelRects } from "./pixels.js";
 import {
   HEADER, ROW, NODE_WIDTH, VALUE_TYPES, TYPE_COLOR, LINK_COLOR, TYPE_LABEL,
   nodeRows, nodeClass, nodeTitle, headerColor, sourceKind, blackboardLabel, formatValue, conditionText, rowY,
@@ -53,6 +54,7 @@ export class Renderer {
     this.hitLabel = null; // id of the search hit whose label the frame shows, for tests
     this.scene = null; // the scene cache (blit)
     this.lastDirect = null; // the last frame drawn anew: its key and view
+    this.layers = []; // pixel layers by canvas size (pixelLayer)
   }
 
   invalidate() {
@@ -328,17 +330,48 @@ export class Renderer {
     }
   }
 
+  // Dots are written as pixels (pixels.js), each at least a couple of pixels so every node
+  // stays visible, later nodes over earlier ones.
   drawDots(vis, z) {
     const ctx = this.ctx, boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes;
-    const min = 2.5 / z; // at least a couple of pixels, so every node stays visible
-    for (const [col, ids] of groupByColour(vis, (i) => headerColor(nodes[i]))) {
-      ctx.fillStyle = lighten(col);
-      for (let k = 0; k < ids.length; k++) {
-        const b = boxes[ids[k]];
-        ctx.fillRect(b[0], b[1], Math.max(b[2] - b[0], min), Math.max(b[3] - b[1], min));
-      }
+    const P = this.pixelLayer(ctx), R = P.rects;
+    const t = ctx.getTransform(), s = t.a, ox = t.e, oy = t.f;
+    const min = 2.5 * this.dpr;
+    for (let k = 0; k < vis.length; k++) {
+      const i = vis[k], b = boxes[i];
+      const x0 = b[0] * s + ox, y0 = b[1] * s + oy;
+      R.rect(x0, y0, x0 + Math.max((b[2] - b[0]) * s, min), y0 + Math.max((b[3] - b[1]) * s, min), lightRGB(headerColor(nodes[i])));
     }
+    this.putLayer(ctx, P);
     this.outlineMarked(vis, 2 / z, true);
+  }
+
+  // The pixel layer for ctx's canvas size: its rectangles and the canvas they are put
+  // through onto ctx. Two are kept, for the frame and the scene cache.
+  pixelLayer(ctx) {
+    const w = ctx.canvas.width, h = ctx.canvas.height;
+    let P = this.layers.find((l) => l.w === w && l.h === h);
+    if (!P) {
+      const canvas = document.createElement("canvas");
+      canvas.width = w;
+      canvas.height = h;
+      const rects = new PixelRects(w, h);
+      P = { w, h, rects, canvas, ctx: canvas.getContext("2d"), image: new ImageData(rects.data, w, h) };
+      this.layers = [P, ...this.layers.slice(0, 1)];
+    }
+    return P;
+  }
+
+  // Draws what the layer holds over ctx, pixel for pixel, and empties the layer.
+  putLayer(ctx, P) {
+    const d = P.rects.dirty();
+    if (!d) return;
+    P.ctx.putImageData(P.image, 0, 0, d[0], d[1], d[2], d[3]);
+    const t = ctx.getTransform();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(P.canvas, d[0], d[1], d[2], d[3], d[0], d[1], d[2], d[3]);
+    ctx.setTransform(t);
+    P.rects.clear();
   }
 
   drawBoxes(vis) {
@@ -783,6 +816,18 @@ function groupByColour(ids, colourOf) {
 // b is a grid box [x0, y0, x1, y1].
 function rectOf(ctx, b, pad) {
   ctx.rect(b[0] - pad, b[1] - pad, b[2] - b[0] + 2 * pad, b[3] - b[1] + 2 * pad);
+}
+
+// lighten's colour as 0xRRGGBB.
+const lightRGBCache = new Map();
+function lightRGB(hex) {
+  let v = lightRGBCache.get(hex);
+  if (v !== undefined) return v;
+  const n = parseInt(hex.slice(1), 16);
+  const f = (c) => Math.min(255, Math.round(c * 1.6 + 30));
+  v = (f(n >> 16) << 16) | (f((n >> 8) & 255) << 8) | f(n & 255);
+  lightRGBCache.set(hex, v);
+  return v;
 }
 
 const lightCache = new Map();
