@@ -542,6 +542,16 @@ export class Renderer {
     const ed = this.ed, ctx = this.ctx, v = ed.view, nodes = ed.doc.nodes, boxes = ed.grid.boxes;
     if (!vis.length) return [];
     const L = this.labelState(nodes);
+    if (L.grid !== ed.grid.version) {
+      // The nodes' corners, in arrays: a frame over thousands of nodes reads them in order of
+      // importance, which is no order in memory.
+      for (let i = 0; i < L.n; i++) {
+        const b = boxes[i];
+        L.x[i] = b ? b[0] : NaN;
+        L.y[i] = b ? b[1] : NaN;
+      }
+      L.grid = ed.grid.version;
+    }
     // Which nodes are on screen, by a stamp per frame.
     const stamp = ++L.frame;
     for (const i of vis) L.seen[i] = stamp;
@@ -553,13 +563,16 @@ export class Renderer {
     const ox = width / 2 - v.x * z, oy = height / 2 - v.y * z;
     const room = Math.min(MAX_LABEL, Math.max(MIN_LABEL, NODE_WIDTH * z));
     const placed = [];
+    const bx = L.x, by = L.y;
     const tryPlace = (i, hit) => {
       if (L.seen[i] !== stamp || L.done[i] === stamp) return;
       L.done[i] = stamp;
-      const b = boxes[i];
-      const sx = b[0] * z + ox, sy = b[1] * z + oy;
-      const [text, w] = this.labelText(L, nodes[i], i, room);
+      const sx = bx[i] * z + ox, sy = by[i] * z + oy;
       const x0 = Math.floor(sx / LABEL_CELL), y0 = Math.floor(sy / LABEL_CELL);
+      // A label whose first cell is taken is left out before its text is looked at: in a
+      // view of thousands of nodes, most are.
+      if (!hit && x0 >= 0 && y0 >= 0 && x0 < cw && y0 < ch && taken[y0 * cw + x0]) return;
+      const w = L.room[i] === room && L.text[i] !== undefined ? L.width[i] : this.labelText(L, nodes[i], i, room);
       const x1 = Math.floor((sx + w + 2 * LABEL_PAD) / LABEL_CELL), y1 = Math.floor((sy + LABEL_H) / LABEL_CELL);
       if (x1 < 0 || y1 < 0 || x0 >= cw || y0 >= ch) return;
       const cx0 = Math.max(0, x0), cy0 = Math.max(0, y0), cx1 = Math.min(cw - 1, x1), cy1 = Math.min(ch - 1, y1);
@@ -567,7 +580,7 @@ export class Renderer {
         for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) if (taken[cy * cw + cx]) return;
       }
       for (let cy = cy0; cy <= cy1; cy++) taken.fill(1, cy * cw + cx0, cy * cw + cx1 + 1);
-      placed.push(sx, sy, w, i, hit ? 1 : 0, text);
+      placed.push(sx, sy, w, i, hit ? 1 : 0, L.text[i]);
     };
     const cur = ed.search.current;
     if (cur !== undefined && cur !== null) {
@@ -578,7 +591,9 @@ export class Renderer {
       const i = ed.indexOf(id);
       if (i >= 0) tryPlace(i, false);
     }
-    const order = L.order;
+    // The nodes in view by importance: a view of a few hundred sorts them, one of most of the
+    // graph goes down the whole order.
+    const order = vis.length * 8 < L.n ? vis.slice().sort((a, b) => L.place[a] - L.place[b]) : L.order;
     for (let k = 0; k < order.length && placed.length < 6 * MAX_LABELS; k++) tryPlace(order[k], false);
     if (!placed.length) return placed;
     ctx.fillStyle = "rgba(14, 15, 18, 0.82)";
@@ -631,15 +646,21 @@ export class Renderer {
       }
     }
     const order = Int32Array.from(nodes.keys()).sort((a, b) => rank[b] - rank[a] || a - b);
-    L = { n, order, seen: new Int32Array(n), done: new Int32Array(n), frame: 0, text: new Array(n), room: new Float64Array(n), width: new Float64Array(n), taken: null };
+    const place = new Int32Array(n); // node -> its place in order
+    for (let k = 0; k < n; k++) place[order[k]] = k;
+    L = {
+      n, order, place, seen: new Int32Array(n), done: new Int32Array(n), frame: 0, text: new Array(n), room: new Float64Array(n), width: new Float64Array(n), taken: null,
+      x: new Float64Array(n), y: new Float64Array(n), grid: -1,
+    };
     this.labels = L;
     return L;
   }
 
-  // A node's label cut to room pixels, and its width. Widths come from a table of character
-  // widths measured once, so a frame with thousands of labels measures no text.
+  // A node's label cut to room pixels, kept in L.text; returns its width. Widths come from a
+  // table of character widths measured once, so a frame with thousands of labels measures no
+  // text.
   labelText(L, n, i, room) {
-    if (L.text[i] !== undefined && L.room[i] === room) return [L.text[i], L.width[i]];
+    if (L.text[i] !== undefined && L.room[i] === room) return L.width[i];
     const full = nodeClass(n);
     let w = 0, k = 0;
     const ell = this.charWidth("…");
@@ -656,7 +677,7 @@ export class Renderer {
     L.text[i] = text;
     L.room[i] = room;
     L.width[i] = w;
-    return [text, w];
+    return w;
   }
 
   charWidth(c) {
