@@ -197,18 +197,19 @@ func TestPanCopyIsExact(t *testing.T) {
 	same("with a selection")
 }
 
-// canvasRectsJS puts back, for comparison, the canvas's own rectangles where the renderer
-// writes pixels (pixels.js): __canvasRects(true) fills each dot with fillRect, false draws
-// as the page does.
-const canvasRectsJS = `(async () => {
+// referenceJS puts back, for comparison, the plain way of drawing what the renderer draws
+// faster: __reference(true) fills each dot with the canvas's fillRect where the renderer
+// writes pixels (pixels.js), and draws full nodes one by one (drawNodesInOrder) where it
+// draws each part of all of them at once; false draws as the page does.
+const referenceJS = `(async () => {
   const { Renderer } = await import("/static/render.js");
   const { headerColor } = await import("/static/model.js");
-  const P = Renderer.prototype, pixels = { drawDots: P.drawDots };
+  const P = Renderer.prototype, page = { drawDots: P.drawDots, drawFull: P.drawFull };
   const light = (hex) => {
     const n = parseInt(hex.slice(1), 16), f = (c) => Math.min(255, Math.round(c * 1.6 + 30));
     return "rgb(" + f(n >> 16) + "," + f((n >> 8) & 255) + "," + f(n & 255) + ")";
   };
-  const canvas = {
+  const reference = {
     drawDots(vis, z) {
       const ctx = this.ctx, boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes, min = 2.5 / z;
       for (const i of vis) {
@@ -218,29 +219,51 @@ const canvasRectsJS = `(async () => {
       }
       this.outlineMarked(vis, 2 / z, true);
     },
+    drawFull: P.drawNodesInOrder,
   };
-  window.__canvasRects = (on) => Object.assign(P, on ? canvas : pixels);
+  window.__reference = (on) => Object.assign(P, on ? reference : page);
 })()`
 
 // Dots are written as pixels (pixels.js) instead of filled by the canvas one rectangle at a
-// time; the frame has the pixels the canvas's rectangles give, but for roundings.
-func TestPixelRectsMatchCanvas(t *testing.T) {
+// time, and full nodes apart from one another are drawn part by part for all of them at
+// once; either way the frame has the pixels of the plain way, but for roundings: with the
+// whole graph and closer, and with full nodes with a selection and a search hit.
+func TestFramesMatchReference(t *testing.T) {
 	p := newBrowser(t)
 	p.open(corpusFile(t, bigFile))
-	p.run(canvasRectsJS)
+	p.run(referenceJS)
 	p.drawn(`ainbEditor.fitAll()`)
 	fit := eval[viewState](p, `ainbEditor.view()`)
-	for _, v := range []struct{ x, y, zoom float64 }{{fit.X, fit.Y, fit.Zoom}, {fit.X, fit.Y, fit.Zoom * 1.7}, {5000, 3000, 0.0913}} {
-		set := fmt.Sprintf(`ainbEditor.setView({x: %g, y: %g, zoom: %g})`, v.x, v.y, v.zoom)
-		p.run(`__canvasRects(true)`)
+	n := eval[point](p, `(() => { const n = ainbEditor.document().nodes[3565]; return {x: n.x + 130, y: n.y}; })()`)
+	same := func(what, set string) {
+		t.Helper()
+		p.run(`__reference(true)`)
 		p.drawn(set)
 		p.run(snapJS)
-		p.run(`__canvasRects(false)`)
+		p.run(`__reference(false)`)
 		p.drawn(set)
 		d := eval[pixelDiff](p, diffJS)
-		t.Logf("zoom %.4f: %d pixels differ by a rounding", v.zoom, d.Small)
+		t.Logf("%s: %d pixels differ by a rounding", what, d.Small)
 		if d.Big != 0 {
-			t.Errorf("zoom %.4f: the pixel layer differs from the canvas's rectangles in %d pixels (and %d by a rounding)", v.zoom, d.Big, d.Small)
+			t.Errorf("%s: the frame differs from the plain drawing in %d pixels (and %d by a rounding)", what, d.Big, d.Small)
 		}
 	}
+	view := func(x, y, zoom float64) string {
+		return fmt.Sprintf(`ainbEditor.setView({x: %g, y: %g, zoom: %g})`, x, y, zoom)
+	}
+	for _, z := range []float64{fit.Zoom, fit.Zoom * 1.7} {
+		same(fmt.Sprintf("dots, zoom %.4f", z), view(fit.X, fit.Y, z))
+	}
+	same("dots, zoom 0.0913", view(5000, 3000, 0.0913))
+	for _, z := range []float64{0.45, 0.7, 1.3} {
+		same(fmt.Sprintf("full nodes, zoom %g", z), view(n.X, n.Y, z))
+	}
+	// A selection and a search hit in view change borders and labels.
+	p.click(p.screenOf(eval[int](p, `ainbEditor.document().nodes[3565].id`), -1, ""))
+	p.waitFor(`ainbEditor.selection().length === 1`)
+	p.key("f", chromedp.ModifierCtrl)
+	p.do(chromedp.SendKeys(chromedp.CSS(`.search-input`), eval[string](p, `ainbEditor.document().nodes[3566].type`)+"\r"))
+	p.waitFor(`ainbEditor.frame().frames > 0`)
+	same("full nodes with a selection and a search, zoom 0.6", view(n.X, n.Y, 0.6))
+	same("dots with a selection and a search", view(fit.X, fit.Y, fit.Zoom*1.2))
 }

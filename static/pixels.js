@@ -53,67 +53,50 @@ export class PixelRects {
       if (ix1 > this.x1) this.x1 = ix1;
       if (iy1 > this.y1) this.y1 = iy1;
     }
-    const bgr = ((rgb & 255) << 16) | (rgb & 0xff00) | (rgb >>> 16);
+    const bgr = ((rgb & 255) << 16) | (rgb & 0xff00) | (rgb >>> 16), solid = -16777216 | bgr;
+    const u32 = this.u32;
     // Columns fx0 to fx1 (exclusive) are covered whole across, the ones before and after in
-    // part, by lx and rx (a rectangle within one column: by its width, as lx); rows alike.
+    // part, by lx and rx (a rectangle within one column: by its width, as lx). Each row is
+    // covered by cy down. Most pixels are still empty: they take the colour as it is, at its
+    // coverage; the others get it over them.
     let fx0 = Math.ceil(x0), fx1 = Math.floor(x1), lx = fx0 - x0, rx = x1 - fx1;
     if (fx0 > fx1) {
       fx0 = fx1 = ix1;
       lx = x1 - x0;
       rx = 0;
     }
-    if (iy1 - iy0 === 1) {
-      this.row(iy0, y1 - y0, ix0, fx0, fx1, lx, rx, bgr);
-      return;
-    }
-    let fy0 = Math.ceil(y0), fy1 = Math.floor(y1);
-    if (fy0 > y0) this.row(iy0, fy0 - y0, ix0, fx0, fx1, lx, rx, bgr);
-    for (let y = fy0; y < fy1; y++) this.row(y, 1, ix0, fx0, fx1, lx, rx, bgr);
-    if (y1 > fy1) this.row(fy1, y1 - fy1, ix0, fx0, fx1, lx, rx, bgr);
-  }
-
-  // One row of rect: covered by cy down, columns fx0 to fx1 whole across, ix0 by lx, fx1 by rx.
-  // Most pixels are still empty: they take the colour as it is, at its coverage.
-  row(y, cy, ix0, fx0, fx1, lx, rx, bgr) {
-    const u32 = this.u32, row = y * this.width;
-    const a = (cy * 255 + 0.5) | 0;
-    if (fx1 > fx0) {
-      if (a >= 255) u32.fill(-16777216 | bgr, row + fx0, row + fx1);
-      else if (a > 0) {
+    for (let y = iy0; y < iy1; y++) {
+      const cy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
+      const row = y * W, a = (cy * 255 + 0.5) | 0;
+      if (a >= 255) {
+        if (fx1 - fx0 > 16) u32.fill(solid, row + fx0, row + fx1);
+        else for (let p = row + fx0, e = row + fx1; p < e; p++) u32[p] = solid;
+      } else if (a > 0) {
         const v = (a << 24) | bgr;
         for (let p = row + fx0, e = row + fx1; p < e; p++) {
-          if (u32[p] === 0) u32[p] = v;
-          else this.blend(p, a, bgr);
+          const d = u32[p];
+          u32[p] = d === 0 ? v : over(d, a, bgr);
         }
       }
-    }
-    if (lx > 0) {
-      const p = row + ix0, la = (lx * cy * 255 + 0.5) | 0;
-      if (u32[p] === 0) {
-        if (la > 0) u32[p] = (la << 24) | bgr;
-      } else this.blend(p, la, bgr);
-    }
-    if (rx > 0) {
-      const p = row + fx1, ra = (rx * cy * 255 + 0.5) | 0;
-      if (u32[p] === 0) {
-        if (ra > 0) u32[p] = (ra << 24) | bgr;
-      } else this.blend(p, ra, bgr);
+      if (lx > 0) {
+        const la = (lx * cy * 255 + 0.5) | 0, p = row + ix0, d = u32[p];
+        if (la > 0) u32[p] = d === 0 ? (la << 24) | bgr : over(d, la, bgr);
+      }
+      if (rx > 0) {
+        const ra = (rx * cy * 255 + 0.5) | 0, p = row + fx1, d = u32[p];
+        if (ra > 0) u32[p] = d === 0 ? (ra << 24) | bgr : over(d, ra, bgr);
+      }
     }
   }
+}
 
-  // Puts colour bgr (0xBBGGRR) at alpha sa (0..255) over pixel p: source over, in the
-  // buffer's unpremultiplied RGBA.
-  blend(p, sa, bgr) {
-    if (sa <= 0) return;
-    const u32 = this.u32, d = u32[p], da = d >>> 24;
-    if (sa >= 255 || da === 0) {
-      u32[p] = (sa << 24) | bgr;
-      return;
-    }
-    const r = bgr & 255, g = (bgr >>> 8) & 255, b = bgr >>> 16;
-    // out = s·sa + d·da·(1 − sa), divided by the alpha out.
-    const k = (da * (255 - sa)) / 255, oa = sa + k;
-    const or = (r * sa + (d & 255) * k) / oa, og = (g * sa + ((d >>> 8) & 255) * k) / oa, ob = (b * sa + ((d >>> 16) & 255) * k) / oa;
-    u32[p] = (Math.round(oa) << 24) | (Math.round(ob) << 16) | (Math.round(og) << 8) | Math.round(or);
-  }
+// Colour bgr (0xBBGGRR) at alpha sa (1..255) over pixel d, source over, in unpremultiplied
+// RGBA: out = s·sa + d·da·(1 − sa), divided by the alpha out.
+function over(d, sa, bgr) {
+  const da = d >>> 24;
+  if (sa >= 255 || da === 0) return (sa << 24) | bgr;
+  const k = (da * (255 - sa)) / 255, oa = sa + k;
+  const r = ((bgr & 255) * sa + (d & 255) * k) / oa, g = (((bgr >>> 8) & 255) * sa + ((d >>> 8) & 255) * k) / oa;
+  const b = ((bgr >>> 16) * sa + ((d >>> 16) & 255) * k) / oa;
+  return (((oa + 0.5) | 0) << 24) | (((b + 0.5) | 0) << 16) | (((g + 0.5) | 0) << 8) | ((r + 0.5) | 0);
 }
