@@ -769,6 +769,8 @@ export class Renderer {
       if (!hit && x0 >= 0 && y0 >= 0 && x0 < cw && y0 < ch && taken[y0 * cw + x0]) return;
       const w = L.room[i] === room && L.text[i] !== undefined ? L.width[i] : this.labelText(L, nodes[i], i, room);
       const x1 = Math.floor((sx + w + 2 * LABEL_PAD) / LABEL_CELL), y1 = Math.floor((sy + LABEL_H) / LABEL_CELL);
+      // And one whose last cell on the first row is taken.
+      if (!hit && x1 >= 0 && x1 < cw && y0 >= 0 && y0 < ch && taken[y0 * cw + x1]) return;
       if (x1 < 0 || y1 < 0 || x0 >= cw || y0 >= ch) return;
       const cx0 = Math.max(0, x0), cy0 = Math.max(0, y0), cx1 = Math.min(cw - 1, x1), cy1 = Math.min(ch - 1, y1);
       if (!hit) {
