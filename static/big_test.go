@@ -258,11 +258,11 @@ func TestFramesMatchReference(t *testing.T) {
 	for _, z := range []float64{0.45, 0.7, 1.3} {
 		same(fmt.Sprintf("full nodes, zoom %g", z), view(n.X, n.Y, z))
 	}
-	// A selection and a search hit in view change borders and labels.
+	// A selection, and a search whose one hit (the current one) is in view, change borders.
 	p.click(p.screenOf(eval[int](p, `ainbEditor.document().nodes[3565].id`), -1, ""))
 	p.waitFor(`ainbEditor.selection().length === 1`)
 	p.key("f", chromedp.ModifierCtrl)
-	p.do(chromedp.SendKeys(chromedp.CSS(`.search-input`), eval[string](p, `ainbEditor.document().nodes[3566].type`)+"\r"))
+	p.do(chromedp.SendKeys(chromedp.CSS(`.search-input`), eval[string](p, `ainbEditor.document().nodes[3566].name`)+"\r"))
 	p.waitFor(`ainbEditor.frame().frames > 0`)
 	same("full nodes with a selection and a search, zoom 0.6", view(n.X, n.Y, 0.6))
 	same("dots with a selection and a search", view(fit.X, fit.Y, fit.Zoom*1.2))
