@@ -196,3 +196,74 @@ func TestPanCopyIsExact(t *testing.T) {
 	}
 	same("with a selection")
 }
+
+// referenceJS puts back, for comparison, the plain way of drawing what the renderer draws
+// faster: __reference(true) fills each dot with the canvas's fillRect where the renderer
+// writes pixels (pixels.js), and draws full nodes one by one (drawNodesInOrder) where it
+// draws each part of all of them at once; false draws as the page does.
+const referenceJS = `(async () => {
+  const { Renderer } = await import("/static/render.js");
+  const { headerColor } = await import("/static/model.js");
+  const P = Renderer.prototype, page = { drawDots: P.drawDots, drawFull: P.drawFull };
+  const light = (hex) => {
+    const n = parseInt(hex.slice(1), 16), f = (c) => Math.min(255, Math.round(c * 1.6 + 30));
+    return "rgb(" + f(n >> 16) + "," + f((n >> 8) & 255) + "," + f(n & 255) + ")";
+  };
+  const reference = {
+    drawDots(vis, z) {
+      const ctx = this.ctx, boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes, min = 2.5 / z;
+      for (const i of vis) {
+        const b = boxes[i];
+        ctx.fillStyle = light(headerColor(nodes[i]));
+        ctx.fillRect(b[0], b[1], Math.max(b[2] - b[0], min), Math.max(b[3] - b[1], min));
+      }
+      this.outlineMarked(vis, 2 / z, true);
+    },
+    drawFull: P.drawNodesInOrder,
+  };
+  window.__reference = (on) => Object.assign(P, on ? reference : page);
+})()`
+
+// Dots are written as pixels (pixels.js) instead of filled by the canvas one rectangle at a
+// time, and full nodes apart from one another are drawn part by part for all of them at
+// once; either way the frame has the pixels of the plain way, but for roundings: with the
+// whole graph and closer, and with full nodes with a selection and a search hit.
+func TestFramesMatchReference(t *testing.T) {
+	p := newBrowser(t)
+	p.open(corpusFile(t, bigFile))
+	p.run(referenceJS)
+	p.drawn(`ainbEditor.fitAll()`)
+	fit := eval[viewState](p, `ainbEditor.view()`)
+	n := eval[point](p, `(() => { const n = ainbEditor.document().nodes[3565]; return {x: n.x + 130, y: n.y}; })()`)
+	same := func(what, set string) {
+		t.Helper()
+		p.run(`__reference(true)`)
+		p.drawn(set)
+		p.run(snapJS)
+		p.run(`__reference(false)`)
+		p.drawn(set)
+		d := eval[pixelDiff](p, diffJS)
+		t.Logf("%s: %d pixels differ by a rounding", what, d.Small)
+		if d.Big != 0 {
+			t.Errorf("%s: the frame differs from the plain drawing in %d pixels (and %d by a rounding)", what, d.Big, d.Small)
+		}
+	}
+	view := func(x, y, zoom float64) string {
+		return fmt.Sprintf(`ainbEditor.setView({x: %g, y: %g, zoom: %g})`, x, y, zoom)
+	}
+	for _, z := range []float64{fit.Zoom, fit.Zoom * 1.7} {
+		same(fmt.Sprintf("dots, zoom %.4f", z), view(fit.X, fit.Y, z))
+	}
+	same("dots, zoom 0.0913", view(5000, 3000, 0.0913))
+	for _, z := range []float64{0.45, 0.7, 1.3} {
+		same(fmt.Sprintf("full nodes, zoom %g", z), view(n.X, n.Y, z))
+	}
+	// A selection, and a search whose one hit (the current one) is in view, change borders.
+	p.click(p.screenOf(eval[int](p, `ainbEditor.document().nodes[3565].id`), -1, ""))
+	p.waitFor(`ainbEditor.selection().length === 1`)
+	p.key("f", chromedp.ModifierCtrl)
+	p.do(chromedp.SendKeys(chromedp.CSS(`.search-input`), eval[string](p, `ainbEditor.document().nodes[3566].name`)+"\r"))
+	p.waitFor(`ainbEditor.frame().frames > 0`)
+	same("full nodes with a selection and a search, zoom 0.6", view(n.X, n.Y, 0.6))
+	same("dots with a selection and a search", view(fit.X, fit.Y, fit.Zoom*1.2))
+}

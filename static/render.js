@@ -3,6 +3,7 @@
 // the view meets is drawn at all.
 
 import { rowCount, takesChildren, branchPoint } from "./metrics.js";
+import { PixelRects } from "./pixels.js";
 import {
   HEADER, ROW, NODE_WIDTH, VALUE_TYPES, TYPE_COLOR, LINK_COLOR, TYPE_LABEL,
   nodeRows, nodeClass, nodeTitle, headerColor, sourceKind, blackboardLabel, formatValue, conditionText, rowY,
@@ -53,6 +54,8 @@ export class Renderer {
     this.hitLabel = null; // id of the search hit whose label the frame shows, for tests
     this.scene = null; // the scene cache (blit)
     this.lastDirect = null; // the last frame drawn anew: its key and view
+    this.layers = []; // pixel layers by canvas size (pixelLayer)
+    this.dotColours = null; // the nodes' dot colours (drawDots)
   }
 
   invalidate() {
@@ -151,7 +154,8 @@ export class Renderer {
       if (z >= 0.6) this.drawGrid(x0, y0, x1, y1);
       const vis = [];
       ed.grid.query(x0 - 10, y0, x1 + 10, y1, (i) => vis.push(i));
-      vis.sort((a, b) => a - b);
+      // A view over most of the graph comes in order already (Grid.query scans the boxes).
+      if (!ascending(vis)) vis.sort((a, b) => a - b);
       if (!md) this.visible_ = vis.length;
       this.drawEdges(x0, y0, x1, y1, z);
       if (z >= LOD_FULL) this.drawFull(vis);
@@ -328,17 +332,55 @@ export class Renderer {
     }
   }
 
+  // Dots are written as pixels (pixels.js), each at least a couple of pixels so every node
+  // stays visible, later nodes over earlier ones.
   drawDots(vis, z) {
     const ctx = this.ctx, boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes;
-    const min = 2.5 / z; // at least a couple of pixels, so every node stays visible
-    for (const [col, ids] of groupByColour(vis, (i) => headerColor(nodes[i]))) {
-      ctx.fillStyle = lighten(col);
-      for (let k = 0; k < ids.length; k++) {
-        const b = boxes[ids[k]];
-        ctx.fillRect(b[0], b[1], Math.max(b[2] - b[0], min), Math.max(b[3] - b[1], min));
-      }
+    const P = this.pixelLayer(ctx), R = P.rects;
+    const t = ctx.getTransform(), s = t.a, ox = t.e, oy = t.f;
+    const min = 2.5 * this.dpr;
+    // The nodes' colours, kept until the document changes: thousands of headerColor calls
+    // cost more than the dots' pixels.
+    let C = this.dotColours;
+    if (!C || C.version !== this.version || C.rgb.length !== nodes.length) C = this.dotColours = { version: this.version, rgb: new Int32Array(nodes.length).fill(-1) };
+    const rgb = C.rgb;
+    for (let k = 0; k < vis.length; k++) {
+      const i = vis[k], b = boxes[i];
+      let c = rgb[i];
+      if (c < 0) c = rgb[i] = lightRGB(headerColor(nodes[i]));
+      const x0 = b[0] * s + ox, y0 = b[1] * s + oy;
+      R.rect(x0, y0, x0 + Math.max((b[2] - b[0]) * s, min), y0 + Math.max((b[3] - b[1]) * s, min), c);
     }
+    this.putLayer(ctx, P);
     this.outlineMarked(vis, 2 / z, true);
+  }
+
+  // The pixel layer for ctx's canvas size: its rectangles and the canvas they are put
+  // through onto ctx. Two are kept, for the frame and the scene cache.
+  pixelLayer(ctx) {
+    const w = ctx.canvas.width, h = ctx.canvas.height;
+    let P = this.layers.find((l) => l.w === w && l.h === h);
+    if (!P) {
+      const canvas = document.createElement("canvas");
+      canvas.width = w;
+      canvas.height = h;
+      const rects = new PixelRects(w, h);
+      P = { w, h, rects, canvas, ctx: canvas.getContext("2d"), image: new ImageData(rects.data, w, h) };
+      this.layers = [P, ...this.layers.slice(0, 1)];
+    }
+    return P;
+  }
+
+  // Draws what the layer holds over ctx, pixel for pixel, and empties the layer.
+  putLayer(ctx, P) {
+    const d = P.rects.dirty();
+    if (!d) return;
+    P.ctx.putImageData(P.image, 0, 0, d[0], d[1], d[2], d[3]);
+    const t = ctx.getTransform();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(P.canvas, d[0], d[1], d[2], d[3], d[0], d[1], d[2], d[3]);
+    ctx.setTransform(t);
+    P.rects.clear();
   }
 
   drawBoxes(vis) {
@@ -405,10 +447,196 @@ export class Renderer {
     return r;
   }
 
+  // Full nodes. A node on top of another hides all of it, text included, so where nodes
+  // overlap each is drawn whole before the next, in document order (drawNodesInOrder).
+  // Nodes apart from one another share no pixel, and the order between them changes
+  // nothing: then each part is drawn for all of them at once, in the order a node draws its
+  // parts (bodies, headers, borders, titles, badges, handles, stripes, row texts, plugs,
+  // marks), one path per colour, so a frame of a hundred nodes fills and strokes a few
+  // paths instead of a thousand.
+  drawFull(vis) {
+    if (this.overlapping(vis)) {
+      this.drawNodesInOrder(vis);
+      return;
+    }
+    const ctx = this.ctx, ed = this.ed, pos = ed.doc.nodes, boxes = ed.grid.boxes;
+    const hits = ed.search.hitSet, current = ed.search.current, hv = ed.hover;
+    const pw = NODE_WIDTH;
+    // What to draw, by colour: node indices, or flat runs of coordinates and texts.
+    const headers = new Map(), borders = new Map(), badgeTexts = new Map(), lefts = new Map(), rights = new Map();
+    const plugFills = new Map(), plugStrokes = new Map(), marks = new Map();
+    const titles = [], ids = [], badges = [], handles = [], stripes = [];
+    const group = (m, k) => {
+      let a = m.get(k);
+      if (!a) m.set(k, (a = []));
+      return a;
+    };
+    ctx.fillStyle = BODY;
+    for (const i of vis) {
+      const e = pos[i], b = boxes[i];
+      const px = b[0], py = b[1], ph = b[3] - b[1];
+      ctx.beginPath();
+      ctx.roundRect(px, py, pw, ph, 6);
+      ctx.fill();
+      group(headers, headerColor(e)).push(i);
+      const sel = ed.selection.has(e.id);
+      const col = sel ? SELECT : hits && hits.has(e.id) ? HIT : ed.problemNodes.has(e.id) ? "#ff5d5d" : BORDER;
+      group(borders, sel || current === e.id ? "2.5|" + col : "1|" + col).push(i);
+      const pr = this.prepared(i);
+      titles.push(pr.title, px + 9, py + HEADER / 2);
+      ids.push(pr.label, px + pw - pr.pad, py + HEADER / 2);
+      let bx = px + pw - pr.pad - pr.idxW - 6;
+      for (let k = pr.badges.length - 1; k >= 0; k--) {
+        const [label, col] = pr.badges[k];
+        const w = label.length * 6.5 + 8;
+        bx -= w;
+        badges.push(bx, py + 7, w);
+        group(badgeTexts, col).push(label, bx + w / 2, py + 15.5);
+        bx -= 4;
+      }
+      if (takesChildren(e)) handles.push(e, !!(hv && hv.node === e.id && hv.side === "branch"));
+      const rows = pr.rows;
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r];
+        const cy = py + HEADER + r * ROW + ROW / 2;
+        if (r % 2 === 1) stripes.push(px + 1, cy - ROW / 2);
+        if (row.left) group(lefts, row.leftColor || MUTED).push(row.left, px + 12, cy);
+        if (row.leftValue) group(lefts, row.leftValueColor).push(row.leftValue, px + 12 + row.leftW + 5, cy);
+        if (row.right) group(rights, row.rightColor || MUTED).push(row.right, px + pw - 12, cy);
+        if (row.inPlug) {
+          const hot = hv && hv.node === e.id && hv.row === r && hv.side === "in" ? 1 : 0;
+          group(plugFills, row.inFilled ? row.inPlug : BODY).push(px, cy, hot);
+          group(plugStrokes, row.inPlug).push(px, cy, hot);
+        }
+        if (row.outPlug) {
+          const hot = hv && hv.node === e.id && hv.row === r && hv.side === "out" ? 1 : 0;
+          group(plugFills, row.outPlug).push(px + pw, cy, hot);
+          group(plugStrokes, row.outPlug).push(px + pw, cy, hot);
+        }
+        if (row.mark) group(marks, row.mark).push(px + 4, cy - 3);
+      }
+    }
+    for (const [col, ids] of headers) {
+      ctx.fillStyle = col;
+      for (const i of ids) {
+        const b = boxes[i];
+        ctx.beginPath();
+        ctx.roundRect(b[0], b[1], pw, HEADER, [6, 6, 0, 0]);
+        ctx.fill();
+      }
+    }
+    for (const [style, ids] of borders) {
+      const k = style.indexOf("|");
+      ctx.lineWidth = +style.slice(0, k);
+      ctx.strokeStyle = style.slice(k + 1);
+      for (const i of ids) {
+        const b = boxes[i];
+        ctx.beginPath();
+        ctx.roundRect(b[0], b[1], pw, b[3] - b[1], 6);
+        ctx.stroke();
+      }
+    }
+    ctx.textBaseline = "middle";
+    ctx.font = FONT_TITLE;
+    texts(ctx, "left", TEXT, titles);
+    texts(ctx, "right", "rgba(255,255,255,0.45)", ids);
+    if (badges.length) {
+      ctx.fillStyle = "rgba(0,0,0,0.35)";
+      ctx.beginPath();
+      for (let k = 0; k < badges.length; k += 3) ctx.roundRect(badges[k], badges[k + 1], badges[k + 2], 16, 8);
+      ctx.fill();
+      ctx.font = FONT_BADGE;
+      for (const [col, a] of badgeTexts) texts(ctx, "center", col, a);
+    }
+    if (handles.length) this.branchHandles(handles);
+    if (stripes.length) {
+      ctx.fillStyle = "rgba(255,255,255,0.025)";
+      for (let k = 0; k < stripes.length; k += 2) ctx.fillRect(stripes[k], stripes[k + 1], pw - 2, ROW);
+    }
+    ctx.font = FONT_ROW;
+    for (const [col, a] of lefts) texts(ctx, "left", col, a);
+    for (const [col, a] of rights) texts(ctx, "right", col, a);
+    for (const [col, a] of plugFills) {
+      ctx.fillStyle = col;
+      for (let k = 0; k < a.length; k += 3) {
+        ctx.beginPath();
+        ctx.arc(a[k], a[k + 1], a[k + 2] ? 6 : 4.2, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    ctx.lineWidth = 1.5;
+    for (const [col, a] of plugStrokes) {
+      ctx.strokeStyle = col;
+      for (let k = 0; k < a.length; k += 3) {
+        ctx.beginPath();
+        ctx.arc(a[k], a[k + 1], a[k + 2] ? 6 : 4.2, 0, Math.PI * 2);
+        ctx.stroke();
+      }
+    }
+    for (const [col, a] of marks) {
+      ctx.fillStyle = col;
+      for (let k = 0; k < a.length; k += 2) ctx.fillRect(a[k], a[k + 1], 3, 6);
+    }
+  }
+
+  // Whether any two of the nodes come near enough to share a pixel: boxes widened by what
+  // sticks out of them (plugs and the new-child handle on the sides, a selection's border).
+  overlapping(vis) {
+    const boxes = this.ed.grid.boxes, n = vis.length;
+    const order = vis.slice().sort((a, b) => boxes[a][1] - boxes[b][1]);
+    const X = 10, Y = 3;
+    for (let k = 0; k < n; k++) {
+      const a = boxes[order[k]];
+      for (let j = k + 1; j < n; j++) {
+        const b = boxes[order[j]];
+        if (b[1] - Y >= a[3] + Y) break;
+        if (b[0] - X < a[2] + X && a[0] - X < b[2] + X) return true;
+      }
+    }
+    return false;
+  }
+
+  // The new-child handles of a drawFull, given as node and whether the pointer is on it:
+  // branchHandle's circles and crosses, with the colours set once for all.
+  branchHandles(h) {
+    const ctx = this.ctx;
+    for (const hot of [false, true]) {
+      ctx.fillStyle = hot ? LINK_COLOR.child : BODY;
+      for (let k = 0; k < h.length; k += 2) {
+        if (h[k + 1] !== hot) continue;
+        const [x, y] = branchPoint(h[k]);
+        ctx.beginPath();
+        ctx.arc(x, y, hot ? 7 : 5.5, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = LINK_COLOR.child;
+    for (let k = 0; k < h.length; k += 2) {
+      const [x, y] = branchPoint(h[k]);
+      ctx.beginPath();
+      ctx.arc(x, y, h[k + 1] ? 7 : 5.5, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    for (const hot of [false, true]) {
+      ctx.strokeStyle = hot ? BODY : LINK_COLOR.child;
+      for (let k = 0; k < h.length; k += 2) {
+        if (h[k + 1] !== hot) continue;
+        const [x, y] = branchPoint(h[k]), a = (hot ? 7 : 5.5) - 2.5;
+        ctx.beginPath();
+        ctx.moveTo(x - a, y);
+        ctx.lineTo(x + a, y);
+        ctx.moveTo(x, y - a);
+        ctx.lineTo(x, y + a);
+        ctx.stroke();
+      }
+    }
+  }
+
   // Full nodes, each drawn whole (body, then its text and plugs) before the next, in document
   // order: a node on top of another hides all of it, text included. The font is set only
   // when it changes.
-  drawFull(vis) {
+  drawNodesInOrder(vis) {
     const ctx = this.ctx, ed = this.ed, pos = ed.doc.nodes, boxes = ed.grid.boxes;
     const hits = ed.search.hitSet;
     const current = ed.search.current;
@@ -509,6 +737,16 @@ export class Renderer {
     const ed = this.ed, ctx = this.ctx, v = ed.view, nodes = ed.doc.nodes, boxes = ed.grid.boxes;
     if (!vis.length) return [];
     const L = this.labelState(nodes);
+    if (L.grid !== ed.grid.version) {
+      // The nodes' corners, in arrays: a frame over thousands of nodes reads them in order of
+      // importance, which is no order in memory.
+      for (let i = 0; i < L.n; i++) {
+        const b = boxes[i];
+        L.x[i] = b ? b[0] : NaN;
+        L.y[i] = b ? b[1] : NaN;
+      }
+      L.grid = ed.grid.version;
+    }
     // Which nodes are on screen, by a stamp per frame.
     const stamp = ++L.frame;
     for (const i of vis) L.seen[i] = stamp;
@@ -520,21 +758,26 @@ export class Renderer {
     const ox = width / 2 - v.x * z, oy = height / 2 - v.y * z;
     const room = Math.min(MAX_LABEL, Math.max(MIN_LABEL, NODE_WIDTH * z));
     const placed = [];
+    const bx = L.x, by = L.y;
     const tryPlace = (i, hit) => {
       if (L.seen[i] !== stamp || L.done[i] === stamp) return;
       L.done[i] = stamp;
-      const b = boxes[i];
-      const sx = b[0] * z + ox, sy = b[1] * z + oy;
-      const [text, w] = this.labelText(L, nodes[i], i, room);
+      const sx = bx[i] * z + ox, sy = by[i] * z + oy;
       const x0 = Math.floor(sx / LABEL_CELL), y0 = Math.floor(sy / LABEL_CELL);
+      // A label whose first cell is taken is left out before its text is looked at: in a
+      // view of thousands of nodes, most are.
+      if (!hit && x0 >= 0 && y0 >= 0 && x0 < cw && y0 < ch && taken[y0 * cw + x0]) return;
+      const w = L.room[i] === room && L.text[i] !== undefined ? L.width[i] : this.labelText(L, nodes[i], i, room);
       const x1 = Math.floor((sx + w + 2 * LABEL_PAD) / LABEL_CELL), y1 = Math.floor((sy + LABEL_H) / LABEL_CELL);
+      // And one whose last cell on the first row is taken.
+      if (!hit && x1 >= 0 && x1 < cw && y0 >= 0 && y0 < ch && taken[y0 * cw + x1]) return;
       if (x1 < 0 || y1 < 0 || x0 >= cw || y0 >= ch) return;
       const cx0 = Math.max(0, x0), cy0 = Math.max(0, y0), cx1 = Math.min(cw - 1, x1), cy1 = Math.min(ch - 1, y1);
       if (!hit) {
         for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) if (taken[cy * cw + cx]) return;
       }
       for (let cy = cy0; cy <= cy1; cy++) taken.fill(1, cy * cw + cx0, cy * cw + cx1 + 1);
-      placed.push(sx, sy, w, i, hit ? 1 : 0, text);
+      placed.push(sx, sy, w, i, hit ? 1 : 0, L.text[i]);
     };
     const cur = ed.search.current;
     if (cur !== undefined && cur !== null) {
@@ -545,7 +788,9 @@ export class Renderer {
       const i = ed.indexOf(id);
       if (i >= 0) tryPlace(i, false);
     }
-    const order = L.order;
+    // The nodes in view by importance: a view of a few hundred sorts them, one of most of the
+    // graph goes down the whole order.
+    const order = vis.length * 8 < L.n ? vis.slice().sort((a, b) => L.place[a] - L.place[b]) : L.order;
     for (let k = 0; k < order.length && placed.length < 6 * MAX_LABELS; k++) tryPlace(order[k], false);
     if (!placed.length) return placed;
     ctx.fillStyle = "rgba(14, 15, 18, 0.82)";
@@ -598,15 +843,21 @@ export class Renderer {
       }
     }
     const order = Int32Array.from(nodes.keys()).sort((a, b) => rank[b] - rank[a] || a - b);
-    L = { n, order, seen: new Int32Array(n), done: new Int32Array(n), frame: 0, text: new Array(n), room: new Float64Array(n), width: new Float64Array(n), taken: null };
+    const place = new Int32Array(n); // node -> its place in order
+    for (let k = 0; k < n; k++) place[order[k]] = k;
+    L = {
+      n, order, place, seen: new Int32Array(n), done: new Int32Array(n), frame: 0, text: new Array(n), room: new Float64Array(n), width: new Float64Array(n), taken: null,
+      x: new Float64Array(n), y: new Float64Array(n), grid: -1,
+    };
     this.labels = L;
     return L;
   }
 
-  // A node's label cut to room pixels, and its width. Widths come from a table of character
-  // widths measured once, so a frame with thousands of labels measures no text.
+  // A node's label cut to room pixels, kept in L.text; returns its width. Widths come from a
+  // table of character widths measured once, so a frame with thousands of labels measures no
+  // text.
   labelText(L, n, i, room) {
-    if (L.text[i] !== undefined && L.room[i] === room) return [L.text[i], L.width[i]];
+    if (L.text[i] !== undefined && L.room[i] === room) return L.width[i];
     const full = nodeClass(n);
     let w = 0, k = 0;
     const ell = this.charWidth("…");
@@ -623,7 +874,7 @@ export class Renderer {
     L.text[i] = text;
     L.room[i] = room;
     L.width[i] = w;
-    return [text, w];
+    return w;
   }
 
   charWidth(c) {
@@ -696,10 +947,13 @@ export class Renderer {
     const gw = Math.max(1, gx1 - gx0), gh = Math.max(1, gy1 - gy0);
     const maxW = 190, maxH = 150;
     const s = Math.min(maxW / gw, maxH / gh);
-    const mw = Math.max(24, gw * s), mh = Math.max(24, gh * s);
-    const mx = v.width - mw - 14, my = v.height - mh - 14;
+    // The picture goes at whole device pixels and at its own size: a copy, where a place or
+    // a size between pixels would filter it.
+    const dpr = this.dpr;
+    const mw = Math.ceil(Math.max(24, gw * s) * dpr) / dpr, mh = Math.ceil(Math.max(24, gh * s) * dpr) / dpr;
+    const mx = Math.round((v.width - mw - 14) * dpr) / dpr, my = Math.round((v.height - mh - 14) * dpr) / dpr;
     this.minimapRect = { x: mx, y: my, w: mw, h: mh, s, gx0, gy0 };
-    if (!this.minimap || this.minimap.width !== Math.ceil(mw * this.dpr)) this.minimap = this.renderMinimap(mw, mh, s, gx0, gy0);
+    if (!this.minimap || this.minimap.width !== Math.round(mw * dpr) || this.minimap.height !== Math.round(mh * dpr)) this.minimap = this.renderMinimap(mw, mh, s, gx0, gy0);
     ctx.fillStyle = "rgba(12, 13, 16, 0.85)";
     ctx.fillRect(mx - 4, my - 4, mw + 8, mh + 8);
     ctx.drawImage(this.minimap, mx, my, mw, mh);
@@ -725,8 +979,8 @@ export class Renderer {
 
   renderMinimap(mw, mh, s, gx0, gy0) {
     const c = document.createElement("canvas");
-    c.width = Math.ceil(mw * this.dpr);
-    c.height = Math.ceil(mh * this.dpr);
+    c.width = Math.round(mw * this.dpr);
+    c.height = Math.round(mh * this.dpr);
     const ctx = c.getContext("2d");
     ctx.scale(this.dpr, this.dpr);
     const boxes = this.ed.grid.boxes, nodes = this.ed.doc.nodes;
@@ -739,6 +993,11 @@ export class Renderer {
     }
     return c;
   }
+}
+
+function ascending(a) {
+  for (let k = 1; k < a.length; k++) if (a[k - 1] > a[k]) return false;
+  return true;
 }
 
 // objectId numbers objects, so a key can say which object it saw.
@@ -780,9 +1039,28 @@ function groupByColour(ids, colourOf) {
   return groups;
 }
 
+// Texts given as a flat run of text, x, y, in one alignment and colour.
+function texts(ctx, align, col, a) {
+  ctx.textAlign = align;
+  ctx.fillStyle = col;
+  for (let k = 0; k < a.length; k += 3) ctx.fillText(a[k], a[k + 1], a[k + 2]);
+}
+
 // b is a grid box [x0, y0, x1, y1].
 function rectOf(ctx, b, pad) {
   ctx.rect(b[0] - pad, b[1] - pad, b[2] - b[0] + 2 * pad, b[3] - b[1] + 2 * pad);
+}
+
+// lighten's colour as 0xRRGGBB.
+const lightRGBCache = new Map();
+function lightRGB(hex) {
+  let v = lightRGBCache.get(hex);
+  if (v !== undefined) return v;
+  const n = parseInt(hex.slice(1), 16);
+  const f = (c) => Math.min(255, Math.round(c * 1.6 + 30));
+  v = (f(n >> 16) << 16) | (f((n >> 8) & 255) << 8) | f(n & 255);
+  lightRGBCache.set(hex, v);
+  return v;
 }
 
 const lightCache = new Map();
