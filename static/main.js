@@ -22,6 +22,7 @@ if (app) {
     // Nodes are named by id: screenOf(id, row, side), selection() lists ids.
     screenOf: (node, row, side) => ed.screenOf(node, row, side),
     timings: () => ({ ...ed.timings }),
+    treeSearches: () => ed.trees.view.searchRuns,
     frame: () => ({ frames: ed.renderer.frames, lastMs: ed.renderer.lastFrameMs, visible: ed.renderer.visibleCount, labels: ed.renderer.labelCount, hitLabel: ed.renderer.hitLabel, copied: ed.renderer.copied }),
     // Draws n frames synchronously while panning by (dx, dy) screen pixels each, and returns
     // each frame's duration in ms. Reading a pixel back makes the canvas finish drawing, so

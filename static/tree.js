@@ -91,15 +91,17 @@ export class TreeView {
     this.title = h("span.tree-title", {});
     this.searchInput = field("tree.search", { type: "search", placeholder: "Search keys and values" });
     this.searchCount = h("span.muted.tree-count", { dataset: { key: "tree.search-count" } });
-    let timer = 0;
+    this.searchTimer = 0;
+    this.searchPending = false; // an edit's search again waits in searchTimer
+    this.searchRuns = 0; // searches run, for tests
     this.searchInput.addEventListener("input", () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => this.runSearch(), SEARCH_DELAY);
+      clearTimeout(this.searchTimer);
+      this.searchTimer = setTimeout(() => this.runSearch(), SEARCH_DELAY);
     });
     this.searchInput.addEventListener("keydown", (e) => {
       if (e.key !== "Enter") return;
       e.preventDefault();
-      clearTimeout(timer);
+      clearTimeout(this.searchTimer);
       if (!this.session || this.session.query !== this.searchInput.value) this.runSearch();
       this.searchStep(e.shiftKey ? -1 : 1);
     });
@@ -161,6 +163,8 @@ export class TreeView {
     this.el.hidden = false;
     this.title.textContent = `${session.name} · ${session.kind === "byml" ? `BYML v${session.doc.version}${session.doc.bigEndian ? ", big endian" : ""}` : `AAMP ${session.doc.type}`}`;
     if (first) {
+      clearTimeout(this.searchTimer);
+      this.searchPending = false;
       this.searchInput.value = session.query || "";
       this.hits = [];
       this.hitSet = new Set();
@@ -196,10 +200,16 @@ export class TreeView {
     this.updateInfo();
   }
 
-  // The document changed (an edit, undo or redo).
+  // The document changed (an edit, undo or redo). The search runs again once the edits
+  // pause: over a big file it takes a tenth of a second, and a burst of edits (undo held
+  // down, a value typed and entered) should not pay it each time.
   changed() {
     this.refresh();
-    if (this.session && this.session.query) this.runSearch({ keep: true });
+    if (this.session && this.session.query) {
+      clearTimeout(this.searchTimer);
+      this.searchPending = true;
+      this.searchTimer = setTimeout(() => this.runSearch({ keep: true }), SEARCH_DELAY);
+    }
     this.yaml.documentChanged();
   }
 
@@ -500,6 +510,9 @@ export class TreeView {
   runSearch(opts = {}) {
     const s = this.session;
     if (!s) return;
+    clearTimeout(this.searchTimer);
+    this.searchPending = false;
+    this.searchRuns++;
     s.query = this.searchInput.value;
     const t0 = performance.now();
     this.hits = search(s.kind, s.doc, s.query);
@@ -519,6 +532,7 @@ export class TreeView {
   searchStep(dir) {
     if (!this.session) return;
     if (this.session.query !== this.searchInput.value) this.runSearch();
+    else if (this.searchPending) this.runSearch({ keep: true }); // the hits of the document as it is
     if (!this.hits.length) {
       if (this.session.query.trim()) this.ed.status(`Nothing matches "${this.session.query.trim()}"`);
       return;

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -263,6 +264,24 @@ func TestTreeLargestBYML(t *testing.T) {
 	p.waitFor(fmt.Sprintf(`document.querySelector('.tree-row.selected') && document.querySelector('.tree-row.selected').dataset.path === %q`, first))
 	if c := eval[string](p, `document.querySelector('[data-key="tree.search-count"]').textContent`); c != fmt.Sprintf("1 / %d", count) {
 		t.Errorf("search count %q, want 1 / %d", c, count)
+	}
+
+	// Edits search again once they pause: a burst of undos and redos (Ctrl+Z, Ctrl+Y, in one
+	// task) searches not at once but once after, and keeps the place among the hits.
+	runs := eval[int](p, `ainbEditor.treeSearches()`)
+	burst := eval[int](p, `(() => {
+	  for (let k = 0; k < 4; k++) window.dispatchEvent(new KeyboardEvent("keydown", k % 2 ? {key: "y", code: "KeyY", ctrlKey: true} : {key: "z", code: "KeyZ", ctrlKey: true}));
+	  return ainbEditor.treeSearches(); })()`)
+	if st := eval[string](p, `ainbEditor.status()`); burst != runs || !strings.HasPrefix(st, "Redid:") {
+		t.Errorf("during the burst of edits (status %q): %d searches, want %d", st, burst, runs)
+	}
+	p.waitFor(fmt.Sprintf(`ainbEditor.treeSearches() === %d`, runs+1))
+	time.Sleep(3 * 150 * time.Millisecond) // three search delays: no second search comes
+	if n := eval[int](p, `ainbEditor.treeSearches()`); n != runs+1 {
+		t.Errorf("%d searches after the burst, want 1", n-runs)
+	}
+	if c := eval[string](p, `document.querySelector('[data-key="tree.search-count"]').textContent`); c != fmt.Sprintf("1 / %d", count) {
+		t.Errorf("search count after the edits %q, want 1 / %d", c, count)
 	}
 
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="save"]`)))
