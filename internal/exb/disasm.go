@@ -129,14 +129,12 @@ func appendQuote(b []byte, s string) []byte {
 			run = i
 			continue
 		}
-		// Three-byte sequences led by E3-EC (kana and CJK among them) have no range rules
-		// beyond continuation bytes: decoded and looked up here, a rune costs a few
-		// instructions in the Japanese strings of game files.
-		if c := s[i]; c-0xe3 <= 0xec-0xe3 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+		// Decoded and looked up here, such a rune costs a few instructions.
+		if textscan.IsCJK3(s, i) {
 			if p0 == nil {
 				p0 = planeBits(0)
 			}
-			if r := rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f); p0[r/64]&(1<<(r%64)) != 0 {
+			if r := rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f); p0[r/64]&(1<<(r%64)) != 0 {
 				i += 3
 				continue
 			}

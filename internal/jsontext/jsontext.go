@@ -34,9 +34,7 @@ func AppendString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		// Three-byte sequences led by E3-EC (kana and CJK among them) have no range
-		// rules beyond continuation bytes, and fill the Japanese text of game files.
-		if c-0xE3 <= 0xEC-0xE3 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+		if textscan.IsCJK3(s, i) {
 			i += 3
 			continue
 		}

@@ -1,7 +1,8 @@
 // Package textscan finds, eight bytes at a time, the runs of text that quoting copies as
 // they are, for the quoters of JSON strings and of expression string literals: names and
 // strings are mostly plain ASCII, and a byte-at-a-time table walk was most of their cost.
-// It only measures runs; what a quoter does with the other bytes is its own business.
+// It also spots the three-byte sequences of kana and CJK that both quoters take inline. It
+// only measures; what a quoter does with the bytes is its own business.
 package textscan
 
 import "math/bits"
@@ -65,4 +66,13 @@ func word(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// IsCJK3 reports whether s[i:] starts with a three-byte UTF-8 sequence led by E3 to EC:
+// kana and CJK among them, the bulk of the Japanese text in game files. Unlike the other
+// three-byte leads, these have no rule beyond their two continuation bytes, so the quoters
+// take them inline instead of decoding them in full.
+func IsCJK3(s string, i int) bool {
+	c := s[i]
+	return c-0xe3 <= 0xec-0xe3 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80
 }
