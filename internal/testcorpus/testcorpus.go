@@ -54,3 +54,51 @@ func AINB(tb testing.TB) []string {
 	}
 	return out
 }
+
+// GameDir returns the folder of the games' own files of one format (../shared/gamefiles/FORMAT
+// beside the project root: ainb, byml, aamp, sarc, yaz0, zstd). Like Dir, a missing folder
+// fails the test under CI and skips it elsewhere.
+func GameDir(tb testing.TB, format string) string {
+	tb.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			g := filepath.Join(dir, "..", "shared", "gamefiles", format)
+			if st, err := os.Stat(g); err == nil && st.IsDir() {
+				return g
+			}
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		tb.Fatalf("game files ../shared/gamefiles/%s not found beside the project root; CI needs them", format)
+	}
+	tb.Skipf("game files ../shared/gamefiles/%s not found beside the project root; skipping", format)
+	return ""
+}
+
+// GameFiles lists every file of GameDir(format), sorted.
+func GameFiles(tb testing.TB, format string) []string {
+	tb.Helper()
+	dir := GameDir(tb, format)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatalf("no files under %s", dir)
+	}
+	return out
+}
