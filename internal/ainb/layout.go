@@ -15,7 +15,7 @@ const (
 	hdrElements       = 0x10 // count
 	hdrQueries        = 0x14 // count of query elements
 	hdrAttachmentN    = 0x18 // count of attachments
-	hdrOutputElements = 0x1c // count of module output elements (types 200 to 299)
+	hdrOutputElements = 0x1c // count of module output elements (types 200 to 299): ModuleOutputCount
 	hdrBlackboard     = 0x20
 	hdrStringPool     = 0x24
 	hdrEnumReloc      = 0x28
@@ -73,7 +73,7 @@ type elementEntry struct {
 	params     int // u32 offset of the parameter block
 	exprCount  int // u16 expressions used
 	exprSize   int // u16 their input and output size
-	multiCount int // u16 multi-input sources
+	links      int // u16 (*File).Links
 	reserved1E int // u16, Element.Reserved1E
 	attachBase int // u32 first entry in the attachment id array
 	queryBase  int // u16 first entry in the query id array
@@ -94,9 +94,9 @@ const (
 
 var (
 	elementEntry404 = elementEntry{size: 0x38, hash: -1, reserved: 0x0c, params: 0x10, exprCount: 0x14,
-		exprSize: 0x16, multiCount: 0x18, reserved1E: 0x1a, attachBase: 0x1c, queryBase: 0x20, queryCount: 0x22, state: 0x24, guid: 0x28}
+		exprSize: 0x16, links: 0x18, reserved1E: 0x1a, attachBase: 0x1c, queryBase: 0x20, queryCount: 0x22, state: 0x24, guid: 0x28}
 	elementEntry407 = elementEntry{size: 0x3c, hash: 0x0c, reserved: 0x10, params: 0x14, exprCount: 0x18,
-		exprSize: 0x1a, multiCount: 0x1c, reserved1E: 0x1e, attachBase: 0x20, queryBase: 0x24, queryCount: 0x26, state: 0x28, guid: 0x2c}
+		exprSize: 0x1a, links: 0x1c, reserved1E: 0x1e, attachBase: 0x20, queryBase: 0x24, queryCount: 0x26, state: 0x28, guid: 0x2c}
 )
 
 // elementLayout is the element entry of a version (0x408 kept 0x407's).

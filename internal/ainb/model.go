@@ -2,6 +2,7 @@ package ainb
 
 import (
 	"strconv"
+	"strings"
 
 	"ainbeditor/internal/exb"
 )
@@ -53,6 +54,20 @@ type Layout struct {
 	Strings []string
 	// Section6C is the u32 stored in section 0x6C.
 	Section6C uint32
+	// Queries is the header's query count (0x14), derived as the number of query elements; a
+	// modding tool's files store the length of their query id table there instead.
+	Queries Kept `json:",omitempty"`
+	// ModuleOutputs is the header's count at 0x1C, derived as the number of module output
+	// elements; some of the game's modules without elements store 1 to 3 there, for reasons
+	// not known.
+	ModuleOutputs Kept `json:",omitempty"`
+	// ReplacedElements and ReplacedAttachments are the replacement table's counts of elements
+	// and attachments once its entries are applied. The game's rule for them is not known:
+	// the writer derives -1 when no entry of the kind exists and otherwise subtracts one per
+	// removal and two per replacement, as the reference writer does; many of the game's
+	// files store other values, kept here.
+	ReplacedElements    Kept `json:",omitempty"`
+	ReplacedAttachments Kept `json:",omitempty"`
 	// Header54 is the header word at 0x54, 0 in every known file.
 	Header54 uint32 `json:",omitempty"`
 	// Tails are the strings the file referenced at an offset inside a longer pool string
@@ -209,6 +224,9 @@ type Element struct {
 	Reserved1E uint16 `json:",omitempty"`
 	// Reserved10 is the u32 at entry offset 0x10; always 0 in known files.
 	Reserved10 uint32
+	// Kept holds the entry's counts the file stored where they differ from the derived ones
+	// (see Kept); nil when none do.
+	Kept *ElementKept `json:",omitempty"`
 
 	Queries     []int `json:",omitempty"` // element indices of the query elements this element reads
 	Attachments []int `json:",omitempty"` // indices into File.Attachments
@@ -221,6 +239,38 @@ type Element struct {
 	UnusedPlugs *UnusedPlugs `json:",omitempty"`
 	Actions     []Action     `json:",omitempty"` // XLink actions
 	StateInfo   *StateInfo   `json:",omitempty"` // 0x404 only
+}
+
+// Kept is a count a file stored where the writer derives another. Some of the game's files
+// hold counts whose rule is only partly known, or was broken by the tool that wrote them. The
+// writer writes Stored while the model still derives Derived, so an unedited file comes back
+// as it was, and the derived value once an edit changed what the count depends on, so an
+// edited or new element gets the value the game's own files use. The zero Kept keeps nothing.
+type Kept struct{ Derived, Stored uint32 }
+
+// Keep records stored beside derived; it is the zero Kept when they agree.
+func Keep(derived, stored uint32) Kept {
+	if derived == stored {
+		return Kept{}
+	}
+	return Kept{derived, stored}
+}
+
+// Value is what to write for a count that derives to derived.
+func (k Kept) Value(derived uint32) uint32 {
+	if k != (Kept{}) && derived == k.Derived {
+		return k.Stored
+	}
+	return derived
+}
+
+// ElementKept are the counts of an element entry that a file stored otherwise than derived.
+type ElementKept struct {
+	// Links is the u16 at 0x1C (0x18 in 0x404): see (*File).Links.
+	Links Kept
+	// ExpressionIOSize is the u16 before it: the bytes of expression input and output memory
+	// the element's expressions use.
+	ExpressionIOSize Kept
 }
 
 // ParamType is the value type of a property, input or output.
@@ -420,6 +470,10 @@ type Plug struct {
 	Reserved [4]uint32
 	// Jump is set for jump plugs.
 	Jump *Jump
+	// Vector marks an expression's generic plug for a Vec3f input, which keeps three floats
+	// (Vec) where the others keep one word (LayoutWordVec3).
+	Vector bool `json:",omitempty"`
+	Vec    Vec3f `json:",omitempty"`
 }
 
 // Jump is an entry of the jump table ("transition" in the community JSON): it switches the
@@ -447,6 +501,9 @@ const (
 	// LayoutRaw is the plug kinds no known file uses (1 and 6 to 9): a node and a word of
 	// unknown meaning, kept as they are in Node and Word: 8 bytes.
 	LayoutRaw
+	// LayoutWordVec3 is an expression's generic plug for a Vec3f input (Plug.Vector): node,
+	// name, word, three float32: 24 bytes.
+	LayoutWordVec3
 )
 
 // Size is the byte size of a plug with this layout.
@@ -456,8 +513,32 @@ func (l PlugLayout) Size() int {
 		return 8
 	case LayoutF32Range:
 		return 40
+	case LayoutWordVec3:
+		return 24
 	}
 	return 16
+}
+
+// childEnumPrefix begins the names of the child plugs that keep an enum value beside them,
+// as the BSA selectors' children do: "__CHILD_ENUM[0]", ..., "__CHILD_ENUM_OTHER" in the
+// game's selectors (SMBW's ReactionSelector keeps eight named children, then these).
+const childEnumPrefix = "__CHILD_ENUM"
+
+// isModuleOutput reports whether t is one of a module's output interface elements.
+func (t ElementType) isModuleOutput() bool { return t >= ModuleIFOutputS32 && t <= ModuleIFOutputPtr }
+
+// PlugLayoutOf is the layout of one plug of kind k: the kind's (PlugLayout), except that a
+// child plug named __CHILD_ENUM... keeps an enum value (LayoutWordInt) and an expression's
+// generic plug for a Vec3f input keeps a vector (LayoutWordVec3).
+func (e *Element) PlugLayoutOf(k PlugKind, p *Plug, version uint32) PlugLayout {
+	l, _ := e.PlugLayout(k, version)
+	switch {
+	case l == LayoutBasic && k == PlugChild && strings.HasPrefix(p.Name, childEnumPrefix):
+		return LayoutWordInt
+	case l == LayoutWordInt && k == PlugGeneric && p.Vector && e.Type == Expression:
+		return LayoutWordVec3
+	}
+	return l
 }
 
 // BSA selector elements are application-defined but keep a selector value in their child plugs.
@@ -481,6 +562,10 @@ func (e *Element) PlugLayout(k PlugKind, version uint32) (l PlugLayout, ok bool)
 				return LayoutWordInt, true
 			}
 		}
+		// The game's module outputs keep a word and a value beside their source, always 0.
+		if e.Type.isModuleOutput() && version >= Version407 {
+			return LayoutWordInt, true
+		}
 		return LayoutBasic, true
 	case PlugChild:
 		switch e.Type {
@@ -500,12 +585,13 @@ func (e *Element) PlugLayout(k PlugKind, version uint32) (l PlugLayout, ok bool)
 	case PlugJump:
 		return LayoutJump, true
 	case PlugString:
-		if (e.Type == StringSelector || e.Type == Expression) && version >= Version407 {
+		// An alert keeps a second string beside its message plug in the game's files.
+		if (e.Type == StringSelector || e.Type == Expression || e.Type == Alert) && version >= Version407 {
 			return LayoutWordString, true
 		}
 		return LayoutBasic, true
 	case PlugInt:
-		if (e.Type == S32Selector || e.Type == Expression) && version >= Version407 {
+		if (e.Type == S32Selector || e.Type == Expression || e.Type.isModuleOutput()) && version >= Version407 {
 			return LayoutWordInt, true
 		}
 		return LayoutBasic, true

@@ -57,6 +57,10 @@ type decoder struct {
 	elemProps, elemInputs [][NumParamTypes]tableRange
 	attProps              [][NumParamTypes]tableRange
 	queryRanges           []queryRange // of the elements with queries, in element order
+	// Where the element entries start and how many there are, and where the attachment id
+	// array starts: a plug's room is measured against them (plugRoom).
+	elemStart, nElements int
+	attachIDs            uint32
 	// budget bounds the table entries elements may copy (entries are 4 bytes or more, so a
 	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
 	// without end would otherwise make a small file allocate quadratically.
@@ -294,7 +298,24 @@ func Read(b []byte) (*File, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	d.keptCounts(f, &h, &t)
 	return f, nil
+}
+
+// keptCounts records the counts the file stored otherwise than the writer derives them.
+func (d *decoder) keptCounts(f *File, h *header, t *tables) {
+	l := elementLayout(d.version)
+	links, exprSize := make([]uint32, len(f.Elements)), make([]uint32, len(f.Elements))
+	for i := range f.Elements {
+		ent := d.b[t.elements+i*l.size:]
+		links[i], exprSize[i] = uint32(le.Uint16(ent[l.links:])), uint32(le.Uint16(ent[l.exprSize:]))
+	}
+	var replElements, replAttachments uint32
+	if f.Replacement != nil {
+		r := d.record(int(h.replacement)+replacementCount+2, 4)
+		replElements, replAttachments = uint32(r.u16()), uint32(r.u16())
+	}
+	f.keptCounts(links, exprSize, h.queries, d.u32(hdrOutputElements), replElements, replAttachments)
 }
 
 // ExpressionSection returns the expression binary of an AINB file (its bytes, not a copy),
@@ -373,6 +394,7 @@ func (d *decoder) sections(f *File, h *header, t *tables) {
 	t.elements = headerSize + len(f.Commands)*commandSize
 	d.section = "elements"
 	t.nElements = d.count(t.elements, h.elements, elementSize(d.version))
+	d.elemStart, d.nElements, d.attachIDs = t.elements, t.nElements, h.attachmentIDs
 
 	f.EnumRelocations = d.enumRelocations(h.enumRelocation)
 	f.Blackboard = d.blackboard(h.blackboard)
@@ -1043,7 +1065,17 @@ func (d *decoder) elementParams(e *Element, params, index int, t *tables) {
 		for i := range ps {
 			p := &ps[i]
 			at := int(d.u32(plugBase + plugOffsetSize*(base+i)))
-			d.plug(p, layout, at, t.jumps)
+			l := layout
+			switch {
+			case k == PlugChild && l == LayoutBasic && d.childEnum(at):
+				l = LayoutWordInt
+			case k == PlugGeneric && l == LayoutWordInt && e.Type == Expression && d.plugRoom(at, params, index) >= LayoutWordVec3.Size():
+				// Which input a generic plug stands for is not stored: the game's files give
+				// a vector input's plug room for three floats, the reference writer does not.
+				l = LayoutWordVec3
+				p.Vector = true
+			}
+			d.plug(p, l, at, t.jumps)
 		}
 		if k < NumPlugKinds {
 			plugs[k] = ps
@@ -1055,6 +1087,47 @@ func (d *decoder) elementParams(e *Element, params, index int, t *tables) {
 		}
 	}
 	e.Plugs = GroupsIn[PlugKind](&d.plugBlocks, &plugs)
+}
+
+// childEnum reports whether the child plug at off is named __CHILD_ENUM..., which keeps an
+// enum value (Element.PlugLayoutOf).
+func (d *decoder) childEnum(off int) bool {
+	if off < 0 || off+8 > len(d.b) {
+		return false // the plug's own read reports it
+	}
+	at := le.Uint32(d.b[off+4:])
+	return int64(at) < int64(len(d.pool)) && bytes.HasPrefix(d.pool[at:], []byte(childEnumPrefix))
+}
+
+// plugRoom is how many bytes the plug at off has before the next of its element's plugs
+// begins, or its element's parameter block ends (the next element's block, or the attachment
+// id array after the last).
+func (d *decoder) plugRoom(off, params, index int) int {
+	pb := d.b[params : params+paramsSize]
+	n := 0
+	for k := range plugTables {
+		n += int(pb[paramsPlugCounts+plugCountSize*k])
+	}
+	end := -1
+	for i := range n {
+		o := paramsSize + plugOffsetSize*i
+		if !d.need(params+o, plugOffsetSize) {
+			return 0
+		}
+		if p := int(le.Uint32(d.b[params+o:])); p > off && (end < 0 || p < end) {
+			end = p
+		}
+	}
+	if end < 0 {
+		l := elementLayout(d.version)
+		next := d.elemStart + (index+1)*l.size + l.params
+		if index+1 < d.nElements && next+4 <= len(d.b) {
+			end = int(le.Uint32(d.b[next:]))
+		} else {
+			end = int(d.attachIDs)
+		}
+	}
+	return end - off
 }
 
 func (d *decoder) stateInfo(off int) *StateInfo {
@@ -1093,6 +1166,11 @@ func (d *decoder) plug(p *Plug, layout PlugLayout, at int, jumps []Jump) {
 		p.Word, p.Float = r.u32(), r.f32()
 	case LayoutWordString:
 		p.Word, p.String = r.u32(), r.str()
+	case LayoutWordVec3:
+		p.Word = r.u32()
+		for i := range p.Vec {
+			p.Vec[i] = r.f32()
+		}
 	case LayoutF32Range:
 		p.Word, p.Float = r.u32(), r.f32()
 		p.MaxWord, p.MaxFloat = r.u32(), r.f32()

@@ -437,7 +437,7 @@ type layoutPlan struct {
 	multiAt   map[Source][]int // positions of each source in multi, ascending
 	exprCount []int            // per element
 	exprSize  []int
-	multiCnt  []int
+	links     []uint32 // Links, or what the file kept
 	attCount  []int // per attachment
 	attSize   []int
 	queryIdx  map[int]int // element index -> query index
@@ -453,21 +453,22 @@ func (e *encoder) plan() *layoutPlan {
 	p := &layoutPlan{
 		exprCount: make([]int, len(f.Elements)),
 		exprSize:  make([]int, len(f.Elements)),
-		multiCnt:  make([]int, len(f.Elements)),
+		links:     f.Links(),
 		attCount:  make([]int, len(f.Attachments)),
 		attSize:   make([]int, len(f.Attachments)),
 		queryIdx:  make(map[int]int),
 	}
-	sizes := expressionIOSizes(f.Expressions)
-	use := func(fl ParamFlags) (int, int) {
-		if !fl.IsExpression() {
-			return 0, 0
+	elems, atts, instances := f.expressionUses()
+	p.instances = instances
+	for i, u := range elems {
+		p.exprCount[i], p.exprSize[i] = u.count, u.size
+		if k := f.Elements[i].Kept; k != nil {
+			p.exprSize[i] = int(k.ExpressionIOSize.Value(uint32(u.size)))
+			p.links[i] = k.Links.Value(p.links[i])
 		}
-		p.instances++
-		if i := fl.Index(); i < len(sizes) {
-			return 1, sizes[i]
-		}
-		return 1, 0
+	}
+	for i, u := range atts {
+		p.attCount[i], p.attSize[i] = u.count, u.size
 	}
 	p.queryOrder, p.queryBase = planQueries(f)
 	for i := range f.Elements {
@@ -479,25 +480,8 @@ func (e *encoder) plan() *layoutPlan {
 			p.jumps = append(p.jumps, *pl.Jump)
 		}
 		for t := range NumParamTypes {
-			for _, pr := range el.Properties.Of(t) {
-				c, s := use(pr.Flags)
-				p.exprCount[i] += c
-				p.exprSize[i] += s
-			}
 			for _, in := range el.Inputs.Of(t) {
-				if in.IsMulti() {
-					for _, src := range in.Sources {
-						c, s := use(src.Flags)
-						p.exprCount[i] += c
-						p.exprSize[i] += s
-					}
-					p.multi = append(p.multi, in.Sources...)
-					p.multiCnt[i] += len(in.Sources)
-					continue
-				}
-				c, s := use(in.Source.Flags)
-				p.exprCount[i] += c
-				p.exprSize[i] += s
+				p.multi = append(p.multi, in.Sources...)
 			}
 		}
 	}
@@ -508,15 +492,6 @@ func (e *encoder) plan() *layoutPlan {
 	p.multiAt = make(map[Source][]int)
 	for i, s := range p.multi {
 		p.multiAt[s] = append(p.multiAt[s], i)
-	}
-	for i := range f.Attachments {
-		for t := range NumParamTypes {
-			for _, pr := range f.Attachments[i].Properties.Of(t) {
-				c, s := use(pr.Flags)
-				p.attCount[i] += c
-				p.attSize[i] += s
-			}
-		}
 	}
 	return p
 }
@@ -584,15 +559,11 @@ func (e *encoder) file() error {
 // patched in as the sections are written.
 func (e *encoder) header(p *layoutPlan) {
 	f := e.f
-	outputs := 0
-	for i := range f.Elements {
-		if t := f.Elements[i].Type; t >= 200 && t < 300 {
-			outputs++
-		}
-	}
+	queries, outputs := f.QueryCount(), f.ModuleOutputCount()
 	var x54 uint32
-	if f.Layout != nil {
-		x54 = f.Layout.Header54
+	if l := f.Layout; l != nil {
+		x54 = l.Header54
+		queries, outputs = l.Queries.Value(queries), l.ModuleOutputs.Value(outputs)
 	}
 	h := e.grow(headerSize)
 	copy(h[hdrMagic:], "AIB ")
@@ -600,9 +571,9 @@ func (e *encoder) header(p *layoutPlan) {
 	le.PutUint32(h[hdrFilename:], e.pool.offset(f.Filename))
 	le.PutUint32(h[hdrCommands:], uint32(len(f.Commands)))
 	le.PutUint32(h[hdrElements:], uint32(len(f.Elements)))
-	le.PutUint32(h[hdrQueries:], uint32(len(p.queryIdx)))
+	le.PutUint32(h[hdrQueries:], queries)
 	le.PutUint32(h[hdrAttachmentN:], uint32(len(f.Attachments)))
-	le.PutUint32(h[hdrOutputElements:], uint32(outputs))
+	le.PutUint32(h[hdrOutputElements:], outputs)
 	le.PutUint32(h[hdrX54:], x54)
 	le.PutUint32(h[hdrCategoryName:], e.pool.offset(f.Category))
 	le.PutUint32(h[hdrCategory:], f.CategoryID)
@@ -641,7 +612,7 @@ func (e *encoder) elementEntries(p *layoutPlan) {
 		le.PutUint32(ent[l.reserved:], el.Reserved10)
 		le.PutUint16(ent[l.exprCount:], uint16(p.exprCount[i]))
 		le.PutUint16(ent[l.exprSize:], uint16(p.exprSize[i]))
-		le.PutUint16(ent[l.multiCount:], uint16(p.multiCnt[i]))
+		le.PutUint16(ent[l.links:], uint16(p.links[i]))
 		le.PutUint32(ent[l.attachBase:], uint32(attachBase))
 		attachBase += len(el.Attachments)
 		le.PutUint16(ent[l.queryBase:], uint16(p.queryBase[i]))
@@ -706,20 +677,16 @@ func (e *encoder) elementParams(p *layoutPlan) (propBase [NumParamTypes]int) {
 			continue
 		}
 		at := e.pos() + plugOffsetSize*total
-		var layouts [plugTables]PlugLayout
 		for k := range plugs {
-			if len(plugs[k]) == 0 {
-				continue
-			}
-			layouts[k], _ = el.PlugLayout(PlugKind(k), f.Version)
-			for range plugs[k] {
+			for j := range plugs[k] {
 				e.u32(uint32(at))
-				at += layouts[k].Size()
+				at += el.PlugLayoutOf(PlugKind(k), &plugs[k][j], f.Version).Size()
 			}
 		}
 		for k := range plugs {
 			for j := range plugs[k] {
-				e.plug(&plugs[k][j], layouts[k], p)
+				pl := &plugs[k][j]
+				e.plug(pl, el.PlugLayoutOf(PlugKind(k), pl, f.Version), p)
 			}
 		}
 	}
@@ -994,6 +961,11 @@ func (e *encoder) plug(pl *Plug, layout PlugLayout, p *layoutPlan) {
 	case LayoutWordString:
 		e.u32(pl.Word)
 		e.str(pl.String)
+	case LayoutWordVec3:
+		e.u32(pl.Word)
+		for _, v := range pl.Vec {
+			e.f32(v)
+		}
 	case LayoutF32Range:
 		e.u32(pl.Word)
 		e.f32(pl.Float)
@@ -1178,30 +1150,12 @@ func (e *encoder) replacementTable() {
 	e.u8(t.Processed)
 	e.u8(t.Reserved01)
 	e.u16(uint16(len(t.Entries)))
-	// The counts after replacement: -1 when no entry of that kind exists.
-	nodes, attachments := len(f.Elements), len(f.Attachments)
-	anyNode, anyAttachment := false, false
-	for _, r := range t.Entries {
-		switch r.Type {
-		case RemoveAttachment:
-			anyAttachment = true
-			attachments--
-		case RemoveChild:
-			anyNode = true
-			nodes--
-		default:
-			anyNode = true
-			nodes -= 2
-		}
+	nodes, attachments := f.ReplacedCounts()
+	if l := f.Layout; l != nil {
+		nodes, attachments = l.ReplacedElements.Value(nodes), l.ReplacedAttachments.Value(attachments)
 	}
-	if !anyNode {
-		nodes = -1
-	}
-	if !anyAttachment {
-		attachments = -1
-	}
-	e.u16(uint16(int16(nodes)))
-	e.u16(uint16(int16(attachments)))
+	e.u16(uint16(nodes))
+	e.u16(uint16(attachments))
 	for _, r := range t.Entries {
 		e.u8(uint8(r.Type))
 		e.u8(r.Reserved01)

@@ -1,0 +1,158 @@
+package ainb
+
+// Counts the writer derives from the model, declared once for the writer, which writes them,
+// and the reader, which records a Kept where a file stored something else. Each says what the
+// game's own files were measured to store (TestGameFieldDerivation reports the agreement).
+
+// Links is the u16 at element entry 0x1C (0x18 in 0x404 files) for each element: the sources
+// of the element's multi-inputs, plus, for an element that more than one child plug points
+// at and that the game builds once (ResidentInit) or that stands for a module caller's child
+// (Element_ModuleIF_Child), the number of those child plugs. The game's runtime connects
+// each of them; an element with one parent needs no count. The reference writer counts only
+// the multi-input sources.
+func (f *File) Links() []uint32 {
+	links := make([]uint32, len(f.Elements))
+	parents := make([]uint32, len(f.Elements))
+	for i := range f.Elements {
+		for _, p := range f.Elements[i].Plugs.Of(PlugChild) {
+			if p.Node >= 0 && int(p.Node) < len(parents) {
+				parents[p.Node]++
+			}
+		}
+	}
+	for i := range f.Elements {
+		el := &f.Elements[i]
+		for t := range NumParamTypes {
+			for _, in := range el.Inputs.Of(t) {
+				links[i] += uint32(len(in.Sources))
+			}
+		}
+		if parents[i] > 1 && (el.Flags&FlagResidentInit != 0 || el.Type == ModuleIFChild) {
+			links[i] += parents[i]
+		}
+	}
+	return links
+}
+
+// expressionUse is what an element's or attachment's expressions take: how many it uses and
+// the bytes of input and output memory they need together.
+type expressionUse struct {
+	count, size int
+}
+
+// ExpressionUses lists, for each element and then for each attachment, the expressions its
+// properties and input sources use and their input and output memory (element entry 0x18 and
+// 0x1A, attachment entry 0x08 and 0x0A), and the uses in the whole file (the expression
+// binary's instance count).
+func (f *File) expressionUses() (elements, attachments []expressionUse, instances int) {
+	sizes := expressionIOSizes(f.Expressions)
+	use := func(u *expressionUse, fl ParamFlags) {
+		if !fl.IsExpression() {
+			return
+		}
+		instances++
+		u.count++
+		if i := fl.Index(); i < len(sizes) {
+			u.size += sizes[i]
+		}
+	}
+	elements = make([]expressionUse, len(f.Elements))
+	for i := range f.Elements {
+		el, u := &f.Elements[i], &elements[i]
+		for t := range NumParamTypes {
+			for _, pr := range el.Properties.Of(t) {
+				use(u, pr.Flags)
+			}
+			for _, in := range el.Inputs.Of(t) {
+				if in.IsMulti() {
+					for _, src := range in.Sources {
+						use(u, src.Flags)
+					}
+					continue
+				}
+				use(u, in.Source.Flags)
+			}
+		}
+	}
+	attachments = make([]expressionUse, len(f.Attachments))
+	for i := range f.Attachments {
+		for t := range NumParamTypes {
+			for _, pr := range f.Attachments[i].Properties.Of(t) {
+				use(&attachments[i], pr.Flags)
+			}
+		}
+	}
+	return elements, attachments, instances
+}
+
+// QueryCount is the header's count at 0x14: the number of query elements.
+func (f *File) QueryCount() uint32 {
+	n := uint32(0)
+	for i := range f.Elements {
+		if f.Elements[i].Flags&FlagQuery != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// ModuleOutputCount is the header's count at 0x1C: the number of module output elements.
+func (f *File) ModuleOutputCount() uint32 {
+	n := uint32(0)
+	for i := range f.Elements {
+		if f.Elements[i].Type.isModuleOutput() {
+			n++
+		}
+	}
+	return n
+}
+
+// ReplacedCounts are the replacement table's counts of elements and attachments after its
+// entries apply, as the writer derives them (see Layout.ReplacedElements), each an int16
+// stored as a u16.
+func (f *File) ReplacedCounts() (elements, attachments uint32) {
+	nodes, atts := len(f.Elements), len(f.Attachments)
+	anyNode, anyAttachment := false, false
+	if t := f.Replacement; t != nil {
+		for _, r := range t.Entries {
+			switch r.Type {
+			case RemoveAttachment:
+				anyAttachment = true
+				atts--
+			case RemoveChild:
+				anyNode = true
+				nodes--
+			default:
+				anyNode = true
+				nodes -= 2
+			}
+		}
+	}
+	if !anyNode {
+		nodes = -1
+	}
+	if !anyAttachment {
+		atts = -1
+	}
+	return uint32(uint16(int16(nodes))), uint32(uint16(int16(atts)))
+}
+
+// keptCounts records, after a read, every count the file stored otherwise than derived.
+// stored holds the element entries' (links, expression I/O size) pairs.
+func (f *File) keptCounts(links, exprSize []uint32, queries, outputs, replElements, replAttachments uint32) {
+	l := f.Layout
+	l.Queries = Keep(f.QueryCount(), queries)
+	l.ModuleOutputs = Keep(f.ModuleOutputCount(), outputs)
+	if f.Replacement != nil {
+		e, a := f.ReplacedCounts()
+		l.ReplacedElements, l.ReplacedAttachments = Keep(e, replElements), Keep(a, replAttachments)
+	}
+	derived := f.Links()
+	uses, _, _ := f.expressionUses()
+	for i := range f.Elements {
+		k := ElementKept{Links: Keep(derived[i], links[i]), ExpressionIOSize: Keep(uint32(uses[i].size), exprSize[i])}
+		if k != (ElementKept{}) {
+			f.Elements[i].Kept = &k
+		}
+	}
+}
