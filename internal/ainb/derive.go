@@ -156,3 +156,28 @@ func (f *File) keptCounts(links, exprSize []uint32, queries, outputs, replElemen
 		}
 	}
 }
+
+// multiSources is the multi-input array before equal windows are shared: every multi-input's
+// sources by param type, then element, as the game lists them, or element by element (the
+// reference writer's order, Layout.MultiByElement).
+func (f *File) multiSources(byElement bool) []Source {
+	var out []Source
+	if byElement {
+		for i := range f.Elements {
+			for t := range NumParamTypes {
+				for _, in := range f.Elements[i].Inputs.Of(t) {
+					out = append(out, in.Sources...)
+				}
+			}
+		}
+		return out
+	}
+	for t := range NumParamTypes {
+		for i := range f.Elements {
+			for _, in := range f.Elements[i].Inputs.Of(t) {
+				out = append(out, in.Sources...)
+			}
+		}
+	}
+	return out
+}

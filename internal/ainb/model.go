@@ -54,6 +54,10 @@ type Layout struct {
 	Strings []string
 	// Section6C is the u32 stored in section 0x6C.
 	Section6C uint32
+	// MultiByElement says the multi-input array lists the sources element by element, as the
+	// reference writer does; the game's files list them by param type first, in the order of
+	// the input table.
+	MultiByElement bool `json:",omitempty"`
 	// Queries is the header's query count (0x14), derived as the number of query elements; a
 	// modding tool's files store the length of their query id table there instead.
 	Queries Kept `json:",omitempty"`
@@ -472,7 +476,7 @@ type Plug struct {
 	Jump *Jump
 	// Vector marks an expression's generic plug for a Vec3f input, which keeps three floats
 	// (Vec) where the others keep one word (LayoutWordVec3).
-	Vector bool `json:",omitempty"`
+	Vector bool  `json:",omitempty"`
 	Vec    Vec3f `json:",omitempty"`
 }
 

@@ -61,6 +61,11 @@ type decoder struct {
 	// array starts: a plug's room is measured against them (plugRoom).
 	elemStart, nElements int
 	attachIDs            uint32
+	multi                []Source // the multi-input array as stored
+	// multiSequential says each multi-input's window follows the previous one's, in input
+	// table order, multiNext being where the next would begin: how the game lays them out.
+	multiSequential bool
+	multiNext       uint32
 	// budget bounds the table entries elements may copy (entries are 4 bytes or more, so a
 	// file without overlapping ranges copies at most a quarter of its size): ranges that overlap
 	// without end would otherwise make a small file allocate quadratically.
@@ -283,7 +288,7 @@ func (d *decoder) count(off int, n uint32, size int) int {
 
 // Read parses an AINB file.
 func Read(b []byte) (*File, error) {
-	d := &decoder{b: b, section: "header", budget: len(b) / 2, text: MaxTextBase + MaxTextRatio*len(b)}
+	d := &decoder{b: b, section: "header", budget: len(b) / 2, text: MaxTextBase + MaxTextRatio*len(b), multiSequential: true}
 	var h header
 	f := d.header(&h)
 	if d.err != nil {
@@ -316,6 +321,11 @@ func (d *decoder) keptCounts(f *File, h *header, t *tables) {
 		replElements, replAttachments = uint32(r.u16()), uint32(r.u16())
 	}
 	f.keptCounts(links, exprSize, h.queries, d.u32(hdrOutputElements), replElements, replAttachments)
+	// The game gives every multi-input a window of its own, by param type; the reference
+	// writer lists them element by element and lets equal lists share the first window.
+	if len(d.multi) > 0 && !(d.multiSequential && int(d.multiNext) == len(d.multi)) && slices.Equal(d.multi, f.multiSources(true)) {
+		f.Layout.MultiByElement = true
+	}
 }
 
 // ExpressionSection returns the expression binary of an AINB file (its bytes, not a copy),
@@ -405,6 +415,7 @@ func (d *decoder) sections(f *File, h *header, t *tables) {
 	f.Attachments = d.attachments(h.attachmentArray, h.attachments, &t.props)
 	t.attachmentIDs = d.attachmentIDs(h.attachmentIDs, h.attachmentArray, len(f.Attachments))
 	multi := d.multiInputs(h.multiInputs, h.jumps)
+	d.multi = multi
 	t.inputs, t.outputs = d.ioTable(h.io, h.multiInputs, multi)
 	if h.jumps < h.queryIDs {
 		t.jumps = d.jumpTable(h.jumps, h.queryIDs)
@@ -776,6 +787,8 @@ func (d *decoder) ioTable(off, end uint32, multi []Source) (inputs [NumParamType
 			case src.Node <= sourceMultiBase:
 				// A multi-input: the node field holds -100 - base and the output field the count.
 				base, cnt := uint32(sourceMultiBase-int(src.Node)), uint32(uint16(src.Output))
+				d.multiSequential = d.multiSequential && base == d.multiNext
+				d.multiNext += cnt
 				p.Sources = sliceOf(d, at, "multi-input sources", multi, base, cnt)
 				if p.Sources == nil {
 					p.Sources = []Source{}

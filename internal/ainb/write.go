@@ -438,7 +438,7 @@ type layoutPlan struct {
 	exprCount []int            // per element
 	exprSize  []int
 	links     []uint32 // Links, or what the file kept
-	attCount  []int // per attachment
+	attCount  []int    // per attachment
 	attSize   []int
 	queryIdx  map[int]int // element index -> query index
 	// queryOrder is the elements with queries in query id table order, and queryBase each
@@ -479,12 +479,8 @@ func (e *encoder) plan() *layoutPlan {
 		for _, pl := range el.Plugs.Of(PlugJump) {
 			p.jumps = append(p.jumps, *pl.Jump)
 		}
-		for t := range NumParamTypes {
-			for _, in := range el.Inputs.Of(t) {
-				p.multi = append(p.multi, in.Sources...)
-			}
-		}
 	}
+	p.multi = f.multiSources(f.Layout != nil && f.Layout.MultiByElement)
 	p.jumpIndex = make(map[Jump]int, len(p.jumps))
 	for i := len(p.jumps) - 1; i >= 0; i-- {
 		p.jumpIndex[p.jumps[i]] = i
@@ -496,7 +492,8 @@ func (e *encoder) plan() *layoutPlan {
 	return p
 }
 
-// multiWindow finds the first window of the multi-input array equal to srcs: inputs with
+// multiWindow finds the first window of the multi-input array equal to srcs: in the reference
+// writer's layout (Layout.MultiByElement), inputs with
 // equal source lists share one window.
 func (p *layoutPlan) multiWindow(srcs []Source) int {
 	if len(srcs) == 0 {
@@ -1099,6 +1096,8 @@ func (e *encoder) ioTable(p *layoutPlan) {
 		e.u32(uint32(at))
 		at += nOut * outputSizes[t]
 	}
+	shared := f.Layout != nil && f.Layout.MultiByElement
+	next := 0 // the game's windows follow each other in this order (multiSources)
 	for t := range NumParamTypes {
 		for i := range f.Elements {
 			inList := f.Elements[i].Inputs.Of(t)
@@ -1110,7 +1109,12 @@ func (e *encoder) ioTable(p *layoutPlan) {
 				}
 				src := in.Source
 				if in.IsMulti() {
-					src.Node = int16(sourceMultiBase - p.multiWindow(in.Sources))
+					base := next
+					if shared {
+						base = p.multiWindow(in.Sources)
+					}
+					next += len(in.Sources)
+					src.Node = int16(sourceMultiBase - base)
 					src.Output = int16(len(in.Sources))
 				} else if in.SetBlackboard {
 					src.Output = int16(uint16(src.Output) | sourceSetBB)

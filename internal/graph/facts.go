@@ -68,6 +68,8 @@ const (
 	fkChildMax              // child a: F32 range max word XOR the derived one
 	fkChildRes              // child a, reserved word b of an F32 range
 	fkJump                  // jump a: the reserved bits of its table entry
+	fkLinks                 // ainb.ElementKept.Links: a derived, v stored
+	fkExprSize              // ainb.ElementKept.ExpressionIOSize: a derived, v stored
 	numFactKinds
 )
 
@@ -83,6 +85,8 @@ type fact struct {
 type plugFact struct {
 	node   int
 	raw    bool
+	vector bool      // ainb.Plug.Vector, with vec the bits of its floats
+	vec    [3]uint32
 	name   string
 	word   uint32
 	int    int32
@@ -127,6 +131,9 @@ type fileFacts struct {
 	replNew  []fact // replacement a: its New word
 	relocs   []fact // enum relocation a: the offset it points at (no target)
 	bbWords  []fact // blackboard parameter a: a bool stored as a word other than 0 or 1
+	// kept are the file's counts stored otherwise than derived (ainb.Kept): kind is one of
+	// the keptX below, a the derived value, v the stored one.
+	kept []fact
 	nodes    []*ownerFacts
 	atts     []*ownerFacts
 }
@@ -134,7 +141,51 @@ type fileFacts struct {
 func (f *fileFacts) empty() bool {
 	return !f.hasStrings && len(f.tails) == 0 && len(f.queryOrder) == 0 && f.section6C == 0 && f.header54 == 0 && f.categoryID == nil &&
 		f.exbListing == "" && f.exbTexts == 0 && f.replProc == 0 && len(f.replNew) == 0 && len(f.relocs) == 0 &&
-		len(f.bbWords) == 0 && len(f.nodes) == 0 && len(f.atts) == 0
+		len(f.bbWords) == 0 && len(f.nodes) == 0 && len(f.atts) == 0 && len(f.kept) == 0
+}
+
+// Kinds of file-level kept counts (fileFacts.kept).
+const (
+	keptQueries = iota + 1
+	keptModuleOutputs
+	keptReplacedElements
+	keptReplacedAttachments
+	keptMultiByElement // ainb.Layout.MultiByElement, v 1
+	numKept
+)
+
+// keptOf lists the file's kept counts as facts.
+func keptOf(l *ainb.Layout) []fact {
+	var fs []fact
+	for kind, k := range [...]ainb.Kept{keptQueries: l.Queries, keptModuleOutputs: l.ModuleOutputs,
+		keptReplacedElements: l.ReplacedElements, keptReplacedAttachments: l.ReplacedAttachments} {
+		if k != (ainb.Kept{}) {
+			fs = append(fs, fact{kind: uint8(kind), a: int(k.Derived), v: k.Stored})
+		}
+	}
+	if l.MultiByElement {
+		fs = append(fs, fact{kind: keptMultiByElement, v: 1})
+	}
+	return fs
+}
+
+// setKept puts kept count facts back into a layout.
+func setKept(l *ainb.Layout, fs []fact) {
+	for _, f := range fs {
+		k := ainb.Kept{Derived: uint32(f.a), Stored: f.v}
+		switch f.kind {
+		case keptQueries:
+			l.Queries = k
+		case keptModuleOutputs:
+			l.ModuleOutputs = k
+		case keptReplacedElements:
+			l.ReplacedElements = k
+		case keptReplacedAttachments:
+			l.ReplacedAttachments = k
+		case keptMultiByElement:
+			l.MultiByElement = f.v == 1
+		}
+	}
 }
 
 // Layout versions: 2 keys node facts to what they describe (check words, mirror
@@ -187,17 +238,27 @@ func (w *lw) owners(os []*ownerFacts) {
 		for _, ps := range o.mirror {
 			w.u(uint64(len(ps)))
 			for _, p := range ps {
+				// Bit 0 says raw, bit 1 vector (whose floats follow the string): layouts written
+				// before vectors have only 0 and 1 here.
+				bits := uint64(0)
 				if p.raw {
-					w.u(1)
-				} else {
-					w.u(0)
+					bits |= 1
 				}
+				if p.vector {
+					bits |= 2
+				}
+				w.u(bits)
 				w.i(int64(p.node))
 				w.s(p.name)
 				w.u(uint64(p.word))
 				w.i(int64(p.int))
 				w.u(uint64(p.float))
 				w.s(p.string)
+				if p.vector {
+					for _, v := range p.vec {
+						w.u(uint64(v))
+					}
+				}
 			}
 		}
 	}
@@ -222,6 +283,9 @@ func encodeLayout(f *fileFacts) string {
 	}
 	if len(f.queryOrder) > 0 {
 		bits |= 8
+	}
+	if len(f.kept) > 0 {
+		bits |= 16
 	}
 	w.u(bits)
 	if f.hasStrings {
@@ -255,6 +319,9 @@ func encodeLayout(f *fileFacts) string {
 	w.facts(f.bbWords, false)
 	w.owners(f.nodes)
 	w.owners(f.atts)
+	if len(f.kept) > 0 {
+		w.facts(f.kept, false)
+	}
 	w.b = binary.LittleEndian.AppendUint32(w.b, crc32.ChecksumIEEE(w.b))
 	return base64.RawURLEncoding.EncodeToString(w.b)
 }
@@ -363,13 +430,19 @@ func (r *lr) owners(chk bool) []*ownerFacts {
 				ps := make([]plugFact, r.count(7))
 				for j := range ps {
 					p := &ps[j]
-					p.raw = r.u(1) == 1
+					bits := r.u(3)
+					p.raw, p.vector = bits&1 != 0, bits&2 != 0
 					p.node = int(r.i(math.MinInt32, math.MaxInt32))
 					p.name = r.s()
 					p.word = uint32(r.u(math.MaxUint32))
 					p.int = int32(r.i(math.MinInt32, math.MaxInt32))
 					p.float = uint32(r.u(math.MaxUint32))
 					p.string = r.s()
+					if p.vector {
+						for v := range p.vec {
+							p.vec[v] = uint32(r.u(math.MaxUint32))
+						}
+					}
 				}
 				m[k] = ps
 			}
@@ -398,7 +471,7 @@ func decodeLayout(s string) (*fileFacts, error) {
 		return nil, errors.New("checksum mismatch: the layout was changed; send it back as /api/parse gave it, or leave it out")
 	}
 	r := &lr{b: body[2:]}
-	bits := r.u(15)
+	bits := r.u(31)
 	if bits&1 != 0 {
 		f.hasStrings = true
 		f.strings = make([]string, r.count(1))
@@ -432,6 +505,14 @@ func decodeLayout(s string) (*fileFacts, error) {
 	f.bbWords = r.facts(false)
 	f.nodes = r.owners(v2)
 	f.atts = r.owners(v2)
+	if bits&16 != 0 {
+		f.kept = r.facts(false)
+		for _, k := range f.kept {
+			if k.kind >= numKept || k.a > math.MaxUint32 {
+				r.err = fmt.Errorf("kept count kind %d out of range", k.kind)
+			}
+		}
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errors.New("has trailing bytes")
 	}

@@ -126,6 +126,7 @@ func (c *fromCtx) document(name string) (*Document, error) {
 	if f.Layout != nil {
 		c.facts.section6C = f.Layout.Section6C
 		c.facts.header54 = f.Layout.Header54
+		c.facts.kept = keptOf(f.Layout)
 	}
 	if want := canonicalCategoryID(f.Version, f.Category); want != f.CategoryID {
 		v := f.CategoryID
@@ -471,6 +472,16 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	if e.Reserved10 != 0 {
 		o.add(fkReserved10, 0, 0, e.Reserved10, 0)
 	}
+	if k := e.Kept; k != nil {
+		// Kept counts hold while the count derives as when read (ainb.Kept): an edit that
+		// changes what it counts gets the derived value.
+		if k.Links != (ainb.Kept{}) {
+			o.add(fkLinks, int(k.Links.Derived), 0, k.Links.Stored, 0)
+		}
+		if k.ExpressionIOSize != (ainb.Kept{}) {
+			o.add(fkExprSize, int(k.ExpressionIOSize.Derived), 0, k.ExpressionIOSize.Stored, 0)
+		}
+	}
 	n.Properties = c.properties(&e.Properties, o)
 
 	nIn := 0
@@ -536,12 +547,13 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 		}
 	}
 
-	layout, _ := e.PlugLayout(ainb.PlugChild, f.Version)
 	if ps := e.Plugs.Of(ainb.PlugChild); len(ps) > 0 {
 		n.Children = c.lists.children.Take(len(ps))
-		bt := conditionBlackboardType(layout)
 		for j := range ps {
 			p := &ps[j]
+			// A child named __CHILD_ENUM... keeps an enum value whatever its node's type.
+			layout := e.PlugLayoutOf(ainb.PlugChild, p, f.Version)
+			bt := conditionBlackboardType(layout)
 			ch := Child{Node: int(p.Node), Name: p.Name}
 			if layout != ainb.LayoutBasic {
 				cd := c.lists.conds.New()
@@ -623,6 +635,12 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 				pf := plugFact{node: int(p.Node), name: p.Name, word: p.Word, int: p.Int,
 					float: math.Float32bits(float32(p.Float)), string: p.String}
 				pf.raw = p.Node < 0 || int(p.Node) >= len(f.Elements)
+				if p.Vector {
+					pf.vector = true
+					for v, x := range p.Vec {
+						pf.vec[v] = math.Float32bits(float32(x))
+					}
+				}
 				m[k][j] = pf
 			}
 		}
@@ -695,6 +713,10 @@ func deriveMirror(m *[3][]ainb.Plug, e *ainb.Element, version uint32) {
 					}
 					p.Float = in.Value.Float
 					p.String = in.Value.String
+					// The game gives an expression's vector input a plug with three floats.
+					if t == ainb.ParamVec3f && e.Type == ainb.Expression && version >= ainb.Version407 {
+						p.Vector, p.Vec = true, in.Value.Vec
+					}
 				}
 				m[k] = append(m[k], p)
 			}
@@ -721,12 +743,18 @@ func sameMirror(m *[3][]ainb.Plug, e *ainb.Element) bool {
 			a, b := &ps[j], &m[k][j]
 			if a.Node != b.Node || a.Name != b.Name || a.Word != b.Word || a.Int != b.Int ||
 				math.Float32bits(float32(a.Float)) != math.Float32bits(float32(b.Float)) || a.String != b.String ||
+				a.Vector != b.Vector || vecBits(a.Vec) != vecBits(b.Vec) ||
 				a.MaxWord != 0 || a.MaxFloat != 0 || a.Reserved != [4]uint32{} || a.Jump != nil {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// vecBits are the bits of a vector's floats, so that NaNs compare by what is stored.
+func vecBits(v ainb.Vec3f) [3]uint32 {
+	return [3]uint32{math.Float32bits(float32(v[0])), math.Float32bits(float32(v[1])), math.Float32bits(float32(v[2]))}
 }
 
 // canonicalPool reports whether writing f without a recorded string pool gives the pool it

@@ -182,6 +182,7 @@ func (c *toCtx) file() *ainb.File {
 		f.CategoryID = *facts.categoryID
 	}
 	f.Layout = &ainb.Layout{Section6C: facts.section6C, Header54: facts.header54}
+	setKept(f.Layout, facts.kept)
 	if facts.hasStrings {
 		f.Layout.Strings = facts.strings
 	}
@@ -1014,7 +1015,12 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 					}
 				}
 				ps[j] = ainb.Plug{Node: int32(node), Name: p.name, Word: p.word, Int: p.int,
-					Float: Float(math.Float32frombits(p.float)), String: p.string}
+					Float: Float(math.Float32frombits(p.float)), String: p.string, Vector: p.vector}
+				if p.vector {
+					for v, x := range p.vec {
+						ps[j].Vec[v] = Float(math.Float32frombits(x))
+					}
+				}
 			}
 			if mirror == nil {
 				break
@@ -1087,6 +1093,16 @@ func (c *toCtx) apply(n *Node, e *ainb.Element, plugs *[ainb.NumPlugKinds][]ainb
 		e.Flags ^= ainb.ElementFlags(fc.v)
 	case fkReserved10:
 		e.Reserved10 = fc.v
+	case fkLinks, fkExprSize:
+		if e.Kept == nil {
+			e.Kept = new(ainb.ElementKept)
+		}
+		k := ainb.Kept{Derived: uint32(fc.a), Stored: fc.v}
+		if fc.kind == fkLinks {
+			e.Kept.Links = k
+		} else {
+			e.Kept.ExpressionIOSize = k
+		}
 	case fkInFlags:
 		if in, ei := input(false); ei != nil {
 			w := ei.Source.Flags ^ ainb.ParamFlags(fc.v)
@@ -1125,7 +1141,7 @@ func (c *toCtx) apply(n *Node, e *ainb.Element, plugs *[ainb.NumPlugKinds][]ainb
 		if fc.a >= len(ps) || fc.a >= len(n.Children) || n.Children[fc.a].Condition == nil {
 			return
 		}
-		layout, _ := e.PlugLayout(ainb.PlugChild, c.version)
+		layout := e.PlugLayoutOf(ainb.PlugChild, &ps[fc.a], c.version)
 		cd := n.Children[fc.a].Condition
 		bb := cd.Blackboard
 		if layout == ainb.LayoutF32Range {
@@ -1164,11 +1180,11 @@ func (c *toCtx) children(i int, n *Node, e *ainb.Element) []ainb.Plug {
 	if len(n.Children) == 0 {
 		return nil
 	}
-	layout, _ := e.PlugLayout(ainb.PlugChild, c.version)
-	bt := conditionBlackboardType(layout)
 	ps := make([]ainb.Plug, len(n.Children))
 	for j := range n.Children {
 		ch := &n.Children[j]
+		layout := e.PlugLayoutOf(ainb.PlugChild, &ainb.Plug{Name: ch.Name}, c.version)
+		bt := conditionBlackboardType(layout)
 		sub := func(s string) string { return fmt.Sprintf(".children[%d]%s", j, s) }
 		k := c.index(ch.Node)
 		if k < 0 {
