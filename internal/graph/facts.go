@@ -85,7 +85,7 @@ type fact struct {
 type plugFact struct {
 	node   int
 	raw    bool
-	vector bool      // ainb.Plug.Vector, with vec the bits of its floats
+	vector bool // ainb.Plug.Vector, with vec the bits of its floats
 	vec    [3]uint32
 	name   string
 	word   uint32
@@ -133,9 +133,9 @@ type fileFacts struct {
 	bbWords  []fact // blackboard parameter a: a bool stored as a word other than 0 or 1
 	// kept are the file's counts stored otherwise than derived (ainb.Kept): kind is one of
 	// the keptX below, a the derived value, v the stored one.
-	kept []fact
-	nodes    []*ownerFacts
-	atts     []*ownerFacts
+	kept  []fact
+	nodes []*ownerFacts
+	atts  []*ownerFacts
 }
 
 func (f *fileFacts) empty() bool {
