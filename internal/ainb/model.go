@@ -611,6 +611,10 @@ type Attachment struct {
 	Name       string
 	Debug      uint32
 	Properties Properties
+	// EmptyEnd is where the six empty (count, offset) pairs at the end of the parameter
+	// block point, from the block's start: its end (0x64) in the game's files. A modding
+	// tool's files point 0x18 bytes earlier; that is kept here (Kept).
+	EmptyEnd Kept `json:",omitempty"`
 }
 
 // Action is an XLink action triggered by an element.

@@ -741,6 +741,9 @@ func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Propert
 			d.attProps[i][t] = tableRange{base, uint32(len(lists[t]))}
 		}
 		a.Properties = GroupsIn[ParamType](&d.propBlocks, &lists)
+		// The empty pairs all point at one place; where, from the block's start, is kept.
+		end := d.u32(params+attachParamsEmpty+attachParamsEmptyEnd) - uint32(params)
+		a.EmptyEnd = Keep(attachParamsSize, end)
 		if d.err != nil {
 			return nil
 		}

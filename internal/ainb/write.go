@@ -727,7 +727,7 @@ func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
 		if e.attProps != nil {
 			e.attProps[i] = propBase
 		}
-		end := uint32(e.pos() + attachParamsSize)
+		end := uint32(e.pos()) + a.EmptyEnd.Value(attachParamsSize)
 		pb := e.grow(attachParamsSize)
 		le.PutUint32(pb[attachParamsDebug:], a.Debug)
 		for t := range NumParamTypes {

@@ -70,6 +70,7 @@ const (
 	fkJump                  // jump a: the reserved bits of its table entry
 	fkLinks                 // ainb.ElementKept.Links: a derived, v stored
 	fkExprSize              // ainb.ElementKept.ExpressionIOSize: a derived, v stored
+	fkEmptyEnd              // ainb.Attachment.EmptyEnd: a derived, v stored
 	numFactKinds
 )
 

@@ -218,6 +218,9 @@ func (c *fromCtx) document(name string) (*Document, error) {
 		a := &f.Attachments[i]
 		o := &ownerFacts{key: i}
 		d.Attachments[i] = Attachment{Name: a.Name, Debug: a.Debug, Properties: c.properties(&a.Properties, o)}
+		if k := a.EmptyEnd; k != (ainb.Kept{}) {
+			o.add(fkEmptyEnd, int(k.Derived), 0, k.Stored, 0)
+		}
 		if len(o.words) > 0 {
 			c.facts.atts = append(c.facts.atts, o)
 		}

@@ -809,6 +809,13 @@ func (c *toCtx) attachment(i int, a *ainb.Attachment) {
 	c.str(-1, func() string { return fmt.Sprintf("attachments[%d].name", i) }, da.Name)
 	a.Name, a.Debug = da.Name, da.Debug
 	a.Properties, _ = c.properties(-1, func() string { return fmt.Sprintf("attachments[%d].properties", i) }, da.Properties, o)
+	if o != nil {
+		for _, fc := range o.words {
+			if fc.kind == fkEmptyEnd {
+				a.EmptyEnd = ainb.Kept{Derived: uint32(fc.a), Stored: fc.v}
+			}
+		}
+	}
 }
 
 func (c *toCtx) node(i int, e *ainb.Element) {
