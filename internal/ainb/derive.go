@@ -35,18 +35,29 @@ func (f *File) Links() []uint32 {
 }
 
 // expressionUse is what an element's or attachment's expressions take: how many it uses and
-// the bytes of input and output memory they need together.
+// the bytes of memory reserved for them.
 type expressionUse struct {
 	count, size int
 }
 
-// ExpressionUses lists, for each element and then for each attachment, the expressions its
-// properties and input sources use and their input and output memory (element entry 0x18 and
+// expressionUses lists, for each element and then for each attachment, the expressions its
+// properties and input sources use and the memory reserved for them (element entry 0x18 and
 // 0x1A, attachment entry 0x08 and 0x0A), and the uses in the whole file (the expression
-// binary's instance count).
+// binary's instance count). An element reserves the size of each expression's output type:
+// what every one of the game's elements stores (the reference writer counts the input and
+// output memory the instructions touch, which differs where an input is wider than the
+// output). An attachment reserves what the instructions touch, as the reference writer has
+// it: no game file has an attachment with expressions to tell.
 func (f *File) expressionUses() (elements, attachments []expressionUse, instances int) {
-	sizes := expressionIOSizes(f.Expressions)
-	use := func(u *expressionUse, fl ParamFlags) {
+	io := expressionIOSizes(f.Expressions)
+	var out []int
+	if m := f.Expressions; m != nil {
+		out = make([]int, len(m.Functions))
+		for i := range out {
+			out[i] = int(m.Functions[i].Output.Size())
+		}
+	}
+	use := func(u *expressionUse, fl ParamFlags, sizes []int) {
 		if !fl.IsExpression() {
 			return
 		}
@@ -61,16 +72,16 @@ func (f *File) expressionUses() (elements, attachments []expressionUse, instance
 		el, u := &f.Elements[i], &elements[i]
 		for t := range NumParamTypes {
 			for _, pr := range el.Properties.Of(t) {
-				use(u, pr.Flags)
+				use(u, pr.Flags, out)
 			}
 			for _, in := range el.Inputs.Of(t) {
 				if in.IsMulti() {
 					for _, src := range in.Sources {
-						use(u, src.Flags)
+						use(u, src.Flags, out)
 					}
 					continue
 				}
-				use(u, in.Source.Flags)
+				use(u, in.Source.Flags, out)
 			}
 		}
 	}
@@ -78,7 +89,7 @@ func (f *File) expressionUses() (elements, attachments []expressionUse, instance
 	for i := range f.Attachments {
 		for t := range NumParamTypes {
 			for _, pr := range f.Attachments[i].Properties.Of(t) {
-				use(&attachments[i], pr.Flags)
+				use(&attachments[i], pr.Flags, io)
 			}
 		}
 	}

@@ -184,6 +184,10 @@ func typeByPrefix(s string) (DataType, bool) {
 
 // size is the number of bytes a value of type t occupies in memory; the
 // memory-usage computation needs it.
+// Size is the bytes a value of the type takes in memory: 4, 8 for a string, 12 for a
+// vector, 0 for none.
+func (t DataType) Size() uint32 { return t.size() }
+
 func (t DataType) size() uint32 {
 	switch t {
 	case TypeBool, TypeInt, TypeUInt, TypeFloat:
