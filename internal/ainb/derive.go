@@ -159,7 +159,10 @@ func (f *File) keptCounts(links, exprSize []uint32, queries, outputs, replElemen
 		l.ReplacedElements, l.ReplacedAttachments = Keep(e, replElements), Keep(a, replAttachments)
 	}
 	derived := f.Links()
-	uses, _, _ := f.expressionUses()
+	uses, _, instances := f.expressionUses()
+	if f.Expressions != nil {
+		l.ExpressionInstances = Keep(uint32(instances), f.Expressions.Header.InstanceCount)
+	}
 	for i := range f.Elements {
 		k := ElementKept{Links: Keep(derived[i], links[i]), ExpressionIOSize: Keep(uint32(uses[i].size), exprSize[i])}
 		if k != (ElementKept{}) {

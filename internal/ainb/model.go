@@ -54,6 +54,16 @@ type Layout struct {
 	Strings []string
 	// Section6C is the u32 stored in section 0x6C.
 	Section6C uint32
+	// ExpressionInstances is the expression binary's instance count, derived as the number of
+	// expression uses in the file; a modding tool's files store 0.
+	ExpressionInstances Kept `json:",omitempty"`
+	// QueryShared says the query id table was written by a modding tool that lets an element
+	// whose query list already appears in the table (as a run of entries, anywhere) use it,
+	// adding only lists not seen yet, in element order; the game gives each element a range of
+	// its own. QueryAlign8 says that tool then pads the table with zero entries so that the
+	// next section starts at a multiple of 8.
+	QueryShared bool `json:",omitempty"`
+	QueryAlign8 bool `json:",omitempty"`
 	// MultiByElement says the multi-input array lists the sources element by element, as the
 	// reference writer does; the game's files list them by param type first, in the order of
 	// the input table.

@@ -307,6 +307,50 @@ func Read(b []byte) (*File, error) {
 	return f, nil
 }
 
+// sharedQueries records a query id table laid out by the modding tool that shares runs of
+// it (Layout.QueryShared), when the game's layout does not give the stored ranges and that
+// tool's does.
+func (d *decoder) sharedQueries(f *File, h *header, t *tables) {
+	if len(d.queryRanges) == 0 {
+		return
+	}
+	_, base := planQueries(f)
+	used := 0
+	game := true
+	for _, r := range d.queryRanges {
+		game = game && base[r.elem] == int(r.base)
+		used += int(r.n)
+	}
+	if game && used == len(t.queryIDs) {
+		return
+	}
+	queryIdx := make(map[int]int)
+	for i := range f.Elements {
+		if f.Elements[i].Flags&FlagQuery != 0 {
+			queryIdx[i] = len(queryIdx)
+		}
+	}
+	table, shared := sharedQueries(f, queryIdx)
+	if len(table) > len(t.queryIDs) {
+		return
+	}
+	for _, r := range d.queryRanges {
+		if shared[r.elem] != int(r.base) {
+			return
+		}
+	}
+	for i, q := range t.queryIDs {
+		if (i < len(table) && int(q) != table[i]) || (i >= len(table) && q != 0) {
+			return
+		}
+	}
+	pad := len(t.queryIDs) - len(table)
+	if end := int(h.queryIDs) + queryIDSize*len(table); pad != (8-end%8)%8/queryIDSize {
+		return
+	}
+	f.Layout.QueryShared, f.Layout.QueryAlign8, f.Layout.QueryOrder = true, pad > 0, nil
+}
+
 // keptCounts records the counts the file stored otherwise than the writer derives them.
 func (d *decoder) keptCounts(f *File, h *header, t *tables) {
 	l := elementLayout(d.version)
@@ -321,6 +365,7 @@ func (d *decoder) keptCounts(f *File, h *header, t *tables) {
 		replElements, replAttachments = uint32(r.u16()), uint32(r.u16())
 	}
 	f.keptCounts(links, exprSize, h.queries, d.u32(hdrOutputElements), replElements, replAttachments)
+	d.sharedQueries(f, h, t)
 	// The game gives every multi-input a window of its own, by param type; the reference
 	// writer lists them element by element and lets equal lists share the first window.
 	if len(d.multi) > 0 && !(d.multiSequential && int(d.multiNext) == len(d.multi)) && slices.Equal(d.multi, f.multiSources(true)) {

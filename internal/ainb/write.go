@@ -445,7 +445,8 @@ type layoutPlan struct {
 	// element's first entry in the table.
 	queryOrder []int
 	queryBase  []int
-	instances  int // expression uses, for the EXB header
+	queryTable []int // the table of query indices, with Layout.QueryShared
+	instances  int   // expression uses, for the EXB header
 }
 
 func (e *encoder) plan() *layoutPlan {
@@ -460,6 +461,9 @@ func (e *encoder) plan() *layoutPlan {
 	}
 	elems, atts, instances := f.expressionUses()
 	p.instances = instances
+	if l := f.Layout; l != nil {
+		p.instances = int(l.ExpressionInstances.Value(uint32(instances)))
+	}
 	for i, u := range elems {
 		p.exprCount[i], p.exprSize[i] = u.count, u.size
 		if k := f.Elements[i].Kept; k != nil {
@@ -476,6 +480,12 @@ func (e *encoder) plan() *layoutPlan {
 		if el.Flags&FlagQuery != 0 {
 			p.queryIdx[i] = len(p.queryIdx)
 		}
+	}
+	if f.Layout != nil && f.Layout.QueryShared {
+		p.queryTable, p.queryBase = sharedQueries(f, p.queryIdx)
+	}
+	for i := range f.Elements {
+		el := &f.Elements[i]
 		for _, pl := range el.Plugs.Of(PlugJump) {
 			p.jumps = append(p.jumps, *pl.Jump)
 		}
@@ -823,12 +833,53 @@ func planQueries(f *File) (order, base []int) {
 
 func (e *encoder) queryIDs(p *layoutPlan) {
 	e.patch32(hdrQueryIDs, uint32(e.pos()))
+	if l := e.f.Layout; l != nil && l.QueryShared {
+		for _, q := range p.queryTable {
+			e.u16(uint16(q))
+			e.u16(0)
+		}
+		for l.QueryAlign8 && e.pos()%8 != 0 {
+			e.u32(0)
+		}
+		return
+	}
 	for _, i := range p.queryOrder {
 		for _, q := range e.f.Elements[i].Queries {
 			e.u16(uint16(p.queryIdx[q]))
 			e.u16(0)
 		}
 	}
+}
+
+// sharedQueries lays the query id table out as Layout.QueryShared says: in element order,
+// each element's list of query indices found as a run of the table so far, or appended.
+// It returns the table and each element's first entry.
+func sharedQueries(f *File, queryIdx map[int]int) (table []int, base []int) {
+	base = make([]int, len(f.Elements))
+	var list []int
+	for i := range f.Elements {
+		qs := f.Elements[i].Queries
+		if len(qs) == 0 {
+			continue
+		}
+		list = list[:0]
+		for _, q := range qs {
+			list = append(list, queryIdx[q])
+		}
+		at := -1
+		for s := 0; s+len(list) <= len(table); s++ {
+			if slices.Equal(table[s:s+len(list)], list) {
+				at = s
+				break
+			}
+		}
+		if at < 0 {
+			at = len(table)
+			table = append(table, list...)
+		}
+		base[i] = at
+	}
+	return table, base
 }
 
 func (e *encoder) expressions(p *layoutPlan) error {

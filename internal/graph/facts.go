@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/spaolacci/murmur3"
@@ -152,6 +153,9 @@ const (
 	keptReplacedElements
 	keptReplacedAttachments
 	keptMultiByElement // ainb.Layout.MultiByElement, v 1
+	keptExpressionInstances
+	keptQueryShared // ainb.Layout.QueryShared, v 1
+	keptQueryAlign8 // ainb.Layout.QueryAlign8, v 1
 	numKept
 )
 
@@ -159,14 +163,18 @@ const (
 func keptOf(l *ainb.Layout) []fact {
 	var fs []fact
 	for kind, k := range [...]ainb.Kept{keptQueries: l.Queries, keptModuleOutputs: l.ModuleOutputs,
-		keptReplacedElements: l.ReplacedElements, keptReplacedAttachments: l.ReplacedAttachments} {
+		keptReplacedElements: l.ReplacedElements, keptReplacedAttachments: l.ReplacedAttachments,
+		keptExpressionInstances: l.ExpressionInstances} {
 		if k != (ainb.Kept{}) {
 			fs = append(fs, fact{kind: uint8(kind), a: int(k.Derived), v: k.Stored})
 		}
 	}
-	if l.MultiByElement {
-		fs = append(fs, fact{kind: keptMultiByElement, v: 1})
+	for kind, set := range map[uint8]bool{keptMultiByElement: l.MultiByElement, keptQueryShared: l.QueryShared, keptQueryAlign8: l.QueryAlign8} {
+		if set {
+			fs = append(fs, fact{kind: kind, v: 1})
+		}
 	}
+	slices.SortFunc(fs, func(a, b fact) int { return int(a.kind) - int(b.kind) })
 	return fs
 }
 
@@ -185,6 +193,12 @@ func setKept(l *ainb.Layout, fs []fact) {
 			l.ReplacedAttachments = k
 		case keptMultiByElement:
 			l.MultiByElement = f.v == 1
+		case keptExpressionInstances:
+			l.ExpressionInstances = k
+		case keptQueryShared:
+			l.QueryShared = f.v == 1
+		case keptQueryAlign8:
+			l.QueryAlign8 = f.v == 1
 		}
 	}
 }
