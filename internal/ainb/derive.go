@@ -163,10 +163,21 @@ func (f *File) keptCounts(links, exprSize []uint32, queries, outputs, replElemen
 	if f.Expressions != nil {
 		l.ExpressionInstances = Keep(uint32(instances), f.Expressions.Header.InstanceCount)
 	}
+	n := 0
+	for i := range f.Elements {
+		if derived[i] != links[i] || uint32(uses[i].size) != exprSize[i] {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	kept := make([]ElementKept, 0, n) // one block for all, not one allocation per element
 	for i := range f.Elements {
 		k := ElementKept{Links: Keep(derived[i], links[i]), ExpressionIOSize: Keep(uint32(uses[i].size), exprSize[i])}
 		if k != (ElementKept{}) {
-			f.Elements[i].Kept = &k
+			kept = append(kept, k)
+			f.Elements[i].Kept = &kept[len(kept)-1]
 		}
 	}
 }
