@@ -90,11 +90,24 @@ func (a *Archive) Write() ([]byte, error) {
 		}
 	}
 
-	out := make([]byte, 0, end)
+	// A modding tool's wrong file size and stray tail are written back only while the
+	// archive is unedited: they then describe the very bytes written. An edited archive gets
+	// its true size and no tail (Warnings says so).
+	var tail []byte
+	var sizeShort uint32
+	if a.unedited() {
+		tail, sizeShort = a.layout.tail, a.layout.sizeShort
+	}
+	total := end + uint64(len(tail))
+	if total > math.MaxUint32 {
+		return nil, fmt.Errorf("sarc: write: archive ends at 0x%x, past 4 GiB", total)
+	}
+
+	out := make([]byte, 0, total)
 	out = append(out, "SARC"...)
 	out = bo.AppendUint16(out, headerSize)
 	out = bo.AppendUint16(out, 0xFEFF)
-	out = bo.AppendUint32(out, uint32(end))
+	out = bo.AppendUint32(out, uint32(total)-sizeShort)
 	out = bo.AppendUint32(out, uint32(dataOffset))
 	out = bo.AppendUint16(out, 0x0100)
 	var reserved, sfntReserved uint16
@@ -126,7 +139,21 @@ func (a *Archive) Write() ([]byte, error) {
 	if uint64(len(out)) < dataOffset { // no data at all
 		out = append(out, make([]byte, dataOffset-uint64(len(out)))...)
 	}
-	return out, nil
+	return append(out, tail...), nil
+}
+
+// unedited reports whether the archive still has exactly the files Read found, each with the
+// name and data it was read with.
+func (a *Archive) unedited() bool {
+	if a.layout == nil || len(a.Files) != a.layout.files {
+		return false
+	}
+	for i := range a.Files {
+		if !a.Files[i].kept() {
+			return false
+		}
+	}
+	return true
 }
 
 func alignUp64(x, a uint64) uint64 { return (x + a - 1) &^ (a - 1) }
