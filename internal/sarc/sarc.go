@@ -214,13 +214,16 @@ func (w Warning) String() string { return fmt.Sprintf("sarc: at 0x%x: %s", w.Off
 // Warnings lists what looks wrong in the archive as read, and what Write does about it: while
 // the archive is unedited (the files Read found, each with its name and data) Write keeps it,
 // so the archive comes back byte for byte; once a file is added, removed, renamed or replaced
-// Write corrects it. Nil for an archive that breaks no rule, or was not made by Read.
+// Write corrects it (and so for an archive whose layout Write does not reproduce). Nil for an archive that breaks no rule, or was not made by Read.
 func (a *Archive) Warnings() []Warning {
 	l := a.layout
 	if l == nil {
 		return nil
 	}
-	kept := a.unedited()
+	kept := false
+	if p, err := a.plan(); err == nil && (l.sizeShort != 0 || len(l.tail) != 0) {
+		kept = a.keepsQuirks(p)
+	}
 	var ws []Warning
 	length := uint64(l.tailAt) + uint64(len(l.tail))
 	if l.sizeShort != 0 {
