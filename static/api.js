@@ -108,11 +108,14 @@ export async function openPack(name, bytes, zsdic) {
   return res.json();
 }
 
-// Builds the pack again with members ({name, data: Blob}) replaced; answers the pack's Blob.
+// Builds the pack again with members ({name, data: Blob}) replaced; answers {blob, warnings}:
+// the pack's Blob and what it breaks of its format's rules with what saving did about it
+// (the Ainb-Pack-Warnings header, a JSON array; [] without it).
 export async function buildPack(name, bytes, zsdic, members) {
   const res = await fetch("/api/pack/build", { method: "POST", body: packForm(name, bytes, zsdic, members) });
   if (!res.ok) throw await failure(res);
-  return res.blob();
+  const w = res.headers.get("Ainb-Pack-Warnings");
+  return { blob: await res.blob(), warnings: w ? JSON.parse(w) : [] };
 }
 
 // A multipart form with a file and, for one compressed with the game's dictionaries, the

@@ -82,7 +82,10 @@ export class Packs {
     }
     // Members' bytes are decoded once: saving compares built files with them.
     const members = new Map(reply.files.map((f) => [f.name, { format: f.format, size: f.size, bytes: base64Bytes(f.data) }]));
-    this.pack = { name: file.name, bytes, wrapping: reply.wrapping, members };
+    // What the archive breaks of the format's rules (a modding tool's short file size, ...):
+    // the game loads it; it is shown, and kept until the pack is saved with an edit.
+    const warnings = reply.warnings || [];
+    this.pack = { name: file.name, bytes, wrapping: reply.wrapping, members, warnings };
     this.waiting = null;
     this.dictButton.classList.remove("attention");
     ed.trees.clearPack();
@@ -102,6 +105,7 @@ export class Packs {
     }
     const kinds = ["AINB", "BYML", "AAMP", "other"].filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`).join(", ");
     ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"} (${kinds})`);
+    for (const w of warnings) ed.ui.toast(`${file.name}: ${w}`);
     return true;
   }
 
@@ -152,7 +156,7 @@ export class Packs {
     const visited = this.visited();
     ed.status(`Building ${this.pack.name}…`);
     const changed = [];
-    let blob;
+    let blob, warnings;
     try {
       for (const m of visited) {
         // A tree never edited is its member's bytes; an edited one is built onto them.
@@ -161,7 +165,7 @@ export class Packs {
         const bytes = new Uint8Array(await built.blob.arrayBuffer());
         if (!sameBytes(bytes, this.pack.members.get(m.path).bytes)) changed.push({ name: m.path, data: built.blob, bytes });
       }
-      blob = await api.buildPack(this.pack.name, this.pack.bytes, await store.getDoc(ZSDIC_KEY), changed);
+      ({ blob, warnings } = await api.buildPack(this.pack.name, this.pack.bytes, await store.getDoc(ZSDIC_KEY), changed));
     } catch (err) {
       ed.status("Save failed", "error");
       ed.ui.toast(`The pack cannot be saved: ${err.message}`, "error");
@@ -174,6 +178,10 @@ export class Packs {
     this.lastSaved = changed.map((c) => c.name);
     ed.emit("dirty");
     ed.status(`Saved ${this.pack.name} (${blob.size} bytes; ${changed.length} file${changed.length === 1 ? "" : "s"} changed)`);
+    // Saved with an edit, the pack was corrected: the saved bytes are what is open now.
+    for (const w of warnings) ed.ui.toast(`${this.pack.name}: ${w}`);
+    if (changed.length) this.pack.warnings = [];
+    this.renderList();
     return true;
   }
 
@@ -186,7 +194,10 @@ export class Packs {
     const shown = tree ? tree.path : this.ed.folder.name === this.pack.name ? this.ed.folder.current : "";
     const w = this.pack.wrapping;
     const how = w.kind === "zstd" ? (w.dictionary ? `zstd, dictionary ${w.dictionary}` : "zstd") : w.kind || "not compressed";
-    this.summary.textContent = `${this.pack.name}: ${this.pack.members.size} files (${how})` + (edited.size ? `; ${edited.size} with unsaved edits` : "");
+    const ws = this.pack.warnings;
+    this.summary.textContent = `${this.pack.name}: ${this.pack.members.size} files (${how})` + (edited.size ? `; ${edited.size} with unsaved edits` : "") +
+      (ws.length ? `; ${ws.length} warning${ws.length === 1 ? "" : "s"} (hover)` : "");
+    this.summary.title = ws.join("\n");
     for (const [name, m] of this.pack.members) {
       const f = { name, format: m.format, size: m.bytes.length };
       const title = h("span.item-title", {}, (edited.has(f.name) ? "● " : "") + f.name);

@@ -26,22 +26,29 @@ func check(args []string, stdout, stderr io.Writer) int {
 	defer c.Close()
 	status := 0
 	for _, name := range files {
-		if err := checkFile(c, name); err != nil {
+		warnings, err := checkFile(c, name)
+		if err != nil {
 			fmt.Fprintf(stdout, "FAIL %s: %v\n", name, err)
 			status = 1
-			continue
+		} else {
+			fmt.Fprintf(stdout, "ok %s\n", name)
 		}
-		fmt.Fprintf(stdout, "ok %s\n", name)
+		// What a layer accepted although it breaks a rule of its format; not a failure.
+		for _, w := range warnings {
+			fmt.Fprintf(stdout, "warning %s: %s\n", name, w)
+		}
 	}
 	return status
 }
 
-func checkFile(c *zs.Codec, name string) error {
+func checkFile(c *zs.Codec, name string) ([]string, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return newReader(c, len(b)).check(b, true)
+	r := newReader(c, len(b))
+	err = r.check(b, true)
+	return r.warnings, err
 }
 
 // check checks b through every layer it can read: compression is removed (and this tool's
@@ -84,14 +91,28 @@ func checkSARC(r *reader, b []byte) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range a.Warnings() {
+		r.warn(w.String())
+	}
 	out, err := a.Write()
 	if err := sameBytes(b, out, err); err != nil {
 		return err
 	}
 	for _, f := range a.Files {
-		if err := r.check(f.Data, false); err != nil {
+		r.members = append(r.members, f.Name)
+		err := r.check(f.Data, false)
+		r.members = r.members[:len(r.members)-1]
+		if err != nil {
 			return fmt.Errorf("member %s: %w", f.Name, err)
 		}
 	}
 	return nil
+}
+
+// warn records a warning about the layer being checked, named by the members it is in.
+func (r *reader) warn(text string) {
+	for i := len(r.members) - 1; i >= 0; i-- {
+		text = "member " + r.members[i] + ": " + text
+	}
+	r.warnings = append(r.warnings, text)
 }

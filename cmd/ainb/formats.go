@@ -243,10 +243,12 @@ func wrapperOf(b []byte) *wrapper {
 
 // Limits on decompression across all the layers of one input file: nesting depth, and
 // decoded bytes in total, so that archives of compressed archives cannot multiply the
-// codecs' own per-layer bounds.
+// codecs' own per-layer bounds. The ratio is zstd's own maximum (zs.MaxExpansion: a 4-byte
+// RLE block for 128 KiB), which this tool's encoder reaches on runs: any smaller ratio would
+// refuse a .zs file the tool itself wrote. zs.MaxSize caps the total.
 const (
 	maxDepth    = 8
-	budgetRatio = 256
+	budgetRatio = zs.MaxExpansion
 	budgetBase  = 1 << 20
 )
 
@@ -256,10 +258,13 @@ type reader struct {
 	zs     *zs.Codec
 	budget int64
 	depth  int // layers (compression or archive) entered by check
+
+	members  []string // the archive members check is inside, outermost first
+	warnings []string // what check accepted although it breaks a format's rule
 }
 
 func newReader(c *zs.Codec, size int) *reader {
-	return &reader{zs: c, budget: budgetRatio*int64(size) + budgetBase}
+	return &reader{zs: c, budget: min(budgetRatio*int64(size)+budgetBase, zs.MaxSize)}
 }
 
 // unwrap decodes one compression layer.
@@ -283,7 +288,7 @@ func (r *reader) unwrap(w *wrapper, b []byte) ([]byte, error) {
 		}
 	}
 	if need > uint64(r.budget) {
-		return nil, fmt.Errorf("%s: decoding would pass %d bytes, %dx the input file", w.name, r.budget, budgetRatio)
+		return nil, fmt.Errorf("%s: decoding would pass %d bytes, the budget for the input file", w.name, r.budget)
 	}
 	var out []byte
 	var err error
@@ -340,8 +345,9 @@ func (r *reader) recompress(w *wrapper, outer, inner []byte) error {
 		if !ok {
 			return nil // a dictionary the game does not use: Encode cannot pick it by name
 		}
+		// The frame must read back within exactly the bytes it holds.
 		if enc, err = r.zs.Encode(name, inner); err == nil {
-			dec, err = r.zs.Decode(enc)
+			dec, err = r.zs.DecodeLimit(enc, uint64(len(inner)))
 		}
 	}
 	if err != nil {

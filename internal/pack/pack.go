@@ -113,6 +113,17 @@ func (p *Pack) Members() []Member {
 	return out
 }
 
+// Warnings lists what the archive breaks of the format's rules although the game loads it (a
+// modding tool's short file size, bytes after the data), and what saving does about it: an
+// unsaved or unedited pack keeps it, an edited one is saved corrected. See sarc.Warnings.
+func (p *Pack) Warnings() []string {
+	var out []string
+	for _, w := range p.Archive.Warnings() {
+		out = append(out, w.String())
+	}
+	return out
+}
+
 // Replace sets a member's bytes; the member must exist.
 func (p *Pack) Replace(name string, data []byte) error {
 	if p.Archive.Index(name) < 0 {

@@ -21,8 +21,8 @@ const maxFiles = 0x3FFF
 
 // Read parses a SARC archive. The returned files' Data slices alias data: edits to data show
 // through, and data must stay alive and unchanged while the archive is in use unless the
-// caller copies the files out. Read never keeps data itself; Write lays the archive out again
-// from the model.
+// caller copies the files out. Read keeps no other part of data except the bytes after the
+// last file's data, if any (see Warnings); Write lays the archive out again from the model.
 func Read(data []byte) (*Archive, error) {
 	if len(data) < headerSize {
 		return nil, fmt.Errorf("sarc: header needs %d bytes, input has %d", headerSize, len(data))
@@ -48,11 +48,15 @@ func Read(data []byte) (*Archive, error) {
 	if version != 0x0100 {
 		return nil, fmt.Errorf("sarc: at 0x10: version 0x%04x, want 0x0100", version)
 	}
-	if uint64(fileSize) != uint64(len(data)) {
-		return nil, fmt.Errorf("sarc: at 0x8: file size %d, input has %d bytes", fileSize, len(data))
+	// A size past the input means bytes are missing. A smaller one is a writer's mistake
+	// (some modding tools store 4 less than they write); nothing else depends on it, so it
+	// is recorded, reported by Warnings and written back while the archive is unedited.
+	if uint64(fileSize) > uint64(len(data)) {
+		return nil, fmt.Errorf("sarc: at 0x8: file size %d, input has %d bytes (cut short)", fileSize, len(data))
 	}
 	a := &Archive{BigEndian: bo == binary.BigEndian, layout: &archiveLayout{
-		reserved: bo.Uint16(data[18:]),
+		reserved:  bo.Uint16(data[18:]),
+		sizeShort: uint32(len(data)) - fileSize,
 	}}
 
 	// SFAT
@@ -97,6 +101,7 @@ func Read(data []byte) (*Archive, error) {
 	body := data[dataOffset:]
 
 	a.Files = make([]File, count)
+	a.layout.files = count
 	attrs := make([]uint32, count)
 	for i := range a.Files {
 		e := entries + i*sfatEntrySize
@@ -126,6 +131,13 @@ func Read(data []byte) (*Archive, error) {
 	if err := a.recordLayout(entries, names, dataOffset, begins); err != nil {
 		return nil, err
 	}
+	// The tail: whatever follows the end of the last file's data (the writer's end, which is
+	// the data offset when no file has data).
+	end := dataOffset
+	for i := range a.Files {
+		end = max(end, dataOffset+begins[i]+uint32(len(a.Files[i].Data)))
+	}
+	a.layout.tail, a.layout.tailAt = data[end:len(data):len(data)], end
 	return a, nil
 }
 

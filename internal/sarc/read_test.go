@@ -53,7 +53,7 @@ func TestReadErrors(t *testing.T) {
 		{"magic", mod(func(b []byte) []byte { b[0] = 'X'; return b }), `sarc: at 0x0: magic "XARC", want "SARC"`},
 		{"bom", mod(func(b []byte) []byte { b[6] = 0; return b }), "sarc: at 0x6: byte order mark 00 fe, want fe ff or ff fe"},
 		{"version", mod(func(b []byte) []byte { b[0x10] = 2; return b }), "sarc: at 0x10: version 0x0102, want 0x0100"},
-		{"file size", mod(func(b []byte) []byte { return b[:len(b)-1] }), "sarc: at 0x8: file size 100, input has 99 bytes"},
+		{"file size", mod(func(b []byte) []byte { return b[:len(b)-1] }), "sarc: at 0x8: file size 100, input has 99 bytes (cut short)"},
 		{"count too big", mod(func(b []byte) []byte { le.PutUint16(b[0x1A:], 0x4000); return b }),
 			"sarc: at 0x1a: SFAT count 16384 exceeds the format's limit 16383"},
 		{"count beyond input", mod(func(b []byte) []byte { le.PutUint16(b[0x1A:], 0x3FFF); return b }),
@@ -147,6 +147,7 @@ func FuzzSARCRead(f *testing.F) {
 		}
 	}
 	f.Add(small(f))
+	f.Add(toolWritten(f))
 	f.Add([]byte("SARC\x14\x00\xff\xfe\x28\x00\x00\x00\x28\x00\x00\x00\x00\x01\x00\x00SFAT\x0c\x00\x00\x00\x65\x00\x00\x00SFNT\x08\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var (

@@ -20,6 +20,13 @@
 // Nested SARCs do not get oead's "legacy mode" 0x2000 alignment: the games this project
 // edits use the newer resource system, which oead writes without it.
 //
+// Modding tools write some archives wrong in ways the game does not mind: 37 TotK packs of
+// the game files store a header file size 4 less than their length, and end with 5 zero
+// bytes after the last file's data. Read accepts a file size up to the input's length and
+// any bytes after the data, records both, and Warnings reports them; Write reproduces them
+// while the archive is unedited and writes the true size and no stray bytes once it is
+// edited. Only a file size past the input (bytes missing) is refused.
+//
 // The reader must never panic or allocate beyond the input whatever the bytes: counts are
 // checked against the remaining bytes before anything is allocated, and every error names the
 // structure and offset. The writer must never produce an archive its reader rejects.
@@ -62,6 +69,14 @@ type archiveLayout struct {
 	dataAlign    uint32 // the data offset is the name table's end aligned to this
 	reserved     uint16 // header bytes 0x12..0x13
 	sfntReserved uint16 // SFNT header bytes 6..7
+
+	// What a modding tool left wrong, kept while the archive is unedited (see unedited):
+	// the header's file size as that many bytes less than the archive's length, and bytes
+	// after the last file's data (aliasing Read's input, like the files' Data).
+	files     int    // the SFAT count read, to tell an unedited archive
+	sizeShort uint32 // archive length minus the header's file size
+	tail      []byte
+	tailAt    uint32 // where the tail starts, for warnings
 }
 
 // placement holds one file's facts as Read saw them. They apply while the file keeps the
@@ -185,4 +200,54 @@ func (a *Archive) fileHash(f *File) uint32 {
 		return f.placed.hash
 	}
 	return a.Hash(f.Name)
+}
+
+// A Warning is something Read accepted although it breaks a rule of the format: modding
+// tools write such archives, and the game and the other tools load them.
+type Warning struct {
+	Offset int64 // where in the archive
+	Text   string
+}
+
+func (w Warning) String() string { return fmt.Sprintf("sarc: at 0x%x: %s", w.Offset, w.Text) }
+
+// Warnings lists what looks wrong in the archive as read, and what Write does about it: while
+// the archive is unedited (the files Read found, each with its name and data) Write keeps it,
+// so the archive comes back byte for byte; once a file is added, removed, renamed or replaced
+// Write corrects it (and so for an archive whose layout Write does not reproduce). Nil for an archive that breaks no rule, or was not made by Read.
+func (a *Archive) Warnings() []Warning {
+	l := a.layout
+	if l == nil {
+		return nil
+	}
+	kept := false
+	if p, err := a.plan(); err == nil && (l.sizeShort != 0 || len(l.tail) != 0) {
+		kept = a.keepsQuirks(p)
+	}
+	var ws []Warning
+	length := uint64(l.tailAt) + uint64(len(l.tail))
+	if l.sizeShort != 0 {
+		w := Warning{Offset: 8, Text: fmt.Sprintf("file size %d, but the archive is %d bytes (%d more; a modding tool's mistake, the game loads it)",
+			length-uint64(l.sizeShort), length, l.sizeShort)}
+		if kept {
+			w.Text += "; written back as it is while the archive is unedited"
+		} else {
+			w.Text += "; the edited archive is written with its true size"
+		}
+		ws = append(ws, w)
+	}
+	if len(l.tail) != 0 {
+		what := "zero bytes"
+		if slices.ContainsFunc(l.tail, func(b byte) bool { return b != 0 }) {
+			what = "bytes, not all zero,"
+		}
+		w := Warning{Offset: int64(l.tailAt), Text: fmt.Sprintf("%d %s after the last file's data, part of no file", len(l.tail), what)}
+		if kept {
+			w.Text += "; written back as they are while the archive is unedited"
+		} else {
+			w.Text += "; left out of the edited archive"
+		}
+		ws = append(ws, w)
+	}
+	return ws
 }

@@ -17,10 +17,80 @@ func (a *Archive) Write() ([]byte, error) {
 	if a.BigEndian {
 		bo = binary.BigEndian
 	}
+	p, err := a.plan()
+	if err != nil {
+		return nil, err
+	}
+	files, hashes, attrs, names, dataOffset, begins, end := p.files, p.hashes, p.attrs, p.names, p.dataOffset, p.begins, p.end
+	mult := a.multiplier()
+
+	// A modding tool's wrong file size and stray tail are written back only while they
+	// describe the very bytes written (see keepsQuirks). Otherwise the archive gets its true
+	// size and no tail (Warnings says so).
+	var tail []byte
+	var sizeShort uint32
+	if a.keepsQuirks(p) {
+		tail, sizeShort = a.layout.tail, a.layout.sizeShort
+	}
+	total := end + uint64(len(tail))
+	if total > math.MaxUint32 {
+		return nil, fmt.Errorf("sarc: write: archive ends at 0x%x, past 4 GiB", total)
+	}
+	out := make([]byte, 0, total)
+	out = append(out, "SARC"...)
+	out = bo.AppendUint16(out, headerSize)
+	out = bo.AppendUint16(out, 0xFEFF)
+	out = bo.AppendUint32(out, uint32(total)-sizeShort)
+	out = bo.AppendUint32(out, uint32(dataOffset))
+	out = bo.AppendUint16(out, 0x0100)
+	var reserved, sfntReserved uint16
+	if a.layout != nil {
+		reserved, sfntReserved = a.layout.reserved, a.layout.sfntReserved
+	}
+	out = bo.AppendUint16(out, reserved)
+
+	out = append(out, "SFAT"...)
+	out = bo.AppendUint16(out, sfatHeadSize)
+	out = bo.AppendUint16(out, uint16(len(files)))
+	out = bo.AppendUint32(out, mult)
+	for i, f := range files {
+		out = bo.AppendUint32(out, hashes[f])
+		out = bo.AppendUint32(out, attrs[i])
+		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset))
+		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset)+uint32(len(f.Data)))
+	}
+
+	out = append(out, "SFNT"...)
+	out = bo.AppendUint16(out, sfntHeadSize)
+	out = bo.AppendUint16(out, sfntReserved)
+	out = append(out, names...)
+
+	for i, f := range files {
+		out = append(out, make([]byte, begins[i]-uint64(len(out)))...)
+		out = append(out, f.Data...)
+	}
+	if uint64(len(out)) < dataOffset { // no data at all
+		out = append(out, make([]byte, dataOffset-uint64(len(out)))...)
+	}
+	return append(out, tail...), nil
+}
+
+// plan is where Write puts everything: files in SFAT order with their hashes and name
+// attributes, the name table, and each file's absolute data offset.
+type plan struct {
+	files      []*File
+	hashes     map[*File]uint32
+	attrs      []uint32
+	names      []byte
+	dataOffset uint64
+	begins     []uint64
+	end        uint64 // the last file's data end (the data offset without data)
+}
+
+func (a *Archive) plan() (*plan, error) {
 	if len(a.Files) > maxFiles {
 		return nil, fmt.Errorf("sarc: write: %d files, the format allows %d", len(a.Files), maxFiles)
 	}
-	mult := a.multiplier()
 	files := make([]*File, len(a.Files))
 	hashes := make(map[*File]uint32, len(a.Files))
 	for i := range a.Files {
@@ -90,43 +160,29 @@ func (a *Archive) Write() ([]byte, error) {
 		}
 	}
 
-	out := make([]byte, 0, end)
-	out = append(out, "SARC"...)
-	out = bo.AppendUint16(out, headerSize)
-	out = bo.AppendUint16(out, 0xFEFF)
-	out = bo.AppendUint32(out, uint32(end))
-	out = bo.AppendUint32(out, uint32(dataOffset))
-	out = bo.AppendUint16(out, 0x0100)
-	var reserved, sfntReserved uint16
-	if a.layout != nil {
-		reserved, sfntReserved = a.layout.reserved, a.layout.sfntReserved
-	}
-	out = bo.AppendUint16(out, reserved)
+	return &plan{files, hashes, attrs, names, dataOffset, begins, end}, nil
+}
 
-	out = append(out, "SFAT"...)
-	out = bo.AppendUint16(out, sfatHeadSize)
-	out = bo.AppendUint16(out, uint16(len(files)))
-	out = bo.AppendUint32(out, mult)
-	for i, f := range files {
-		out = bo.AppendUint32(out, hashes[f])
-		out = bo.AppendUint32(out, attrs[i])
-		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset))
-		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset)+uint32(len(f.Data)))
-	}
+// keepsQuirks reports whether Write keeps the recorded file size and tail: the archive is
+// unedited and its data ends where Read found it ended, so that with the tail it is as long
+// as it was. (An unedited archive laid out otherwise than the writer lays it, a layout no
+// known writer makes, is written in the writer's layout, with its true size.)
+func (a *Archive) keepsQuirks(p *plan) bool {
+	return a.unedited() && p.end == uint64(a.layout.tailAt)
+}
 
-	out = append(out, "SFNT"...)
-	out = bo.AppendUint16(out, sfntHeadSize)
-	out = bo.AppendUint16(out, sfntReserved)
-	out = append(out, names...)
-
-	for i, f := range files {
-		out = append(out, make([]byte, begins[i]-uint64(len(out)))...)
-		out = append(out, f.Data...)
+// unedited reports whether the archive still has exactly the files Read found, each with the
+// name and data it was read with.
+func (a *Archive) unedited() bool {
+	if a.layout == nil || len(a.Files) != a.layout.files {
+		return false
 	}
-	if uint64(len(out)) < dataOffset { // no data at all
-		out = append(out, make([]byte, dataOffset-uint64(len(out)))...)
+	for i := range a.Files {
+		if !a.Files[i].kept() {
+			return false
+		}
 	}
-	return out, nil
+	return true
 }
 
 func alignUp64(x, a uint64) uint64 { return (x + a - 1) &^ (a - 1) }

@@ -164,7 +164,9 @@ func appendPackJSON(b []byte, name string, p *pack.Pack) []byte {
 	b = strconv.AppendUint(b, uint64(p.Wrapping.Dictionary), 10)
 	b = append(b, `,"yaz0Alignment":`...)
 	b = strconv.AppendUint(b, uint64(p.Wrapping.Yaz0Alignment), 10)
-	b = append(b, `},"files":[`...)
+	b = append(b, `},"warnings":`...)
+	b = appendStrings(b, p.Warnings())
+	b = append(b, `,"files":[`...)
 	for i, m := range p.Members() {
 		if i > 0 {
 			b = append(b, ',')
@@ -181,6 +183,23 @@ func appendPackJSON(b []byte, name string, p *pack.Pack) []byte {
 	}
 	return append(b, "]}"...)
 }
+
+// appendStrings appends a JSON array of strings ([] for none).
+func appendStrings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsontext.AppendString(b, s)
+	}
+	return append(b, ']')
+}
+
+// packWarningsHeader carries, on a saved pack, the JSON array of what the pack breaks of its
+// format's rules and what saving did about it (kept while unedited, corrected once edited);
+// absent when there is nothing to say.
+const packWarningsHeader = "Ainb-Pack-Warnings"
 
 // handleBuildPack writes the pack again with the members sent replaced, in its wrapping.
 func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
@@ -202,6 +221,10 @@ func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
 		h.Set("Content-Type", "application/octet-stream")
 		h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 		h.Set("Content-Length", strconv.Itoa(len(out)))
+		if ws := p.Warnings(); ws != nil {
+			// The texts are ASCII (offsets and sizes; no member names), as a header needs.
+			h.Set(packWarningsHeader, string(appendStrings(nil, ws)))
+		}
 		_, err = w.Write(out)
 		return err
 	})

@@ -54,7 +54,8 @@ type packJSON struct {
 		Kind       string `json:"kind"`
 		Dictionary uint32 `json:"dictionary"`
 	} `json:"wrapping"`
-	Files []struct {
+	Warnings []string `json:"warnings"`
+	Files    []struct {
 		Name   string `json:"name"`
 		Size   int    `json:"size"`
 		Format string `json:"format"`

@@ -8,12 +8,16 @@
 // for .bcett.byml.zs) and pack.zsdic (id 3, for .pack.zs). A frame names its dictionary by
 // id; Decode picks it by that id, Encode picks it by the file name the way the game expects.
 //
-// Decoding must never allocate far beyond its input: a frame's declared content size is
-// checked against MaxRatio times the input (and MaxSize) before any allocation, and frames
-// that declare no size are streamed through a reader that stops one byte past the same bound,
-// so what is decoded is bounded while decoding, whatever the header says. Their window (the
-// history a streaming decoder keeps) is independent of the output size: a frame of a few
-// kilobytes may declare a 4 MB window. It is held to MaxWindow instead, a constant.
+// Decoding is bounded by the caller's budget, never by a ratio to the input: this package's
+// own encoder writes a run as RLE blocks of 4 bytes for 128 KiB (16 MiB of zeros become 522
+// bytes, 32,140 times smaller), so any ratio guard below zstd's own maximum refuses frames the
+// project wrote. Before anything is allocated the frames' block headers are walked: a frame
+// whose declared content size is more than its blocks can hold is refused with its offset,
+// so what is allocated is at most what the input really decodes to, and at most the budget
+// (DecodeLimit's limit, MaxSize for Decode). Frames that declare no size are streamed through
+// a reader that stops one byte past the same bound. Their window (the history a streaming
+// decoder keeps) is independent of the output size: a frame of a few kilobytes may declare a
+// 4 MB window. It is held to MaxWindow instead, a constant.
 package zs
 
 import (
@@ -30,13 +34,16 @@ import (
 	"ainbeditor/internal/sarc"
 )
 
-// Decoding bounds. TotK's files compress 3 to 6 times with their dictionaries (the corpus
-// packs 3.4x and 5.1x, ZsDic.pack.zs 3.6x); 255x leaves wide room for data that is mostly
-// zeros while keeping a hostile frame header from asking for more than that per input byte.
-const (
-	MaxRatio = 255
-	MaxSize  = 1 << 30
-)
+// MaxSize is the most Decode gives out, and the cap of any DecodeLimit budget.
+const MaxSize = 1 << 30
+
+// blockMax is the most one zstd block holds (RFC 8878's Block_Maximum_Size).
+const blockMax = 128 << 10
+
+// MaxExpansion is the most valid zstd data decompresses to per input byte: a block of
+// blockMax bytes of one value is an RLE block of 4 bytes (a 3-byte header and the value).
+// It is what the format allows, not a guard: see the package comment.
+const MaxExpansion = blockMax / 4
 
 // MaxWindow is the largest window accepted for a frame without a content size: the stream
 // decoder allocates a window and two blocks up front (once, then reuses it), so this bounds
@@ -204,15 +211,12 @@ func FrameDictID(src []byte) (uint32, error) {
 	return h.DictionaryID, nil
 }
 
-// Limit is the largest output Decode accepts for n input bytes.
-func Limit(n int) uint64 { return min(uint64(n)*MaxRatio, MaxSize) }
-
-// Decode decompresses a zstd frame with the dictionary its header names. The output may be
-// at most Limit(len(src)) bytes.
-func (c *Codec) Decode(src []byte) ([]byte, error) { return c.DecodeLimit(src, Limit(len(src))) }
+// Decode decompresses a zstd frame with the dictionary its header names, to at most MaxSize
+// bytes.
+func (c *Codec) Decode(src []byte) ([]byte, error) { return c.DecodeLimit(src, MaxSize) }
 
 // DecodeLimit is Decode with the output held to at most limit bytes (and never more than
-// Limit(len(src))), for callers with a budget of their own across several layers.
+// MaxSize), for callers with a budget: the server's per request, the command's per file.
 func (c *Codec) DecodeLimit(src []byte, limit uint64) ([]byte, error) {
 	var h zstd.Header
 	if err := h.Decode(src); err != nil {
@@ -230,11 +234,14 @@ func (c *Codec) DecodeLimit(src []byte, limit uint64) ([]byte, error) {
 			return nil, fmt.Errorf("zs: zstd frame needs dictionary %d (%s); load %s: %w", id, name, ZsDicName, ErrMissingDict)
 		}
 	}
-	limit = min(limit, Limit(len(src)))
+	bound, err := Bound(src)
+	if err != nil {
+		return nil, err
+	}
+	limit = min(limit, MaxSize)
 	if h.HasFCS {
 		if h.FrameContentSize > limit {
-			return nil, fmt.Errorf("zs: at 0x0: frame content size %d beyond %d for %d input bytes (%dx, at most %d)",
-				h.FrameContentSize, limit, len(src), MaxRatio, uint64(MaxSize))
+			return nil, fmt.Errorf("zs: at 0x0: frame content size %d beyond the limit of %d bytes", h.FrameContentSize, limit)
 		}
 		// The capacity limit makes DecodeAll fail rather than grow past the declared size.
 		out, err := c.dec.DecodeAll(src, make([]byte, 0, h.FrameContentSize))
@@ -248,8 +255,10 @@ func (c *Codec) DecodeLimit(src []byte, limit uint64) ([]byte, error) {
 	if h.WindowSize > MaxWindow {
 		return nil, fmt.Errorf("zs: at 0x0: window size %d beyond %d for a frame without content size", h.WindowSize, MaxWindow)
 	}
-	// Stream, and stop one byte past the bound: the decoder works a block (at most 128 KiB)
-	// at a time, so it never decodes much further than that.
+	// Stream, and stop one byte past the limit: the decoder works a block (at most 128 KiB)
+	// at a time, so it never decodes much further than that. The blocks cannot give more
+	// than bound, so that is the limit when smaller.
+	limit = min(limit, bound)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.stream.Reset(bytes.NewReader(src)); err != nil {
@@ -259,7 +268,7 @@ func (c *Codec) DecodeLimit(src []byte, limit uint64) ([]byte, error) {
 	var buf bytes.Buffer
 	n, err := io.Copy(&buf, io.LimitReader(c.stream, int64(limit)+1))
 	if uint64(n) > limit {
-		return nil, fmt.Errorf("zs: frame without content size decodes past %d bytes for %d input bytes", limit, len(src))
+		return nil, fmt.Errorf("zs: frame without content size decodes past %d bytes, the limit", limit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("zs: %w", err)
@@ -308,4 +317,80 @@ func (c *Codec) encoder(id uint32) (*zstd.Encoder, error) {
 	}
 	c.encs[id] = e
 	return e, nil
+}
+
+// skippableMagic is the magic of skippable frames, 0x184D2A50 to 0x184D2A5F (little endian).
+const skippableMagic = 0x184D2A50
+
+// Bound walks the frames of src, reading block headers only, and returns the most they can
+// decompress to: a raw or RLE block exactly its size, a compressed block at most blockMax. It
+// names, with its offset, the first thing no valid stream holds: a stream cut short, a
+// reserved block type, a block past blockMax, bytes after the last frame that start none, a
+// frame declaring more content than its blocks hold. One step per block, no allocation.
+func Bound(src []byte) (uint64, error) {
+	var total uint64
+	off := 0
+	for off < len(src) {
+		if len(src)-off < 4 {
+			return 0, fmt.Errorf("zs: at 0x%x: %d stray bytes after the last frame", off, len(src)-off)
+		}
+		if binary.LittleEndian.Uint32(src[off:])&^0xF == skippableMagic {
+			if len(src)-off < 8 {
+				return 0, fmt.Errorf("zs: at 0x%x: skippable frame header cut short", off)
+			}
+			size := uint64(binary.LittleEndian.Uint32(src[off+4:]))
+			if size > uint64(len(src)-off-8) {
+				return 0, fmt.Errorf("zs: at 0x%x: skippable frame of %d bytes, %d remain", off, size, len(src)-off-8)
+			}
+			off += 8 + int(size)
+			continue
+		}
+		var h zstd.Header
+		if err := h.Decode(src[off:]); err != nil {
+			return 0, fmt.Errorf("zs: at 0x%x: zstd frame header: %w", off, err)
+		}
+		frame := off
+		off += h.HeaderSize
+		var fbound uint64
+		for {
+			if len(src)-off < 3 {
+				return 0, fmt.Errorf("zs: at 0x%x: block header cut short (the input ends at 0x%x)", off, len(src))
+			}
+			bh := uint32(src[off]) | uint32(src[off+1])<<8 | uint32(src[off+2])<<16
+			last, typ, size := bh&1 == 1, (bh>>1)&3, int(bh>>3)
+			payload := size
+			switch typ {
+			case 0: // raw
+				fbound += uint64(size)
+			case 1: // RLE: one byte repeated size times
+				payload = 1
+				fbound += uint64(size)
+			case 2: // compressed: size is the compressed size
+				fbound += blockMax
+			case 3:
+				return 0, fmt.Errorf("zs: at 0x%x: block of the reserved type 3", off)
+			}
+			if size > blockMax {
+				return 0, fmt.Errorf("zs: at 0x%x: block of %d bytes, more than zstd's %d", off, size, blockMax)
+			}
+			if payload > len(src)-off-3 {
+				return 0, fmt.Errorf("zs: at 0x%x: block of %d bytes cut short (the input ends at 0x%x)", off, payload, len(src))
+			}
+			off += 3 + payload
+			if last {
+				break
+			}
+		}
+		if h.HasCheckSum {
+			if len(src)-off < 4 {
+				return 0, fmt.Errorf("zs: at 0x%x: checksum of the frame at 0x%x cut short", off, frame)
+			}
+			off += 4
+		}
+		if h.HasFCS && h.FrameContentSize > fbound {
+			return 0, fmt.Errorf("zs: at 0x%x: frame content size %d, more than its blocks can hold (%d)", frame, h.FrameContentSize, fbound)
+		}
+		total += fbound
+	}
+	return total, nil
 }

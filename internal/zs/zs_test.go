@@ -220,9 +220,17 @@ func TestDecodeBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	// A declared size beyond 255x the input is refused before anything is allocated.
+	// A declared size beyond what the blocks hold is refused before anything is allocated.
 	big := rawBlockFrame(1<<30, []byte("x"), true)
-	if _, err := c.Decode(big); err == nil || !strings.Contains(err.Error(), "frame content size 1073741824 beyond 3315 for 13 input bytes") {
+	var err2 error
+	if n := testalloc.Bytes(func() { _, err2 = c.Decode(big) }); n > 4<<10 {
+		t.Errorf("refusing the frame allocated %d bytes", n)
+	}
+	if err2 == nil || err2.Error() != "zs: at 0x0: frame content size 1073741824, more than its blocks can hold (1)" {
+		t.Fatalf("error %v", err2)
+	}
+	// A declared size the blocks could hold, past the caller's budget.
+	if _, err := c.DecodeLimit(rawBlockFrame(3, []byte("xyz"), true), 2); err == nil || err.Error() != "zs: at 0x0: frame content size 3 beyond the limit of 2 bytes" {
 		t.Fatalf("error %v", err)
 	}
 	// A declared size smaller than the content: the decoder stops at the declaration.
@@ -234,12 +242,16 @@ func TestDecodeBounds(t *testing.T) {
 	if err != nil || string(out) != "xyz" {
 		t.Fatalf("%q %v", out, err)
 	}
-	// An RLE block without a content size: 4 input bytes claim 100000 output bytes.
+	// An RLE block without a content size: 4 input bytes give 100000 output bytes, as this
+	// package's encoder writes a run. It decodes, within any budget that holds it.
 	noFCS := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58} // window descriptor: 2^(10+11) bytes
 	h := uint32(100000)<<3 | 1<<1 | 1                   // last block, type RLE
 	noFCS = append(noFCS, byte(h), byte(h>>8), byte(h>>16), 'z')
-	if _, err := c.Decode(noFCS); err == nil {
-		t.Fatal("oversized frame without content size accepted")
+	if out, err := c.Decode(noFCS); err != nil || !bytes.Equal(out, bytes.Repeat([]byte("z"), 100000)) {
+		t.Fatalf("%d bytes, %v; want 100000 z", len(out), err)
+	}
+	if _, err := c.DecodeLimit(noFCS, 99999); err == nil || err.Error() != "zs: frame without content size decodes past 99999 bytes, the limit" {
+		t.Fatalf("past the caller's budget: %v", err)
 	}
 	h = uint32(1000)<<3 | 1<<1 | 1
 	ok := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, byte(h), byte(h >> 8), byte(h >> 16), 'z'}
@@ -261,8 +273,8 @@ func TestResavedWithoutContentSize(t *testing.T) {
 	if err := h.Decode(src); err != nil || h.HasFCS || h.WindowSize != 4<<20 || h.DictionaryID != DictBcettByml {
 		t.Fatalf("header %+v, %v; want no content size, a 4 MiB window, dictionary 2", h, err)
 	}
-	if Limit(len(src)) >= h.WindowSize {
-		t.Fatalf("the file no longer shows the defect: limit %d, window %d", Limit(len(src)), h.WindowSize)
+	if b, err := Bound(src); err != nil || b >= h.WindowSize {
+		t.Fatalf("the file no longer shows the defect: its blocks hold at most %d bytes (%v), window %d", b, err, h.WindowSize)
 	}
 	var (
 		out []byte
@@ -297,9 +309,10 @@ func noSizeFrame(log byte, n, size int) []byte {
 	return f
 }
 
-// A hostile frame without content size that decodes past its limit: 1,000 RLE blocks of
-// 128 KiB (128 MB) from 4,006 bytes. Decoding stops just past the 1 MB limit, with a clear
-// error, having allocated the window and about the limit, not the 128 MB.
+// A hostile frame without content size that decodes past its budget: 1,000 RLE blocks of
+// 128 KiB (128 MB) from 4,006 bytes. Decoding within a 1 MB budget stops just past it, with
+// a clear error, having allocated the window and about the budget, not the 128 MB. (The
+// budget is below 1 MiB so that the output buffer, which doubles, stops at 1 MiB.)
 func TestNoSizeFramePastLimit(t *testing.T) {
 	c, err := New()
 	if err != nil {
@@ -307,13 +320,17 @@ func TestNoSizeFramePastLimit(t *testing.T) {
 	}
 	defer c.Close()
 	src := noSizeFrame(22, 1000, 128<<10)
-	n := testalloc.Bytes(func() { _, err = c.Decode(src) })
-	if want := "zs: frame without content size decodes past 1021530 bytes for 4006 input bytes"; err == nil || err.Error() != want {
+	if b, err := Bound(src); err != nil || b != 1000*128<<10 {
+		t.Fatalf("bound %d, %v; want 131072000", b, err)
+	}
+	const limit = 1000000
+	n := testalloc.Bytes(func() { _, err = c.DecodeLimit(src, limit) })
+	if want := "zs: frame without content size decodes past 1000000 bytes, the limit"; err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %s", err, want)
 	}
 	// The window (the decoder may hold it twice over), blocks and the output buffer: 6.7 MB
 	// in a plain run, 8.8 MB under the race detector; the frame would make 128 MB.
-	if n > 2*(4<<20)+4*Limit(len(src)) {
+	if n > 2*(4<<20)+4*limit {
 		t.Fatalf("decoding allocated %d bytes", n)
 	}
 	// The same frame within a caller's smaller limit, and a small one within it.
@@ -345,14 +362,19 @@ func FuzzZsDecode(f *testing.F) {
 			out []byte
 			err error
 		)
-		n := testalloc.Bytes(func() { out, err = c.Decode(src) })
+		// A budget as the server's and the command's callers give (a fixed one keeps each
+		// run small: a valid 4 KB frame may rightly decode to 128 MB).
+		const limit = 8 << 20
+		blocks, berr := Bound(src)
+		n := testalloc.Bytes(func() { out, err = c.DecodeLimit(src, limit) })
 		// Bounded work. What Decode allocates is the output, about 200 KB of decoder tables,
 		// and for a frame without content size the stream decoder's window (once per codec,
 		// at most MaxWindow and two blocks) and a growing buffer (at most 4 times what it
 		// holds). The corpus seeds need at most 1.6 times their output (ZsDic.pack.zs: 605 KB
-		// for 393 KB) beyond the window; a frame may rightly decode to Limit, so a failure
-		// may cost 4 times that, and a success 4 times its output.
-		bound := MaxWindow + 1<<20 + 4*Limit(len(src))
+		// for 393 KB) beyond the window; a frame may rightly decode to the smaller of the
+		// limit and what its blocks hold, so a failure may cost 4 times that, and a success 4
+		// times its output.
+		bound := MaxWindow + 1<<20 + 4*min(limit, blocks)
 		if err == nil {
 			bound = MaxWindow + 1<<20 + 4*uint64(len(out))
 		}
@@ -362,8 +384,11 @@ func FuzzZsDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if uint64(len(out)) > Limit(len(src)) {
-			t.Fatalf("decoded %d bytes from %d: beyond %dx", len(out), len(src), MaxRatio)
+		if berr != nil {
+			t.Fatalf("decoded, but Bound says %v", berr)
+		}
+		if uint64(len(out)) > min(limit, blocks) {
+			t.Fatalf("decoded %d bytes from %d: beyond the limit %d or the blocks' %d", len(out), len(src), limit, blocks)
 		}
 	})
 }
