@@ -149,8 +149,9 @@ func (f *File) ReplacedCounts() (elements, attachments uint32) {
 }
 
 // keptCounts records, after a read, every count the file stored otherwise than derived.
-// stored holds the element entries' (links, expression I/O size) pairs.
-func (f *File) keptCounts(links, exprSize []uint32, queries, outputs, replElements, replAttachments uint32) {
+// links, exprSize and hashes are the element entries' fields as stored (hashes nil before
+// 0x407).
+func (f *File) keptCounts(links, exprSize, hashes []uint32, queries, outputs, replElements, replAttachments uint32) {
 	l := f.Layout
 	l.Queries = Keep(f.QueryCount(), queries)
 	l.ModuleOutputs = Keep(f.ModuleOutputCount(), outputs)
@@ -163,9 +164,15 @@ func (f *File) keptCounts(links, exprSize []uint32, queries, outputs, replElemen
 	if f.Expressions != nil {
 		l.ExpressionInstances = Keep(uint32(instances), f.Expressions.Header.InstanceCount)
 	}
+	hash := func(i int) Kept {
+		if hashes == nil {
+			return Kept{}
+		}
+		return Keep(Hash(f.Elements[i].Name), hashes[i])
+	}
 	n := 0
 	for i := range f.Elements {
-		if derived[i] != links[i] || uint32(uses[i].size) != exprSize[i] {
+		if derived[i] != links[i] || uint32(uses[i].size) != exprSize[i] || hash(i) != (Kept{}) {
 			n++
 		}
 	}
@@ -174,7 +181,7 @@ func (f *File) keptCounts(links, exprSize []uint32, queries, outputs, replElemen
 	}
 	kept := make([]ElementKept, 0, n) // one block for all, not one allocation per element
 	for i := range f.Elements {
-		k := ElementKept{Links: Keep(derived[i], links[i]), ExpressionIOSize: Keep(uint32(uses[i].size), exprSize[i])}
+		k := ElementKept{Links: Keep(derived[i], links[i]), ExpressionIOSize: Keep(uint32(uses[i].size), exprSize[i]), NameHash: hash(i)}
 		if k != (ElementKept{}) {
 			kept = append(kept, k)
 			f.Elements[i].Kept = &kept[len(kept)-1]

@@ -213,14 +213,25 @@ func TestStringTailReference(t *testing.T) {
 	if !slices.Equal(f.Layout.Tails, []string{"DoNothing"}) {
 		t.Fatalf("tails %q, want the one the file points into", f.Layout.Tails)
 	}
-	// The name hash on disk still belongs to the old name; the writer stores the right one.
-	binary.LittleEndian.PutUint32(b[name+4:], Hash("DoNothing"))
+	// The name hash on disk still belongs to the old name: it is kept while the name is
+	// unedited (a file stores what it stores), and derived again once the name changes.
 	out, err := f.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(out, b) {
 		t.Fatalf("tail reference not kept: %s", firstDiff(b, out))
+	}
+	if k := f.Elements[0].Kept; k == nil || k.NameHash != (Kept{Hash("DoNothing"), Hash("OneShotDoNothing")}) {
+		t.Fatalf("kept %+v, want the stored hash of the old name beside the derived one", k)
+	}
+	f.Elements[0].Name = "DoSomething"
+	out, err = f.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := binary.LittleEndian.Uint32(out[name+4:]); got != Hash("DoSomething") {
+		t.Fatalf("renamed element's hash %#x, want %#x", got, Hash("DoSomething"))
 	}
 }
 

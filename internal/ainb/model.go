@@ -285,6 +285,8 @@ type ElementKept struct {
 	// ExpressionIOSize is the u16 before it: the bytes of expression input and output memory
 	// the element's expressions use.
 	ExpressionIOSize Kept
+	// NameHash is the name's murmur3 hash (0x407+), which a broken file may store otherwise.
+	NameHash Kept
 }
 
 // ParamType is the value type of a property, input or output.
@@ -625,6 +627,9 @@ type Attachment struct {
 	// block point, from the block's start: its end (0x64) in the game's files. A modding
 	// tool's files point 0x18 bytes earlier; that is kept here (Kept).
 	EmptyEnd Kept `json:",omitempty"`
+	// NameHash is the name's murmur3 hash (0x407+) where a file stored another: a mod's
+	// attachment named "N" stores 0x78.
+	NameHash Kept `json:",omitempty"`
 }
 
 // Action is an XLink action triggered by an element.

@@ -355,16 +355,23 @@ func (d *decoder) sharedQueries(f *File, h *header, t *tables) {
 func (d *decoder) keptCounts(f *File, h *header, t *tables) {
 	l := elementLayout(d.version)
 	links, exprSize := make([]uint32, len(f.Elements)), make([]uint32, len(f.Elements))
+	var hashes []uint32
+	if l.hash >= 0 {
+		hashes = make([]uint32, len(f.Elements))
+	}
 	for i := range f.Elements {
 		ent := d.b[t.elements+i*l.size:]
 		links[i], exprSize[i] = uint32(le.Uint16(ent[l.links:])), uint32(le.Uint16(ent[l.exprSize:]))
+		if hashes != nil {
+			hashes[i] = le.Uint32(ent[l.hash:])
+		}
 	}
 	var replElements, replAttachments uint32
 	if f.Replacement != nil {
 		r := d.record(int(h.replacement)+replacementCount+2, 4)
 		replElements, replAttachments = uint32(r.u16()), uint32(r.u16())
 	}
-	f.keptCounts(links, exprSize, h.queries, d.u32(hdrOutputElements), replElements, replAttachments)
+	f.keptCounts(links, exprSize, hashes, h.queries, d.u32(hdrOutputElements), replElements, replAttachments)
 	d.sharedQueries(f, h, t)
 	// The game gives every multi-input a window of its own, by param type; the reference
 	// writer lists them element by element and lets equal lists share the first window.
@@ -789,6 +796,9 @@ func (d *decoder) attachments(off, count uint32, props *[NumParamTypes][]Propert
 		// The empty pairs all point at one place; where, from the block's start, is kept.
 		end := d.u32(params+attachParamsEmpty+attachParamsEmptyEnd) - uint32(params)
 		a.EmptyEnd = Keep(attachParamsSize, end)
+		if d.version >= Version407 {
+			a.NameHash = Keep(Hash(a.Name), d.u32(at+attachmentHash))
+		}
 		if d.err != nil {
 			return nil
 		}

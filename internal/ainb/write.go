@@ -614,7 +614,11 @@ func (e *encoder) elementEntries(p *layoutPlan) {
 		le.PutUint16(ent[l.reserved1E:], el.Reserved1E)
 		le.PutUint32(ent[elementName:], e.pool.offset(el.Name))
 		if l.hash >= 0 {
-			le.PutUint32(ent[l.hash:], Hash(el.Name))
+			h := Hash(el.Name)
+			if el.Kept != nil {
+				h = el.Kept.NameHash.Value(h)
+			}
+			le.PutUint32(ent[l.hash:], h)
 		}
 		le.PutUint32(ent[l.reserved:], el.Reserved10)
 		le.PutUint16(ent[l.exprCount:], uint16(p.exprCount[i]))
@@ -726,7 +730,7 @@ func (e *encoder) attachments(p *layoutPlan, propBase [NumParamTypes]int) {
 		le.PutUint16(ent[attachmentExprCount:], uint16(p.attCount[i]))
 		le.PutUint16(ent[attachmentExprSize:], uint16(p.attSize[i]))
 		if f.Version >= Version407 {
-			le.PutUint32(ent[attachmentHash:], Hash(a.Name))
+			le.PutUint32(ent[attachmentHash:], a.NameHash.Value(Hash(a.Name)))
 		}
 	}
 	if len(f.EnumRelocations) > 0 {

@@ -72,6 +72,7 @@ const (
 	fkLinks                 // ainb.ElementKept.Links: a derived, v stored
 	fkExprSize              // ainb.ElementKept.ExpressionIOSize: a derived, v stored
 	fkEmptyEnd              // ainb.Attachment.EmptyEnd: a derived, v stored
+	fkNameHash              // ainb.ElementKept.NameHash or ainb.Attachment.NameHash: a derived, v stored
 	numFactKinds
 )
 
@@ -408,7 +409,7 @@ func (r *lr) facts(chk bool) []fact {
 	}
 	fs := make([]fact, n)
 	for i := range fs {
-		fs[i] = fact{kind: uint8(r.u(numFactKinds - 1)), a: int(r.u(math.MaxInt32)), b: int(r.u(math.MaxInt32)), v: uint32(r.u(math.MaxUint32))}
+		fs[i] = fact{kind: uint8(r.u(numFactKinds - 1)), a: int(r.u(math.MaxUint32)), b: int(r.u(math.MaxInt32)), v: uint32(r.u(math.MaxUint32))}
 		if chk {
 			fs[i].chk = uint32(r.u(math.MaxUint32))
 		}

@@ -221,6 +221,9 @@ func (c *fromCtx) document(name string) (*Document, error) {
 		if k := a.EmptyEnd; k != (ainb.Kept{}) {
 			o.add(fkEmptyEnd, int(k.Derived), 0, k.Stored, 0)
 		}
+		if k := a.NameHash; k != (ainb.Kept{}) {
+			o.add(fkNameHash, int(k.Derived), 0, k.Stored, 0)
+		}
 		if len(o.words) > 0 {
 			c.facts.atts = append(c.facts.atts, o)
 		}
@@ -483,6 +486,9 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 		}
 		if k.ExpressionIOSize != (ainb.Kept{}) {
 			o.add(fkExprSize, int(k.ExpressionIOSize.Derived), 0, k.ExpressionIOSize.Stored, 0)
+		}
+		if k.NameHash != (ainb.Kept{}) {
+			o.add(fkNameHash, int(k.NameHash.Derived), 0, k.NameHash.Stored, 0)
 		}
 	}
 	n.Properties = c.properties(&e.Properties, o)

@@ -811,8 +811,11 @@ func (c *toCtx) attachment(i int, a *ainb.Attachment) {
 	a.Properties, _ = c.properties(-1, func() string { return fmt.Sprintf("attachments[%d].properties", i) }, da.Properties, o)
 	if o != nil {
 		for _, fc := range o.words {
-			if fc.kind == fkEmptyEnd {
+			switch fc.kind {
+			case fkEmptyEnd:
 				a.EmptyEnd = ainb.Kept{Derived: uint32(fc.a), Stored: fc.v}
+			case fkNameHash:
+				a.NameHash = ainb.Kept{Derived: uint32(fc.a), Stored: fc.v}
 			}
 		}
 	}
@@ -1100,15 +1103,18 @@ func (c *toCtx) apply(n *Node, e *ainb.Element, plugs *[ainb.NumPlugKinds][]ainb
 		e.Flags ^= ainb.ElementFlags(fc.v)
 	case fkReserved10:
 		e.Reserved10 = fc.v
-	case fkLinks, fkExprSize:
+	case fkLinks, fkExprSize, fkNameHash:
 		if e.Kept == nil {
 			e.Kept = new(ainb.ElementKept)
 		}
 		k := ainb.Kept{Derived: uint32(fc.a), Stored: fc.v}
-		if fc.kind == fkLinks {
+		switch fc.kind {
+		case fkLinks:
 			e.Kept.Links = k
-		} else {
+		case fkExprSize:
 			e.Kept.ExpressionIOSize = k
+		default:
+			e.Kept.NameHash = k
 		}
 	case fkInFlags:
 		if in, ei := input(false); ei != nil {
