@@ -53,11 +53,12 @@ func init() {
 		{
 			name:  "ainb",
 			magic: hasMagic("AIB "),
-			check: func(_ *reader, b []byte) error {
+			check: func(r *reader, b []byte) error {
 				f, err := ainb.Read(b)
 				if err != nil {
 					return err
 				}
+				r.warn(f.Warnings())
 				out, err := f.Bytes()
 				return sameBytes(b, out, err)
 			},
@@ -256,6 +257,20 @@ type reader struct {
 	zs     *zs.Codec
 	budget int64
 	depth  int // layers (compression or archive) entered by check
+	// member is the archive member being read ("" at the top), and warnings what AINB files
+	// store that names nothing (ainb.File.Warnings), each prefixed with its member.
+	member   string
+	warnings []string
+}
+
+func (r *reader) warn(ps []ainb.Problem) {
+	for _, p := range ps {
+		if r.member != "" {
+			r.warnings = append(r.warnings, "member "+r.member+": "+p.String())
+		} else {
+			r.warnings = append(r.warnings, p.String())
+		}
+	}
 }
 
 func newReader(c *zs.Codec, size int) *reader {
