@@ -81,6 +81,8 @@ export const FORMAT = "ainb-editor-document/2";
  * @typedef {object} Source
  * @property {number} [node]          node id
  * @property {number} [output]        index into that node's outputs; absent for 0
+ * @property {number} [missingOutput] instead of output: an output the node lacks, as the file's
+ *                                    index among its outputs of the value's type (a warning)
  * @property {number} [blackboard]    index into Document.blackboard
  * @property {"x" | "y" | "z"} [component]
  * @property {number} [expression]    index into Document.expressions.functions
@@ -122,7 +124,7 @@ export const FORMAT = "ainb-editor-document/2";
 
 /**
  * @typedef {object} Child
- * @property {number} node            node id
+ * @property {number | null} node     node id; null: leads to no node (stored 0x7FFF, a warning)
  * @property {string} name
  * @property {Condition} [condition]  selectors only
  */

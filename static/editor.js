@@ -19,7 +19,7 @@ import { CatalogueStore } from "./cataloguestore.js";
 import { Picker } from "./picker.js";
 import { ContextMenu } from "./contextmenu.js";
 import {
-  computeEdges, reachable, indexById, nodeClass, formatValue, sourceKind, blackboardLabel, conditionText, FORMAT,
+  computeEdges, danglingWarnings, reachable, indexById, nodeClass, formatValue, sourceKind, blackboardLabel, conditionText, FORMAT,
   NODE_WIDTH, nodeHeight, hitNode, rowY, clampPositions,
 } from "./model.js";
 
@@ -45,6 +45,9 @@ export class Editor {
     this.boxSelect = null;
     this.problems = [];
     this.problemNodes = new Set();
+    // What the document says that leads nowhere (model.danglingWarnings): listed with the
+    // problems as warnings, kept up to date with every edit, never blocking a save.
+    this.warnings = [];
     this.search = { query: "", hits: [], index: -1, hitSet: null, current: -1, text: null };
     this.showMinimap = true;
     this.clipboard = null;
@@ -233,8 +236,18 @@ export class Editor {
     this.index = indexById(this.doc);
     this.grid.build(this.doc.nodes);
     this.edges = computeEdges(this.doc, this.index);
+    this.updateWarnings();
     this.renderer.invalidate();
     this.search.text = null;
+  }
+
+  // Recomputes the warnings and tells the panel when they changed.
+  updateWarnings() {
+    const w = danglingWarnings(this.doc);
+    const key = (ws) => ws.map((x) => x.path + "\n" + x.message).join("\n");
+    if (key(w) === key(this.warnings)) return;
+    this.warnings = w;
+    this.emit("problems");
   }
 
   // The index of a node in doc.nodes, or -1.
@@ -253,6 +266,7 @@ export class Editor {
     if (cmd.structure || cmd.geometry) this.index = indexById(this.doc);
     if (cmd.geometry || cmd.structure) this.grid.build(this.doc.nodes);
     if (cmd.structure || cmd.geometry) this.edges = computeEdges(this.doc, this.index);
+    if (cmd.structure) this.updateWarnings();
     this.renderer.invalidate();
     this.search.text = null;
     for (const id of [...this.selection]) if (!this.index.has(id)) this.selection.delete(id);

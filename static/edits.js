@@ -13,7 +13,7 @@ import { nodeHeight, NODE_WIDTH, clampCoord } from "./metrics.js";
 import { freeOffset } from "./placement.js";
 import {
   TYPE_LABEL, BLACKBOARD_TYPES, NODE_FLAGS, indexById, nextNodeId, nodeTitle, sourceKind, blackboardTypeFor,
-  expressionText, forEachSource, hasDefaultChild, newCondition, clone, isSelector,
+  expressionText, forEachSource, hasDefaultChild, newCondition, clone, isSelector, missingOutput,
 } from "./model.js";
 
 export const CLIPBOARD_FORMAT = "ainb-editor-clipboard/2";
@@ -359,7 +359,7 @@ export class Edits {
     if (reason) return { ok: false, reason };
     const input = this.node(inId).inputs[j];
     const src = makeSource({ node: outId, output: k });
-    const same = (s) => s && s.node === outId && (s.output || 0) === k;
+    const same = (s) => s && s.node === outId && (s.output || 0) === k && !missingOutput(s);
     const tx = this.begin(`Connect #${outId}.${this.node(outId).outputs[k].name} → #${inId}.${input.name}`);
     if (Array.isArray(input.sources)) {
       if (input.sources.some(same)) return { ok: false, reason: "already connected" };
@@ -801,8 +801,9 @@ export class Edits {
     for (const key of ["children", "jumps"]) {
       if (!n[key]) continue;
       const last = n[key][n[key].length - 1];
-      n[key] = n[key].filter((c) => ok(c.node));
-      for (const c of n[key]) c.node = to(c.node);
+      // A child to no node (null) leads nowhere in the copy too.
+      n[key] = n[key].filter((c) => c.node === null || ok(c.node));
+      for (const c of n[key]) if (c.node !== null) c.node = to(c.node);
       const now = n[key][n[key].length - 1];
       // A selector's default branch cut: the child before it becomes the default.
       if (key === "children" && hasDefaultChild(n) && now && now !== last) now.condition = defaultCondition(n);

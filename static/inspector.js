@@ -8,7 +8,7 @@
 import { h, clear } from "./dom.js";
 import {
   TYPE_COLOR, TYPE_LABEL, NODE_FLAGS, nodeClass, sourceKind, formatFloat, isSelector, hasDefaultChild,
-  conditionText, expressionText, takesChildren, childProblem,
+  conditionText, expressionText, takesChildren, childProblem, missingOutput,
 } from "./model.js";
 import { parseF32, parseInt32, toS32 } from "./edits.js";
 import { classKey, missing } from "./catalogue.js";
@@ -213,7 +213,7 @@ export class Inspector {
           h("span.pname", {}, c.name || `child ${k}`),
           cond ? h("span.cond", {}, cond) : null,
           h("span.grow", {}),
-          goButton(ed, c.node),
+          c.node === null ? h("span.muted", { title: "The file stores 0x7FFF: this child leads to no node" }, "no node") : goButton(ed, c.node),
           h("button.icon", { title: "Remove this child", onclick: () => ed.edits.removeChild(id, k) }, "✕")),
         field("Name", textInput(c.name || "", key + ".name", (v) => ed.edits.setChildName(id, k, v))),
         field("Node", intInput(c.node, key + ".node", (v) => this.refused(ed.edits.setChild(id, k, v)))),
@@ -308,7 +308,10 @@ export class Inspector {
       case "node": {
         const srcNode = ed.nodeById(s.node);
         const outs = srcNode ? (srcNode.outputs || []).map((o, k) => [o, k]).filter(([o]) => o.type === p.type) : [];
-        const cur = s.output || 0;
+        // A missing output (the file's index among the node's outputs of the type, past the
+        // last) is no entry of the list: it is offered as itself until another is chosen.
+        const missing = missingOutput(s);
+        const cur = missing ? -1 : s.output || 0;
         const nodeIn = intInput(s.node, key + ".node", (v) => {
           const target = ed.nodeById(v);
           const first = target ? (target.outputs || []).findIndex((o) => o.type === p.type) : -1;
@@ -321,7 +324,8 @@ export class Inspector {
         const outSel = h("select", { dataset: { key: key + ".output" },
           onchange: () => this.refused(ed.edits.setSource(ref, { node: s.node, output: Number(outSel.value) })) },
         outs.map(([o, k]) => h("option", { value: k, selected: k === cur }, o.name)));
-        if (!outs.some(([, k]) => k === cur)) outSel.append(h("option", { value: cur, selected: true }, `output ${cur}?`));
+        if (missing) outSel.append(h("option", { value: -1, selected: true, disabled: true }, `missing ${TYPE_LABEL[p.type]} output ${s.missingOutput}`));
+        else if (!outs.some(([, k]) => k === cur)) outSel.append(h("option", { value: cur, selected: true }, `output ${cur}?`));
         const pick = h("button.small", { title: "Pick the source node on the canvas", dataset: { key: key + ".pick" },
           onclick: () => this.pickSource(ref, p) }, "Pick…");
         wrap.append(h("div.src-line.src-node", {}, h("span.muted", {}, "node"), nodeIn, goButton(ed, s.node), pick));

@@ -16,6 +16,7 @@ if (app) {
     autosavedEdits: () => ed.autosavedEdits,
     status: () => ed.statusText,
     problems: () => ed.problems.slice(),
+    warnings: () => ed.warnings.slice(),
     lastShare: () => ed.lastShare,
     lastRefusal: () => ed.lastRefusal || "",
     history: () => ({ undo: ed.history.done.map((c) => c.label), redo: ed.history.undone.map((c) => c.label) }),

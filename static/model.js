@@ -260,6 +260,55 @@ export function nodeRows(doc, n) {
 // stays cheap. Rows are -1 for a node's header. color is the value type's index for sources.
 export const EDGE_SOURCE = 0, EDGE_CHILD = 1, EDGE_JUMP = 2, EDGE_QUERY = 3;
 
+// A source reading an output its node does not have: the games ship such inputs, and the
+// document keeps the index the file stores in missingOutput instead of output.
+export function missingOutput(s) {
+  return !!s && s.missingOutput !== undefined && s.missingOutput !== null;
+}
+
+// What the document says that leads nowhere, as warnings for the problems panel: children to
+// no node (node null) and sources of a missing output. They do not keep the file from being
+// built: the game loads such files, and a build writes them as they were stored.
+// Each is {node: id, path, message, warning: true}.
+export function danglingWarnings(doc) {
+  const out = [];
+  const index = indexById(doc);
+  doc.nodes.forEach((n, i) => {
+    (n.children || []).forEach((c, k) => {
+      if (c.node === null) out.push({ node: n.id, path: `nodes[${i}].children[${k}].node`, message: `child ${c.name ? `"${c.name}"` : k} leads to no node`, warning: true });
+    });
+    (n.inputs || []).forEach((input, j) => {
+      const warn = (s, path) => {
+        if (!missingOutput(s)) return;
+        const a = index.get(s.node);
+        const src = a === undefined ? `#${s.node}` : `#${s.node} ${nodeClass(doc.nodes[a])}`;
+        out.push({ node: n.id, path: `nodes[${i}].inputs[${j}].${path}.missingOutput`, warning: true,
+          message: `input ${input.name} reads ${input.type} output ${s.missingOutput} of ${src}, which has no such output` });
+      };
+      warn(input.source, "source");
+      (input.sources || []).forEach((s, m) => warn(s, `sources[${m}]`));
+    });
+  });
+  return out;
+}
+
+// Ends of links that lead nowhere, drawn as stubs: node index and row, and kind: EDGE_CHILD
+// leaves a child row to the right, EDGE_SOURCE enters an input row from the left.
+function danglingStubs(nodes) {
+  const node = [], row = [], kind = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    (n.children || []).forEach((c, k) => {
+      if (c.node === null) { node.push(i); row.push(childRow(n, k)); kind.push(EDGE_CHILD); }
+    });
+    const p = (n.properties || []).length;
+    (n.inputs || []).forEach((input, j) => {
+      if (missingOutput(input.source) || (input.sources || []).some(missingOutput)) { node.push(i); row.push(p + j); kind.push(EDGE_SOURCE); }
+    });
+  }
+  return { count: node.length, node: Int32Array.from(node), row: Int32Array.from(row), kind: Int8Array.from(kind) };
+}
+
 export function computeEdges(doc, index = indexById(doc)) {
   const nodes = doc.nodes;
   const from = [], fromRow = [], to = [], toRow = [], kind = [], color = [];
@@ -274,7 +323,7 @@ export function computeEdges(doc, index = indexById(doc)) {
       const input = ins[j];
       const ti = VALUE_TYPES.indexOf(input.type);
       const link = (s) => {
-        if (!s || s.node === undefined || s.node === null) return;
+        if (!s || s.node === undefined || s.node === null || missingOutput(s)) return;
         const a = index.get(s.node);
         if (a === undefined) return;
         add(a, outputRow(nodes[a], s.output || 0), i, p + j, EDGE_SOURCE, ti);
@@ -300,6 +349,7 @@ export function computeEdges(doc, index = indexById(doc)) {
     from: Int32Array.from(from), fromRow: Int32Array.from(fromRow),
     to: Int32Array.from(to), toRow: Int32Array.from(toRow),
     kind: Int8Array.from(kind), color: Int8Array.from(color),
+    stubs: danglingStubs(nodes),
   };
 }
 

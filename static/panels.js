@@ -507,17 +507,24 @@ export class Panels {
     const body = this.tabBodies.problems;
     ed.on("problems", () => {
       clear(body);
-      const ps = ed.problems;
-      this.tabButtons.problems.textContent = ps.length ? `Problems (${ps.length})` : "Problems";
+      // Errors (what keeps the file from being built) first, then warnings (what the file
+      // says that leads nowhere; the game loads such files and Save writes them as they are).
+      const ps = ed.problems, ws = ed.warnings || [];
+      const all = ps.length + ws.length;
+      this.tabButtons.problems.textContent = all ? `Problems (${all})` : "Problems";
       this.tabButtons.problems.classList.toggle("bad", ps.length > 0);
-      if (!ps.length) return body.append(h("p.hint", {}, "No problems. Saving lists here what keeps the file from being built."));
+      this.tabButtons.problems.classList.toggle("warn", !ps.length && ws.length > 0);
+      if (!all) return body.append(h("p.hint", {}, "No problems. Saving lists here what keeps the file from being built."));
       const ul = h("ul.list.problems", {});
-      ps.forEach((p) => ul.append(h("li.item", {}, h("button.item-main.problem", { onclick: () => {
+      const item = (p, warning) => ul.append(h("li.item" + (warning ? ".warning" : ".error"), {}, h("button.item-main.problem", { onclick: () => {
         if (p.node >= 0) ed.focusNode(p.node);
         else if (p.expression !== undefined) this.showExpressionLine(p.expression, p.line);
-      } }, h("span.item-title", {}, p.message), h("span.muted", {}, (p.node >= 0 ? `#${p.node} · ` : "") + (p.path || ""))))));
+      } }, h("span.item-title", {}, h("span.severity", {}, warning ? "warning" : "error"), " ", p.message),
+      h("span.muted", {}, (p.node >= 0 ? `#${p.node} · ` : "") + (p.path || "")))));
+      ps.forEach((p) => item(p, false));
+      ws.forEach((p) => item(p, true));
       body.append(ul);
-      this.showTab("problems");
+      if (ps.length) this.showTab("problems");
     });
     ed.emit("problems");
   }

@@ -3,7 +3,7 @@
 // its class (add the ones it lacks, remove unused ones). Each is one undoable command built
 // from the edit module's own operations. No DOM: tested under node (catalogue.test.mjs).
 
-import { nodeTitle } from "./model.js";
+import { nodeTitle, missingOutput } from "./model.js";
 import { fitIndex, placeFor, plugFrom } from "./catalogue.js";
 
 // Adds a node of class c (a catalogue class) at (x, y) and links it to what the drag started
@@ -74,7 +74,7 @@ export function removeProblem(edits, id, list, k) {
     for (const m of edits.doc.nodes) {
       for (const input of m.inputs || []) {
         const srcs = input.sources || (input.source ? [input.source] : []);
-        if (srcs.some((s) => s.node === id && (s.output || 0) === k)) return `${p.name} feeds #${m.id}.${input.name}`;
+        if (srcs.some((s) => s.node === id && (s.output || 0) === k && !missingOutput(s))) return `${p.name} feeds #${m.id}.${input.name}`;
       }
     }
   } else {
@@ -109,7 +109,9 @@ function shiftRefs(edits, tx, id, list, from, delta) {
       for (const input of m.inputs || []) {
         const srcs = input.sources || (input.source ? [input.source] : []);
         for (const s of srcs) {
-          if (s.node !== id || (s.output || 0) < from) continue;
+          // A missing output is an index among the node's outputs of its type, kept as the
+          // file stores it: moving other outputs does not move it.
+          if (s.node !== id || missingOutput(s) || (s.output || 0) < from) continue;
           const v = (s.output || 0) + delta;
           tx.set(s, "output", v === 0 ? undefined : v);
         }

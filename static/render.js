@@ -35,6 +35,9 @@ const MIN_LABEL = 70; // a label's text gets at least this many pixels, however 
 const MAX_LABEL = 240;
 const MAX_LABELS = 800; // per frame
 const EDGE_COLORS = VALUE_TYPES.map((t) => TYPE_COLOR[t]);
+// Links that lead nowhere: the warning colour (the problems panel's) and the stub's length.
+export const WARN_COLOR = "#f0a030";
+export const STUB_LENGTH = 40;
 
 export class Renderer {
   constructor(editor, canvas) {
@@ -263,6 +266,7 @@ export class Renderer {
 
   drawEdges(x0, y0, x1, y1, z) {
     const ctx = this.ctx, E = this.ed.edges, pos = this.ed.doc.nodes;
+    if (E && E.stubs && E.stubs.count) this.drawStubs(E.stubs, x0, y0, x1, y1, z);
     if (!E || !E.count) return;
     const simple = z < LOD_BOX;
     const sel = this.ed.selection;
@@ -309,6 +313,35 @@ export class Renderer {
       }
       ctx.setLineDash([]);
     }
+  }
+
+  // Links that lead nowhere (a child to no node, an input reading an output its node lacks):
+  // a short dashed stub off the plug, ending in a crossed ring, in the warning colour, so
+  // they are not mistaken for a link to some node.
+  drawStubs(S, x0, y0, x1, y1, z) {
+    const ctx = this.ctx, nodes = this.ed.doc.nodes;
+    const len = STUB_LENGTH, r = 6;
+    const path = new Path2D(), marks = new Path2D();
+    for (let k = 0; k < S.count; k++) {
+      const n = nodes[S.node[k]];
+      const right = S.kind[k] === EDGE_CHILD;
+      const ax = right ? n.x + NODE_WIDTH : n.x, y = rowY(n, S.row[k]);
+      const bx = right ? ax + len : ax - len;
+      if (Math.max(ax, bx) + r < x0 || Math.min(ax, bx) - r > x1 || y + r < y0 || y - r > y1) continue;
+      path.moveTo(ax, y);
+      path.lineTo(right ? bx - r : bx + r, y);
+      marks.moveTo(bx + r, y);
+      marks.arc(bx, y, r, 0, 2 * Math.PI);
+      const d = r * 0.7;
+      marks.moveTo(bx - d, y - d); marks.lineTo(bx + d, y + d);
+      marks.moveTo(bx - d, y + d); marks.lineTo(bx + d, y - d);
+    }
+    ctx.strokeStyle = WARN_COLOR;
+    ctx.lineWidth = Math.max(1.5, 1.2 / z);
+    ctx.setLineDash(z >= LOD_BOX ? [4, 3] : []);
+    ctx.stroke(path);
+    ctx.setLineDash([]);
+    ctx.stroke(marks);
   }
 
   edgeStyle(style, w, z) {
@@ -1150,7 +1183,7 @@ function prepareRow(m, doc, n, row) {
         out.right = fitRow(m, cond, W * 0.5 - 18);
         out.rightColor = "#f0c365";
       } else {
-        out.right = `→ #${c.node}`;
+        out.right = c.node === null ? "→ no node" : `→ #${c.node}`;
         out.rightColor = MUTED;
       }
       break;

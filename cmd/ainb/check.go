@@ -33,7 +33,8 @@ func check(args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintf(stdout, "ok %s\n", name)
 		}
-		// What a layer accepted although it breaks a rule of its format; not a failure.
+		// What a layer accepted although it breaks a rule of its format, or stores a reference
+		// that names nothing (kept as it is): not a failure.
 		for _, w := range warnings {
 			fmt.Fprintf(stdout, "warning %s: %s\n", name, w)
 		}

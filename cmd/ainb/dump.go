@@ -37,7 +37,12 @@ func dump(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer c.Close()
-	out, err := dumpData(newReader(c, len(b)), b, opt)
+	r := newReader(c, len(b))
+	out, err := dumpData(r, b, opt)
+	// Warnings go to stderr, so that the dump on stdout stays the file's text alone.
+	for _, w := range r.warnings {
+		fmt.Fprintf(stderr, "ainb: %s: warning: %s\n", name, w)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ainb: %s: %v\n", name, err)
 		return 1
@@ -63,10 +68,13 @@ func dumpData(r *reader, b []byte, opt dumpOptions) ([]byte, error) {
 	return f.dump(r, inner, opt)
 }
 
-func dumpAINB(_ *reader, b []byte, opt dumpOptions) ([]byte, error) {
+func dumpAINB(r *reader, b []byte, opt dumpOptions) ([]byte, error) {
 	f, err := ainb.Read(b)
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range f.Warnings() {
+		r.warn(p.String())
 	}
 	if opt.compat {
 		return f.CompatJSON()

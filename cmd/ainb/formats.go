@@ -53,10 +53,13 @@ func init() {
 		{
 			name:  "ainb",
 			magic: hasMagic("AIB "),
-			check: func(_ *reader, b []byte) error {
+			check: func(r *reader, b []byte) error {
 				f, err := ainb.Read(b)
 				if err != nil {
 					return err
+				}
+				for _, p := range f.Warnings() {
+					r.warn(p.String())
 				}
 				out, err := f.Bytes()
 				return sameBytes(b, out, err)
@@ -260,7 +263,7 @@ type reader struct {
 	depth  int // layers (compression or archive) entered by check
 
 	members  []string // the archive members check is inside, outermost first
-	warnings []string // what check accepted although it breaks a format's rule
+	warnings []string // what check accepted although it breaks a format's rule or names nothing
 }
 
 func newReader(c *zs.Codec, size int) *reader {

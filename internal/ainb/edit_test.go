@@ -108,7 +108,7 @@ func TestValidateProblems(t *testing.T) {
 	f := &File{Version: Version407, Category: "AI"}
 	f.Elements = make([]Element, 3)
 	f.Commands = []Command{{Name: "Root", Root: 7, Secondary: -1}}
-	f.Elements[1].Inputs.Set(ParamFloat, []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}})
+	f.Elements[1].Inputs.Set(ParamFloat, []Input{{Name: "x", Source: Source{Node: 2, Output: 0}}, {Name: "z", Source: Source{Node: 2, Output: -2}}})
 	f.Elements[2].Outputs.Set(ParamInt, []Output{{Name: "y"}})
 	f.Elements[0].Plugs.Set(PlugChild, []Plug{{Node: 9}})
 	f.Elements[0].Plugs.Set(PlugJump, []Plug{{Node: 83886080, Jump: &Jump{Command: "Root"}}})
@@ -131,9 +131,7 @@ func TestValidateProblems(t *testing.T) {
 	want := []string{
 		"Commands[0].Root Node Index: 7 out of range (3 nodes)",
 		"Nodes[0].Queries[0]: node 2 is not a query node",
-		"Nodes[0].Plugs.Child[0].Node Index: 9 out of range (3 nodes)",
-		"Nodes[0].Plugs.Transition[0].Node Index: 83886080 out of range (3 nodes)",
-		"Nodes[1].Parameters.Inputs.Float[0].Output Index: 0 out of range: node 2 has 0 Float outputs",
+		"Nodes[1].Parameters.Inputs.Float[1].Output Index: -2 is negative (a single source's index is 0 to 32767)",
 		"Nodes[1].UnusedPlugs[2]: 256 plugs, at most 255 of one kind fit",
 		"Nodes[1].Plugs: 256 plugs in all, at most 255 fit",
 		"Nodes[2].Plugs.Generic: 256 plugs, at most 255 of one kind fit",
@@ -143,8 +141,21 @@ func TestValidateProblems(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if verr.Problems[4].Element != 1 {
-		t.Fatalf("problem names element %d, want 1", verr.Problems[4].Element)
+	if verr.Problems[2].Element != 1 {
+		t.Fatalf("problem names element %d, want 1", verr.Problems[2].Element)
+	}
+	// References that name nothing are written back as stored: warnings, not problems.
+	got = got[:0]
+	for _, p := range f.Warnings() {
+		got = append(got, p.String())
+	}
+	want = []string{
+		"Nodes[0].Plugs.Child[0].Node Index: 9 names no node (3 nodes)",
+		"Nodes[0].Plugs.Transition[0].Node Index: 83886080 names no node (3 nodes)",
+		"Nodes[1].Parameters.Inputs.Float[0].Output Index: 0 names no output: node 2 has 0 Float outputs",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// Problem is one reason a File cannot be written.
+// Problem is one reason a File cannot be written, or (from Warnings) one thing a File says
+// that names nothing but is kept and written as it is.
 type Problem struct {
 	// Path names the offending value in the terms of the community JSON, e.g.
 	// "Nodes[12].Parameters.Inputs.Float[0].Node Index".
@@ -44,14 +45,27 @@ func ProblemsMessage[P fmt.Stringer](prefix string, problems []P) string {
 type validator struct {
 	f        *File
 	problems []Problem
+	warnings []Problem
 }
 
 func (v *validator) add(elem int, path, format string, args ...any) {
 	v.problems = append(v.problems, Problem{Path: path, Element: elem, Msg: fmt.Sprintf(format, args...)})
 }
 
+func (v *validator) warn(elem int, path, format string, args ...any) {
+	v.warnings = append(v.warnings, Problem{Path: path, Element: elem, Msg: fmt.Sprintf(format, args...)})
+}
+
+// NoNode is the node index the games store in a plug that leads nowhere: the False branch of
+// a BoolSelector or an S32Selector's default branch left empty.
+const NoNode = 0x7fff
+
 // Validate checks everything the writer relies on: indices that point at something, plug and
 // output types that agree, and counts that fit their fields.
+//
+// A few references that name nothing are not problems but warnings (see Warnings): the games
+// ship files with them and load those files, and the model keeps the stored numbers, so the
+// writer gives the same bytes back.
 func (f *File) Validate() error {
 	v := &validator{f: f}
 	v.check()
@@ -59,6 +73,18 @@ func (f *File) Validate() error {
 		return &ValidationError{Problems: v.problems}
 	}
 	return nil
+}
+
+// Warnings lists what the file stores that names nothing, which Validate accepts and the
+// writer keeps as stored: a child or jump plug whose node index names no node (the games store
+// NoNode for an empty branch), and an input source naming a node the file lacks or an output
+// index past the source node's outputs of the input's type (Tears of the Kingdom and Super
+// Mario Bros. Wonder ship both). Paths are Validate's; nil when there are none. A file Validate
+// refuses may have warnings too.
+func (f *File) Warnings() []Problem {
+	v := &validator{f: f}
+	v.check()
+	return v.warnings
 }
 
 func (v *validator) check() {
@@ -186,14 +212,14 @@ func (v *validator) element(i, nExpr int) {
 			in := &inList[j]
 			path := func() string { return fmt.Sprintf("%s.Parameters.Inputs.%s[%d]", base(), t.String(), j) }
 			if !in.IsMulti() {
-				v.source(i, path, t, in.Source, nExpr)
+				v.source(i, path, t, in.Source, false, nExpr)
 				continue
 			}
 			if len(in.Sources) > 0x7fff {
 				v.add(i, path()+".Sources", "%d sources, at most 32767 fit", len(in.Sources))
 			}
 			for k, s := range in.Sources {
-				v.source(i, func() string { return fmt.Sprintf("%s.Sources[%d]", path(), k) }, t, s, nExpr)
+				v.source(i, func() string { return fmt.Sprintf("%s.Sources[%d]", path(), k) }, t, s, true, nExpr)
 			}
 		}
 	}
@@ -219,8 +245,15 @@ func (v *validator) element(i, nExpr int) {
 			if k == PlugJump && pl.Jump == nil {
 				v.add(i, fmt.Sprintf("%s[%d]", path(), j), "jump plug without a jump")
 			}
+			// The node index is written back as stored, so one that names no node is kept:
+			// the games use NoNode, and since the writer gives any other value back just as
+			// well, a file from another tool that stored -1 opens too.
 			if (k == PlugChild || k == PlugJump) && (pl.Node < 0 || int(pl.Node) >= n) {
-				v.add(i, fmt.Sprintf("%s[%d].Node Index", path(), j), "%d out of range (%d nodes)", pl.Node, n)
+				note := ""
+				if pl.Node == NoNode {
+					note = ", 0x7FFF: the games' empty branch"
+				}
+				v.warn(i, fmt.Sprintf("%s[%d].Node Index", path(), j), "%d names no node (%d nodes%s)", pl.Node, n, note)
 			}
 		}
 	}
@@ -230,19 +263,26 @@ func (v *validator) element(i, nExpr int) {
 	}
 }
 
-func (v *validator) source(elem int, path func() string, t ParamType, s Source, nExpr int) {
+func (v *validator) source(elem int, path func() string, t ParamType, s Source, multi bool, nExpr int) {
 	f := v.f
 	v.flags(elem, path, s.Flags, nExpr)
 	if s.Node < 0 {
 		return
 	}
+	// A source's node and output index are written back as stored, so one that names nothing
+	// is a warning. A single source's output index is 15 bits (the top bit is SetBlackboard),
+	// so a negative one would come back as another model: that alone is refused.
+	if !multi && s.Output < 0 {
+		v.add(elem, path()+".Output Index", "%d is negative (a single source's index is 0 to 32767)", s.Output)
+		return
+	}
 	if int(s.Node) >= len(f.Elements) {
-		v.add(elem, path()+".Node Index", "%d out of range (%d nodes)", s.Node, len(f.Elements))
+		v.warn(elem, path()+".Node Index", "%d names no node (%d nodes)", s.Node, len(f.Elements))
 		return
 	}
 	outs := f.Elements[s.Node].Outputs.Of(t)
 	if s.Output < 0 || int(s.Output) >= len(outs) {
-		v.add(elem, path()+".Output Index", "%d out of range: node %d has %d %s outputs", s.Output, s.Node, len(outs), t.String())
+		v.warn(elem, path()+".Output Index", "%d names no output: node %d has %d %s outputs", s.Output, s.Node, len(outs), t.String())
 	}
 }
 

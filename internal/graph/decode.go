@@ -1735,6 +1735,8 @@ func (d *dec) source(nullOK bool) *Source {
 			s.Node = d.optIndex()
 		case "output":
 			s.Output = d.index()
+		case "missingOutput":
+			s.MissingOutput = d.optIndex()
 		case "blackboard":
 			s.Blackboard = d.optIndex()
 		case "component":
@@ -1760,7 +1762,12 @@ func (d *dec) child(c *Child) {
 	for d.nextKey() {
 		switch string(d.key) {
 		case "node":
-			c.Node = d.ref()
+			if d.peek() == 'n' {
+				d.skip()
+				c.Node = NoNode
+			} else {
+				c.Node = d.ref()
+			}
 		case "name":
 			c.Name = d.str()
 		case "condition":

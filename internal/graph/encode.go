@@ -203,6 +203,10 @@ func appendSource(b []byte, s *Source) []byte {
 		b = append(sep(b, n), `"output":`...)
 		b = appendInt(b, int64(s.Output))
 	}
+	if s.MissingOutput != nil {
+		b = append(sep(b, n), `"missingOutput":`...)
+		b = appendInt(b, int64(*s.MissingOutput))
+	}
 	if s.Blackboard != nil {
 		b = append(sep(b, n), `"blackboard":`...)
 		b = appendInt(b, int64(*s.Blackboard))
@@ -337,7 +341,11 @@ func appendNode(b []byte, n *Node) []byte {
 				b = append(b, ',')
 			}
 			b = appendRaw(b, `{"node":`)
-			b = appendInt(b, int64(c.Node))
+			if c.Node == NoNode {
+				b = appendRaw(b, `null`)
+			} else {
+				b = appendInt(b, int64(c.Node))
+			}
 			b = appendRaw(b, `,"name":`)
 			b = jsontext.AppendString(b, c.Name)
 			if k := c.Condition; k != nil {

@@ -94,6 +94,9 @@ func FromFile(name string, f *ainb.File, input []byte) (*Document, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("graph: the file cannot be written back as it is: %w", err)
 	}
+	if err := expressible(f); err != nil {
+		return nil, err
+	}
 	c := &fromCtx{f: f, input: input, facts: &fileFacts{}}
 	d, err := c.document(name)
 	if err != nil {
@@ -431,6 +434,9 @@ func (c *fromCtx) nodeSource(t ainb.ParamType, s ainb.Source) (*Source, int, boo
 		node := int(s.Node)
 		out := int(s.Output)
 		if node < len(c.f.Elements) {
+			if s.Output >= int16(len(c.f.Elements[node].Outputs.Of(t))) {
+				return c.lists.newSource(missingOutput(node, int(s.Output))), 0, true
+			}
 			out += c.f.Elements[node].Outputs.Before(t)
 		}
 		return c.lists.newSource(Source{Node: c.slab.int(node), Output: out}), 0, s.Output >= 0
@@ -563,7 +569,7 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 			// A child named __CHILD_ENUM... keeps an enum value whatever its node's type.
 			layout := e.PlugLayoutOf(ainb.PlugChild, p, f.Version)
 			bt := conditionBlackboardType(layout)
-			ch := Child{Node: int(p.Node), Name: p.Name}
+			ch := Child{Node: childNode(p.Node, len(f.Elements)), Name: p.Name}
 			if layout != ainb.LayoutBasic {
 				cd := c.lists.conds.New()
 				var bb *int

@@ -656,6 +656,9 @@ func (c *toCtx) paramSource(i int, path func() string, t ainb.ParamType, src *So
 		if src.Node == nil && src.Output != 0 {
 			bad(".output", "output goes with node")
 		}
+		if src.Node == nil && src.MissingOutput != nil {
+			bad(".missingOutput", "missingOutput goes with node")
+		}
 		if src.Blackboard == nil && src.Component != "" {
 			bad(".component", "component goes with blackboard")
 		}
@@ -674,6 +677,28 @@ func (c *toCtx) paramSource(i int, path func() string, t ainb.ParamType, src *So
 				break
 			}
 			outs := c.d.Nodes[k].Outputs
+			if src.MissingOutput != nil {
+				// An output the node lacks, written back as the index the file stored. Once
+				// the node has an output of the type at that index, the file would read it:
+				// the document must say so with output, not show a link that is not drawn.
+				m, have := *src.MissingOutput, 0
+				for _, o := range outs {
+					if o.Type == valueTypes[t] {
+						have++
+					}
+				}
+				switch {
+				case src.Output != 0:
+					bad(".missingOutput", "a source has output or missingOutput, not both")
+				case m < have:
+					bad(".missingOutput", "node %d has %s output %d now (of %d): connect that output instead", *src.Node, valueTypes[t], m, have)
+				case m > 0x7fff:
+					bad(".missingOutput", "%d, at most 32767 fit", m)
+				default:
+					node, output = k, m
+				}
+				break
+			}
 			if src.Output < 0 || src.Output >= len(outs) {
 				bad(".output", "%d out of range: node %d has %d outputs", src.Output, *src.Node, len(outs))
 				break
@@ -892,7 +917,7 @@ func (c *toCtx) node(i int, e *ainb.Element) {
 				for m := range in.Sources {
 					s := &in.Sources[m]
 					var src *Source
-					if !isImmediate(s) || s.Output != 0 || s.Component != "" {
+					if !isImmediate(s) || s.Output != 0 || s.MissingOutput != nil || s.Component != "" {
 						src = s
 					}
 					w, node, out := c.paramSource(i, func() string { return sub(fmt.Sprintf(".sources[%d]", m)) }, t, src, s.IsOutput, s.UsesDefault, true, true)
@@ -1199,9 +1224,11 @@ func (c *toCtx) children(i int, n *Node, e *ainb.Element) []ainb.Plug {
 		layout := e.PlugLayoutOf(ainb.PlugChild, &ainb.Plug{Name: ch.Name}, c.version)
 		bt := conditionBlackboardType(layout)
 		sub := func(s string) string { return fmt.Sprintf(".children[%d]%s", j, s) }
-		k := c.index(ch.Node)
-		if k < 0 {
-			c.nodeErr(i, sub(".node"), "no node with id %d", ch.Node)
+		k := ainb.NoNode // a child to no node keeps the games' number for none
+		if ch.Node != NoNode {
+			if k = c.index(ch.Node); k < 0 {
+				c.nodeErr(i, sub(".node"), "no node with id %d", ch.Node)
+			}
 		}
 		if hasNUL(ch.Name) {
 			c.nodeErr(i, sub(".name"), "a string may not contain a NUL character")

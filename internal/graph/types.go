@@ -1,6 +1,10 @@
 package graph
 
-import "ainbeditor/internal/ainb"
+import (
+	"math"
+
+	"ainbeditor/internal/ainb"
+)
 
 // The editor document, declared once. document.schema.json describes it exactly for front-end
 // developers (the tests validate every corpus document against it), and static/document.js
@@ -168,6 +172,11 @@ type Source struct {
 	// Outputs (the whole list, not per type); the output's type equals the input's.
 	Node   *int `json:"node,omitempty"`
 	Output int  `json:"output,omitempty"`
+	// MissingOutput, with Node and instead of Output, is an output the node does not have:
+	// the index among its outputs of the value's type that the file stores, past the last one
+	// (the games ship such inputs and load them; the file keeps the index as it is). A build
+	// writes it back as long as the node still has no such output.
+	MissingOutput *int `json:"missingOutput,omitempty"`
 	// Blackboard indexes Document.Blackboard. Component is "x", "y" or "z" when a float
 	// takes one component of a vec3f parameter.
 	Blackboard *int   `json:"blackboard,omitempty"`
@@ -192,12 +201,19 @@ type Output struct {
 // Child is a tree edge to another node. On selectors it carries the condition under which
 // the child runs; the last child of an S32, F32 or string selector is the default branch.
 type Child struct {
-	Node int    `json:"node"` // node id
+	// Node is the id of the child node, or NoNode (JSON null) for a child that leads to no
+	// node: the games store such children (an empty False branch, an empty default), with
+	// the node index 0x7FFF that a build writes for NoNode.
+	Node int    `json:"node"`
 	Name string `json:"name"`
 	// Condition is set on the children of selectors (S32, F32, string, random and the BSA
 	// selectors) and absent on every other node.
 	Condition *Condition `json:"condition,omitempty"`
 }
+
+// NoNode is Child.Node of a child that leads to no node, null in JSON. It is no id a
+// document can give in JSON (ids are 0 to 2^31-1), so no node can be mistaken for it.
+const NoNode = math.MinInt
 
 // Condition is what a selector compares with to choose a child. Which fields apply depends on
 // the selector: S32 and BSA selectors: Int (or Blackboard); string selectors: String; random
