@@ -117,6 +117,13 @@ func FuzzRead(f *testing.F) {
 		}
 	}
 	f.Add(tailSeed(f))
+	// The game's own files hold what the reference writer never writes (kept counts, wider
+	// plugs, shared query runs): the small ones seed the fuzzer too.
+	for _, path := range testcorpus.GameFiles(f, "ainb") {
+		if b, err := os.ReadFile(path); err == nil && len(b) < 4<<10 {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var (
 			file *File
