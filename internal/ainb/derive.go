@@ -118,34 +118,41 @@ func (f *File) ModuleOutputCount() uint32 {
 	return n
 }
 
-// ReplacedCounts are the replacement table's counts of elements and attachments after its
-// entries apply, as the writer derives them (see Layout.ReplacedElements), each an int16
-// stored as a u16.
+// ReplacedCounts are the replacement table's counts of elements and attachments once its
+// entries apply, each an int16 stored as a u16, or -1 when none goes: the elements a release
+// build drops are the alerts (debug elements) and the children the entries remove or replace,
+// each counted once; the attachments, those the entries remove. This is what 503 of the 511
+// game files with a table store (the rest are kept, Layout.ReplacedElements); the reference
+// writer subtracts one per removal and two per replacement instead.
 func (f *File) ReplacedCounts() (elements, attachments uint32) {
-	nodes, atts := len(f.Elements), len(f.Attachments)
-	anyNode, anyAttachment := false, false
+	gone := make(map[int]bool)
+	for i := range f.Elements {
+		if f.Elements[i].Type == Alert {
+			gone[i] = true
+		}
+	}
+	goneAtt := make(map[int16]bool)
 	if t := f.Replacement; t != nil {
 		for _, r := range t.Entries {
-			switch r.Type {
-			case RemoveAttachment:
-				anyAttachment = true
-				atts--
-			case RemoveChild:
-				anyNode = true
-				nodes--
-			default:
-				anyNode = true
-				nodes -= 2
+			if r.Type == RemoveAttachment {
+				goneAtt[r.Index] = true
+				continue
+			}
+			if r.Element < 0 || int(r.Element) >= len(f.Elements) {
+				continue
+			}
+			if ch := f.Elements[r.Element].Plugs.Of(PlugChild); r.Index >= 0 && int(r.Index) < len(ch) {
+				gone[int(ch[r.Index].Node)] = true
 			}
 		}
 	}
-	if !anyNode {
-		nodes = -1
+	count := func(total, gone int) uint32 {
+		if gone == 0 {
+			return 0xffff
+		}
+		return uint32(uint16(int16(total - gone)))
 	}
-	if !anyAttachment {
-		atts = -1
-	}
-	return uint32(uint16(int16(nodes))), uint32(uint16(int16(atts)))
+	return count(len(f.Elements), len(gone)), count(len(f.Attachments), len(goneAtt))
 }
 
 // keptCounts records, after a read, every count the file stored otherwise than derived.

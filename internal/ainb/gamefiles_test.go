@@ -89,7 +89,7 @@ func TestGameFieldDerivation(t *testing.T) {
 	floor := map[string]float64{
 		"element links (0x1C)": 0.998, "element expression I/O size (0x1A)": 1,
 		"header query count (0x14)": 0.99, "header module outputs (0x1C)": 0.98,
-		"replacement element count": 0.94, "replacement attachment count": 0.99,
+		"replacement element count": 0.98, "replacement attachment count": 0.99,
 		"multi-input layout": 0.99, "attachment empty pairs": 0.85,
 	}
 	check := func(fa *fieldAgreement, k Kept) {

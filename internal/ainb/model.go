@@ -76,10 +76,7 @@ type Layout struct {
 	// not known.
 	ModuleOutputs Kept `json:",omitempty"`
 	// ReplacedElements and ReplacedAttachments are the replacement table's counts of elements
-	// and attachments once its entries are applied. The game's rule for them is not known:
-	// the writer derives -1 when no entry of the kind exists and otherwise subtracts one per
-	// removal and two per replacement, as the reference writer does; many of the game's
-	// files store other values, kept here.
+	// and attachments once its entries apply (File.ReplacedCounts), where a file stored others.
 	ReplacedElements    Kept `json:",omitempty"`
 	ReplacedAttachments Kept `json:",omitempty"`
 	// Header54 is the header word at 0x54, 0 in every known file.
