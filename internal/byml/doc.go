@@ -20,10 +20,16 @@
 //
 // # Writing
 //
+// Every version 1 to 7 is written, in either byte order. Version 1 (Super Mario Odyssey,
+// Splatoon 2) has the same nodes as version 2 (its path nodes appear in no file of theirs);
+// what its files need beyond that is the unreferenced containers below.
+//
 // Marshal is preserve mode. Read records the layout facts the tree does not hold: the header
 // words, both string tables as laid out (order, unused strings, offsets), the offset of every
 // container and big value (which gives node order, padding, alignment and which nodes are
-// shared) and the file size. Marshal writes the tree's values at those places when the facts
+// shared), the containers the file holds that nothing refers to (left behind by tools that
+// point parents at an earlier equal copy; most of some Super Mario Odyssey v1 stage files)
+// and the file size. Marshal writes the tree's values at those places when the facts
 // still fit the tree: the same out-of-line nodes reachable, each the size it was, every key
 // and string in the recorded tables. Then an unedited document comes back byte for byte, and
 // so does one whose edits keep the layout (a number changed, a string swapped for one already

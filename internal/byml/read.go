@@ -1,6 +1,7 @@
 package byml
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -132,7 +133,9 @@ func Read(data []byte) (*Document, error) {
 	if err := checkExpansion(doc.Root, len(data)); err != nil {
 		return nil, err
 	}
-	doc.layout = d.recordLayout(keyOff, strOff, rootOff)
+	reached := len(d.slots)
+	d.readOrphans()
+	doc.layout = d.recordLayout(keyOff, strOff, rootOff, reached)
 	return doc, nil
 }
 
@@ -334,6 +337,74 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 }
 
 func align4(n uint32) uint32 { return (n + 3) &^ 3 }
+
+// readOrphans reads the containers that sit in the file but that nothing refers to. Some
+// writers emit every container they build and then point parents at an earlier equal copy,
+// leaving the copies behind: most of a Super Mario Odyssey v1 stage file made by such a tool
+// is unreferenced copies. They are not part of the document, but they are part of the bytes,
+// so they are kept as layout facts (slots past the reachable ones) and written back at
+// their offsets; an edit that changes the layout drops them with the rest of it.
+//
+// Only the 4-aligned words of the gaps between what the tree reaches are tried, and only
+// where a container type byte starts a nonzero word (padding is zero). A gap stops being
+// scanned at its first word that does not read as a container; the gap's bytes then do
+// not come back and Marshal's output differs there. A failed attempt leaves no trace, and
+// all attempts together read at most about twice the file, so hostile gaps cost linear time.
+func (d *decoder) readOrphans() {
+	type span struct{ lo, hi uint32 }
+	spans := []span{{0, headerSize}}
+	for _, t := range []*table{d.keys, d.strs} {
+		if t != nil {
+			spans = append(spans, span{t.off, t.end()})
+		}
+	}
+	for _, s := range d.slots {
+		spans = append(spans, span{s.off, s.off + s.size})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	var gaps []span
+	end := uint32(0)
+	for _, s := range spans {
+		if s.lo > end {
+			gaps = append(gaps, span{end, s.lo})
+		}
+		end = max(end, s.hi)
+	}
+	if uint64(end) < uint64(len(d.b)) {
+		gaps = append(gaps, span{end, uint32(len(d.b))})
+	}
+	budget := 2*int64(len(d.b)) + 4096
+	for _, g := range gaps {
+		for off := align4(g.lo); uint64(off)+4 <= uint64(g.hi) && budget > 0; {
+			if n, ok := d.nodes[off]; ok {
+				// Read as a child of an orphan before: step over it.
+				off = align4(off + size(n))
+				continue
+			}
+			if d.u32(off) == 0 {
+				off += 4
+				continue
+			}
+			k, ok := kindOf(d.b[off])
+			if !ok || !k.IsContainer() {
+				break
+			}
+			mark := len(d.slots)
+			n, err := d.readRef(k, off, off, "unreferenced "+k.String(), 0)
+			for _, s := range d.slots[mark:] {
+				budget -= int64(s.size) + 4
+			}
+			if err != nil {
+				for _, s := range d.slots[mark:] {
+					delete(d.nodes, s.off)
+				}
+				d.slots = d.slots[:mark]
+				break
+			}
+			off = align4(off + size(n))
+		}
+	}
+}
 
 // checkExpansion bounds the size of the tree that the shared subtrees of a document expand
 // to. The model keeps sharing, but text forms see the expanded tree: a small file whose

@@ -170,12 +170,6 @@ func TestReadEmptyAndVersions(t *testing.T) {
 				t.Fatalf("v%d %s: read %+v", v, magic, doc)
 			}
 			out, err := doc.Marshal()
-			if v == 1 {
-				if err == nil {
-					t.Fatalf("v1: Marshal succeeded, version 1 cannot be written")
-				}
-				continue
-			}
 			if err != nil || string(out) != string(data) {
 				t.Fatalf("v%d %s: Marshal = %x, %v", v, magic, out, err)
 			}
@@ -231,5 +225,60 @@ func TestReadHashMap64AndFile(t *testing.T) {
 	back, err := Read(canon)
 	if err != nil || !Equal(back.Root, doc.Root) {
 		t.Fatalf("canonical reads back: %v", err)
+	}
+}
+
+// TestReadOrphans reads a file whose gaps hold containers nothing refers to (as the tool
+// behind Super Mario Odyssey's v1 stage files leaves them): they come back at their offsets,
+// the tree does not hold them, and an edit that changes the layout drops them.
+func TestReadOrphans(t *testing.T) {
+	// 0x10: root array [int 7]; 0x1C: an orphan empty hash; 0x20: an orphan array holding
+	// the array at 0x30; 0x2C: zero padding; 0x30: the orphan's child.
+	data := raw("YB\x01\x00", 0, 0, 0x10,
+		0x1C0, 0xD1, 7, // 0x10: array of 1: int 7
+		0xC1,              // 0x1C: hash of 0 entries, referenced by nothing
+		0x1C0, 0xC0, 0x30, // 0x20: array of 1 holding the array at 0x30
+		0,                            // 0x2C: padding
+		0x2C0, 0xD0D2, 0x3F800000, 1, // 0x30: array of 2: float 1, bool true
+	)
+	doc, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Root.Items) != 1 || doc.Root.Items[0].IntValue() != 7 {
+		t.Fatalf("root %+v", doc.Root)
+	}
+	if got := len(doc.layout.slots) - doc.layout.reached; got != 3 {
+		t.Fatalf("%d unreferenced containers recorded, want 3", got)
+	}
+	out, err := doc.Marshal()
+	if err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("Marshal = % x, %v; want the file", out, err)
+	}
+	doc.Root.Items = append(doc.Root.Items, NewInt(8))
+	out, err = doc.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := raw("YB\x01\x00", 0, 0, 0x10, 0x2C0, 0xD1D1, 7, 8); !bytes.Equal(out, want) {
+		t.Fatalf("after an edit: % x, want % x", out, want)
+	}
+	// A gap word that is not a container stops the scan of that gap: what follows is not
+	// kept, and nothing half-read stays behind.
+	bad := raw("YB\x01\x00", 0, 0, 0x10,
+		0x1C0, 0xD1, 7,
+		0x1C0, 0xC0, 0x1000, // 0x1C: an array whose child is past the end
+		0xC1, // 0x28: would read, but the gap is given up at 0x1C
+	)
+	doc, err = Read(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(doc.layout.slots) - doc.layout.reached; got != 0 {
+		t.Fatalf("%d unreferenced containers kept from a bad gap", got)
+	}
+	out, _ = doc.Marshal()
+	if want := raw("YB\x01\x00", 0, 0, 0x10, 0x1C0, 0xD1, 7, 0, 0, 0, 0); !bytes.Equal(out, want) {
+		t.Fatalf("bad gap: % x, want % x", out, want)
 	}
 }

@@ -70,7 +70,7 @@ func (d *Document) MarshalCanonical() ([]byte, error) {
 // nodes, cycles, counts over 24 bits, hash keys that do not fit or are not sorted and unique
 // (Read refuses those, as the game binary-searches keys), strings with NUL bytes.
 func (d *Document) check() error {
-	if d.Version < 2 || d.Version > 7 {
+	if d.Version < 1 || d.Version > 7 {
 		return fmt.Errorf("byml: cannot write version %d (2 to 7 can be written)", d.Version)
 	}
 	if d.Root == nil {
@@ -186,7 +186,7 @@ func size(n *Node) uint32 {
 // the size it was, all keys and strings in the recorded tables.
 func (l *layout) fits(root *Node) bool {
 	if root == nil {
-		return l.rootOff == 0 && len(l.slots) == 0
+		return l.rootOff == 0 && l.reached == 0
 	}
 	if off, ok := l.at[root]; !ok || off != l.rootOff {
 		return false
@@ -235,7 +235,7 @@ func (l *layout) fits(root *Node) bool {
 		}
 	}
 	rec(root)
-	return ok && len(seen) == len(l.slots)
+	return ok && len(seen) == l.reached
 }
 
 // encode writes the document at the places the layout gives.
