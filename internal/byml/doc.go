@@ -7,9 +7,15 @@
 //
 // A Document holds the version, the byte order and the root Node. A Node is one plain struct
 // whose Kind says which fields mean something (see Node). Hash entries are sorted by key and
-// HashMap32/HashMap64 entries by hash, as the game binary-searches them; Read refuses files
-// where they are not, and the writers refuse such trees. Read returns a subtree that the file
+// HashMap32/HashMap64 entries by hash, as the game binary-searches them (the writers refuse
+// other trees), except in a hash marked KeepOrder (below). Read returns a subtree that the file
 // shares between parents (two offsets pointing at one node) as one *Node in both places.
+//
+// Files written by modding tools may hold a hash whose keys are not sorted or repeat. The
+// game loads them (its binary search then misses keys), so Read takes them: such a hash is
+// marked KeepOrder and keeps its entries as they are, repeats included, through every writer
+// and text form (YAML tags !unsorted, !h-unsorted, !h64-unsorted; JSON "unsorted": true).
+// Warnings lists them, for the editor to show.
 //
 // Node types 0x20 and 0x21 (version 7) are hash maps whose keys are 32-bit and 64-bit hashes:
 // count, then (hash, value) pairs of 8 or 12 bytes, then one type byte per entry, as
@@ -75,6 +81,8 @@
 //	{"type": "file", "value": {"align": 4096, "data": "AAE="}}
 //	{"type": "array", "value": [NODE, ...]}
 //	{"type": "hash", "value": [["key", NODE], ...]}        sorted by key
+//	{"type": "hash", "unsorted": true, "value": [...]}     in this order, keys may repeat
+//	                                                       (Node.KeepOrder; so for hash maps)
 //	{"type": "hashmap32", "value": [[123, NODE], ...]}     sorted by hash
 //	{"type": "hashmap64", "value": [["123", NODE], ...]}   hash as decimal text
 //

@@ -57,6 +57,9 @@ func appendJSON(b []byte, n *Node, depth int) ([]byte, error) {
 	b = append(b, `{"type":"`...)
 	b = append(b, n.Kind.String()...)
 	b = append(b, '"')
+	if n.KeepOrder && (n.Kind == Hash || n.Kind == HashMap32 || n.Kind == HashMap64) {
+		b = append(b, `,"unsorted":true`...)
+	}
 	if n.Kind == Null {
 		return append(b, '}'), nil
 	}
@@ -129,8 +132,8 @@ func appendJSON(b []byte, n *Node, depth int) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// FromJSON reads a document in the JSON form (see the package doc). Hash members are sorted; a repeated key
-// is an error. The document has no recorded layout.
+// FromJSON reads a document in the JSON form (see the package doc). Hash members are sorted
+// and a repeated key is an error, unless the hash says "unsorted": true (Node.KeepOrder). The document has no recorded layout.
 func FromJSON(data []byte) (*Document, error) {
 	r := &jsonReader{b: data}
 	doc, err := r.document()
@@ -492,7 +495,23 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 	if err := r.expect(','); err != nil {
 		return nil, err
 	}
-	if k, err := r.str(); err != nil || k != "value" {
+	k, err := r.str()
+	if err == nil && k == "unsorted" {
+		if kind != Hash && kind != HashMap32 && kind != HashMap64 {
+			return nil, fmt.Errorf("%s node with \"unsorted\": only hashes keep an order", kind)
+		}
+		if err := r.expect(':'); err != nil {
+			return nil, err
+		}
+		if n.KeepOrder, err = r.boolean(); err != nil {
+			return nil, err
+		}
+		if err := r.expect(','); err != nil {
+			return nil, err
+		}
+		k, err = r.str()
+	}
+	if err != nil || k != "value" {
 		if err == nil {
 			err = fmt.Errorf("node has field %q, want \"value\"", k)
 		}

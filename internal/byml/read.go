@@ -304,8 +304,11 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 				return nil, 0, err
 			}
 			node.Entries[i] = Entry{Key: d.keys.strs[ki], Value: c}
+			// Keys out of order or repeated break the format's rule (the game
+			// binary-searches them), but modding tools write such files and the game
+			// loads them: keep the order found, and say so in Warnings.
 			if i > 0 && node.Entries[i-1].Key >= node.Entries[i].Key {
-				return nil, 0, d.errorf(what, e, "key %q after %q: keys must be sorted and unique (the game binary-searches them)", node.Entries[i].Key, node.Entries[i-1].Key)
+				node.KeepOrder = true
 			}
 		}
 	case HashMap32, HashMap64:
@@ -329,7 +332,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 			}
 			node.Entries[i] = Entry{Hash: h, Value: c}
 			if i > 0 && node.Entries[i-1].Hash >= h {
-				return nil, 0, d.errorf(what, e, "hash 0x%x after 0x%x: hashes must be sorted and unique", h, node.Entries[i-1].Hash)
+				node.KeepOrder = true // as for Hash above
 			}
 		}
 	}

@@ -129,11 +129,13 @@ func (d *Document) check() error {
 			steps = steps[:len(steps)-1]
 		}
 		for i, e := range n.Entries {
+			// A KeepOrder hash is written in the order given (see Node).
+			inOrder := n.KeepOrder || i == 0 || entryBefore(n.Kind, &n.Entries[i-1], &n.Entries[i])
 			switch {
-			case n.Kind == Hash && i > 0 && e.Key <= n.Entries[i-1].Key:
-				return fail("key %q after %q: hash keys must be sorted and unique", e.Key, n.Entries[i-1].Key)
-			case n.Kind != Hash && i > 0 && e.Hash <= n.Entries[i-1].Hash:
-				return fail("hash 0x%x after 0x%x: hash map keys must be sorted and unique", e.Hash, n.Entries[i-1].Hash)
+			case !inOrder && n.Kind == Hash:
+				return fail("key %q after %q: hash keys must be sorted and unique (or the hash marked KeepOrder)", e.Key, n.Entries[i-1].Key)
+			case !inOrder:
+				return fail("hash 0x%x after 0x%x: hash map keys must be sorted and unique (or the hash map marked KeepOrder)", e.Hash, n.Entries[i-1].Hash)
 			case n.Kind == HashMap32 && e.Hash > math.MaxUint32:
 				return fail("hash 0x%x does not fit 32 bits", e.Hash)
 			case n.Kind == Hash && strings.IndexByte(e.Key, 0) >= 0:

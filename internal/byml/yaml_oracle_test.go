@@ -230,11 +230,8 @@ func toYAML(n *Node, depth int, path string) (*yaml.Node, error) {
 		return y, nil
 	case Hash, HashMap32, HashMap64:
 		y := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, 2*len(n.Entries))}
-		switch n.Kind {
-		case HashMap32:
-			y.Tag, y.Style = tagHash32, yaml.TaggedStyle
-		case HashMap64:
-			y.Tag, y.Style = tagHash64, yaml.TaggedStyle
+		if tag := mappingTag(n.Kind, n.KeepOrder); tag != "" {
+			y.Tag, y.Style = tag, yaml.TaggedStyle
 		}
 		if flow(n, depth) {
 			y.Style |= yaml.FlowStyle
