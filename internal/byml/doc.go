@@ -87,15 +87,24 @@
 //	{"type": "hashmap64", "value": [["123", NODE], ...]}   hash as decimal text
 //
 // Members are pairs in arrays rather than object members because JavaScript reorders object
-// keys that look like integers. Shared nodes are written out at each use.
+// keys that look like integers. A node used from several places (a container or big value
+// the file shares) is written once, at its first use in document order, with an id after its
+// type, and referred to elsewhere, as YAML anchors and aliases do:
+//
+//	{"type": "hash", "id": 0, "value": [...]}   first use
+//	{"ref": 0}                                  every other use
+//
+// so a heavily sharing file (Super Mario Odyssey's stage maps) gives a document proportional
+// to the file. A ref must name a node completed before it, so references never make a cycle.
 //
 // # What it must never do
 //
 // The reader must never panic, hang or allocate far beyond the input, whatever the bytes:
 // counts are checked against the bytes left before anything is allocated, cycles and
-// nesting deeper than 1024 are errors, and a file whose shared subtrees (or repeated
-// references to one long string) would expand to a tree weighing more than 16 per input byte
-// is refused, so every text form of a document that Read accepted stays proportional to the
-// input. Errors say what was being read and at which offset. The
+// nesting deeper than 1024 are errors, and a file whose text forms would weigh more than 16
+// per input byte (shared nodes count once, as the text forms refer to them; strings count at
+// every use, as they are written out each time) is refused, so every text form of a document
+// that Read accepted stays proportional to the input. FromJSON and FromYAML apply the same
+// bound to their input. Errors say what was being read and at which offset. The
 // writer never hands back input bytes: every byte comes from the model and the recorded facts.
 package byml

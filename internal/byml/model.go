@@ -302,10 +302,24 @@ func (n *Node) clone(seen map[*Node]*Node) *Node {
 }
 
 // Equal reports whether a and b hold the same values: same kinds, same bits (so NaN equals
-// the same NaN and -0 differs from +0), same keys in the same order. Sharing is not compared.
+// the same NaN and -0 differs from +0), same keys in the same order. Sharing is not compared,
+// but it is used: a pair of containers already found equal is not compared again, so two
+// heavily shared trees compare in time proportional to their nodes, not their expansion.
 func Equal(a, b *Node) bool {
+	return equal(a, b, map[[2]*Node]bool{})
+}
+
+func equal(a, b *Node, same map[[2]*Node]bool) bool {
 	if a == b {
 		return true
+	}
+	if a != nil && b != nil && a.Kind == b.Kind && a.Kind.IsContainer() {
+		if same[[2]*Node{a, b}] {
+			return true
+		}
+		// Recorded before the members are compared: an unequal pair ends the whole
+		// comparison, so the mark never lets an unequal pair pass.
+		same[[2]*Node{a, b}] = true
 	}
 	if a == nil || b == nil || a.Kind != b.Kind {
 		return false
@@ -324,7 +338,7 @@ func Equal(a, b *Node) bool {
 			return false
 		}
 		for i := range a.Items {
-			if !Equal(a.Items[i], b.Items[i]) {
+			if !equal(a.Items[i], b.Items[i], same) {
 				return false
 			}
 		}
@@ -335,7 +349,7 @@ func Equal(a, b *Node) bool {
 		}
 		for i := range a.Entries {
 			ea, eb := &a.Entries[i], &b.Entries[i]
-			if ea.Key != eb.Key || ea.Hash != eb.Hash || !Equal(ea.Value, eb.Value) {
+			if ea.Key != eb.Key || ea.Hash != eb.Hash || !equal(ea.Value, eb.Value, same) {
 				return false
 			}
 		}

@@ -409,53 +409,59 @@ func (d *decoder) readOrphans() {
 	}
 }
 
-// checkExpansion bounds the size of the tree that the shared subtrees of a document expand
-// to. The model keeps sharing, but text forms see the expanded tree: a small file whose
-// containers (or long strings, or big binaries) are referenced many times over would otherwise
-// turn into output exponential or quadratic in the input. The weight of a tree counts one per
-// node plus the bytes of every string, key and binary as often as they are reached; real
-// files stay far below the bound (see TestExpansionRatio).
+// checkExpansion bounds the size of the document's text forms. They send a node the tree
+// shares (a container or big value reached from several parents) once and refer to it
+// elsewhere (JSON "ref", YAML aliases), so sharing costs little; but strings are written out
+// at every use, and a small file whose slots all name one long string would otherwise turn
+// into text quadratic in the input. The weight of a document counts one per node and per
+// reference plus the bytes of every string and key as often as they are written and of every
+// binary once; real files stay far below the bound (see TestExpansionRatio).
 func checkExpansion(root *Node, inputSize int) error {
 	if root == nil {
 		return nil
 	}
 	limit := int64(inputSize)*maxExpansion + 4096
 	if w := weight(root, limit); w > limit {
-		return &FormatError{What: "document", Offset: 0, Msg: fmt.Sprintf("shared subtrees expand to a tree of weight over %d, too much for a %d-byte input", limit, inputSize)}
+		return &FormatError{What: "document", Offset: 0, Msg: fmt.Sprintf("its text form would weigh over %d (strings repeated at every use), too much for a %d-byte input", limit, inputSize)}
 	}
 	return nil
 }
 
-// weight returns the expanded weight of the tree under root, or any value above limit once
-// it passes limit. Shared containers are weighed once and their weight reused.
+// weight returns the document weight of the tree under root (see checkExpansion), or any
+// value above limit once it passes limit.
 func weight(root *Node, limit int64) int64 {
-	memo := map[*Node]int64{}
-	var rec func(n *Node) int64
-	rec = func(n *Node) int64 {
+	seen := map[*Node]bool{}
+	var w int64
+	var rec func(n *Node)
+	rec = func(n *Node) {
+		w++
 		switch {
 		case n.Kind == String:
-			return 1 + int64(len(n.Str))
-		case !n.Kind.IsContainer():
-			return 1 + int64(len(n.Data))
+			w += int64(len(n.Str))
+			return
+		case !n.Kind.outOfLine():
+			return
+		case seen[n]:
+			return // a reference
 		}
-		if w, ok := memo[n]; ok {
-			return w
-		}
-		w := int64(1)
+		seen[n] = true
+		w += int64(len(n.Data))
 		for _, it := range n.Items {
-			if w += rec(it); w > limit {
-				break
+			if rec(it); w > limit {
+				return
 			}
 		}
 		for _, e := range n.Entries {
-			if w += 1 + int64(len(e.Key)) + rec(e.Value); w > limit {
-				break
+			if w += 1 + int64(len(e.Key)); w > limit {
+				return
+			}
+			if rec(e.Value); w > limit {
+				return
 			}
 		}
-		memo[n] = w
-		return w
 	}
-	return rec(root)
+	rec(root)
+	return w
 }
 
 // maxExpansion is the expanded weight allowed per input byte.

@@ -71,6 +71,9 @@ func (d *Document) ToYAML() ([]byte, error) {
 // some 280 bytes per byte of a large file.
 func NodeToYAML(n *Node) ([]byte, error) {
 	e := yamlWriter{w: yamltext.NewWriter(nil)}
+	if n != nil {
+		e.uses, e.anchors = uses(n), map[*Node]string{}
+	}
 	if n == nil {
 		e.w.Plain("", "null")
 	} else if err := e.node(n, 0, "root"); err != nil {
@@ -82,6 +85,10 @@ func NodeToYAML(n *Node) ([]byte, error) {
 type yamlWriter struct {
 	w       *yamltext.Writer
 	scratch []byte
+	// A node used from several places (see uses) is written at its first use with an
+	// anchor and as an alias elsewhere, so shared subtrees are written once.
+	uses    map[*Node]int
+	anchors map[*Node]string
 }
 
 // str writes s so that it reads back as a string: quoted whenever the plain text would
@@ -109,6 +116,18 @@ func (e *yamlWriter) binary(tag string, data []byte) {
 }
 
 func (e *yamlWriter) node(n *Node, depth int, path string) error {
+	if depth > maxDepth {
+		return fmt.Errorf("byml: %s: containers nest deeper than %d levels", path, maxDepth)
+	}
+	if a, ok := e.anchors[n]; ok {
+		e.w.Alias(a)
+		return nil
+	}
+	if e.uses[n] > 1 {
+		a := "s" + strconv.Itoa(len(e.anchors))
+		e.anchors[n] = a
+		e.w.Anchor(a)
+	}
 	b := e.scratch[:0]
 	switch n.Kind {
 	case Null:
