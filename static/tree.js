@@ -9,7 +9,7 @@ import { h, clear } from "./dom.js";
 import { KEYS } from "./input.js";
 import {
   flatten, valueText, editText, typeOf, isContainer, childCount, search, resolvePath, renamable, reorderable,
-  addableTypes, rootOf,
+  addableTypes, rootOf, useCounts, placeCount,
 } from "./treemodel.js";
 import { TreeYaml } from "./treeyaml.js";
 
@@ -151,7 +151,8 @@ export class TreeView {
       if (e.target === this.scroller || e.target === this.spacer) this.select(null);
     });
     this.yamlHost = h("div.tree-yaml", { hidden: true });
-    this.el = h("div.tree-pane", { hidden: true, dataset: { view: "tree" } }, head, bar, this.scroller, this.yamlHost);
+    this.warningsEl = h("div.tree-warnings", { hidden: true, dataset: { key: "tree.warnings" } });
+    this.el = h("div.tree-pane", { hidden: true, dataset: { view: "tree" } }, head, this.warningsEl, bar, this.scroller, this.yamlHost);
     this.ed.ui.stage.append(this.el);
   }
 
@@ -191,7 +192,16 @@ export class TreeView {
   refresh() {
     const s = this.session;
     if (!s) return;
+    // How many places use each node: a shared one shows "shared ×N". Counted again only
+    // when the document changed.
+    if (this.usesOf !== s.doc || this.usesStale) {
+      this.uses = s.kind === "byml" ? useCounts(s.doc) : new Map();
+      this.usesOf = s.doc;
+      this.usesStale = false;
+    }
     this.rows = flatten(s.kind, s.doc, s.expanded);
+    if (this.rows.truncated) this.ed.status(`Shared entries expanded at many places: showing the first ${this.rows.length} rows`, "error");
+    this.renderWarnings();
     this.rowIndex = new Map();
     this.rows.forEach((r, i) => this.rowIndex.set(r.node, i));
     if (s.selected && !this.rowIndex.has(s.selected)) s.selected = null;
@@ -204,6 +214,7 @@ export class TreeView {
   // pause: over a big file it takes a tenth of a second, and a burst of edits (undo held
   // down, a value typed and entered) should not pay it each time.
   changed() {
+    this.usesStale = true;
     this.refresh();
     if (this.session && this.session.query) {
       clearTimeout(this.searchTimer);
@@ -247,9 +258,46 @@ export class TreeView {
       h("span.tree-toggle", {}, container ? (childCount(kind, n) ? (open ? "▾" : "▸") : "·") : ""),
       h("span.tree-key", {}, String(r.key)),
       h("span.tree-value", {}, valueText(kind, n)),
+      this.badges(n),
       h("span.tree-type", {}, typeOf(kind, n)));
     el.style.paddingLeft = `${6 + r.depth * 16}px`;
     return el;
+  }
+
+  // A row's marks: a node used from several places ("shared ×N", an edit of it changes
+  // them all), a hash whose keys the file keeps unsorted or repeated.
+  badges(n) {
+    const out = h("span.tree-badges", {});
+    const k = this.uses ? this.uses.get(n) || 0 : 0;
+    if (k > 1) out.append(h("span.tree-shared", { title: `This entry is one node used in ${k} places: an edit of it changes every place` }, `shared ×${k}`));
+    if (n.unsorted) out.append(h("span.tree-warn", { title: "The file keeps this hash's keys unsorted or repeated (the game binary-searches keys and may miss some); saving keeps them as they are" }, "⚠ unsorted keys"));
+    return out;
+  }
+
+  // The file's warnings (the server's, from opening it) above the rows, each going to its
+  // entry when clicked.
+  renderWarnings() {
+    const s = this.session;
+    const list = (s && s.warnings) || [];
+    clear(this.warningsEl);
+    this.warningsEl.hidden = !list.length;
+    for (const w of list) {
+      const where = w.path || "the top level";
+      this.warningsEl.append(h("div.tree-warning", { title: `Go to ${where}`, onclick: () => this.goTo(w.path || "/") },
+        `⚠ ${where}${w.offset >= 0 ? ` (at 0x${w.offset.toString(16)})` : ""}: ${w.message}`));
+    }
+  }
+
+  // After an edit of node (or of a container's entries): says when the edit reaches more
+  // than one place, or touches a hash that keeps the file's unsorted keys.
+  noteEdit(node, what) {
+    const s = this.session;
+    if (!s || s.kind !== "byml" || !node) return;
+    const notes = [];
+    const k = placeCount(s.doc, node);
+    if (k > 1) notes.push(`changes ${k} places (a shared node)`);
+    if (node.unsorted) notes.push("this hash keeps the file's unsorted or repeated keys: saving keeps them as they are");
+    if (notes.length) this.ed.status(`${what}: ${notes.join("; ")}`);
   }
 
   rowAt(e) {
@@ -292,7 +340,8 @@ export class TreeView {
     let n = 0;
     while (stack.length) {
       const c = stack.pop();
-      if (!isContainer(this.kind, c)) continue;
+      // A shared container is expanded (and counted) once.
+      if (!isContainer(this.kind, c) || s.expanded.has(c) && c !== start) continue;
       s.expanded.add(c);
       n++;
       const v = this.kind === "byml" ? c.value.map((x) => (c.type === "array" ? x : x[1])) : [...(c.objects || []), ...(c.lists || []), ...(c.params || [])];
@@ -457,14 +506,20 @@ export class TreeView {
   applyValue() {
     const r = this.selectedRow();
     if (!r || this.valueInput.disabled) return;
-    if (this.refused(this.session.edits.setValue(r, this.valueInput.value), this.valueInput)) this.valueInput.classList.remove("invalid");
+    if (this.refused(this.session.edits.setValue(r, this.valueInput.value), this.valueInput)) {
+      this.valueInput.classList.remove("invalid");
+      this.noteEdit(r.node, `Set ${r.key}`);
+    }
   }
 
   applyKey() {
     const r = this.selectedRow();
     if (!r || this.keyInput.disabled || this.keyInput.value === String(r.key)) return;
     const res = this.session.edits.rename(r, this.keyInput.value);
-    if (this.refused(res, this.keyInput)) this.select(r.node, { reveal: true });
+    if (this.refused(res, this.keyInput)) {
+      this.select(r.node, { reveal: true });
+      this.noteEdit(r.parent, `Renamed ${r.key}`);
+    }
   }
 
   add() {
@@ -480,6 +535,7 @@ export class TreeView {
     this.refresh();
     this.select(res.node, { reveal: true });
     this.scroller.focus({ preventScroll: true });
+    this.noteEdit(parent, `Added ${this.addType.value}`);
   }
 
   remove() {
@@ -497,6 +553,7 @@ export class TreeView {
     const next = sibling(1) || sibling(-1);
     this.session.edits.remove(r);
     this.select(next || (r.depth > 0 ? r.parent : null), { reveal: true });
+    this.noteEdit(r.parent, `Removed ${r.key}`);
   }
 
   move(delta) {

@@ -685,3 +685,48 @@ func TestTreeOpenByMagic(t *testing.T) {
 		t.Error("the tree still shows over the AINB file")
 	}
 }
+
+// A shared node shows "shared ×N" at each place and an edit of it says how many places it
+// changes; a hash whose keys the file keeps unsorted is marked, and the file's warnings
+// show above the entries.
+func TestTreeSharedAndWarnings(t *testing.T) {
+	p := newBrowser(t)
+	shared := byml.NewArray(byml.NewInt(1), byml.NewInt(2))
+	root := byml.NewHash()
+	root.Set("a", shared)
+	root.Set("b", shared)
+	root.Set("u", &byml.Node{Kind: byml.Hash, KeepOrder: true, Entries: []byml.Entry{{Key: "y", Value: byml.NewInt(1)}, {Key: "x", Value: byml.NewInt(2)}}})
+	data, err := (&byml.Document{Version: 3, Root: root}).MarshalCanonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "Shared.byml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.upload("#file-input", path)
+	p.treeShown("Shared.byml")
+	badge := func(row, sel string) string {
+		return eval[string](p, fmt.Sprintf(`(() => { const b = document.querySelector('.tree-row[data-path=%q] %s'); return b ? b.textContent : ""; })()`, row, sel))
+	}
+	if a, b, u := badge("/a", ".tree-shared"), badge("/b", ".tree-shared"), badge("/u", ".tree-shared"); a != "shared ×2" || b != "shared ×2" || u != "" {
+		t.Errorf("shared badges %q %q %q", a, b, u)
+	}
+	if w := badge("/u", ".tree-warn"); w != "⚠ unsorted keys" {
+		t.Errorf("unsorted badge %q", w)
+	}
+	want := `⚠ /u (at 0x64): keys are not sorted ("x" comes after "y"): the game binary-searches keys and may not find some entries. Saving keeps the entries as they are.`
+	if got := eval[string](p, `(() => { const w = document.querySelector('[data-key="tree.warnings"]'); return w.hidden ? "(hidden)" : w.textContent; })()`); got != want {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+	p.goTo("/a")
+	p.treeKey(kb.ArrowRight)
+	p.waitFor(`!!document.querySelector('.tree-row[data-path="/a/1"]')`)
+	p.setValue("/a/1", "9")
+	p.waitFor(`ainbEditor.status() === "Set 1: changes 2 places (a shared node)"`)
+	// Expansion is by node: /b, the same node, is open too, and shows the new value.
+	p.waitFor(`!!document.querySelector('.tree-row[data-path="/b/1"]')`)
+	if a, b := p.rowValue("/a/1"), p.rowValue("/b/1"); a != "9" || b != "9" {
+		t.Errorf("after the edit /a/1 = %s, /b/1 = %s", a, b)
+	}
+}

@@ -2,13 +2,20 @@
 // ApiError with the server's message and detail.
 
 import { failure, fileForm, text } from "./api.js";
+import { encodeShared, linkShared } from "./treemodel.js";
+
+// A BYML document goes with its shared nodes sent once (treemodel.encodeShared).
+const docText = (kind, doc) => text(kind === "byml" && typeof doc !== "string" ? encodeShared(doc) : doc);
 
 // Opens a BYML or AAMP file (bare, zstd or Yaz0). zsdic: the game's ZsDic.pack.zs or null.
-// Answers {name, kind, wrapping: {kind, dictionary, yaz0Alignment}, size, document}.
+// Answers {name, kind, wrapping: {kind, dictionary, yaz0Alignment}, size, warnings, document},
+// a BYML document's shared nodes linked (treemodel.linkShared).
 export async function openTree(name, bytes, zsdic) {
   const res = await fetch("/api/tree", { method: "POST", body: fileForm(name, bytes, zsdic) });
   if (!res.ok) throw await failure(res);
-  return res.json();
+  const reply = await res.json();
+  if (reply.kind === "byml") linkShared(reply.document);
+  return reply;
 }
 
 // Builds a document (or its JSON text) as a file. original: the bytes it was opened from,
@@ -16,7 +23,7 @@ export async function openTree(name, bytes, zsdic) {
 // Answers {blob, layout ("preserved", "canonical" or "" for AAMP)}.
 export async function buildTree(kind, doc, { name = "", original = null, zsdic = null } = {}) {
   const form = new FormData();
-  form.append("document", new Blob([text(doc)], { type: "application/json" }), "document.json");
+  form.append("document", new Blob([docText(kind, doc)], { type: "application/json" }), "document.json");
   if (original) form.append("file", new Blob([original]), name || `file.${kind}`);
   if (zsdic) form.append("zsdic", new Blob([zsdic]), "ZsDic.pack.zs");
   const res = await fetch(`/api/tree/build?kind=${kind}`, { method: "POST", body: form });
@@ -26,7 +33,7 @@ export async function buildTree(kind, doc, { name = "", original = null, zsdic =
 
 // The YAML text of a document, in oead's conventions.
 export async function toYAML(kind, doc) {
-  const res = await fetch(`/api/tree/yaml?kind=${kind}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: text(doc) });
+  const res = await fetch(`/api/tree/yaml?kind=${kind}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: docText(kind, doc) });
   if (!res.ok) throw await failure(res);
   return res.text();
 }
@@ -36,5 +43,6 @@ export async function fromYAML(kind, yaml, { version = 2, bigEndian = false } = 
   const q = kind === "byml" ? `&version=${version}${bigEndian ? "&bigEndian=1" : ""}` : "";
   const res = await fetch(`/api/tree/from-yaml?kind=${kind}${q}`, { method: "POST", headers: { "Content-Type": "application/yaml" }, body: yaml });
   if (!res.ok) throw await failure(res);
-  return res.json();
+  const doc = await res.json();
+  return kind === "byml" ? linkShared(doc) : doc;
 }

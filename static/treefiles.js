@@ -13,7 +13,7 @@
 import { History } from "./history.js";
 import { TreeEdits } from "./treeedits.js";
 import { TreeView } from "./tree.js";
-import { childCount, flatten, resolvePath, rootOf } from "./treemodel.js";
+import { childCount, encodeShared, flatten, linkShared, resolvePath, rootOf } from "./treemodel.js";
 import * as treeapi from "./treeapi.js";
 import * as store from "./store.js";
 
@@ -113,6 +113,7 @@ export class TreeFiles {
   session(key, name, path, reply, original) {
     const s = {
       key, name, path, kind: reply.kind, doc: reply.document, wrapping: reply.wrapping, original,
+      warnings: Array.isArray(reply.warnings) ? reply.warnings : [],
       expanded: new Set(), selected: null, scrollTop: 0, query: "", addType: "",
     };
     s.history = new History((cmd, how) => this.changed(s, cmd, how));
@@ -135,7 +136,8 @@ export class TreeFiles {
     ed.emit("dirty");
     const top = childCount(s.kind, rootOf(s.kind, s.doc) || { value: [], type: "array" });
     const what = s.kind === "byml" ? `BYML version ${s.doc.version}` : `AAMP ${s.doc.type}`;
-    ed.status(`Opened ${s.name}: ${what}, ${top} entr${top === 1 ? "y" : "ies"} at the top`);
+    const warned = s.warnings.length ? `; ${s.warnings.length} warning${s.warnings.length === 1 ? "" : "s"} (above the entries)` : "";
+    ed.status(`Opened ${s.name}: ${what}, ${top} entr${top === 1 ? "y" : "ies"} at the top${warned}`);
     if (t0 !== undefined) {
       // The first frame with the rows drawn.
       requestAnimationFrame(() => setTimeout(() => {
@@ -214,14 +216,24 @@ export class TreeFiles {
       },
     };
     if (s.path !== null && this.ed.packs.pack) view.pack = { name: this.ed.packs.pack.name, member: s.path };
-    return [{ format: TREE_FORMAT, name: s.name, kind: s.kind, document: s.doc }, view];
+    const doc = s.kind === "byml" ? encodeShared(s.doc) : s.doc; // shared nodes sent once
+    return [{ format: TREE_FORMAT, name: s.name, kind: s.kind, document: doc }, view];
   }
 
   // Shows a shared tree as a loose file of its own (Save writes it laid out anew), opened as
   // it was shared.
   openShared(shared, view) {
     if (!this.releaseLoose()) return false;
-    const { name, kind, document: doc } = shared;
+    const { name, kind } = shared;
+    let doc = shared.document;
+    if (kind === "byml") {
+      try {
+        doc = linkShared(doc);
+      } catch (err) {
+        this.ed.ui.toast(`Could not open the shared tree: ${err.message}`, "error");
+        return false;
+      }
+    }
     const s = this.session(`share:${name}`, String(name), null, { kind, document: doc, wrapping: null }, null);
     const t = view && typeof view.tree === "object" && view.tree ? view.tree : {};
     const last = (path) => {

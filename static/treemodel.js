@@ -387,12 +387,20 @@ export function resolvePath(kind, doc, path) {
 
 // The rows shown: every child of the root, and the children of every expanded container
 // below, depth first. A row is {node, key, depth, parent, group, index, path}.
+// Shared nodes expanded at many places could make more rows than any file has entries:
+// past MAX_ROWS the list stops (rows.truncated says so).
+export const MAX_ROWS = 2_000_000;
+
 export function flatten(kind, doc, expanded) {
   const rows = [];
   const root = rootOf(kind, doc);
   if (!root) return rows;
   const walk = (parent, depth, path) => {
     for (const c of children(kind, parent)) {
+      if (rows.length >= MAX_ROWS) {
+        rows.truncated = true;
+        return;
+      }
       const p = path + "/" + escapeKey(c.key);
       rows.push({ node: c.node, key: c.key, depth, parent, group: c.group, index: c.index, path: p });
       if (expanded.has(c.node) && isContainer(kind, c.node)) walk(c.node, depth + 1, p);
@@ -412,6 +420,8 @@ export function parents(kind, doc) {
     const n = stack.pop();
     if (!isContainer(kind, n)) continue;
     for (const c of children(kind, n)) {
+      // A shared node keeps its first parent, and its members are walked once.
+      if (out.has(c.node)) continue;
       out.set(c.node, n);
       stack.push(c.node);
     }
@@ -429,12 +439,16 @@ export function search(kind, doc, query, limit = 5000) {
   const root = rootOf(kind, doc);
   if (!q || !root) return hits;
   const chain = [];
+  // A shared node is searched once, at its first place: its hits show at every place (rows
+  // are marked by node), and a heavily shared file costs its size, not its expansion.
+  const walked = new Set();
   const walk = (parent) => {
     for (const c of children(kind, parent)) {
       if (hits.length >= limit) return;
       const n = c.node;
       if (String(c.key).toLowerCase().includes(q) || searchValue(kind, n).includes(q)) hits.push({ node: n, chain: chain.slice() });
-      if (isContainer(kind, n)) {
+      if (isContainer(kind, n) && !walked.has(n)) {
+        walked.add(n);
         chain.push(n);
         walk(n);
         chain.pop();
@@ -451,4 +465,111 @@ function searchValue(kind, n) {
   const v = n.value;
   if (v === undefined) return "";
   return (typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v)).toLowerCase();
+}
+
+// ---- shared nodes
+
+// The server's BYML JSON form writes a node used from several places once, with an "id",
+// and {"ref": id} at the others (internal/byml doc). linkShared puts the one node object at
+// every place instead, so an edit of it is an edit everywhere it is used, and drops the ids
+// (encodeShared numbers them again). A ref to no earlier node is an error.
+export function linkShared(doc) {
+  const root = doc && doc.root;
+  if (!root) return doc;
+  const defs = new Map();
+  const link = (n) => {
+    if (n && n.ref !== undefined && n.type === undefined) {
+      const d = defs.get(n.ref);
+      if (!d) throw new Error(`ref ${n.ref} names no node defined before it`);
+      return d;
+    }
+    if (BYML_CONTAINERS.includes(n.type)) {
+      const v = n.value;
+      for (let i = 0; i < v.length; i++) {
+        if (n.type === "array") v[i] = link(v[i]);
+        else v[i][1] = link(v[i][1]);
+      }
+    }
+    if (n.id !== undefined) {
+      defs.set(n.id, n);
+      delete n.id;
+    }
+    return n;
+  };
+  doc.root = link(root);
+  return doc;
+}
+
+// How many places refer to each container or big value of a BYML document (a Map): more
+// than one for a shared node. A shared node's members are counted once.
+export function useCounts(doc) {
+  const uses = new Map();
+  const root = doc && doc.root;
+  if (!root) return uses;
+  uses.set(root, 1);
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    for (const c of children("byml", n)) {
+      const k = uses.get(c.node) || 0;
+      uses.set(c.node, k + 1);
+      if (k === 0 && isContainer("byml", c.node)) stack.push(c.node);
+    }
+  }
+  return uses;
+}
+
+// In how many places of the expanded tree a node appears: the sum over its parents' places
+// (a node inside a shared node is changed everywhere that node is used).
+export function placeCount(doc, node) {
+  const root = doc && doc.root;
+  if (!root) return 0;
+  const parentsOf = new Map();
+  const seen = new Set([root]);
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    for (const c of children("byml", n)) {
+      if (!parentsOf.has(c.node)) parentsOf.set(c.node, []);
+      parentsOf.get(c.node).push(n);
+      if (!seen.has(c.node) && isContainer("byml", c.node)) {
+        seen.add(c.node);
+        stack.push(c.node);
+      }
+    }
+  }
+  const memo = new Map([[root, 1]]);
+  const places = (n) => {
+    if (memo.has(n)) return memo.get(n);
+    memo.set(n, 0);
+    let k = 0;
+    for (const p of parentsOf.get(n) || []) k += places(p);
+    memo.set(n, k);
+    return k;
+  };
+  return places(node);
+}
+
+// The document as plain JSON values in the server's form: a node used from several places
+// written once with an "id" and as {"ref": id} elsewhere, so a heavily shared document
+// stays its size on the way to the server or a share.
+export function encodeShared(doc) {
+  if (!doc || !doc.root) return doc;
+  const uses = useCounts(doc);
+  const ids = new Map();
+  const enc = (n) => {
+    if (ids.has(n)) return { ref: ids.get(n) };
+    const out = { type: n.type };
+    if ((uses.get(n) || 0) > 1 && isContainer("byml", n)) {
+      ids.set(n, ids.size);
+      out.id = ids.get(n);
+    }
+    if (n.unsorted) out.unsorted = true;
+    if (n.type === "null") return out;
+    if (n.type === "array") out.value = n.value.map(enc);
+    else if (BYML_CONTAINERS.includes(n.type)) out.value = n.value.map((p) => [p[0], enc(p[1])]);
+    else out.value = n.value;
+    return out;
+  };
+  return { ...doc, root: enc(doc.root) };
 }

@@ -6,6 +6,7 @@ import {
   children, flatten, search, resolvePath, parseValue, parseKey, parseName, valueText, editText, compareKeys, crc32,
   insertionIndex, newNode, parents, floatText, typeOf,
 } from "./treemodel.js";
+import * as model from "./treemodel.js";
 
 const byml = () => ({
   version: 7, bigEndian: false,
@@ -156,4 +157,26 @@ test("new entries start empty, zero or false, keys in the server's order", () =>
   assert.deepEqual(newNode("aamp", "vec2"), { type: "vec2", value: [0, 0] });
   assert.deepEqual(newNode("aamp", "list"), { lists: [], objects: [] });
   assert.equal(newNode("aamp", "curve2").value.length, 2);
+});
+
+test("shared nodes: linked from the server's refs, counted, sent once again", () => {
+  const text = '{"version":7,"bigEndian":false,"root":{"type":"hash","value":[["a",{"type":"array","id":0,"value":[{"type":"int","value":1}]}],' +
+    '["b",{"ref":0}],["c",{"type":"array","value":[{"ref":0}]}]]}}';
+  const doc = model.linkShared(JSON.parse(text));
+  const [a, b, c] = doc.root.value.map((p) => p[1]);
+  assert.equal(a, b);
+  assert.equal(c.value[0], a);
+  assert.equal(a.id, undefined);
+  assert.equal(model.useCounts(doc).get(a), 3);
+  assert.equal(model.useCounts(doc).get(c), 1);
+  assert.equal(model.placeCount(doc, a.value[0]), 3);
+  assert.equal(model.placeCount(doc, c), 1);
+  assert.equal(JSON.stringify(model.encodeShared(doc)), text);
+  // A document shared 2^40 times over stays cheap to count and search.
+  let n = { type: "array", value: [] };
+  for (let i = 0; i < 40; i++) n = { type: "array", value: [n, n] };
+  const bomb = { version: 7, bigEndian: false, root: n };
+  assert.equal(model.placeCount(bomb, n.value[0]), 2);
+  assert.equal(model.search("byml", bomb, "array").length, 0);
+  assert.throws(() => model.linkShared(JSON.parse('{"root":{"type":"array","value":[{"ref":3}]}}')), /ref 3 names no node defined before it/);
 });

@@ -19,7 +19,7 @@ func build(args []string, stderr io.Writer) int {
 	out := fs.String("o", "", "output file")
 	fs.Bool("yaz0", false, "Yaz0-compress the output (default: when OUT ends in .szs or another .s* name but .sarc)")
 	zsdic := zsdicFlag(fs)
-	bymlVersion := fs.Uint("byml-version", 2, "BYML: the version to write from YAML, 2 to 7 (Breath of the Wild: 2; Tears of the Kingdom: 7)")
+	bymlVersion := fs.Uint("byml-version", 2, "BYML: the version to write from YAML, 1 to 7 (Super Mario Odyssey, Splatoon 2: 1 or 3; Breath of the Wild: 2; Tears of the Kingdom: 7)")
 	bigEndian := fs.Bool("be", false, "BYML: write big endian (Wii U)")
 	files, ok := parseArgs(fs, args)
 	if !ok || len(files) != 1 || *out == "" {
@@ -39,8 +39,8 @@ func build(args []string, stderr io.Writer) int {
 			break
 		}
 	}
-	if *bymlVersion < 2 || *bymlVersion > 7 {
-		fmt.Fprintf(stderr, "ainb: -byml-version %d: BYML is written in versions 2 to 7\n", *bymlVersion)
+	if *bymlVersion < 1 || *bymlVersion > 7 {
+		fmt.Fprintf(stderr, "ainb: -byml-version %d: BYML is written in versions 1 to 7\n", *bymlVersion)
 		return 2
 	}
 	bin, err := f.fromText(data, buildOptions{bymlVersion: uint16(*bymlVersion), bigEndian: *bigEndian})

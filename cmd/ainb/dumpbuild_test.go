@@ -87,7 +87,7 @@ func TestBuildTextErrors(t *testing.T) {
 		errs string
 	}{
 		{[]string{"build", "-byml-version", "8", byml, "-o", filepath.Join(tmp, "x.byml")}, 2,
-			"ainb: -byml-version 8: BYML is written in versions 2 to 7\n"},
+			"ainb: -byml-version 8: BYML is written in versions 1 to 7\n"},
 		{[]string{"build", bad, "-o", filepath.Join(tmp, "x.bxml")}, 1,
 			"ainb: " + bad + ": aamp: yaml: line 4 column 13: parameter list is not a mapping\n"},
 		{[]string{"build", in, "-o", filepath.Join(tmp, "x.pack.zs")}, 1,

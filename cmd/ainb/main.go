@@ -25,7 +25,7 @@ const usage = `usage:
                                       its files
   ainb build [-yaz0] [-byml-version N] [-be] [-zsdic PATH] FILE -o OUT
                                       build a binary from AINB JSON (either format), AAMP YAML
-                                      (tagged !io) or BYML YAML (any other YAML; -byml-version 2
+                                      (tagged !io) or BYML YAML (any other YAML; -byml-version 1
                                       to 7, default 2, and -be for big endian say how to write it);
                                       OUT ending in .zs is zstd-compressed with the game's
                                       dictionary for that name, OUT ending in .szs or another .s*

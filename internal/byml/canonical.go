@@ -89,6 +89,7 @@ func canonicalLayout(root *Node) (*layout, error) {
 	}
 	l.rootOff = classOff[c.class[root]]
 	l.size = uint32(off)
+	l.reached = len(l.slots)
 	return l, nil
 }
 

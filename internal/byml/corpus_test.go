@@ -256,15 +256,23 @@ func TestCorpusByteOrder(t *testing.T) {
 }
 
 // walk calls fn for every node reachable from n, once per reference.
+// walk calls fn once for every node under n, a shared one once however many parents it has
+// (so a heavily shared tree costs its size, not its expansion).
 func walk(n *Node, fn func(*Node)) {
-	if n == nil {
-		return
+	seen := map[*Node]bool{}
+	var rec func(n *Node)
+	rec = func(n *Node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		fn(n)
+		for _, it := range n.Items {
+			rec(it)
+		}
+		for _, e := range n.Entries {
+			rec(e.Value)
+		}
 	}
-	fn(n)
-	for _, it := range n.Items {
-		walk(it, fn)
-	}
-	for _, e := range n.Entries {
-		walk(e.Value, fn)
-	}
+	rec(n)
 }

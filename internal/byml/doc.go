@@ -7,9 +7,15 @@
 //
 // A Document holds the version, the byte order and the root Node. A Node is one plain struct
 // whose Kind says which fields mean something (see Node). Hash entries are sorted by key and
-// HashMap32/HashMap64 entries by hash, as the game binary-searches them; Read refuses files
-// where they are not, and the writers refuse such trees. Read returns a subtree that the file
+// HashMap32/HashMap64 entries by hash, as the game binary-searches them (the writers refuse
+// other trees), except in a hash marked KeepOrder (below). Read returns a subtree that the file
 // shares between parents (two offsets pointing at one node) as one *Node in both places.
+//
+// Files written by modding tools may hold a hash whose keys are not sorted or repeat. The
+// game loads them (its binary search then misses keys), so Read takes them: such a hash is
+// marked KeepOrder and keeps its entries as they are, repeats included, through every writer
+// and text form (YAML tags !unsorted, !h-unsorted, !h64-unsorted; JSON "unsorted": true).
+// Warnings lists them, for the editor to show.
 //
 // Node types 0x20 and 0x21 (version 7) are hash maps whose keys are 32-bit and 64-bit hashes:
 // count, then (hash, value) pairs of 8 or 12 bytes, then one type byte per entry, as
@@ -20,10 +26,16 @@
 //
 // # Writing
 //
+// Every version 1 to 7 is written, in either byte order. Version 1 (Super Mario Odyssey,
+// Splatoon 2) has the same nodes as version 2 (its path nodes appear in no file of theirs);
+// what its files need beyond that is the unreferenced containers below.
+//
 // Marshal is preserve mode. Read records the layout facts the tree does not hold: the header
 // words, both string tables as laid out (order, unused strings, offsets), the offset of every
 // container and big value (which gives node order, padding, alignment and which nodes are
-// shared) and the file size. Marshal writes the tree's values at those places when the facts
+// shared), the containers the file holds that nothing refers to (left behind by tools that
+// point parents at an earlier equal copy; most of some Super Mario Odyssey v1 stage files)
+// and the file size. Marshal writes the tree's values at those places when the facts
 // still fit the tree: the same out-of-line nodes reachable, each the size it was, every key
 // and string in the recorded tables. Then an unedited document comes back byte for byte, and
 // so does one whose edits keep the layout (a number changed, a string swapped for one already
@@ -69,19 +81,30 @@
 //	{"type": "file", "value": {"align": 4096, "data": "AAE="}}
 //	{"type": "array", "value": [NODE, ...]}
 //	{"type": "hash", "value": [["key", NODE], ...]}        sorted by key
+//	{"type": "hash", "unsorted": true, "value": [...]}     in this order, keys may repeat
+//	                                                       (Node.KeepOrder; so for hash maps)
 //	{"type": "hashmap32", "value": [[123, NODE], ...]}     sorted by hash
 //	{"type": "hashmap64", "value": [["123", NODE], ...]}   hash as decimal text
 //
 // Members are pairs in arrays rather than object members because JavaScript reorders object
-// keys that look like integers. Shared nodes are written out at each use.
+// keys that look like integers. A node used from several places (a container or big value
+// the file shares) is written once, at its first use in document order, with an id after its
+// type, and referred to elsewhere, as YAML anchors and aliases do:
+//
+//	{"type": "hash", "id": 0, "value": [...]}   first use
+//	{"ref": 0}                                  every other use
+//
+// so a heavily sharing file (Super Mario Odyssey's stage maps) gives a document proportional
+// to the file. A ref must name a node completed before it, so references never make a cycle.
 //
 // # What it must never do
 //
 // The reader must never panic, hang or allocate far beyond the input, whatever the bytes:
 // counts are checked against the bytes left before anything is allocated, cycles and
-// nesting deeper than 1024 are errors, and a file whose shared subtrees (or repeated
-// references to one long string) would expand to a tree weighing more than 16 per input byte
-// is refused, so every text form of a document that Read accepted stays proportional to the
-// input. Errors say what was being read and at which offset. The
+// nesting deeper than 1024 are errors, and a file whose text forms would weigh more than 16
+// per input byte (shared nodes count once, as the text forms refer to them; strings count at
+// every use, as they are written out each time) is refused, so every text form of a document
+// that Read accepted stays proportional to the input. FromJSON and FromYAML apply the same
+// bound to their input. Errors say what was being read and at which offset. The
 // writer never hands back input bytes: every byte comes from the model and the recorded facts.
 package byml

@@ -23,12 +23,43 @@ func (d *Document) ToJSON() ([]byte, error) {
 	if d.Root == nil {
 		b = append(b, "null"...)
 	} else {
+		w := &jsonWriter{ids: map[*Node]int{}, uses: uses(d.Root)}
 		var err error
-		if b, err = appendJSON(b, d.Root, 0); err != nil {
+		if b, err = w.node(b, d.Root, 0); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// uses counts, for every out-of-line node (container or big value), how many slots refer to
+// it; a shared node's members are counted once.
+func uses(root *Node) map[*Node]int {
+	u := map[*Node]int{}
+	var rec func(n *Node, depth int)
+	rec = func(n *Node, depth int) {
+		if !n.Kind.outOfLine() || depth > maxDepth {
+			return
+		}
+		if u[n]++; u[n] > 1 {
+			return
+		}
+		for _, it := range n.Items {
+			rec(it, depth+1)
+		}
+		for _, e := range n.Entries {
+			rec(e.Value, depth+1)
+		}
+	}
+	rec(root, 0)
+	return u
+}
+
+// jsonWriter writes the JSON form: a node used from several places is written whole at its
+// first use with an "id", and as {"ref": id} at the others.
+type jsonWriter struct {
+	uses map[*Node]int
+	ids  map[*Node]int
 }
 
 func appendJSONString(b []byte, s string) ([]byte, error) {
@@ -50,13 +81,27 @@ func appendJSONFloat(b []byte, f float64, bits int) []byte {
 	return strconv.AppendFloat(b, f, 'g', -1, bits)
 }
 
-func appendJSON(b []byte, n *Node, depth int) ([]byte, error) {
+func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("byml: containers nest deeper than %d levels", maxDepth)
+	}
+	if id, ok := w.ids[n]; ok {
+		b = append(b, `{"ref":`...)
+		b = strconv.AppendInt(b, int64(id), 10)
+		return append(b, '}'), nil
 	}
 	b = append(b, `{"type":"`...)
 	b = append(b, n.Kind.String()...)
 	b = append(b, '"')
+	if w.uses[n] > 1 {
+		id := len(w.ids)
+		w.ids[n] = id
+		b = append(b, `,"id":`...)
+		b = strconv.AppendInt(b, int64(id), 10)
+	}
+	if n.KeepOrder && (n.Kind == Hash || n.Kind == HashMap32 || n.Kind == HashMap64) {
+		b = append(b, `,"unsorted":true`...)
+	}
 	if n.Kind == Null {
 		return append(b, '}'), nil
 	}
@@ -94,7 +139,7 @@ func appendJSON(b []byte, n *Node, depth int) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = appendJSON(b, it, depth+1); err != nil {
+			if b, err = w.node(b, it, depth+1); err != nil {
 				return nil, err
 			}
 		}
@@ -117,7 +162,7 @@ func appendJSON(b []byte, n *Node, depth int) ([]byte, error) {
 				b = append(strconv.AppendUint(append(b, '"'), e.Hash, 10), '"')
 			}
 			b = append(b, ',')
-			if b, err = appendJSON(b, e.Value, depth+1); err != nil {
+			if b, err = w.node(b, e.Value, depth+1); err != nil {
 				return nil, err
 			}
 			b = append(b, ']')
@@ -129,14 +174,20 @@ func appendJSON(b []byte, n *Node, depth int) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// FromJSON reads a document in the JSON form (see the package doc). Hash members are sorted; a repeated key
-// is an error. The document has no recorded layout.
+// FromJSON reads a document in the JSON form (see the package doc). Hash members are sorted
+// and a repeated key is an error, unless the hash says "unsorted": true (Node.KeepOrder). The document has no recorded layout.
 func FromJSON(data []byte) (*Document, error) {
 	r := &jsonReader{b: data}
 	doc, err := r.document()
 	if err == nil {
 		if r.ws(); r.i < len(r.b) {
 			err = errors.New("data after the document")
+		}
+	}
+	if err == nil {
+		// References share nodes as a file's offsets do: bound the document they make.
+		if err = checkExpansion(doc.Root, len(data)); err != nil {
+			return nil, err
 		}
 	}
 	if err != nil {
@@ -150,6 +201,9 @@ func FromJSON(data []byte) (*Document, error) {
 type jsonReader struct {
 	b []byte
 	i int
+	// defs holds the nodes written with an "id", once complete: a "ref" names one of them,
+	// so a reference can only point back at a finished node and never make a cycle.
+	defs map[uint64]*Node
 }
 
 func (r *jsonReader) ws() {
@@ -465,8 +519,11 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 		return nil, err
 	}
 	if k, err := r.str(); err != nil || k != "type" {
+		if err == nil && k == "ref" {
+			return r.ref()
+		}
 		if err == nil {
-			err = fmt.Errorf("node starts with %q, want \"type\"", k)
+			err = fmt.Errorf("node starts with %q, want \"type\" or \"ref\"", k)
 		}
 		return nil, err
 	}
@@ -492,7 +549,44 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 	if err := r.expect(','); err != nil {
 		return nil, err
 	}
-	if k, err := r.str(); err != nil || k != "value" {
+	k, err := r.str()
+	var id uint64
+	hasID := false
+	if err == nil && k == "id" {
+		if !kind.outOfLine() {
+			return nil, fmt.Errorf("%s node with an \"id\": only containers and big values are shared", kind)
+		}
+		if err := r.expect(':'); err != nil {
+			return nil, err
+		}
+		if id, err = r.uint(32); err != nil {
+			return nil, err
+		}
+		if _, dup := r.defs[id]; dup {
+			return nil, fmt.Errorf("id %d defined twice", id)
+		}
+		hasID = true
+		if err := r.expect(','); err != nil {
+			return nil, err
+		}
+		k, err = r.str()
+	}
+	if err == nil && k == "unsorted" {
+		if kind != Hash && kind != HashMap32 && kind != HashMap64 {
+			return nil, fmt.Errorf("%s node with \"unsorted\": only hashes keep an order", kind)
+		}
+		if err := r.expect(':'); err != nil {
+			return nil, err
+		}
+		if n.KeepOrder, err = r.boolean(); err != nil {
+			return nil, err
+		}
+		if err := r.expect(','); err != nil {
+			return nil, err
+		}
+		k, err = r.str()
+	}
+	if err != nil || k != "value" {
 		if err == nil {
 			err = fmt.Errorf("node has field %q, want \"value\"", k)
 		}
@@ -503,6 +597,28 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 	}
 	if err := r.value(n, depth); err != nil {
 		return nil, err
+	}
+	if hasID {
+		if r.defs == nil {
+			r.defs = map[uint64]*Node{}
+		}
+		r.defs[id] = n
+	}
+	return n, r.expect('}')
+}
+
+// ref reads the rest of {"ref": id}: the node defined earlier with that id.
+func (r *jsonReader) ref() (*Node, error) {
+	if err := r.expect(':'); err != nil {
+		return nil, err
+	}
+	id, err := r.uint(32)
+	if err != nil {
+		return nil, err
+	}
+	n, ok := r.defs[id]
+	if !ok {
+		return nil, fmt.Errorf("ref %d names no node defined before it (a node cannot contain itself)", id)
 	}
 	return n, r.expect('}')
 }

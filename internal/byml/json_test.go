@@ -144,6 +144,10 @@ func FuzzJSON(f *testing.F) {
 		`{"root":{"type":"hash","value":[["b",{"type":"float","value":"nan"}],["a",{"type":"double","value":-0}]]}}`,
 		`{"root":{"type":"hashmap64","value":[["1",{"type":"file","value":{"align":4,"data":"AA=="}}]]}}`,
 		`{"root":{"type":"array","value":[{"type":"string","value":"\ud83d\ude00\n"}]}}`,
+		// Shared nodes (id, ref) and a kept-order hash.
+		`{"root":{"type":"array","value":[{"type":"array","id":0,"value":[{"type":"int64","id":1,"value":"5"}]},{"ref":0},{"ref":1}]}}`,
+		`{"root":{"type":"array","id":0,"value":[{"ref":0}]}}`,
+		`{"root":{"type":"hash","unsorted":true,"value":[["b",{"type":"null"}],["a",{"type":"null"}],["a",{"type":"null"}]]}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -61,12 +61,15 @@ type layout struct {
 	keys, strs              *table
 	slots                   []slot // by offset
 	at                      map[*Node]uint32
+	// reached is how many of the slots the tree reaches; the others hold containers that
+	// nothing refers to (see readOrphans), written back only with the rest of the layout.
+	reached int
 }
 
 // recordLayout keeps what Read saw. It gives up (nil: the writer will lay the document out
 // canonically) when pieces overlap, which a writer could not reproduce from the model.
-func (d *decoder) recordLayout(keyOff, strOff, rootOff uint32) *layout {
-	l := &layout{size: uint32(len(d.b)), keyOff: keyOff, strOff: strOff, rootOff: rootOff, keys: d.keys, strs: d.strs}
+func (d *decoder) recordLayout(keyOff, strOff, rootOff uint32, reached int) *layout {
+	l := &layout{size: uint32(len(d.b)), keyOff: keyOff, strOff: strOff, rootOff: rootOff, keys: d.keys, strs: d.strs, reached: reached}
 	d.keys.buildIndex()
 	d.strs.buildIndex()
 	l.slots = d.slots

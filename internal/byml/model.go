@@ -103,22 +103,30 @@ func (k Kind) outOfLine() bool {
 //	Binary           Data
 //	File             Data, and Align (the alignment word stored before the data)
 //	Array            Items
-//	Hash             Entries (Key), sorted by key
-//	HashMap32/64     Entries (Hash), sorted by hash
+//	Hash             Entries (Key), sorted by key unless KeepOrder
+//	HashMap32/64     Entries (Hash), sorted by hash unless KeepOrder
 //	Bool … Double    Bits: 0/1 for Bool, the two's-complement value for the integers,
 //	                 the IEEE bits for Float (low 32 bits) and Double
 //
 // Read returns one *Node for each offset, so a subtree the file shares between several
 // parents (legal, and common after deduplication) is one pointer in several places. Edit a
 // shared node only when the edit is meant for every parent; otherwise put a Clone in its place.
+//
+// KeepOrder marks a hash (of any of the three kinds) whose entries are not sorted, or repeat
+// a key, as Read found them: files written by modding tools break the rule, and the game and
+// other tools still load them (the game's binary search then misses some keys). Such a hash
+// keeps its entries in their order, repeats included, through every writer and text form, so
+// the file comes back as it was; Warnings names each one. Get and Set search it linearly and
+// take the first match, Set appends a new key at the end.
 type Node struct {
-	Kind    Kind
-	Bits    uint64
-	Str     string
-	Data    []byte
-	Align   uint32
-	Items   []*Node
-	Entries []Entry
+	Kind      Kind
+	KeepOrder bool
+	Bits      uint64
+	Str       string
+	Data      []byte
+	Align     uint32
+	Items     []*Node
+	Entries   []Entry
 }
 
 // Entry is one member of a Hash (Key) or of a HashMap32/64 (Hash).
@@ -174,8 +182,17 @@ func (n *Node) Get(key string) *Node {
 	return nil
 }
 
-// find binary-searches a Hash node's entries, which the file keeps sorted.
+// find binary-searches a Hash node's entries, which the file keeps sorted; a KeepOrder
+// hash is searched in order (the first match, or the end).
 func (n *Node) find(key string) (int, bool) {
+	if n.KeepOrder {
+		for i := range n.Entries {
+			if n.Entries[i].Key == key {
+				return i, true
+			}
+		}
+		return len(n.Entries), false
+	}
 	lo, hi := 0, len(n.Entries)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -211,6 +228,14 @@ func (n *Node) Delete(key string) bool {
 
 // findHash binary-searches a HashMap32/64 node's entries.
 func (n *Node) findHash(h uint64) (int, bool) {
+	if n.KeepOrder {
+		for i := range n.Entries {
+			if n.Entries[i].Hash == h {
+				return i, true
+			}
+		}
+		return len(n.Entries), false
+	}
 	lo, hi := 0, len(n.Entries)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -256,7 +281,7 @@ func (n *Node) clone(seen map[*Node]*Node) *Node {
 	if c, ok := seen[n]; ok {
 		return c
 	}
-	c := &Node{Kind: n.Kind, Bits: n.Bits, Str: n.Str, Align: n.Align}
+	c := &Node{Kind: n.Kind, KeepOrder: n.KeepOrder, Bits: n.Bits, Str: n.Str, Align: n.Align}
 	seen[n] = c
 	if n.Data != nil {
 		c.Data = bytes.Clone(n.Data)
@@ -277,10 +302,24 @@ func (n *Node) clone(seen map[*Node]*Node) *Node {
 }
 
 // Equal reports whether a and b hold the same values: same kinds, same bits (so NaN equals
-// the same NaN and -0 differs from +0), same keys in the same order. Sharing is not compared.
+// the same NaN and -0 differs from +0), same keys in the same order. Sharing is not compared,
+// but it is used: a pair of containers already found equal is not compared again, so two
+// heavily shared trees compare in time proportional to their nodes, not their expansion.
 func Equal(a, b *Node) bool {
+	return equal(a, b, map[[2]*Node]bool{})
+}
+
+func equal(a, b *Node, same map[[2]*Node]bool) bool {
 	if a == b {
 		return true
+	}
+	if a != nil && b != nil && a.Kind == b.Kind && a.Kind.IsContainer() {
+		if same[[2]*Node{a, b}] {
+			return true
+		}
+		// Recorded before the members are compared: an unequal pair ends the whole
+		// comparison, so the mark never lets an unequal pair pass.
+		same[[2]*Node{a, b}] = true
 	}
 	if a == nil || b == nil || a.Kind != b.Kind {
 		return false
@@ -299,7 +338,7 @@ func Equal(a, b *Node) bool {
 			return false
 		}
 		for i := range a.Items {
-			if !Equal(a.Items[i], b.Items[i]) {
+			if !equal(a.Items[i], b.Items[i], same) {
 				return false
 			}
 		}
@@ -310,7 +349,7 @@ func Equal(a, b *Node) bool {
 		}
 		for i := range a.Entries {
 			ea, eb := &a.Entries[i], &b.Entries[i]
-			if ea.Key != eb.Key || ea.Hash != eb.Hash || !Equal(ea.Value, eb.Value) {
+			if ea.Key != eb.Key || ea.Hash != eb.Hash || !equal(ea.Value, eb.Value, same) {
 				return false
 			}
 		}
@@ -323,9 +362,30 @@ func Equal(a, b *Node) bool {
 	return a.Bits == b.Bits
 }
 
+// sorted reports whether a hash's entries are strictly in the order the format requires:
+// sorted, no key twice.
+func sorted(n *Node) bool {
+	for i := 1; i < len(n.Entries); i++ {
+		if !entryBefore(n.Kind, &n.Entries[i-1], &n.Entries[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func entryBefore(k Kind, a, b *Entry) bool {
+	if k == Hash {
+		return a.Key < b.Key
+	}
+	return a.Hash < b.Hash
+}
+
 // sortEntries sorts a hash's entries by key, or a hash map's by hash, the order the format
-// requires, and rejects a key that appears twice.
+// requires, and rejects a key that appears twice. A KeepOrder hash is left as it is.
 func sortEntries(n *Node) error {
+	if n.KeepOrder {
+		return nil
+	}
 	if n.Kind == Hash {
 		slices.SortStableFunc(n.Entries, func(a, b Entry) int { return strings.Compare(a.Key, b.Key) })
 	} else {

@@ -1,6 +1,7 @@
 package byml
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -132,7 +133,9 @@ func Read(data []byte) (*Document, error) {
 	if err := checkExpansion(doc.Root, len(data)); err != nil {
 		return nil, err
 	}
-	doc.layout = d.recordLayout(keyOff, strOff, rootOff)
+	reached := len(d.slots)
+	d.readOrphans()
+	doc.layout = d.recordLayout(keyOff, strOff, rootOff, reached)
 	return doc, nil
 }
 
@@ -301,8 +304,11 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 				return nil, 0, err
 			}
 			node.Entries[i] = Entry{Key: d.keys.strs[ki], Value: c}
+			// Keys out of order or repeated break the format's rule (the game
+			// binary-searches them), but modding tools write such files and the game
+			// loads them: keep the order found, and say so in Warnings.
 			if i > 0 && node.Entries[i-1].Key >= node.Entries[i].Key {
-				return nil, 0, d.errorf(what, e, "key %q after %q: keys must be sorted and unique (the game binary-searches them)", node.Entries[i].Key, node.Entries[i-1].Key)
+				node.KeepOrder = true
 			}
 		}
 	case HashMap32, HashMap64:
@@ -326,7 +332,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 			}
 			node.Entries[i] = Entry{Hash: h, Value: c}
 			if i > 0 && node.Entries[i-1].Hash >= h {
-				return nil, 0, d.errorf(what, e, "hash 0x%x after 0x%x: hashes must be sorted and unique", h, node.Entries[i-1].Hash)
+				node.KeepOrder = true // as for Hash above
 			}
 		}
 	}
@@ -335,53 +341,127 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 
 func align4(n uint32) uint32 { return (n + 3) &^ 3 }
 
-// checkExpansion bounds the size of the tree that the shared subtrees of a document expand
-// to. The model keeps sharing, but text forms see the expanded tree: a small file whose
-// containers (or long strings, or big binaries) are referenced many times over would otherwise
-// turn into output exponential or quadratic in the input. The weight of a tree counts one per
-// node plus the bytes of every string, key and binary as often as they are reached; real
-// files stay far below the bound (see TestExpansionRatio).
+// readOrphans reads the containers that sit in the file but that nothing refers to. Some
+// writers emit every container they build and then point parents at an earlier equal copy,
+// leaving the copies behind: most of a Super Mario Odyssey v1 stage file made by such a tool
+// is unreferenced copies. They are not part of the document, but they are part of the bytes,
+// so they are kept as layout facts (slots past the reachable ones) and written back at
+// their offsets; an edit that changes the layout drops them with the rest of it.
+//
+// Only the 4-aligned words of the gaps between what the tree reaches are tried, and only
+// where a container type byte starts a nonzero word (padding is zero). A gap stops being
+// scanned at its first word that does not read as a container; the gap's bytes then do
+// not come back and Marshal's output differs there. A failed attempt leaves no trace, and
+// all attempts together read at most about twice the file, so hostile gaps cost linear time.
+func (d *decoder) readOrphans() {
+	type span struct{ lo, hi uint32 }
+	spans := []span{{0, headerSize}}
+	for _, t := range []*table{d.keys, d.strs} {
+		if t != nil {
+			spans = append(spans, span{t.off, t.end()})
+		}
+	}
+	for _, s := range d.slots {
+		spans = append(spans, span{s.off, s.off + s.size})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	var gaps []span
+	end := uint32(0)
+	for _, s := range spans {
+		if s.lo > end {
+			gaps = append(gaps, span{end, s.lo})
+		}
+		end = max(end, s.hi)
+	}
+	if uint64(end) < uint64(len(d.b)) {
+		gaps = append(gaps, span{end, uint32(len(d.b))})
+	}
+	budget := 2*int64(len(d.b)) + 4096
+	for _, g := range gaps {
+		for off := align4(g.lo); uint64(off)+4 <= uint64(g.hi) && budget > 0; {
+			if n, ok := d.nodes[off]; ok {
+				// Read as a child of an orphan before: step over it.
+				off = align4(off + size(n))
+				continue
+			}
+			if d.u32(off) == 0 {
+				off += 4
+				continue
+			}
+			k, ok := kindOf(d.b[off])
+			if !ok || !k.IsContainer() {
+				break
+			}
+			mark := len(d.slots)
+			n, err := d.readRef(k, off, off, "unreferenced "+k.String(), 0)
+			for _, s := range d.slots[mark:] {
+				budget -= int64(s.size) + 4
+			}
+			if err != nil {
+				for _, s := range d.slots[mark:] {
+					delete(d.nodes, s.off)
+				}
+				d.slots = d.slots[:mark]
+				break
+			}
+			off = align4(off + size(n))
+		}
+	}
+}
+
+// checkExpansion bounds the size of the document's text forms. They send a node the tree
+// shares (a container or big value reached from several parents) once and refer to it
+// elsewhere (JSON "ref", YAML aliases), so sharing costs little; but strings are written out
+// at every use, and a small file whose slots all name one long string would otherwise turn
+// into text quadratic in the input. The weight of a document counts one per node and per
+// reference plus the bytes of every string and key as often as they are written and of every
+// binary once; real files stay far below the bound (see TestExpansionRatio).
 func checkExpansion(root *Node, inputSize int) error {
 	if root == nil {
 		return nil
 	}
 	limit := int64(inputSize)*maxExpansion + 4096
 	if w := weight(root, limit); w > limit {
-		return &FormatError{What: "document", Offset: 0, Msg: fmt.Sprintf("shared subtrees expand to a tree of weight over %d, too much for a %d-byte input", limit, inputSize)}
+		return &FormatError{What: "document", Offset: 0, Msg: fmt.Sprintf("its text form would weigh over %d (strings repeated at every use), too much for a %d-byte input", limit, inputSize)}
 	}
 	return nil
 }
 
-// weight returns the expanded weight of the tree under root, or any value above limit once
-// it passes limit. Shared containers are weighed once and their weight reused.
+// weight returns the document weight of the tree under root (see checkExpansion), or any
+// value above limit once it passes limit.
 func weight(root *Node, limit int64) int64 {
-	memo := map[*Node]int64{}
-	var rec func(n *Node) int64
-	rec = func(n *Node) int64 {
+	seen := map[*Node]bool{}
+	var w int64
+	var rec func(n *Node)
+	rec = func(n *Node) {
+		w++
 		switch {
 		case n.Kind == String:
-			return 1 + int64(len(n.Str))
-		case !n.Kind.IsContainer():
-			return 1 + int64(len(n.Data))
+			w += int64(len(n.Str))
+			return
+		case !n.Kind.outOfLine():
+			return
+		case seen[n]:
+			return // a reference
 		}
-		if w, ok := memo[n]; ok {
-			return w
-		}
-		w := int64(1)
+		seen[n] = true
+		w += int64(len(n.Data))
 		for _, it := range n.Items {
-			if w += rec(it); w > limit {
-				break
+			if rec(it); w > limit {
+				return
 			}
 		}
 		for _, e := range n.Entries {
-			if w += 1 + int64(len(e.Key)) + rec(e.Value); w > limit {
-				break
+			if w += 1 + int64(len(e.Key)); w > limit {
+				return
+			}
+			if rec(e.Value); w > limit {
+				return
 			}
 		}
-		memo[n] = w
-		return w
 	}
-	return rec(root)
+	rec(root)
+	return w
 }
 
 // maxExpansion is the expanded weight allowed per input byte.

@@ -70,7 +70,7 @@ func (d *Document) MarshalCanonical() ([]byte, error) {
 // nodes, cycles, counts over 24 bits, hash keys that do not fit or are not sorted and unique
 // (Read refuses those, as the game binary-searches keys), strings with NUL bytes.
 func (d *Document) check() error {
-	if d.Version < 2 || d.Version > 7 {
+	if d.Version < 1 || d.Version > 7 {
 		return fmt.Errorf("byml: cannot write version %d (2 to 7 can be written)", d.Version)
 	}
 	if d.Root == nil {
@@ -129,11 +129,13 @@ func (d *Document) check() error {
 			steps = steps[:len(steps)-1]
 		}
 		for i, e := range n.Entries {
+			// A KeepOrder hash is written in the order given (see Node).
+			inOrder := n.KeepOrder || i == 0 || entryBefore(n.Kind, &n.Entries[i-1], &n.Entries[i])
 			switch {
-			case n.Kind == Hash && i > 0 && e.Key <= n.Entries[i-1].Key:
-				return fail("key %q after %q: hash keys must be sorted and unique", e.Key, n.Entries[i-1].Key)
-			case n.Kind != Hash && i > 0 && e.Hash <= n.Entries[i-1].Hash:
-				return fail("hash 0x%x after 0x%x: hash map keys must be sorted and unique", e.Hash, n.Entries[i-1].Hash)
+			case !inOrder && n.Kind == Hash:
+				return fail("key %q after %q: hash keys must be sorted and unique (or the hash marked KeepOrder)", e.Key, n.Entries[i-1].Key)
+			case !inOrder:
+				return fail("hash 0x%x after 0x%x: hash map keys must be sorted and unique (or the hash map marked KeepOrder)", e.Hash, n.Entries[i-1].Hash)
 			case n.Kind == HashMap32 && e.Hash > math.MaxUint32:
 				return fail("hash 0x%x does not fit 32 bits", e.Hash)
 			case n.Kind == Hash && strings.IndexByte(e.Key, 0) >= 0:
@@ -186,7 +188,7 @@ func size(n *Node) uint32 {
 // the size it was, all keys and strings in the recorded tables.
 func (l *layout) fits(root *Node) bool {
 	if root == nil {
-		return l.rootOff == 0 && len(l.slots) == 0
+		return l.rootOff == 0 && l.reached == 0
 	}
 	if off, ok := l.at[root]; !ok || off != l.rootOff {
 		return false
@@ -235,7 +237,7 @@ func (l *layout) fits(root *Node) bool {
 		}
 	}
 	rec(root)
-	return ok && len(seen) == len(l.slots)
+	return ok && len(seen) == l.reached
 }
 
 // encode writes the document at the places the layout gives.

@@ -113,7 +113,7 @@ func TestWriteRejects(t *testing.T) {
 		doc  *Document
 		want string
 	}{
-		{&Document{Version: 1, Root: NewArray()}, "cannot write version 1"},
+		{&Document{Version: 0, Root: NewArray()}, "cannot write version 0"},
 		{&Document{Version: 8, Root: NewArray()}, "cannot write version 8"},
 		{&Document{Version: 2, Root: NewInt(1)}, "root is int, must be a container"},
 		{&Document{Version: 2, Root: NewArray(NewInt(1), nil)}, "root[1]: nil node"},

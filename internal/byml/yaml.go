@@ -24,7 +24,30 @@ const (
 	tagHash32  = "!h" // roead's tag for hash maps with 32-bit keys
 	tagHash64  = "!h64"
 	tagHash32b = "!h32" // BymlLibrary's
+	// A hash whose keys are not sorted or repeat (Node.KeepOrder): no other tool has a tag
+	// for it, as none keeps such a hash. The mapping's order is the entries' order, and its
+	// keys may repeat.
+	tagUnsorted       = "!unsorted"
+	tagHash32Unsorted = "!h-unsorted"
+	tagHash64Unsorted = "!h64-unsorted"
 )
+
+// mappingTag is the tag a hash of kind k is written with.
+func mappingTag(k Kind, keepOrder bool) string {
+	switch {
+	case k == HashMap32 && keepOrder:
+		return tagHash32Unsorted
+	case k == HashMap32:
+		return tagHash32
+	case k == HashMap64 && keepOrder:
+		return tagHash64Unsorted
+	case k == HashMap64:
+		return tagHash64
+	case keepOrder:
+		return tagUnsorted
+	}
+	return ""
+}
 
 const (
 	// flowMax is the largest container oead writes in flow style (when it holds no
@@ -48,6 +71,9 @@ func (d *Document) ToYAML() ([]byte, error) {
 // some 280 bytes per byte of a large file.
 func NodeToYAML(n *Node) ([]byte, error) {
 	e := yamlWriter{w: yamltext.NewWriter(nil)}
+	if n != nil {
+		e.uses, e.anchors = uses(n), map[*Node]string{}
+	}
 	if n == nil {
 		e.w.Plain("", "null")
 	} else if err := e.node(n, 0, "root"); err != nil {
@@ -59,6 +85,10 @@ func NodeToYAML(n *Node) ([]byte, error) {
 type yamlWriter struct {
 	w       *yamltext.Writer
 	scratch []byte
+	// A node used from several places (see uses) is written at its first use with an
+	// anchor and as an alias elsewhere, so shared subtrees are written once.
+	uses    map[*Node]int
+	anchors map[*Node]string
 }
 
 // str writes s so that it reads back as a string: quoted whenever the plain text would
@@ -86,6 +116,18 @@ func (e *yamlWriter) binary(tag string, data []byte) {
 }
 
 func (e *yamlWriter) node(n *Node, depth int, path string) error {
+	if depth > maxDepth {
+		return fmt.Errorf("byml: %s: containers nest deeper than %d levels", path, maxDepth)
+	}
+	if a, ok := e.anchors[n]; ok {
+		e.w.Alias(a)
+		return nil
+	}
+	if e.uses[n] > 1 {
+		a := "s" + strconv.Itoa(len(e.anchors))
+		e.anchors[n] = a
+		e.w.Anchor(a)
+	}
 	b := e.scratch[:0]
 	switch n.Kind {
 	case Null:
@@ -136,14 +178,7 @@ func (e *yamlWriter) node(n *Node, depth int, path string) error {
 		}
 		e.w.End()
 	case Hash, HashMap32, HashMap64:
-		tag := ""
-		switch n.Kind {
-		case HashMap32:
-			tag = tagHash32
-		case HashMap64:
-			tag = tagHash64
-		}
-		e.w.BeginMapping(tag, flow(n, depth))
+		e.w.BeginMapping(mappingTag(n.Kind, n.KeepOrder), flow(n, depth))
 		for _, en := range n.Entries {
 			if n.Kind == Hash {
 				if err := e.str(en.Key, path); err != nil {
@@ -376,11 +411,17 @@ func (r *yamlReader) convert(y *yaml.Node) (*Node, error) {
 	case yaml.MappingNode:
 		switch tag {
 		case "", "!!map":
-			return r.mapping(y, Hash)
+			return r.mapping(y, Hash, false)
 		case tagHash32, tagHash32b:
-			return r.mapping(y, HashMap32)
+			return r.mapping(y, HashMap32, false)
 		case tagHash64:
-			return r.mapping(y, HashMap64)
+			return r.mapping(y, HashMap64, false)
+		case tagUnsorted:
+			return r.mapping(y, Hash, true)
+		case tagHash32Unsorted:
+			return r.mapping(y, HashMap32, true)
+		case tagHash64Unsorted:
+			return r.mapping(y, HashMap64, true)
 		case tagFile:
 			return r.fileMap(y)
 		}
@@ -391,11 +432,13 @@ func (r *yamlReader) convert(y *yaml.Node) (*Node, error) {
 	return nil, r.errorf(y, "unexpected YAML node kind %d", y.Kind)
 }
 
-func (r *yamlReader) mapping(y *yaml.Node, k Kind) (*Node, error) {
+// mapping reads a hash of kind k. keepOrder (the !unsorted tags) keeps the mapping's order
+// and repeated keys; otherwise the entries are sorted and a repeated key is an error.
+func (r *yamlReader) mapping(y *yaml.Node, k Kind, keepOrder bool) (*Node, error) {
 	if len(y.Content)%2 != 0 {
 		return nil, r.errorf(y, "mapping with an odd number of nodes")
 	}
-	n := &Node{Kind: k, Entries: make([]Entry, 0, len(y.Content)/2)}
+	n := &Node{Kind: k, KeepOrder: keepOrder, Entries: make([]Entry, 0, len(y.Content)/2)}
 	for i := 0; i < len(y.Content); i += 2 {
 		ky := y.Content[i]
 		for ky.Kind == yaml.AliasNode && ky.Alias != nil {

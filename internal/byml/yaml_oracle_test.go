@@ -23,7 +23,8 @@ func oracleYAML(n *Node) ([]byte, error) {
 		y = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 	} else {
 		var err error
-		if y, err = toYAML(n, 0, "root"); err != nil {
+		sh := &oracleShare{uses: uses(n), first: map[*Node]*yaml.Node{}}
+		if y, err = toYAML(n, 0, "root", sh); err != nil {
 			return nil, err
 		}
 	}
@@ -50,7 +51,9 @@ func yamlSize(y *yaml.Node, limit int) int {
 
 // chunkable reports whether y is a block container worth writing member by member.
 func chunkable(y *yaml.Node) bool {
-	return (y.Kind == yaml.SequenceNode || y.Kind == yaml.MappingNode) && y.Style&yaml.FlowStyle == 0 &&
+	// An anchored container is written by one encoder: writing its members one by one
+	// would drop the anchor.
+	return (y.Kind == yaml.SequenceNode || y.Kind == yaml.MappingNode) && y.Style&yaml.FlowStyle == 0 && y.Anchor == "" &&
 		len(y.Content) > 0 && yamlSize(y, chunkNodes) >= chunkNodes
 }
 
@@ -186,7 +189,33 @@ func stringNode(s, path string) (*yaml.Node, error) {
 	return y, nil
 }
 
-func toYAML(n *Node, depth int, path string) (*yaml.Node, error) {
+// oracleShare gives nodes used from several places an anchor at their first use and an
+// alias at the others.
+type oracleShare struct {
+	uses  map[*Node]int
+	first map[*Node]*yaml.Node
+	next  int
+}
+
+func toYAML(n *Node, depth int, path string, sh *oracleShare) (*yaml.Node, error) {
+	if y, ok := sh.first[n]; ok {
+		return &yaml.Node{Kind: yaml.AliasNode, Alias: y, Value: y.Anchor}, nil
+	}
+	// Numbered at the first use, before the members, as NodeToYAML numbers them.
+	name := ""
+	if sh.uses[n] > 1 {
+		name = "s" + strconv.Itoa(sh.next)
+		sh.next++
+	}
+	y, err := toYAMLNode(n, depth, path, sh)
+	if err == nil && name != "" {
+		y.Anchor = name
+		sh.first[n] = y
+	}
+	return y, err
+}
+
+func toYAMLNode(n *Node, depth int, path string, sh *oracleShare) (*yaml.Node, error) {
 	switch n.Kind {
 	case Null:
 		return scalar("!!null", "null"), nil
@@ -221,7 +250,7 @@ func toYAML(n *Node, depth int, path string) (*yaml.Node, error) {
 			y.Style = yaml.FlowStyle
 		}
 		for i, it := range n.Items {
-			c, err := toYAML(it, depth+1, path)
+			c, err := toYAML(it, depth+1, path, sh)
 			if err != nil {
 				return nil, err
 			}
@@ -230,11 +259,8 @@ func toYAML(n *Node, depth int, path string) (*yaml.Node, error) {
 		return y, nil
 	case Hash, HashMap32, HashMap64:
 		y := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, 2*len(n.Entries))}
-		switch n.Kind {
-		case HashMap32:
-			y.Tag, y.Style = tagHash32, yaml.TaggedStyle
-		case HashMap64:
-			y.Tag, y.Style = tagHash64, yaml.TaggedStyle
+		if tag := mappingTag(n.Kind, n.KeepOrder); tag != "" {
+			y.Tag, y.Style = tag, yaml.TaggedStyle
 		}
 		if flow(n, depth) {
 			y.Style |= yaml.FlowStyle
@@ -249,7 +275,7 @@ func toYAML(n *Node, depth int, path string) (*yaml.Node, error) {
 			} else {
 				k = scalar("!!int", strconv.FormatUint(e.Hash, 10))
 			}
-			v, err := toYAML(e.Value, depth+1, path)
+			v, err := toYAML(e.Value, depth+1, path, sh)
 			if err != nil {
 				return nil, err
 			}

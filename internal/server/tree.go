@@ -25,7 +25,11 @@ import (
 //   - POST /api/tree (multipart: "file", optional "zsdic") unwraps the file (zstd with the
 //     game's dictionaries, or Yaz0), recognizes BYML or AAMP by magic and answers
 //     {"format": TreeFormat, "name", "kind": "byml"|"aamp", "wrapping": {...}, "size",
-//     "document": JSON form}.
+//     "warnings": [{"path", "offset", "message"}], "document": JSON form}. Warnings name what
+//     the file holds that the game may not take as meant (byml.Warnings: hash keys unsorted
+//     or repeated), for the editor to show. The JSON form sends a shared node once and
+//     refers to it elsewhere (byml's "id" and "ref"), so the document is proportional to
+//     the file however much it shares.
 //   - POST /api/tree/build?kind=byml|aamp (multipart: "document", optional "file" and
 //     "zsdic") writes the document. With "file", the file the document was opened from, the
 //     new file keeps that file's layout and wrapping: the original is read again and the
@@ -211,6 +215,7 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 	defer u.close()
 	kind := pack.Format(u.data)
 	var doc []byte
+	var warnings []byml.Warning
 	switch kind {
 	case "byml":
 		d, err := byml.Read(u.data)
@@ -220,6 +225,7 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 		if doc, err = d.ToJSON(); err != nil {
 			return errorf(http.StatusUnprocessableEntity, "%v", err)
 		}
+		warnings = d.Warnings()
 	case "aamp":
 		pio, err := aamp.Read(u.data)
 		if err != nil {
@@ -246,7 +252,20 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 	b = strconv.AppendUint(b, uint64(u.wrapping.Yaz0Alignment), 10)
 	b = append(b, `},"size":`...)
 	b = strconv.AppendInt(b, int64(len(u.data)), 10)
-	b = append(b, `,"document":`...)
+	b = append(b, `,"warnings":[`...)
+	for i, w := range warnings {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"path":`...)
+		b = jsontext.AppendString(b, w.Path)
+		b = append(b, `,"offset":`...)
+		b = strconv.AppendInt(b, w.Offset, 10)
+		b = append(b, `,"message":`...)
+		b = jsontext.AppendString(b, w.Message)
+		b = append(b, '}')
+	}
+	b = append(b, `],"document":`...)
 	b = append(b, doc...)
 	b = append(b, '}')
 	if err := s.checkReply(len(b), len(u.data)); err != nil {
@@ -531,8 +550,19 @@ func (g *grafter) graft(o, e *byml.Node) *byml.Node {
 		}
 		o.Items = e.Items
 	case byml.Hash, byml.HashMap32, byml.HashMap64:
-		// Both sides are sorted the same way (Read refuses, FromJSON sorts, others): walk
-		// them together, matching entries by key.
+		if o.KeepOrder || e.KeepOrder {
+			// Entries in the file's order, keys maybe repeated: match them by place.
+			for i := range e.Entries {
+				ee := &e.Entries[i]
+				if i < len(o.Entries) && o.Entries[i].Key == ee.Key && o.Entries[i].Hash == ee.Hash {
+					ee.Value = g.graft(o.Entries[i].Value, ee.Value)
+				}
+			}
+			o.Entries, o.KeepOrder = e.Entries, e.KeepOrder
+			break
+		}
+		// Both sides are sorted the same way (Read and FromJSON sort or keep the order,
+		// others): walk them together, matching entries by key.
 		j := 0
 		for i := range e.Entries {
 			ee := &e.Entries[i]

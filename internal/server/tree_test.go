@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"math"
 	"net/http"
@@ -362,21 +363,72 @@ func TestTreeBYMLSharedNodes(t *testing.T) {
 	if !bytes.Equal(out, data) || layout != "preserved" {
 		t.Errorf("unedited: identical %v, layout %q", bytes.Equal(out, data), layout)
 	}
+	// The document sends the shared array once and refers to it.
+	const sharedJSON = `{"version":7,"bigEndian":false,"root":{"type":"hash","value":[["a",{"type":"array","id":0,"value":[{"type":"int","value":1},{"type":"int","value":2}]}],["b",{"ref":0}]]}}`
+	if string(got.Document) != sharedJSON {
+		t.Fatalf("document %s, want %s", got.Document, sharedJSON)
+	}
+	// An edit of the shared node is an edit at both places, in the layout.
 	doc := editBYML(t, got.Document, func(root *byml.Node) { root.Get("b").Items[1].Bits = 9 })
-	out, _ = buildTree(t, s, "byml", "shared.byml", doc, data, nil)
+	out, layout = buildTree(t, s, "byml", "shared.byml", doc, data, nil)
 	d, err := byml.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, b := d.Root.Get("a").Items[1].IntValue(), d.Root.Get("b").Items[1].IntValue(); a != 2 || b != 9 {
-		t.Errorf("a[1] = %d, b[1] = %d; want 2 and 9", a, b)
+	if a, b := d.Root.Get("a").Items[1].IntValue(), d.Root.Get("b").Items[1].IntValue(); a != 9 || b != 9 || layout != "preserved" || len(out) != len(data) {
+		t.Errorf("a[1] = %d, b[1] = %d, layout %s; want 9, 9, preserved", a, b, layout)
 	}
-	// Editing the first use (which the graft reaches first) does not leak into the second.
-	doc = editBYML(t, got.Document, func(root *byml.Node) { root.Get("a").Items[0].Bits = 5 })
-	out, _ = buildTree(t, s, "byml", "shared.byml", doc, data, nil)
-	d, _ = byml.Read(out)
-	if a, b := d.Root.Get("a").Items[0].IntValue(), d.Root.Get("b").Items[0].IntValue(); a != 5 || b != 1 {
-		t.Errorf("a[0] = %d, b[0] = %d; want 5 and 1", a, b)
+	// A document that writes the two out apart, one of them changed, unshares them: the
+	// other keeps its values, whichever use the graft reaches first.
+	for _, tc := range []struct{ a, b string }{{"5", "1"}, {"1", "5"}} {
+		apart := fmt.Sprintf(`{"version":7,"bigEndian":false,"root":{"type":"hash","value":[["a",{"type":"array","value":[{"type":"int","value":%s},{"type":"int","value":2}]}],["b",{"type":"array","value":[{"type":"int","value":%s},{"type":"int","value":2}]}]]}}`, tc.a, tc.b)
+		out, _ = buildTree(t, s, "byml", "shared.byml", []byte(apart), data, nil)
+		d, _ = byml.Read(out)
+		if a, b := d.Root.Get("a").Items[0].IntValue(), d.Root.Get("b").Items[0].IntValue(); fmt.Sprint(a) != tc.a || fmt.Sprint(b) != tc.b {
+			t.Errorf("a[0] = %d, b[0] = %d; want %s and %s", a, b, tc.a, tc.b)
+		}
+	}
+}
+
+// The games' files that broke the format's rules or shared heavily open, say what looks
+// wrong, and come back byte for byte from their document.
+func TestTreeGameFilesWarningsAndSharing(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	dir := testcorpus.GameDir(t, "byml")
+	for _, tc := range []struct {
+		name, warnings string
+		refs           bool
+	}{
+		{"TotK__Enemy_Drake_Lord.engine__actor__GameParameterTable.bgyml__5fd9985622.byml",
+			`[{"path":"/Components","offset":844,"message":"keys are not sorted (\"SaveToFigureParam\" comes after \"gamebalance_AttackParam\"): the game binary-searches keys and may not find some entries. Saving keeps the entries as they are."}]`, false},
+		{"SMO__WaterfallWorldHomeStageMap.byml__35f150b19f.byml", `[]`, true},
+	} {
+		data := readFile(t, filepath.Join(dir, tc.name))
+		ct, body := packForm(t, packPart{"file", tc.name, data})
+		rec := do(s, "POST", "/api/tree", ct, body)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%s: %d %s", tc.name, rec.Code, cut(rec.Body.Bytes()))
+		}
+		var got struct {
+			Warnings json.RawMessage `json:"warnings"`
+			Document json.RawMessage `json:"document"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if string(got.Warnings) != tc.warnings {
+			t.Errorf("%s: warnings %s, want %s", tc.name, got.Warnings, tc.warnings)
+		}
+		if refs := bytes.Contains(got.Document, []byte(`{"ref":`)); refs != tc.refs {
+			t.Errorf("%s: document has refs %v, want %v", tc.name, refs, tc.refs)
+		}
+		if len(got.Document) > 16*len(data) {
+			t.Errorf("%s: document of %d bytes from %d", tc.name, len(got.Document), len(data))
+		}
+		out, layout := buildTree(t, s, "byml", tc.name, got.Document, data, nil)
+		if !bytes.Equal(out, data) || layout != "preserved" {
+			t.Errorf("%s: built file identical %v, layout %s", tc.name, bytes.Equal(out, data), layout)
+		}
 	}
 }
 

@@ -46,6 +46,7 @@ type Writer struct {
 	indents   []int
 	flowLevel int
 	frames    []frame
+	anchor    string // set by Anchor for the next node
 }
 
 // frame is an open container.
@@ -298,8 +299,35 @@ func (w *Writer) begin(tag string, seq, flow bool) {
 		simple = len(tag) <= simpleKeyMax
 	}
 	ctx := w.enter(simple)
+	w.writeAnchor()
 	w.tag(tag)
 	w.frames = append(w.frames, frame{seq: seq, flow: flow || w.flowLevel > 0, first: true, key: true, ctx: ctx})
+}
+
+// Anchor gives the next node (a scalar or container, not a mapping key) the anchor name,
+// written "&name" before its tag as yaml.v3 writes a node's Anchor. Names must be plain
+// letters and digits.
+func (w *Writer) Anchor(name string) { w.anchor = name }
+
+func (w *Writer) writeAnchor() {
+	if w.anchor == "" {
+		return
+	}
+	w.indicator("&", true, false, false)
+	w.text(w.anchor)
+	w.ws, w.indention = false, false
+	w.anchor = ""
+}
+
+// Alias writes "*name", a reference to the node anchored name (as yaml.v3 writes an
+// AliasNode), in a value's or an item's place.
+func (w *Writer) Alias(name string) {
+	w.reserve(max(w.indent, 0) + len(name) + 16)
+	w.enter(true)
+	w.indicator("*", true, false, false)
+	w.text(name)
+	w.ws, w.indention = false, false
+	w.leave()
 }
 
 // End closes the innermost container.
@@ -397,6 +425,7 @@ func (w *Writer) scalar(tag, s string, st style) {
 	if st == literalStyle && (!a.block || w.flowLevel > 0 || ctx.simpleKey) {
 		st = doubleStyle
 	}
+	w.writeAnchor()
 	w.tag(tag)
 	w.increaseIndent(true, false, ctx.blockItem)
 	switch {

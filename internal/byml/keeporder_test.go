@@ -1,0 +1,107 @@
+package byml
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Hashes whose keys are out of order or repeat, as modding tools write them, read as
+// KeepOrder hashes and come back as they were from every writer and text form.
+func TestKeepOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml, json, warning string
+		data                      []byte
+	}{
+		{"unsorted keys",
+			"!unsorted {b: 1, a: 2}\n",
+			`{"version":2,"bigEndian":false,"root":{"type":"hash","unsorted":true,"value":[["b",{"type":"int","value":1}],["a",{"type":"int","value":2}]]}}`,
+			`keys are not sorted ("a" comes after "b"): the game binary-searches keys and may not find some entries. Saving keeps the entries as they are.`,
+			file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "a\x00b\x00", 0x2C1, 0xD1000001, 1, 0xD1000000, 2)},
+		{"repeated key",
+			"!unsorted {a: 1, a: 2}\n",
+			`{"version":2,"bigEndian":false,"root":{"type":"hash","unsorted":true,"value":[["a",{"type":"int","value":1}],["a",{"type":"int","value":2}]]}}`,
+			`key "a" appears 2 times: the game binary-searches keys and may not find some entries. Saving keeps the entries as they are.`,
+			file(hdr(0x10, 0, 0x20), 0x1C2, 0xC, 0xE, "a\x00\x00\x00", 0x2C1, 0xD1000000, 1, 0xD1000000, 2)},
+		{"repeated hash",
+			"!h-unsorted {5: 0, 5: 0}\n",
+			`{"version":2,"bigEndian":false,"root":{"type":"hashmap32","unsorted":true,"value":[[5,{"type":"int","value":0}],[5,{"type":"int","value":0}]]}}`,
+			`key 0x5 appears 2 times: the game binary-searches keys and may not find some entries. Saving keeps the entries as they are.`,
+			file(hdr(0, 0, 0x10), 0x220, 5, 0, 5, 0, 0xD1D1)},
+	} {
+		doc, err := Read(tc.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !doc.Root.KeepOrder {
+			t.Fatalf("%s: not marked KeepOrder", tc.name)
+		}
+		w := doc.Warnings()
+		if len(w) != 1 || w[0] != (Warning{Path: "", Offset: int64(doc.layout.rootOff), Message: tc.warning}) {
+			t.Fatalf("%s: warnings %#v", tc.name, w)
+		}
+		if out, err := doc.Marshal(); err != nil || !bytes.Equal(out, tc.data) {
+			t.Fatalf("%s: Marshal: %v, %s", tc.name, err, firstDiff(out, tc.data))
+		}
+		// The canonical layout keeps the order too.
+		canon, err := doc.MarshalCanonical()
+		if err != nil {
+			t.Fatalf("%s: canonical: %v", tc.name, err)
+		}
+		back, err := Read(canon)
+		if err != nil || !back.Root.KeepOrder || !Equal(back.Root, doc.Root) {
+			t.Fatalf("%s: canonical file reads back as %+v, %v", tc.name, back, err)
+		}
+		y, err := doc.ToYAML()
+		if err != nil || string(y) != tc.yaml {
+			t.Fatalf("%s: YAML %q, %v; want %q", tc.name, y, err, tc.yaml)
+		}
+		fy, err := FromYAML(y)
+		if err != nil || !fy.Root.KeepOrder || !Equal(fy.Root, doc.Root) {
+			t.Fatalf("%s: YAML reads back as %+v, %v", tc.name, fy, err)
+		}
+		j, err := doc.ToJSON()
+		if err != nil || string(j) != tc.json {
+			t.Fatalf("%s: JSON %s, %v; want %s", tc.name, j, err, tc.json)
+		}
+		fj, err := FromJSON(j)
+		if err != nil || !fj.Root.KeepOrder || !Equal(fj.Root, doc.Root) {
+			t.Fatalf("%s: JSON reads back as %+v, %v", tc.name, fj, err)
+		}
+		if w := fj.Warnings(); len(w) != 1 || w[0].Offset != -1 || w[0].Message != tc.warning {
+			t.Fatalf("%s: warnings of the JSON document %#v", tc.name, w)
+		}
+	}
+}
+
+// Without the mark, unsorted input is sorted and a repeated key is an error, as before; the
+// mark is refused on what is not a hash. Get and Set on a KeepOrder hash take the first
+// match and append new keys.
+func TestKeepOrderMarkAndAccess(t *testing.T) {
+	if _, err := FromYAML([]byte("{a: 1, a: 2}")); err == nil || !strings.Contains(err.Error(), `key a appears twice`) {
+		t.Fatalf("unmarked repeated YAML key: %v", err)
+	}
+	if _, err := FromJSON([]byte(`{"root":{"type":"array","unsorted":true,"value":[]}}`)); err == nil || !strings.Contains(err.Error(), `array node with "unsorted"`) {
+		t.Fatalf("unsorted array: %v", err)
+	}
+	doc, err := FromJSON([]byte(`{"root":{"type":"hash","value":[["b",{"type":"int","value":1}],["a",{"type":"int","value":2}]]}}`))
+	if err != nil || doc.Root.KeepOrder || doc.Root.Entries[0].Key != "a" {
+		t.Fatalf("unmarked JSON hash: %+v, %v", doc, err)
+	}
+	h := &Node{Kind: Hash, KeepOrder: true, Entries: []Entry{{Key: "b", Value: NewInt(1)}, {Key: "a", Value: NewInt(2)}, {Key: "b", Value: NewInt(3)}}}
+	if v := h.Get("b"); v == nil || v.IntValue() != 1 {
+		t.Fatalf("Get(b) = %+v, want the first b", v)
+	}
+	h.Set("b", NewInt(4))
+	h.Set("c", NewInt(5))
+	var got []string
+	for _, e := range h.Entries {
+		got = append(got, e.Key+"="+string(rune('0'+e.Value.IntValue())))
+	}
+	if strings.Join(got, " ") != "b=4 a=2 b=3 c=5" {
+		t.Fatalf("after Set: %s", strings.Join(got, " "))
+	}
+	if !h.Delete("b") || h.Entries[0].Key != "a" || len(h.Entries) != 3 {
+		t.Fatalf("Delete(b) removed another entry: %+v", h.Entries)
+	}
+}

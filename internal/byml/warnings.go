@@ -1,0 +1,97 @@
+package byml
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Warning is something about a document that the format allows to be read but that the game
+// or other tools may not take as meant: a hash whose keys are not sorted or repeat.
+type Warning struct {
+	Path    string // the container, as a JSON Pointer from the root: "/Actors/12"; "" for the root
+	Offset  int64  // where the file holds it, or -1 when the document has no file layout
+	Message string
+}
+
+// maxWarnings bounds the list: a hostile file could make every container warn.
+const maxWarnings = 100
+
+// Warnings lists the hashes marked KeepOrder whose entries break the format's order, each
+// once however many parents share it, at most maxWarnings of them, in document order.
+func (d *Document) Warnings() []Warning {
+	var out []Warning
+	if d.Root == nil {
+		return out
+	}
+	seen := map[*Node]bool{}
+	var rec func(n *Node, path string, depth int)
+	rec = func(n *Node, path string, depth int) {
+		if !n.Kind.IsContainer() || seen[n] || len(out) >= maxWarnings || depth > maxDepth {
+			return
+		}
+		seen[n] = true
+		if n.KeepOrder {
+			if msg := orderProblem(n); msg != "" {
+				off := int64(-1)
+				if d.layout != nil {
+					if o, ok := d.layout.at[n]; ok {
+						off = int64(o)
+					}
+				}
+				out = append(out, Warning{Path: path, Offset: off, Message: msg})
+			}
+		}
+		for i, it := range n.Items {
+			rec(it, path+"/"+strconv.Itoa(i), depth+1)
+		}
+		for _, e := range n.Entries {
+			rec(e.Value, path+"/"+pointerKey(n, e), depth+1)
+		}
+	}
+	rec(d.Root, "", 0)
+	return out
+}
+
+// pointerKey is an entry's key as a JSON Pointer step ("~" and "/" escaped).
+func pointerKey(n *Node, e Entry) string {
+	if n.Kind != Hash {
+		return strconv.FormatUint(e.Hash, 10)
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(e.Key)
+}
+
+// orderProblem says what is wrong with a hash's order, or "" when nothing is: the repeated
+// keys (how many times each) and the first key out of order.
+func orderProblem(n *Node) string {
+	count := map[Entry]int{}
+	var repeated []Entry
+	var unsorted string
+	for i, e := range n.Entries {
+		k := Entry{Key: e.Key, Hash: e.Hash}
+		if count[k]++; count[k] == 2 {
+			repeated = append(repeated, k)
+		}
+		if unsorted == "" && i > 0 && !entryBefore(n.Kind, &n.Entries[i-1], &n.Entries[i]) && count[k] == 1 {
+			unsorted = fmt.Sprintf("%s comes after %s", quoteKey(n, e), quoteKey(n, n.Entries[i-1]))
+		}
+	}
+	var parts []string
+	for _, k := range repeated {
+		parts = append(parts, fmt.Sprintf("key %s appears %d times", quoteKey(n, k), count[k]))
+	}
+	if unsorted != "" {
+		parts = append(parts, "keys are not sorted ("+unsorted+")")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + ": the game binary-searches keys and may not find some entries. Saving keeps the entries as they are."
+}
+
+func quoteKey(n *Node, e Entry) string {
+	if n.Kind == Hash {
+		return strconv.Quote(e.Key)
+	}
+	return fmt.Sprintf("0x%x", e.Hash)
+}
