@@ -13,13 +13,20 @@ import (
 // is skipped elsewhere, saying why.
 func Dir(tb testing.TB) string {
 	tb.Helper()
+	return shared(tb, "corpus", "test corpus ../shared/corpus")
+}
+
+// shared returns the folder sub of ../shared beside the project root, or fails the test under
+// CI and skips it elsewhere, naming what is missing.
+func shared(tb testing.TB, sub, what string) string {
+	tb.Helper()
 	wd, err := os.Getwd()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			c := filepath.Join(dir, "..", "shared", "corpus")
+			c := filepath.Join(dir, "..", "shared", sub)
 			if st, err := os.Stat(c); err == nil && st.IsDir() {
 				return c
 			}
@@ -30,9 +37,9 @@ func Dir(tb testing.TB) string {
 		}
 	}
 	if os.Getenv("CI") == "true" {
-		tb.Fatal("test corpus ../shared/corpus not found beside the project root; CI needs it")
+		tb.Fatalf("%s not found beside the project root; CI needs it", what)
 	}
-	tb.Skip("test corpus ../shared/corpus not found beside the project root; skipping")
+	tb.Skipf("%s not found beside the project root; skipping", what)
 	return ""
 }
 
@@ -60,27 +67,7 @@ func AINB(tb testing.TB) []string {
 // fails the test under CI and skips it elsewhere.
 func GameDir(tb testing.TB, format string) string {
 	tb.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			g := filepath.Join(dir, "..", "shared", "gamefiles", format)
-			if st, err := os.Stat(g); err == nil && st.IsDir() {
-				return g
-			}
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		tb.Fatalf("game files ../shared/gamefiles/%s not found beside the project root; CI needs them", format)
-	}
-	tb.Skipf("game files ../shared/gamefiles/%s not found beside the project root; skipping", format)
-	return ""
+	return shared(tb, filepath.Join("gamefiles", format), "game files ../shared/gamefiles/"+format)
 }
 
 // GameFiles lists every file of GameDir(format), sorted.
