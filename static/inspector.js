@@ -383,7 +383,7 @@ export class Inspector {
     const out = srcNode && !missingOutput(s) ? (srcNode.outputs || [])[s.output || 0] : null;
     const from = `from node #${s.node} output ${out ? out.name : missingOutput(s) ? `(missing ${s.missingOutput})` : s.output || 0}`;
     const rows = [
-      h("div.src-line.src-through", {}, h("span.muted", {}, "through ƒ"),
+      h("div.src-line.src-through", {}, h("span.muted", {}, "expression"),
         intInput(s.expression, key + ".expression", (v) => {
           if (v < 0 || v >= n) {
             ed.ui.toast(`There are ${n} expressions (0–${n - 1}).`, "error");
@@ -392,8 +392,8 @@ export class Inspector {
           return this.refused(ed.edits.setSourceExpression(ref, v));
         }),
         h("button.link", { onclick: () => ed.ui.showExpression(s.expression) }, "show"),
-        h("button.small", { dataset: { key: key + ".expression.remove" }, title: "Feed the output to the input directly; the link stays",
-          onclick: () => this.refused(ed.edits.setSourceExpression(ref, null)) }, "Remove expression")),
+        h("button.link", { dataset: { key: key + ".expression.remove" }, title: "Remove the expression: the output feeds the input directly, the link stays",
+          onclick: () => this.refused(ed.edits.setSourceExpression(ref, null)) }, "remove")),
       h("div.hint.src-summary", { dataset: { key: key + ".summary" } }, `${from} through expression ${s.expression}`),
     ];
     if (s.expression >= 0 && s.expression < n) {
