@@ -41,6 +41,23 @@ func nodeExprDoc(t *testing.T) *Document {
 	return d
 }
 
+// nodeExprSeed is nodeExprDoc for the fuzz targets' seeds: the same two sources.
+func nodeExprSeed(tb testing.TB) *Document {
+	tb.Helper()
+	d, err := Parse("seed", readCorpus(tb, "synthetic/expressions_v407.ainb"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	x, im := &d.Nodes[3].Inputs[0], &d.Nodes[2].Inputs[1]
+	if x.Name != "X" || x.Source == nil || im.Name != "IM" || len(im.Sources) == 0 {
+		tb.Fatal("synthetic/expressions_v407.ainb changed: node 3's input 0 is no longer X with a source, or node 2's input 1 IM with sources")
+	}
+	one, six := 1, 6
+	x.Source.Expression = &one
+	im.Sources[0] = Source{Node: &one, Output: 1, Expression: &six}
+	return d
+}
+
 // nodeFacts returns the word facts of node id whose kind is one of kinds.
 func nodeFacts(t *testing.T, d *Document, id int, kinds ...uint8) []fact {
 	t.Helper()
