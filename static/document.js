@@ -77,7 +77,9 @@ export const FORMAT = "ainb-editor-document/2";
 
 /**
  * Where a value comes from: one of node (+ output), blackboard (+ component) or expression;
- * none of them (in a multi-input's sources) stands for the immediate value.
+ * an input's node output may also go through an expression (node and expression: the output
+ * is the function's In, the value its result). None of them (in a multi-input's sources)
+ * stands for the immediate value.
  * @typedef {object} Source
  * @property {number} [node]          node id
  * @property {number} [output]        index into that node's outputs; absent for 0
@@ -85,7 +87,8 @@ export const FORMAT = "ainb-editor-document/2";
  *                                    index among its outputs of the value's type (a warning)
  * @property {number} [blackboard]    index into Document.blackboard
  * @property {"x" | "y" | "z"} [component]
- * @property {number} [expression]    index into Document.expressions.functions
+ * @property {number} [expression]    index into Document.expressions.functions; beside node,
+ *                                    the function the node's output goes through
  * @property {boolean} [isOutput]     multi-input sources only
  * @property {boolean} [usesDefault]  multi-input sources only
  */

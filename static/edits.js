@@ -118,11 +118,16 @@ export function randomGUID() {
 }
 
 // A source object made from a description: null or {} for the immediate value,
-// {node, output}, {blackboard, component} or {expression}. Zero outputs and empty
-// components are left out, as the document writes them.
+// {node, output} (with expression: the output goes through that function first),
+// {blackboard, component} or {expression}. Zero outputs and empty components are left out,
+// as the document writes them.
 export function makeSource(src) {
   switch (sourceKind(src)) {
-    case "node": return src.output ? { node: src.node, output: src.output } : { node: src.node };
+    case "node": {
+      const s = src.output ? { node: src.node, output: src.output } : { node: src.node };
+      if (src.expression !== undefined && src.expression !== null) s.expression = src.expression;
+      return s;
+    }
     case "blackboard": return src.component ? { blackboard: src.blackboard, component: src.component } : { blackboard: src.blackboard };
     case "expression": return { expression: src.expression };
   }
@@ -289,6 +294,8 @@ export class Edits {
     const kind = sourceKind(src);
     if (kind === "node") {
       if (ref.attachment !== undefined || ref.list !== "inputs") return "only inputs take values from node outputs";
+      if (src.blackboard !== undefined && src.blackboard !== null) return "a node output does not go through a blackboard parameter";
+      if (src.expression !== undefined && src.expression !== null && expressionText(this.doc, src.expression) === undefined) return `there is no expression ${src.expression}`;
       return this.connectProblem(src.node, src.output || 0, ref.node, ref.index);
     }
     if (kind === "blackboard") {
@@ -304,7 +311,9 @@ export class Edits {
   }
 
   // Changes where a property or input takes its value: src is null for the immediate value,
-  // {node, output}, {blackboard, component} or {expression}. With ref.source, changes one
+  // {node, output} (an input; with expression, through that function), {blackboard,
+  // component} or {expression}. src says the whole new source: what the old one had and src
+  // does not (an expression a node output went through) goes. With ref.source, changes one
   // source of a multi-input. Returns {ok, reason}.
   setSource(ref, src, label) {
     const item = this.item(ref);
@@ -353,12 +362,17 @@ export class Edits {
   }
 
   // Makes output k of node outId the source of input j of node inId; a multi-input gains a
-  // source rather than losing the ones it has. Returns {ok, reason}.
+  // source rather than losing the ones it has. An input whose node output went through an
+  // expression keeps the expression: it is how the input reads whatever feeds it, and the
+  // drag that rewires the link says nothing about it (the inspector removes it).
+  // Returns {ok, reason}.
   connect(outId, k, inId, j) {
     const reason = this.connectProblem(outId, k, inId, j);
     if (reason) return { ok: false, reason };
     const input = this.node(inId).inputs[j];
-    const src = makeSource({ node: outId, output: k });
+    const old = input.source;
+    const through = !Array.isArray(input.sources) && sourceKind(old) === "node" ? old.expression : undefined;
+    const src = makeSource({ node: outId, output: k, expression: through });
     const same = (s) => s && s.node === outId && (s.output || 0) === k && !missingOutput(s);
     const tx = this.begin(`Connect #${outId}.${this.node(outId).outputs[k].name} → #${inId}.${input.name}`);
     if (Array.isArray(input.sources)) {
@@ -373,8 +387,9 @@ export class Edits {
     return { ok: true };
   }
 
-  // Lets go of an input's source (it takes its own value again), or removes source k of a
-  // multi-input.
+  // Lets go of an input's source (it takes its own value again, also when the node output
+  // went through an expression: the expression goes with the link), or removes source k of
+  // a multi-input.
   disconnect(inId, j, k) {
     const ref = { node: inId, list: "inputs", index: j };
     const input = this.item(ref);
@@ -388,6 +403,23 @@ export class Edits {
       return this.commit(tx);
     }
     return this.setSource(ref, null, `Disconnect #${inId}.${input.name}`).ok;
+  }
+
+  // Sends the node output that feeds an input (or, with ref.source, one source of a
+  // multi-input) through expression k, or with k null straight to the input again (the
+  // link stays). Returns {ok, reason}.
+  setSourceExpression(ref, k) {
+    const item = this.item(ref);
+    if (!item) return { ok: false, reason: "no such value" };
+    const s = ref.source !== undefined ? (item.sources || [])[ref.source] : item.source;
+    if (sourceKind(s) !== "node") return { ok: false, reason: "the value does not read a node output" };
+    const want = k === null || k === undefined ? undefined : k;
+    if (want !== undefined && expressionText(this.doc, want) === undefined) return { ok: false, reason: `there is no expression ${want}` };
+    if (s.expression === want) return { ok: false, reason: want === undefined ? "the output goes through no expression" : `the output goes through expression ${want} already` };
+    const tx = this.begin(want === undefined ? `Remove the expression of ${this.itemLabel(ref, item)}` : `Send ${this.itemLabel(ref, item)} through expression ${want}`);
+    tx.set(s, "expression", want);
+    tx.structure = true;
+    return { ok: this.commit(tx) };
   }
 
   // Adds an entry to a multi-input: src as for setSource (null: the immediate value).
@@ -1106,8 +1138,9 @@ export class Edits {
     return fns.length - 1;
   }
 
-  // Removes expression k: references to later functions are renumbered, values that used k
-  // fall back to their own value.
+  // Removes expression k: references to later functions are renumbered (node outputs that
+  // go through one too), values that used k fall back to their own value, and node outputs
+  // that went through k feed their input directly again.
   removeExpression(k) {
     const fns = this.doc.expressions && this.doc.expressions.functions;
     if (!fns || !fns[k]) return false;
@@ -1115,6 +1148,7 @@ export class Edits {
     this.forEachSourceRef((s, ref, item) => {
       if (s.expression === undefined) return;
       if (s.expression > k) tx.set(s, "expression", s.expression - 1);
+      else if (s.expression === k && sourceKind(s) === "node") tx.set(s, "expression", undefined);
       else if (s.expression === k) this.applySource(tx, ref, item, null);
     });
     tx.splice(fns, k, 1);

@@ -89,7 +89,10 @@ function check(doc) {
   const fns = (doc.expressions && doc.expressions.functions) || [];
   const src = (s, what) => {
     switch (sourceKind(s)) {
-      case "node": isNode(s.node, what); break;
+      case "node":
+        isNode(s.node, what);
+        if (s.expression !== undefined) assert.ok(fns[s.expression], `${what}: through no expression ${s.expression}`);
+        break;
       case "blackboard": assert.ok(bb[s.blackboard], `${what}: no blackboard parameter ${s.blackboard}`); break;
       case "expression": assert.ok(fns[s.expression], `${what}: no expression ${s.expression}`); break;
     }
@@ -619,6 +622,71 @@ test("expressions: edit, add, remove renumbers references", () => {
   assert.equal(ed.addExpression("x"), -1);
 });
 
+// A node output may go through an expression before the input gets it ({node, output,
+// expression}): the expression is renumbered with the others, removing it keeps the link,
+// rewiring the link keeps it, and letting go of the link lets go of both.
+test("node outputs through an expression", () => {
+  const { doc, ed, node } = setup();
+  const inFloat = { node: 2, list: "inputs", index: 0 };
+  const multi0 = { node: 2, list: "inputs", index: 1, source: 0 };
+  assert.deepEqual(node(2).inputs[0].source, { node: 1, output: 1 });
+  roundTrip(doc, ed, () => ed.setSourceExpression(inFloat, 1));
+  assert.deepEqual(node(2).inputs[0].source, { node: 1, output: 1, expression: 1 });
+  assert.equal(ed.history.done.at(-1).label, "Send #2.InFloat through expression 1");
+  assert.deepEqual(roundTrip(doc, ed, () => ed.setSourceExpression(inFloat, 1), false), { ok: false, reason: "the output goes through expression 1 already" });
+  assert.deepEqual(roundTrip(doc, ed, () => ed.setSourceExpression(inFloat, 2), false), { ok: false, reason: "there is no expression 2" });
+  assert.deepEqual(roundTrip(doc, ed, () => ed.setSourceExpression({ node: 2, list: "inputs", index: 2 }, 0), false),
+    { ok: false, reason: "the value does not read a node output" }, "a blackboard source has no node output to transform");
+  assert.deepEqual(roundTrip(doc, ed, () => ed.setSource(inFloat, { node: 1, output: 1, expression: 5 }), false), { ok: false, reason: "there is no expression 5" });
+  // One source of a multi-input.
+  roundTrip(doc, ed, () => ed.setSourceExpression(multi0, 0));
+  assert.deepEqual(node(2).inputs[1].sources[0], { node: 1, expression: 0 });
+  // The badge's data: each link says which expression it goes through.
+  const E = computeEdges(doc);
+  const exprOf = (to, row) => [...E.expr].filter((_, k) => E.to[k] === doc.nodes.indexOf(node(to)) && E.toRow[k] === row);
+  const p = node(2).properties.length;
+  assert.deepEqual(exprOf(2, p + 0), [1]);
+  assert.deepEqual(exprOf(2, p + 1), [0, -1]);
+
+  // Rewiring the link keeps the expression; setSource says the whole source.
+  node(3).outputs = [{ name: "F3", type: "float" }];
+  roundTrip(doc, ed, () => ed.connect(3, 0, 2, 0));
+  assert.deepEqual(node(2).inputs[0].source, { node: 3, expression: 1 });
+  roundTrip(doc, ed, () => ed.setSource(inFloat, { node: 1, output: 1 }));
+  assert.deepEqual(node(2).inputs[0].source, { node: 1, output: 1 });
+  roundTrip(doc, ed, () => ed.setSource(inFloat, { node: 3, output: 0, expression: 1 }));
+  assert.deepEqual(node(2).inputs[0].source, { node: 3, expression: 1 });
+
+  // Removing expression 0: PExpr (which read it) falls back to its value, the multi-input's
+  // source feeds the input directly again, and InFloat's expression 1 becomes 0.
+  roundTrip(doc, ed, () => ed.removeExpression(0));
+  assert.equal(node(2).properties[2].source, undefined);
+  assert.deepEqual(node(2).inputs[1].sources[0], { node: 1 });
+  assert.deepEqual(node(2).inputs[0].source, { node: 3, expression: 0 });
+  // Adding one renumbers nothing (it is appended).
+  assert.equal(roundTrip(doc, ed, () => ed.addExpression(".main\nRET\n")), 1);
+  assert.deepEqual(node(2).inputs[0].source, { node: 3, expression: 0 });
+
+  // A copy keeps the expression (same document, same function).
+  const [, copy2] = roundTrip(doc, ed, () => ed.paste(ed.copyNodes([3, 2], "x"), [900, 900], false));
+  assert.deepEqual(node(copy2).inputs[0].source.expression, 0);
+  assert.notEqual(node(copy2).inputs[0].source.node, 3, "the copy reads the copied node");
+
+  // Removing the expression keeps the link; letting go of the link drops both.
+  roundTrip(doc, ed, () => ed.setSourceExpression(inFloat, null));
+  assert.deepEqual(node(2).inputs[0].source, { node: 3 });
+  assert.equal(ed.history.done.at(-1).label, "Remove the expression of #2.InFloat");
+  ed.setSourceExpression(inFloat, 1);
+  roundTrip(doc, ed, () => ed.disconnect(2, 0));
+  assert.equal(node(2).inputs[0].source, undefined);
+  ed.undo();
+  assert.deepEqual(node(2).inputs[0].source, { node: 3, expression: 1 });
+  // Deleting the source node drops the link and its expression: a single source falls back
+  // to its value.
+  roundTrip(doc, ed, () => ed.deleteNodes([3]));
+  assert.equal(node(2).inputs[0].source, undefined);
+});
+
 // An edited function keeps its text as parsed (parsedText, right after text), for the build
 // to edit that function alone in the module as parsed; a parse never has it.
 test("expressions: an edited function keeps its parsed text until set back to it", () => {
@@ -712,7 +780,8 @@ test("random edit sequences undo and redo exactly", () => {
       () => {
         const n = node(anyId());
         const list = ["properties", "inputs"][rnd(2)];
-        const srcs = [null, { blackboard: rnd(5) }, { blackboard: 3, component: "x" }, { expression: rnd(3) }, { node: anyId(), output: rnd(3) }];
+        const srcs = [null, { blackboard: rnd(5) }, { blackboard: 3, component: "x" }, { expression: rnd(3) }, { node: anyId(), output: rnd(3) },
+          { node: anyId(), output: rnd(3), expression: rnd(3) }];
         if (n && n[list] && n[list].length) ed.setSource({ node: n.id, list, index: rnd(n[list].length) }, srcs[rnd(srcs.length)]);
       },
       () => ed.addChild(anyId(), anyId(), "c"),
@@ -732,6 +801,13 @@ test("random edit sequences undo and redo exactly", () => {
       () => ed.removeBlackboard(rnd(6)),
       () => ed.setBlackboardValue(rnd(6), values[rnd(values.length)], rnd(3)),
       () => ed.renameBlackboard(rnd(6), "r" + rnd(9)),
+      () => {
+        const n = node(anyId());
+        if (n && n.inputs && n.inputs.length) {
+          const j = rnd(n.inputs.length);
+          ed.setSourceExpression({ node: n.id, list: "inputs", index: j, source: n.inputs[j].sources ? rnd(3) : undefined }, rnd(2) ? rnd(3) : null);
+        }
+      },
       () => ed.addExpression(".main\n"),
       () => ed.removeExpression(rnd(3)),
       () => ed.setExpressionText(rnd(3), "t" + rnd(9)),

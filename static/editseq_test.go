@@ -190,7 +190,7 @@ func TestRandomEditSequences(t *testing.T) {
 	if filtered {
 		return
 	}
-	for _, name := range []string{"setValue", "setSource", "connect", "disconnect", "addSource", "renameItem", "renameNode",
+	for _, name := range []string{"setValue", "setSource", "connect", "disconnect", "setSourceExpression", "addSource", "renameItem", "renameNode",
 		"setNodeFlag", "move", "setChild", "addChild", "removeChild", "setChildName", "setCondition", "addJump", "removeJump",
 		"setJump", "addQuery", "removeQuery", "addNode", "duplicate", "copyPaste", "pasteForeign", "deleteNodes", "addCommand",
 		"removeCommand", "renameCommand", "setCommandRoot", "addBlackboard", "renameBlackboard", "setBlackboardField",

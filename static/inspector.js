@@ -319,18 +319,24 @@ export class Inspector {
             ed.ui.toast(`Node #${v} has no ${TYPE_LABEL[p.type]} output.`, "error");
             return false;
           }
-          return this.refused(ed.edits.setSource(ref, { node: v, output: first }));
+          // Another node or output keeps the expression the output goes through.
+          return this.refused(ed.edits.setSource(ref, { node: v, output: first, expression: s.expression }));
         });
         const outSel = h("select", { dataset: { key: key + ".output" },
-          onchange: () => this.refused(ed.edits.setSource(ref, { node: s.node, output: Number(outSel.value) })) },
+          onchange: () => this.refused(ed.edits.setSource(ref, { node: s.node, output: Number(outSel.value), expression: s.expression })) },
         outs.map(([o, k]) => h("option", { value: k, selected: k === cur }, o.name)));
         if (missing) outSel.append(h("option", { value: -1, selected: true, disabled: true }, `missing ${TYPE_LABEL[p.type]} output ${s.missingOutput}`));
         else if (!outs.some(([, k]) => k === cur)) outSel.append(h("option", { value: cur, selected: true }, `output ${cur}?`));
         const pick = h("button.small", { title: "Pick the source node on the canvas", dataset: { key: key + ".pick" },
           onclick: () => this.pickSource(ref, p) }, "Pick…");
+        const fns = (doc.expressions && doc.expressions.functions) || [];
+        const through = Number.isInteger(s.expression);
         wrap.append(h("div.src-line.src-node", {}, h("span.muted", {}, "node"), nodeIn, goButton(ed, s.node), pick));
-        wrap.append(h("div.src-line.src-output", {}, h("span.muted", {}, "output"), outSel));
+        wrap.append(h("div.src-line.src-output", {}, h("span.muted", {}, "output"), outSel,
+          !through && fns.length ? h("button.link", { dataset: { key: key + ".expression.add" }, title: "Send the output through an expression before the input gets it",
+            onclick: () => this.refused(ed.edits.setSourceExpression(ref, 0)) }, "+ ƒ expression") : null));
         if (srcNode) wrap.append(h("div.hint", {}, nodeClass(srcNode)));
+        if (through) wrap.append(...this.throughExpression(ref, s, key, srcNode, fns.length));
         break;
       }
       case "blackboard": {
@@ -367,6 +373,35 @@ export class Inspector {
       }
     }
     return wrap;
+  }
+
+  // A node output that goes through expression s.expression before the input gets it: what
+  // it reads, the expression's number (editable), a way to drop it while keeping the link,
+  // and the function itself to read and edit in place.
+  throughExpression(ref, s, key, srcNode, n) {
+    const ed = this.ed;
+    const out = srcNode && !missingOutput(s) ? (srcNode.outputs || [])[s.output || 0] : null;
+    const from = `from node #${s.node} output ${out ? out.name : missingOutput(s) ? `(missing ${s.missingOutput})` : s.output || 0}`;
+    const rows = [
+      h("div.src-line.src-through", {}, h("span.muted", {}, "expression"),
+        intInput(s.expression, key + ".expression", (v) => {
+          if (v < 0 || v >= n) {
+            ed.ui.toast(`There are ${n} expressions (0–${n - 1}).`, "error");
+            return false;
+          }
+          return this.refused(ed.edits.setSourceExpression(ref, v));
+        }),
+        h("button.link", { onclick: () => ed.ui.showExpression(s.expression) }, "show"),
+        h("button.link", { dataset: { key: key + ".expression.remove" }, title: "Remove the expression: the output feeds the input directly, the link stays",
+          onclick: () => this.refused(ed.edits.setSourceExpression(ref, null)) }, "remove")),
+      h("div.hint.src-summary", { dataset: { key: key + ".summary" } }, `${from} through expression ${s.expression}`),
+    ];
+    if (s.expression >= 0 && s.expression < n) {
+      const err = ed.problems.find((q) => q.expression === s.expression);
+      rows.push(h("div.src-expr", {}, functionView(ed, s.expression, key + ".code",
+        err ? { line: err.line || 0, column: err.column || 0, message: err.message } : null)));
+    }
+    return rows;
   }
 
   // The blackboard parameters a value of type t may read: those of its type and, for floats,

@@ -311,9 +311,10 @@ function danglingStubs(nodes) {
 
 export function computeEdges(doc, index = indexById(doc)) {
   const nodes = doc.nodes;
-  const from = [], fromRow = [], to = [], toRow = [], kind = [], color = [];
-  const add = (a, ar, b, br, k, c) => {
-    from.push(a); fromRow.push(ar); to.push(b); toRow.push(br); kind.push(k); color.push(c);
+  // expr: the expression a source link's output goes through (drawn as a badge), or -1.
+  const from = [], fromRow = [], to = [], toRow = [], kind = [], color = [], expr = [];
+  const add = (a, ar, b, br, k, c, x = -1) => {
+    from.push(a); fromRow.push(ar); to.push(b); toRow.push(br); kind.push(k); color.push(c); expr.push(x);
   };
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i];
@@ -326,7 +327,8 @@ export function computeEdges(doc, index = indexById(doc)) {
         if (!s || s.node === undefined || s.node === null || missingOutput(s)) return;
         const a = index.get(s.node);
         if (a === undefined) return;
-        add(a, outputRow(nodes[a], s.output || 0), i, p + j, EDGE_SOURCE, ti);
+        const x = Number.isInteger(s.expression) && s.expression >= 0 ? s.expression : -1;
+        add(a, outputRow(nodes[a], s.output || 0), i, p + j, EDGE_SOURCE, ti, x);
       };
       link(input.source);
       if (input.sources) for (const s of input.sources) link(s);
@@ -348,7 +350,7 @@ export function computeEdges(doc, index = indexById(doc)) {
     count: from.length,
     from: Int32Array.from(from), fromRow: Int32Array.from(fromRow),
     to: Int32Array.from(to), toRow: Int32Array.from(toRow),
-    kind: Int8Array.from(kind), color: Int8Array.from(color),
+    kind: Int8Array.from(kind), color: Int8Array.from(color), expr: Int32Array.from(expr),
     stubs: danglingStubs(nodes),
   };
 }

@@ -88,7 +88,11 @@ export class Picker {
 
   setSource(n, k) {
     const m = this.mode;
-    const res = this.ed.edits.setSource(m.ref, { node: n.id, output: k });
+    // A node output that went through an expression keeps it with the node picked instead.
+    const item = this.ed.edits.item(m.ref);
+    const old = item && (m.ref.source !== undefined ? (item.sources || [])[m.ref.source] : item.source);
+    const expression = old && old.node !== undefined && old.node !== null ? old.expression : undefined;
+    const res = this.ed.edits.setSource(m.ref, { node: n.id, output: k, expression });
     return this.finish(res, n, n.outputs[k].name);
   }
 

@@ -35,6 +35,11 @@ const MIN_LABEL = 70; // a label's text gets at least this many pixels, however 
 const MAX_LABEL = 240;
 const MAX_LABELS = 800; // per frame
 const EDGE_COLORS = VALUE_TYPES.map((t) => TYPE_COLOR[t]);
+// The badge on a link whose node output goes through an expression before the input gets
+// it: a disc in the expression colour with "ƒ", at the link's midpoint (the bezier's point at
+// t = 0.5 is exactly halfway between its ends), so each source of a multi-input has its own.
+const EXPR_BADGE_R = 7;
+const FONT_EXPR_BADGE = "italic 700 11px Georgia, serif";
 // Links that lead nowhere: the warning colour (the problems panel's) and the stub's length.
 export const WARN_COLOR = "#f0a030";
 export const STUB_LENGTH = 40;
@@ -273,7 +278,7 @@ export class Renderer {
     const W = NODE_WIDTH;
     // Edges are batched by style: one stroke per style instead of one per edge.
     const batches = new Map();
-    const hot = [];
+    const hot = [], badges = [];
     for (let k = 0; k < E.count; k++) {
       const a = E.from[k], b = E.to[k];
       const pa = pos[a], pb = pos[b];
@@ -285,6 +290,7 @@ export class Renderer {
       if (Math.max(ax, bx) + c < x0 || Math.min(ax, bx) - c > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
       const style = kind === EDGE_SOURCE ? "s" + E.color[k] : "k" + kind;
       if (sel.size && (sel.has(pa.id) || sel.has(pb.id))) hot.push(k);
+      if (!simple && E.expr && E.expr[k] >= 0) badges.push((ax + bx) / 2, (ay + by) / 2);
       let path = batches.get(style);
       if (!path) batches.set(style, (path = new Path2D()));
       path.moveTo(ax, ay);
@@ -313,6 +319,29 @@ export class Renderer {
       }
       ctx.setLineDash([]);
     }
+    if (badges.length) this.drawExprBadges(badges);
+  }
+
+  // The "ƒ" badges of links through an expression, centred at the points given (x, y pairs).
+  drawExprBadges(P) {
+    const ctx = this.ctx, r = EXPR_BADGE_R;
+    ctx.save();
+    const discs = new Path2D();
+    for (let k = 0; k < P.length; k += 2) {
+      discs.moveTo(P[k] + r, P[k + 1]);
+      discs.arc(P[k], P[k + 1], r, 0, 2 * Math.PI);
+    }
+    ctx.fillStyle = LINK_COLOR.expression;
+    ctx.fill(discs);
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = BG;
+    ctx.stroke(discs);
+    ctx.fillStyle = BG;
+    ctx.font = FONT_EXPR_BADGE;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    for (let k = 0; k < P.length; k += 2) ctx.fillText("ƒ", P[k], P[k + 1] + 0.5);
+    ctx.restore();
   }
 
   // Links that lead nowhere (a child to no node, an input reading an output its node lacks):
@@ -1156,7 +1185,14 @@ function prepareRow(m, doc, n, row) {
         out.left = fitRow(m, it.name + (multi ? ` [${multi.length}]` : ""), row.output ? W * 0.5 - 18 : W * 0.45);
         out.leftW = m.measureText(out.left).width;
         out.leftColor = TEXT;
-        if (!multi && !out.inFilled) {
+        if (!multi && out.inFilled && Number.isInteger(it.source.expression)) {
+          // The linked output reaches the input through an expression: say which.
+          const room = (row.output ? W * 0.5 : W - 12) - 12 - out.leftW - 8;
+          if (room > 20) {
+            out.leftValue = fitRow(m, `ƒ${it.source.expression}`, room);
+            out.leftValueColor = LINK_COLOR.expression;
+          }
+        } else if (!multi && !out.inFilled) {
           const [val, col] = sourceText(it);
           const room = (row.output ? W * 0.5 : W - 12) - 12 - out.leftW - 8;
           if (room > 20) {

@@ -31,7 +31,8 @@ import (
 //     child, a jump, or the node's own flag byte and Reserved10. It carries a check word, a hash
 //     of that value's kind: a property's or input's type, whether the input is a multi-input
 //     and, for facts about flag words and source words, the kind of its source (immediate, node
-//     output, blackboard parameter or expression; not which one); a child's node type and
+//     output, node output through an expression, blackboard parameter or expression; not which
+//     one); a child's node type and
 //     whether its condition reads a blackboard parameter. A fact applies while the value at its
 //     position (the index in the node's flat list) exists and has that kind, independent of
 //     other edits on the node: changing a value, a default, a name or the node's children keeps
@@ -602,17 +603,25 @@ func mirrorFingerprint(h *hasher, n *Node) uint64 {
 	return h.sum()
 }
 
-// Source kinds, as check words tell them apart.
+// Source kinds, as check words tell them apart. A node output through an expression is a
+// kind of its own: adding or removing the expression changes the flag word's source bits,
+// so the facts of the one kind must not apply to the other. (Documents written before the
+// document could say it have such sources as plain node outputs with a fact holding the
+// expression bits; that fact keeps applying to the plain node output, which therefore still
+// builds as it was stored.)
 const (
 	kindImmediate = iota
 	kindNode
 	kindBlackboard
 	kindExpression
+	kindNodeExpression
 )
 
 func sourceKind(s *Source) uint64 {
 	switch {
 	case s == nil:
+	case s.Node != nil && s.Expression != nil:
+		return kindNodeExpression
 	case s.Node != nil:
 		return kindNode
 	case s.Blackboard != nil:

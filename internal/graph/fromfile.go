@@ -429,17 +429,30 @@ func (c *fromCtx) properties(ps *ainb.Properties, o *ownerFacts) []Property {
 // nodeSource reads a source with a node field: another node's output, or by its flags.
 // It returns the source, the per-type blackboard index and whether the node and output
 // fields are what the source derives.
+//
+// A node output whose flags also name an expression (0xC2000000|index, which the games
+// store on 230 sources: the node's output is the expression's In, the input gets its
+// result) is a source with both node and expression; the flag word then derives exactly.
+// Other source bits beside a node (the games have a few blackboard words) stay layout facts.
 func (c *fromCtx) nodeSource(t ainb.ParamType, s ainb.Source) (*Source, int, bool) {
 	if s.Node >= 0 {
 		node := int(s.Node)
 		out := int(s.Output)
+		var src Source
 		if node < len(c.f.Elements) {
 			if s.Output >= int16(len(c.f.Elements[node].Outputs.Of(t))) {
-				return c.lists.newSource(missingOutput(node, int(s.Output))), 0, true
+				src = missingOutput(node, int(s.Output))
+			} else {
+				out += c.f.Elements[node].Outputs.Before(t)
 			}
-			out += c.f.Elements[node].Outputs.Before(t)
 		}
-		return c.lists.newSource(Source{Node: c.slab.int(node), Output: out}), 0, s.Output >= 0
+		if src.Node == nil {
+			src = Source{Node: c.slab.int(node), Output: out}
+		}
+		if s.Flags.IsExpression() && s.Flags.Index() < c.nExpr {
+			src.Expression = c.slab.int(s.Flags.Index())
+		}
+		return c.lists.newSource(src), 0, src.MissingOutput != nil || s.Output >= 0
 	}
 	src, bb := c.source(t, s.Flags)
 	return src, bb, s.Node == -1 && s.Output == 0

@@ -50,6 +50,11 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add(expressionAmplifier(f, 200))
+	if b, err := nodeExprSeed(f).Build(); err != nil { // node outputs through expressions
+		f.Fatal(err)
+	} else {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var (
 			d   *Document

@@ -112,6 +112,10 @@ func paramWord(src *Source, bbIndex int, isOutput bool, usesDefault *bool) uint3
 	if src != nil {
 		switch {
 		case src.Node != nil:
+			// A node output may go through an expression first: the word names it.
+			if src.Expression != nil {
+				w = wordExpression | uint32(*src.Expression)&0xffff
+			}
 			immediate = false
 		case src.Blackboard != nil:
 			c, _ := componentIndex(src.Component)

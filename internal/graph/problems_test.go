@@ -189,6 +189,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		f.Add(d.Encode())
 	}
+	f.Add(nodeExprSeed(f).Encode()) // node outputs through expressions
 	f.Add([]byte(`{"format":"ainb-editor-document/2","name":"","version":1031,"filename":"","category":"AI",` +
 		`"nodes":[{"id":0,"type":"Sequential","name":"","guid":"00000000-0000-0000-0000-000000000000","x":0,"y":0}],` +
 		`"commands":[{"name":"R","guid":"00000000-0000-0000-0000-000000000000","root":0,"secondary":-1}],` +

@@ -565,6 +565,12 @@ func (c *toCtx) readsBack(t ainb.ParamType, w ainb.ParamFlags, src *Source, node
 		return false // ainb's validation refuses it
 	}
 	if node {
+		// The reader takes the node from the node word. Through an expression, the word
+		// must still name that expression; a plain node output (kindNode facts, among them
+		// those of documents written before a source could name both) takes any word.
+		if src != nil && src.Expression != nil {
+			return w.IsExpression() && w.Index() == *src.Expression
+		}
 		return true
 	}
 	switch {
@@ -647,11 +653,11 @@ func (c *toCtx) paramSource(i int, path func() string, t ainb.ParamType, src *So
 		if src.Blackboard != nil {
 			n++
 		}
-		if src.Expression != nil {
-			n++
+		if src.Expression != nil && src.Node == nil {
+			n++ // beside a node, the expression transforms its output
 		}
 		if n > 1 {
-			bad("", "a source is one of node, blackboard and expression")
+			bad("", "a source is one of node (optionally through an expression), blackboard and expression")
 		}
 		if src.Node == nil && src.Output != 0 {
 			bad(".output", "output goes with node")
@@ -732,7 +738,10 @@ func (c *toCtx) paramSource(i int, path func() string, t ainb.ParamType, src *So
 				break
 			}
 			bbIndex = c.bbIndex[b]
-		case src.Expression != nil:
+		}
+		// Alone or fed a node's output (properties have none: refused above); beside a
+		// blackboard parameter it was refused above.
+		if src.Expression != nil && src.Blackboard == nil && (src.Node == nil || allowNode) {
 			if x := *src.Expression; x < 0 || x >= c.nExpr {
 				bad(".expression", "no expression function %d (%d functions)", x, c.nExpr)
 			} else if x > 0xffff {

@@ -165,8 +165,11 @@ type Input struct {
 }
 
 // Source says where a property or input takes its value from: exactly one of Node (another
-// node's output), Blackboard (a blackboard parameter) or Expression (an expression function).
-// In a multi-input's Sources, an entry with none of them stands for the immediate value.
+// node's output), Blackboard (a blackboard parameter) or Expression (an expression function),
+// except that an input's node output may go through an expression: Node with Expression feeds
+// the output to the function (its In) and the input gets the result, as the games store it
+// (230 sources of their files). In a multi-input's Sources, an entry with none of them stands
+// for the immediate value.
 type Source struct {
 	// Node is the id of the node whose output feeds the input; Output indexes that node's
 	// Outputs (the whole list, not per type); the output's type equals the input's.
@@ -181,7 +184,8 @@ type Source struct {
 	// takes one component of a vec3f parameter.
 	Blackboard *int   `json:"blackboard,omitempty"`
 	Component  string `json:"component,omitempty"`
-	// Expression indexes Document.Expressions.Functions.
+	// Expression indexes Document.Expressions.Functions; beside Node, the function the
+	// node's output goes through.
 	Expression *int `json:"expression,omitempty"`
 
 	// Flags of a multi-input's source (see Input).

@@ -143,6 +143,10 @@ function pickSource(r, doc, ref, item) {
     if (out) {
       const ks = out.outputs.map((o, i) => [o, i]).filter(([o]) => o.type === item.type || r.chance(0.1));
       const pick = r.pick(ks);
+      // Sometimes through an expression, as the games' files have it (now and then one the
+      // document lacks: the module must refuse it).
+      const fns = (doc.expressions && doc.expressions.functions) || [];
+      if (pick && fns.length && r.chance(0.3)) return { node: out.id, output: pick[1], expression: r.int(fns.length + (r.chance(0.05) ? 1 : 0)) };
       if (pick) return { node: out.id, output: pick[1] };
     }
   }
@@ -250,6 +254,19 @@ const OPS = {
     const [input, j] = r.pick(js);
     const k = input.sources && r.chance(0.5) ? r.int(input.sources.length) : undefined;
     return [n.id, j, k, ed.disconnect(n.id, j, k)];
+  },
+  // Sends a node output that feeds an input (or one of a multi-input's sources) through an
+  // expression, or back to the input directly.
+  setSourceExpression(r, ed, doc) {
+    const fed = (i) => (i.source && i.source.node !== undefined) || (i.sources || []).some((s) => s.node !== undefined);
+    const n = nodeWith(r, doc, (n) => (n.inputs || []).some(fed));
+    if (!n) return null;
+    const [input, j] = r.pick(n.inputs.map((i, j) => [i, j]).filter(([i]) => fed(i)));
+    const ref = { node: n.id, list: "inputs", index: j };
+    if (input.sources) ref.source = r.pick(input.sources.map((s, k) => [s, k]).filter(([s]) => s.node !== undefined))[1];
+    const fns = (doc.expressions && doc.expressions.functions) || [];
+    const k = fns.length && r.chance(0.7) ? r.int(fns.length + (r.chance(0.05) ? 1 : 0)) : null;
+    return [ref, k, ed.setSourceExpression(ref, k)];
   },
   addSource(r, ed, doc) {
     const n = nodeWith(r, doc, (n) => (n.inputs || []).some((i) => Array.isArray(i.sources)));
@@ -532,7 +549,7 @@ const OPS = {
 
 // How often each operation comes up: edits of values and links most, undo and redo a little.
 const WEIGHTS = {
-  setValue: 6, setSource: 5, connect: 5, disconnect: 3, addSource: 2, renameItem: 4, renameNode: 3, setNodeFlag: 2,
+  setValue: 6, setSource: 5, connect: 5, disconnect: 3, setSourceExpression: 2, addSource: 2, renameItem: 4, renameNode: 3, setNodeFlag: 2,
   move: 1, setChild: 2, addChild: 3, removeChild: 2, setChildName: 2, setCondition: 3, addJump: 2, removeJump: 1,
   setJump: 2, addQuery: 2, removeQuery: 1, addNode: 3, duplicate: 2, copyPaste: 2, pasteForeign: 2, deleteNodes: 3,
   addCommand: 1, removeCommand: 1, renameCommand: 2, setCommandRoot: 1, addBlackboard: 2, renameBlackboard: 2,
