@@ -344,8 +344,9 @@ func (d *decoder) sharedQueries(f *File, h *header, t *tables) {
 			return
 		}
 	}
+	// Unpadded, or padded to 8 as that tool pads.
 	pad := len(t.queryIDs) - len(table)
-	if end := int(h.queryIDs) + queryIDSize*len(table); pad != (8-end%8)%8/queryIDSize {
+	if end := int(h.queryIDs) + queryIDSize*len(table); pad != 0 && pad != (8-end%8)%8/queryIDSize {
 		return
 	}
 	f.Layout.QueryShared, f.Layout.QueryAlign8, f.Layout.QueryOrder = true, pad > 0, nil
