@@ -579,8 +579,13 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 		n.Children = c.lists.children.Take(len(ps))
 		for j := range ps {
 			p := &ps[j]
-			// A child named __CHILD_ENUM... keeps an enum value whatever its node's type.
+			// A child named __CHILD_ENUM... keeps an enum value whatever its node's type. Where
+			// only its name gives it that room, an enum of 0 is no condition at all, as a child
+			// renamed so in the editor is built: the document reads back as it was edited.
 			layout := e.PlugLayoutOf(ainb.PlugChild, p, f.Version)
+			if kind, _ := e.PlugLayout(ainb.PlugChild, f.Version); kind == ainb.LayoutBasic && p.Int == 0 && p.Word == 0 {
+				layout = ainb.LayoutBasic
+			}
 			bt := conditionBlackboardType(layout)
 			ch := Child{Node: childNode(p.Node, len(f.Elements)), Name: p.Name}
 			if layout != ainb.LayoutBasic {
