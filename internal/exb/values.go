@@ -125,7 +125,7 @@ func (c *decodeCtx) operand(op Operand, t DataType) (arg, bool) {
 		return arg{kind: litStr, str: s, param: w[0] <= math.MaxUint16}, ok
 	case SrcParam:
 		a, ok := c.paramOperand(op, t)
-		a.param = ok && inInstruction(&a, t, c.version)
+		a.param = ok && inInstruction(&a, c.version)
 		return a, ok
 	}
 	return arg{}, false
@@ -260,12 +260,12 @@ func immediateFloat(bits uint32, version uint32) bool {
 	return version >= 2 && f >= 0 && f <= 65535 && f == float32(math.Trunc(float64(f))) && bits != 0x80000000
 }
 
-// inInstruction is the value rule for where a literal of type t lives when its text does
+// inInstruction is the value rule for where a literal lives when its text does
 // not say param(...): in the instruction when the 16-bit field holds it (bools, ints
 // 0..65535, whole floats 0..65535 from version 2 on), else in the param table. The
 // reference writer places every literal so; the games' compiler did not always (arg.param).
 // A string counts as in the instruction: its pool offset decides, when it is placed.
-func inInstruction(a *arg, t DataType, version uint32) bool {
+func inInstruction(a *arg, version uint32) bool {
 	switch a.kind {
 	case litBool, litStr:
 		return true
