@@ -69,3 +69,49 @@ func TestExprsCheck(t *testing.T) {
 		t.Fatalf("exit %d:\n%s\nwant\n%s", code, out, wantOut)
 	}
 }
+
+// exprs -check passes every game AINB file the AINB reader reads: each function's readable
+// text compiles back to its very bytes, the param table literals the game keeps where the
+// value alone would put them in the instruction (param(2.0)) among them. A file the reader
+// refuses (two, at present; the reader's concern) fails with the reader's own error.
+func TestGameFilesExprsCheck(t *testing.T) {
+	files := testcorpus.GameFiles(t, "ainb")
+	var want strings.Builder
+	unread := 0
+	for _, f := range files {
+		if _, err := readExpressions(nil, f); err != nil {
+			want.WriteString("FAIL " + f + ": " + err.Error() + "\n")
+			unread++
+			continue
+		}
+		want.WriteString("ok " + f + "\n")
+	}
+	out, _, code := runCLI(t, append([]string{"exprs", "-check"}, files...)...)
+	if wantCode := min(unread, 1); code != wantCode || out != want.String() {
+		t.Errorf("exit %d, want %d; output differs:\n%s", code, wantCode, diffLines(out, want.String()))
+	}
+	t.Logf("%d game AINB files, %d the reader refuses", len(files), unread)
+}
+
+// diffLines shows the lines of got that want does not hold, and the other way round.
+func diffLines(got, want string) string {
+	g, w := map[string]bool{}, map[string]bool{}
+	for _, l := range strings.Split(got, "\n") {
+		g[l] = true
+	}
+	for _, l := range strings.Split(want, "\n") {
+		w[l] = true
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(got, "\n") {
+		if !w[l] {
+			b.WriteString("+ " + l + "\n")
+		}
+	}
+	for _, l := range strings.Split(want, "\n") {
+		if !g[l] {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	return b.String()
+}

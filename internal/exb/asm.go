@@ -206,9 +206,32 @@ func (p *lineParser) operand(last bool) (arg, DataType, error) {
 	return a, t, err
 }
 
-// literal reads a value of type t.
+// literal reads a value of type t, or param(value): the value in the param table
+// (arg.param).
 func (p *lineParser) literal(t DataType, last bool) (arg, error) {
 	start := p.pos
+	if !p.compat && p.word() == "param" && p.pos+len("param") < p.end && p.s[p.pos+len("param")] == '(' {
+		p.pos += len("param(")
+		p.skipSpace()
+		// Checked before reading the value, so that param(param(... cannot recurse.
+		if w := p.word(); w == "param" {
+			return arg{}, p.errAt(p.pos, "param( ) inside param( )")
+		} else if _, mem := sourceByMemoryName(w); mem {
+			return arg{}, p.errAt(p.pos, "param( ) holds a literal such as 2.0, not a location")
+		}
+		a, err := p.literal(t, false)
+		if err != nil {
+			return a, err
+		}
+		if err := p.expect(')'); err != nil {
+			return a, err
+		}
+		a.param = true
+		if msg := paramLiteralProblem(&a, t); msg != "" {
+			return a, p.errAt(start, "%s", msg)
+		}
+		return a, nil
+	}
 	switch p.peek() {
 	case '"':
 		s, err := p.stringLit(last)

@@ -683,12 +683,54 @@ func (c *srcCompiler) leaf(typ DataType, typed bool) (*expr, error) {
 			return x, nil
 		}
 	}
+	if t.kind == tokIdent && t.text == "param" && c.toks[c.tp+1].text == "(" {
+		return c.paramLeaf(typ, typed)
+	}
 	neg := false
 	if t.kind == tokPunct && t.text == "-" && typed {
 		c.take()
 		neg = true
 	}
 	return c.literalLeaf(typ, typed, neg, t.pos)
+}
+
+// paramLeaf reads param(literal): a literal that lives in the param table where its
+// value alone would put it in the instruction (arg.param). typ is the type written
+// before param, if typed.
+func (c *srcCompiler) paramLeaf(typ DataType, typed bool) (*expr, error) {
+	pt := c.take()
+	c.take() // (
+	t := c.peek()
+	if t.kind == tokIdent {
+		switch tt, isType := typeWordType(t.text); {
+		case t.text == "param":
+			return nil, c.errAt(t.pos, "param( ) inside param( )")
+		case tt == TypeVec3f && isType:
+			return nil, c.errAt(pt.pos, "a vec3f literal always lives in the param table; write it without param( )")
+		case isType:
+			return nil, c.errAt(t.pos, "write the type before param( ), as in float param(2.0)")
+		case t.text != "true" && t.text != "false" && t.text != "inf" && t.text != "nan":
+			return nil, c.errAt(t.pos, "param( ) holds a literal such as 2.0, not %s", describe(t))
+		}
+	}
+	neg := false
+	if t.kind == tokPunct && t.text == "-" {
+		c.take()
+		neg = true
+	}
+	x, err := c.literalLeaf(typ, typed, neg, t.pos)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.expect(")"); err != nil {
+		return nil, err
+	}
+	x.leaf.param = true
+	if msg := paramLiteralProblem(&x.leaf, x.typ); msg != "" {
+		return nil, c.errAt(pt.pos, "%s", msg)
+	}
+	x.pos, x.start = pt.pos, pt.pos
+	return x, nil
 }
 
 func (c *srcCompiler) location(src Source, typ DataType, typed bool) (*expr, error) {

@@ -551,6 +551,16 @@ func (d *decompiler) appendLeaf(b []byte, a *arg, t DataType, typed bool) ([]byt
 	if a.mem {
 		return appendLoc(b, a.src, a.off, t), true
 	}
+	if a.param {
+		b = append(b, "param("...)
+		b, ok := d.appendValue(b, a, typed)
+		return append(b, ')'), ok
+	}
+	return d.appendValue(b, a, typed)
+}
+
+// appendValue appends a literal's value as the language writes it.
+func (d *decompiler) appendValue(b []byte, a *arg, typed bool) ([]byte, bool) {
 	switch a.kind {
 	case litNum:
 		b = strconv.AppendInt(b, a.num, 10)

@@ -93,6 +93,9 @@ func appendArg(b []byte, a *arg, t DataType) []byte {
 		b, _ = appendMem(b, a.src, a.off, t)
 		return b
 	}
+	if a.param {
+		b = append(b, "param("...)
+	}
 	switch a.kind {
 	case litNum:
 		b = strconv.AppendInt(b, a.num, 10)
@@ -104,6 +107,9 @@ func appendArg(b []byte, a *arg, t DataType) []byte {
 		b = append(b, vecText(a.bits, floatText)...)
 	case litStr:
 		b = appendQuote(b, a.str)
+	}
+	if a.param {
+		b = append(b, ')')
 	}
 	return b
 }
@@ -455,7 +461,8 @@ func (m *Module) Compat() (*Compat, error) {
 // SetFunctionText accepts: ".input"/".output" directives, then the setup
 // block (if any) and the main block, one instruction a line with its byte
 // address. Literals are shown as values: where each is stored is decided
-// again when the text is assembled.
+// again when the text is assembled, by its value unless the text says
+// param(value) (README.md), which this writes where the value would mislead.
 func (m *Module) FunctionText(i int) (string, error) {
 	if i < 0 || i >= len(m.Functions) {
 		return "", fmt.Errorf("exb: function %d out of range (%d functions)", i, len(m.Functions))

@@ -44,7 +44,8 @@
 // instruction table. Canonicalize re-lays-out the whole module canonically:
 // instructions function by function (main block, then setup block), string
 // pool, param region and signature table in order of first use, literals
-// stored immediately when they fit and in the param region otherwise,
+// stored immediately when they fit and in the param region otherwise (or
+// there when the game's file had them there: param(...) in the texts),
 // memory sizes recomputed. The header's InstanceCount is
 // an AINB-level fact (how many node parameters call into this section); the
 // package keeps it as read and the AINB writer must set it.

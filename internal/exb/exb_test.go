@@ -25,6 +25,11 @@ func testModule(version uint32) *Module {
 			{Kind: ParamVec3f, Bits: [3]uint32{math.Float32bits(1), math.Float32bits(2), math.Float32bits(3)}},
 			{Kind: ParamString, Bits: [3]uint32{0}},
 			{Kind: ParamInt, Bits: [3]uint32{uint32(0xFFFFFFFB)}},
+			// Values the value rule would store in the instruction, in the param table as
+			// the games' own files have them.
+			{Kind: ParamFloat, Bits: [3]uint32{math.Float32bits(2)}},
+			{Kind: ParamBool, Bits: [3]uint32{1}},
+			{Kind: ParamInt, Bits: [3]uint32{7}},
 		}},
 		Strings: StringPool{Strings: []string{"Attack", "Actor.IsNamed(bool, str)"}},
 	}
@@ -48,7 +53,17 @@ var instructionTests = []struct {
 	{3, "0207070300000800", "STR vec3f LMem32[0x0], vec3f (1.0, 2.0, 3.0)", "STR vec3f LMem32[0x0], vec3f (1.0, 2.0, 3.0)", true},
 	{3, "0204070300000000", "STR uint LMem32[0x0], uint 70000", "STR uint LMem32[0x0], uint 70000", true},
 	{2, "1405080100000000", `EQL str LMem64[0x0], str "Attack"`, `EQL str LMem64[0x0], str "Attack"`, true},
-	{2, "0205080400001400", `STR str LMem64[0x0], str "Attack"`, `STR str LMem64[0x0], str "Attack"`, false},
+	// A string whose pool offset fits the instruction, stored through the param table.
+	{2, "0205080400001400", `STR str LMem64[0x0], str "Attack"`, `STR str LMem64[0x0], str param("Attack")`, true},
+	// Literals the value rule puts in the instruction, found in the param table.
+	{2, "0704070300001c00", "MUL float LMem32[0x0], float 2.0", "MUL float LMem32[0x0], float param(2.0)", true},
+	{3, "0202070300002000", "STR bool LMem32[0x0], bool True", "STR bool LMem32[0x0], bool param(True)", true},
+	{2, "0503070300002400", "ADD int LMem32[0x0], int 7", "ADD int LMem32[0x0], int param(7)", true},
+	// The value rule still decides a literal without param( ): 2.0 is stored in the
+	// instruction although the table holds it.
+	{2, "0704070000000200", "MUL float LMem32[0x0], float 2.0", "MUL float LMem32[0x0], float 2.0", true},
+	// A version 1 float is always in the param table: no param( ) is needed.
+	{1, "0704070300001c00", "MUL float LMem32[0x0], float 2.0", "MUL float LMem32[0x0], float 2.0", true},
 	{2, "1b02080000000000", "CFN Actor.IsNamed(bool, str), GMem[0x8]", "CFN Actor.IsNamed(bool, str), GMem[0x8]", true},
 	{2, "1b03080000000000", "CFN Actor.IsNamed(bool, str), GMem[0x8]", `CFN int "Actor.IsNamed(bool, str)", GMem[0x8]`, true},
 	{2, "1c02070000000800", "JZE bool LMem32[0x0], 0x40", "JZE bool LMem32[0x0], 0x40", true},
@@ -161,6 +176,11 @@ func TestFunctionTextErrors(t *testing.T) {
 		{1, base + "STR int LMem32[0x0], int 1\n", "line 4: in version 1 a block ends at its first END, so END must be its last instruction and only there"},
 		{1, base + "END\nEND\n", "line 5: in version 1 a block ends at its first END, so END must be its last instruction and only there"},
 		{2, base + "STR int LMem32[0x0], int 1 ; fine\n  \n\tJMP\n", "line 6:5: expected jump address, found end of line"},
+		{2, base + "STR float LMem32[0x0], float param(param(1.0))\n", "line 4:36: param( ) inside param( )"},
+		{2, base + "STR vec3f LMem32[0x0], vec3f param((1.0, 2.0, 3.0))\n", "line 4:30: a vec3f literal always lives in the param table; write it without param( )"},
+		{2, base + "STR LMem32[0x0], param(5)\n", "line 4:18: a none literal cannot live in the param table (bool, int, uint, float and str literals can)"},
+		{2, base + "STR float LMem32[0x0], float param(1.0\n", "line 4:39: expected ')', found end of line"},
+		{2, base + "STR float LMem32[0x0], float param(GMem[0x0])\n", "line 4:36: param( ) holds a literal such as 2.0, not a location"},
 	} {
 		m := section(t, tt.version, ".input INT\n.output INT\n.main\nEND\n")
 		before, _ := m.Append(nil)
@@ -188,6 +208,8 @@ func TestListingErrors(t *testing.T) {
 		{".version 2\n.signature \"Nope(int)\"\n", `line 2: signature "Nope(int)" is not in the string pool (add a .string line)`},
 		{".version 2\n.code\nSTR str LMem64[0x0], str \"x\"\n", `line 3: string "x" is not in the string pool (add a .string line)`},
 		{".version 2\n.code\nMUL int LMem32[0x0], int 70000\n", "line 3: no .param entry holds int 70000"},
+		{".version 2\n.code\nMUL float LMem32[0x0], float param(2.0)\n", "line 3: no .param entry holds float 2.0"},
+		{".version 2\n.param int 1\n.code\nSTR bool LMem32[0x0], bool param(True)\n", "line 4: no .param entry holds bool True"},
 		{".version 2\n.function 0 input=INT output=INT static=0 scratch32=0 scratch64=0 main=0,2 setup=none\n.code\nEND\n",
 			"line 2: main block of function 0 lies outside the 1 instructions"},
 		{".version 2\n.string \"a\" noterm\n.string \"b\"\n", "line 3:1: a string follows the unterminated one at line 2"},

@@ -41,6 +41,8 @@ func sourceSeeds(f *testing.F) [][]byte {
 	for _, text := range []string{
 		".input INT\n.output INT\nsetup {\n    GMem[0x0] = 70000\n}\nLMem32[0x0] = In * 3 + GMem[0x0]\nif (bool GMem[0x4]) {\n    LMem32[0x0] = 1\n} else {\n    call Actor.IsNamed(bool, str), GMem[0x8]\n}\nOut = LMem32[0x0]\n",
 		".input NONE\n.output STRING\nLMem64[0x0] = \"x\"\nasm {\n    .raw 0100000000000001\n}\nOut = LMem64[0x0]\n",
+		// Literals in the param table that would fit the instruction, as the games have them.
+		".input FLOAT\n.output FLOAT\nLMem32[0x0] = param(2.0) * In > param(0.0)\nLMem64[0x0] = param(\"x\")\nLMem32[0x4] = param(true)\nLMem32[0x8] = uint param(5)\nLMem32[0xc] = param(7) + 2.0\nOut = In\n",
 	} {
 		src, err := compileSource(text, 3, TypeNone, TypeNone)
 		if err != nil {
@@ -55,6 +57,39 @@ func sourceSeeds(f *testing.F) [][]byte {
 		f.Fatal(err)
 	}
 	return [][]byte{b}
+}
+
+// gameSections are the expression sections of the games' own AINB files
+// (../shared/gamefiles/ainb beside the project root), as extra seeds: they keep literals in
+// the param table that the value rule would store in the instruction (param( )). Unlike the
+// corpus, they are optional: without them a fuzz target runs on its other seeds.
+func gameSections(f *testing.F) [][]byte {
+	wd, err := os.Getwd()
+	if err != nil {
+		f.Fatal(err)
+	}
+	var paths []string
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			paths, _ = filepath.Glob(filepath.Join(dir, "..", "shared", "gamefiles", "ainb", "*.ainb"))
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	var out [][]byte
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		// A file whose header the AINB cutter refuses gives no seed.
+		if sec, err := AINBExpressions(b); err == nil && sec != nil && len(sec) <= 16<<10 {
+			out = append(out, sec)
+		}
+	}
+	return out
 }
 
 // decompileAllocRatio bounds what decompiling a whole module may allocate,
@@ -77,6 +112,9 @@ func FuzzDecompileRoundTrip(f *testing.F) {
 		f.Add(b)
 	}
 	for _, b := range sourceSeeds(f) {
+		f.Add(b)
+	}
+	for _, b := range gameSections(f) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -133,6 +171,19 @@ func FuzzCompile(f *testing.F) {
 		for i, s := range texts {
 			if i < 20 {
 				f.Add(uint8(m.Version), s)
+			}
+		}
+	}
+	for _, b := range gameSections(f) {
+		m, err := Parse(b)
+		if err != nil {
+			continue
+		}
+		if texts, err := m.FunctionSources(); err == nil {
+			for _, s := range texts {
+				if strings.Contains(s, "param(") {
+					f.Add(uint8(m.Version), s)
+				}
 			}
 		}
 	}

@@ -108,6 +108,16 @@ func FuzzAssemble(f *testing.F) {
 		}
 	}
 	f.Add(uint8(2), ".input INT\n.output INT\n.setup\nSTR int GMem[0x0], int -7\nEND\n.main\nCFN int \"x\\ty\", GMem[0x0]\n.raw 0100000000000001\n")
+	f.Add(uint8(2), ".input FLOAT\n.output FLOAT\n.main\nSTR float GMem[0x0], float param(2.0)\nGRT float GMem[0x0], float param(0.0)\nSTR bool GMem[0x4], bool param(True)\nSTR str LMem64[0x0], str param(\"x\")\nADD int GMem[0x8], int param(7)\nEND\n")
+	for _, b := range gameSections(f) {
+		if m, err := Parse(b); err == nil {
+			for i := range m.Functions {
+				if text, err := m.FunctionText(i); err == nil && strings.Contains(text, "param(") {
+					f.Add(uint8(m.Version), text)
+				}
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, version uint8, text string) {
 		v := uint32(version%3) + 1
 		if strings.Contains(text, ".version") {

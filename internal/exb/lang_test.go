@@ -207,6 +207,26 @@ noend`, true},
 STR float Out[0x0], float 2.0
 END`, `
 Out = 2.0`, true},
+	// Literals the value rule would store in the instruction, in the param table (as the
+	// games' own files have them), beside the same values stored in the instruction.
+	{"param table literals", 3, `
+STR float GMem[0x0], float param(2.0)
+MUL float GMem[0x0], float param(0.0)
+GRT float GMem[0x0], float param(90.0)
+STR bool LMem32[0x0], bool param(True)
+STR int LMem32[0x4], int param(7)
+ADD int LMem32[0x4], int 7
+STR uint LMem32[0x8], uint param(5)
+STR str LMem64[0x0], str param("x")
+EQL str LMem64[0x0], str "x"
+STR float GMem[0x4], float 2.0
+END`, `
+GMem[0x0] = param(2.0) * param(0.0) > param(90.0)
+LMem32[0x0] = param(true)
+LMem32[0x4] = param(7) + 7
+LMem32[0x8] = uint param(5)
+LMem64[0x0] = param("x") == "x"
+GMem[0x4] = 2.0`, true},
 	{"imm and none types", 3, `
 STR imm LMem32[0x0], imm 5
 ADD imm LMem32[0x0], imm In[0x0]
@@ -315,6 +335,14 @@ func TestSourceErrors(t *testing.T) {
 		{3, "if (In) {\n} else {\n} else {", "line 3:1: an else block cannot have another else"},
 		{3, "Out = nan(0x3f800000)", `line 1:11: bad NaN bits "0x3f800000" (want the bits of a NaN, such as 0x7fc00000)`},
 		{3, "Out = 1e39", `line 1:7: bad float literal "1e39"`},
+		{3, "Out = param(param(1))", "line 1:13: param( ) inside param( )"},
+		{3, "LMem32[0x0] = vec3f param((1.0, 2.0, 3.0))", "line 1:21: a vec3f literal always lives in the param table; write it without param( )"},
+		{3, "LMem32[0x0] = param(vec3f(1.0, 2.0, 3.0))", "line 1:15: a vec3f literal always lives in the param table; write it without param( )"},
+		{3, "LMem32[0x0] = param(float 2.0)", "line 1:21: write the type before param( ), as in float param(2.0)"},
+		{3, "LMem32[0x0] = none param(5)", "line 1:20: a none literal cannot live in the param table (bool, int, uint, float and str literals can)"},
+		{3, "Out = param(In)", `line 1:13: param( ) holds a literal such as 2.0, not "In"`},
+		{3, "Out = param(1", `line 1:14: expected ")", found end of line`},
+		{3, "Out = param(-1.5 + 2.0)", `line 1:18: expected ")", found "+"`},
 	} {
 		m := &Module{Version: tt.version}
 		compileInto(t, m, ".input INT\n.output INT\nOut = 0\n")

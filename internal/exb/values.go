@@ -35,6 +35,13 @@ type arg struct {
 	bits [3]uint32
 	str  string
 	b    bool
+	// param marks a literal that lives in the param table although inInstruction says
+	// its value would be stored in the instruction: the games' own files do this (a
+	// float 0.0 or 2.0 in the param table, a float 3 in the instruction, side by side),
+	// so where a literal lives is a fact of the file the value alone does not give. The
+	// text forms write it param(...); decode sets it only where the value rule would
+	// place the literal elsewhere, so the reference writer's files never show it.
+	param bool
 }
 
 // stmt is one instruction at the value level.
@@ -114,28 +121,37 @@ func (c *decodeCtx) operand(op Operand, t DataType) (arg, bool) {
 			return arg{}, false
 		}
 		s, ok := c.pool.at(w[0])
-		return arg{kind: litStr, str: s}, ok
+		// The string's pool offset fits the instruction, where the value rule keeps it.
+		return arg{kind: litStr, str: s, param: w[0] <= math.MaxUint16}, ok
 	case SrcParam:
-		kind, ok := paramKindFor(op.Src, t)
-		if !ok {
-			return arg{}, false
-		}
-		w, ok := c.paramWord(op.Val, int(kind.size()/4))
-		if !ok {
-			return arg{}, false
-		}
-		switch kind {
-		case ParamBool:
-			return arg{kind: litBool, b: w[0] == 1}, w[0] <= 1
-		case ParamInt:
-			return arg{kind: litNum, num: int64(int32(w[0]))}, true
-		case ParamUInt:
-			return arg{kind: litNum, num: int64(w[0])}, true
-		case ParamFloat:
-			return arg{kind: litFloat, bits: w}, true
-		case ParamVec3f:
-			return arg{kind: litVec, bits: w}, true
-		}
+		a, ok := c.paramOperand(op, t)
+		a.param = ok && inInstruction(&a, c.version)
+		return a, ok
+	}
+	return arg{}, false
+}
+
+// paramOperand resolves a SrcParam operand read as type t.
+func (c *decodeCtx) paramOperand(op Operand, t DataType) (arg, bool) {
+	kind, ok := paramKindFor(op.Src, t)
+	if !ok {
+		return arg{}, false
+	}
+	w, ok := c.paramWord(op.Val, int(kind.size()/4))
+	if !ok {
+		return arg{}, false
+	}
+	switch kind {
+	case ParamBool:
+		return arg{kind: litBool, b: w[0] == 1}, w[0] <= 1
+	case ParamInt:
+		return arg{kind: litNum, num: int64(int32(w[0]))}, true
+	case ParamUInt:
+		return arg{kind: litNum, num: int64(w[0])}, true
+	case ParamFloat:
+		return arg{kind: litFloat, bits: w}, true
+	case ParamVec3f:
+		return arg{kind: litVec, bits: w}, true
 	}
 	return arg{}, false
 }
@@ -244,6 +260,36 @@ func immediateFloat(bits uint32, version uint32) bool {
 	return version >= 2 && f >= 0 && f <= 65535 && f == float32(math.Trunc(float64(f))) && bits != 0x80000000
 }
 
+// inInstruction is the value rule for where a literal lives when its text does
+// not say param(...): in the instruction when the 16-bit field holds it (bools, ints
+// 0..65535, whole floats 0..65535 from version 2 on), else in the param table. The
+// reference writer places every literal so; the games' compiler did not always (arg.param).
+// A string counts as in the instruction: its pool offset decides, when it is placed.
+func inInstruction(a *arg, version uint32) bool {
+	switch a.kind {
+	case litBool, litStr:
+		return true
+	case litNum:
+		return a.num >= 0 && a.num <= math.MaxUint16
+	case litFloat:
+		return immediateFloat(a.bits[0], version)
+	}
+	return false
+}
+
+// paramLiteralProblem says why literal a, read as type t, cannot be written param(...),
+// or "" when it can: the param table holds 32-bit bools, ints, uints, floats and string
+// offsets, and vectors (which are there anyway, so param( ) would say nothing).
+func paramLiteralProblem(a *arg, t DataType) string {
+	switch {
+	case a.kind == litVec:
+		return "a vec3f literal always lives in the param table; write it without param( )"
+	case a.kind == litNum && t != TypeInt && t != TypeUInt:
+		return fmt.Sprintf("a %s literal cannot live in the param table (bool, int, uint, float and str literals can)", typeWord(t))
+	}
+	return ""
+}
+
 func encodeOperand(a *arg, t DataType, version uint32, p placer) (Operand, error) {
 	if a.mem {
 		return Operand{Src: a.src, Val: a.off}, nil
@@ -254,28 +300,45 @@ func encodeOperand(a *arg, t DataType, version uint32, p placer) (Operand, error
 		if err != nil {
 			return Operand{}, err
 		}
-		if off <= math.MaxUint16 {
+		if off <= math.MaxUint16 && !a.param {
 			return Operand{Src: SrcImmediateString, Val: uint16(off)}, nil
 		}
 		po, err := p.param(ParamString, [3]uint32{off})
 		return Operand{Src: SrcParamString, Val: po}, err
 	case litBool:
+		if a.param {
+			if t != TypeBool {
+				return Operand{}, fmt.Errorf("a bool in the param table is read as type bool, not %s", typeWord(t))
+			}
+			var v uint32
+			if a.b {
+				v = 1
+			}
+			po, err := p.param(ParamBool, [3]uint32{v})
+			return Operand{Src: SrcParam, Val: po}, err
+		}
 		if a.b {
 			return Operand{Src: SrcImmediate, Val: 1}, nil
 		}
 		return Operand{Src: SrcImmediate}, nil
 	case litNum:
-		if a.num >= 0 && a.num <= math.MaxUint16 {
+		if a.num >= 0 && a.num <= math.MaxUint16 && !a.param {
 			return Operand{Src: SrcImmediate, Val: uint16(a.num)}, nil
 		}
-		kind := ParamInt
-		if t == TypeUInt {
+		var kind ParamKind
+		switch t {
+		case TypeInt:
+			kind = ParamInt
+		case TypeUInt:
 			kind = ParamUInt
+		default:
+			// The param table's entry would be read as t, which has no 32-bit form there.
+			return Operand{}, fmt.Errorf("a %s literal cannot live in the param table (only bool, int, uint, float, str and vec3f do); %d does not fit the instruction's 0..65535", typeWord(t), a.num)
 		}
 		po, err := p.param(kind, [3]uint32{uint32(a.num)})
 		return Operand{Src: SrcParam, Val: po}, err
 	case litFloat:
-		if immediateFloat(a.bits[0], version) {
+		if !a.param && immediateFloat(a.bits[0], version) {
 			return Operand{Src: SrcImmediate, Val: uint16(f32(a.bits[0]))}, nil
 		}
 		po, err := p.param(ParamFloat, a.bits)
@@ -363,7 +426,8 @@ func newLookup(ctx *decodeCtx, t *ParamTable) *lookup {
 	l := &lookup{pool: ctx.pool, paramOff: map[paramKey]uint16{}, sigIndex: map[string]uint32{}}
 	offs, _ := t.Offsets()
 	for i, p := range t.Entries {
-		if p.Kind == ParamBytes || p.Kind == ParamBool || offs[i] > math.MaxUint16 {
+		// A bool entry holding other than 0 or 1 has no literal that names it.
+		if p.Kind == ParamBytes || p.Kind == ParamBool && p.Bits[0] > 1 || offs[i] > math.MaxUint16 {
 			continue
 		}
 		k := keyOf(p.Kind, p.Bits)
