@@ -43,6 +43,13 @@ import (
 func TestRandomEditSequences(t *testing.T) {
 	node := nodePath(t)
 	files := testcorpus.AINB(t)
+	nCorpus := len(files)
+	// And every fourth of the games' own files, which modders start from: two sequences each.
+	for i, path := range testcorpus.GameFiles(t, "ainb") {
+		if i%4 == 0 {
+			files = append(files, path)
+		}
+	}
 	base := int64(1)
 	if s := os.Getenv("AINB_EDITSEQ_SEED"); s != "" {
 		v, err := strconv.ParseInt(s, 10, 64)
@@ -102,8 +109,12 @@ func TestRandomEditSequences(t *testing.T) {
 		if err := os.WriteFile(docPath, o.doc.Encode(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// Five sequences of 30 edits per file; the 7,130-node file gets two shorter ones.
+		// Five sequences of 30 edits per corpus file, two per game file; the 7,130-node file
+		// gets two shorter ones.
 		k, ops := 5, opsPerSequence
+		if i >= nCorpus {
+			k = 2
+		}
 		if len(o.doc.Nodes) > 2000 {
 			k, ops = 2, opsPerSequence/2
 		}
