@@ -332,9 +332,13 @@ export class Inspector {
         const fns = (doc.expressions && doc.expressions.functions) || [];
         const through = Number.isInteger(s.expression);
         wrap.append(h("div.src-line.src-node", {}, h("span.muted", {}, "node"), nodeIn, goButton(ed, s.node), pick));
-        wrap.append(h("div.src-line.src-output", {}, h("span.muted", {}, "output"), outSel,
-          !through && fns.length ? h("button.link", { dataset: { key: key + ".expression.add" }, title: "Send the output through an expression before the input gets it",
-            onclick: () => this.refused(ed.edits.setSourceExpression(ref, 0)) }, "+ ƒ expression") : null));
+        // The output list keeps its own line, as wide as the inspector, for long names; the
+        // expression button goes on the line below it.
+        wrap.append(h("div.src-line.src-output", {}, h("span.muted", {}, "output"), outSel));
+        if (!through && fns.length) {
+          wrap.append(h("div.src-line", {}, h("button.link", { dataset: { key: key + ".expression.add" }, title: "Send the output through an expression before the input gets it",
+            onclick: () => this.refused(ed.edits.setSourceExpression(ref, 0)) }, "+ ƒ expression")));
+        }
         if (srcNode) wrap.append(h("div.hint", {}, nodeClass(srcNode)));
         if (through) wrap.append(...this.throughExpression(ref, s, key, srcNode, fns.length));
         break;
