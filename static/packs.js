@@ -67,7 +67,6 @@ export class Packs {
   // Opens a pack file (a File or Blob with a name).
   async open(file) {
     const ed = this.ed;
-    if (this.visited().some((m) => m.dirty) && !window.confirm(`Discard the unsaved edits in the pack ${this.pack.name}?`)) return false;
     ed.status(`Opening ${file.name}…`);
     const t0 = performance.now();
     const bytes = new Uint8Array(await file.arrayBuffer());
@@ -78,6 +77,22 @@ export class Packs {
       ed.status("");
       if (err.detail && err.detail.missing === "ZsDic.pack.zs") return this.needZsDic(file);
       ed.ui.toast(`Could not open ${file.name}: ${err.message}`, "error");
+      return false;
+    }
+    // Only now, the pack read, are edits that opening it would discard asked about. The
+    // same file as the open pack (its bytes as opened or last saved) keeps them: it is the
+    // file they were made on, and the user is told they are there.
+    const inPack = this.visited().filter((m) => m.dirty).map((m) => m.path);
+    const edited = [...new Set([...inPack, ...ed.folder.edited()])];
+    if (inPack.length === edited.length && edited.length && file.name === this.pack.name && sameBytes(bytes, this.pack.bytes)) {
+      const n = `${edited.length} file${edited.length === 1 ? "" : "s"}`;
+      ed.status(`${file.name} is open already, with unsaved edits in ${n}`);
+      ed.ui.toast(`${file.name} is the pack already open: its unsaved edits (${edited.join(", ")}) are kept. Save pack writes them.`);
+      this.renderList();
+      return true;
+    }
+    if (edited.length && !window.confirm(`Discard the unsaved edits of ${edited.join(", ")}?`)) {
+      ed.status("");
       return false;
     }
     // Members' bytes are decoded once: saving compares built files with them.
@@ -91,7 +106,9 @@ export class Packs {
     ed.trees.clearPack();
     const ainb = reply.files.filter((f) => f.format === "ainb");
     // The pack's AINB files become the folder (replacing any folder open before).
-    ed.folder.setFiles(file.name, ainb.map((f) => ({ file: f.name, blob: new File([members.get(f.name).bytes], baseName(f.name)) })));
+    // The file shown, if it was the old pack's or folder's, closes with it; a file opened on
+    // its own stays, and stays its own (Save saves it, not the pack).
+    ed.folder.setFiles(file.name, ainb.map((f) => ({ file: f.name, blob: new File([members.get(f.name).bytes], baseName(f.name)) })), { discard: true });
     const t1 = performance.now();
     this.renderList();
     const t2 = performance.now();
@@ -104,7 +121,9 @@ export class Packs {
       counts.set(k, (counts.get(k) || 0) + 1);
     }
     const kinds = ["AINB", "BYML", "AAMP", "other"].filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`).join(", ");
-    ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"} (${kinds})`);
+    // A graph still shown is a file opened on its own, and the status says so.
+    const shown = ed.doc ? `; the graph shows ${ed.name}, which is not in the pack` : "";
+    ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"} (${kinds})` + shown);
     for (const w of warnings) ed.ui.toast(`${file.name}: ${w}`);
     return true;
   }
