@@ -10,6 +10,7 @@
 import { h, clear } from "./dom.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
+import * as shape from "./shape.js";
 
 // Names the editor opens as packs rather than as AINB files.
 export const PACK_NAME = /\.(pack|sarc|szs|bfarc|blarc|sblarc|sbactorpack|sbeventpack)(\.zs)?$/i;
@@ -182,6 +183,9 @@ export class Packs {
         if (m.tree && !m.tree.history.done.length) continue;
         const built = m.tree ? await this.ed.trees.build(m.tree) : await api.build(JSON.stringify(m.doc));
         const bytes = new Uint8Array(await built.blob.arrayBuffer());
+        // The arrangement is kept by the file's hash, as a loose save keeps it: opening the
+        // saved pack's member finds it (moving nodes alone changes no byte).
+        if (!m.tree) await shape.remember(await shape.sha256(bytes), baseName(m.path), m.doc);
         if (!sameBytes(bytes, this.pack.members.get(m.path).bytes)) changed.push({ name: m.path, data: built.blob, bytes });
       }
       ({ blob, warnings } = await api.buildPack(this.pack.name, this.pack.bytes, await store.getDoc(ZSDIC_KEY), changed));
@@ -194,6 +198,8 @@ export class Packs {
     this.pack.bytes = new Uint8Array(await blob.arrayBuffer());
     for (const c of changed) this.pack.members.get(c.name).bytes = c.bytes;
     for (const m of visited) m.mark();
+    // The autosave of the file shown says it is saved now, so a reload does not flag it.
+    ed.scheduleAutosave(0);
     this.lastSaved = changed.map((c) => c.name);
     ed.emit("dirty");
     ed.status(`Saved ${this.pack.name} (${blob.size} bytes; ${changed.length} file${changed.length === 1 ? "" : "s"} changed)`);

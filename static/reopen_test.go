@@ -209,3 +209,47 @@ func TestDiscardAskedAfterTheFileOpens(t *testing.T) {
 		t.Errorf("asked %q", c)
 	}
 }
+
+// Save pack keeps node positions: a node moved, the pack saved and the saved pack opened,
+// the member shows the node where it was moved, and is not flagged unsaved.
+func TestPackSaveKeepsPositions(t *testing.T) {
+	p := newBrowser(t)
+	dir := testcorpus.Dir(t)
+	p.upload("#zsdic-input", filepath.Join(dir, "zstd", "ZsDic.pack.zs"))
+	p.waitFor(`ainbEditor.status().startsWith("Kept ZsDic.pack.zs")`)
+	p.catchConfirms()
+	p.openPackFile(filepath.Join(dir, "sarc", "Accessory_Battery.pack.zs"), "Opened pack Accessory_Battery.pack.zs: 18 files (2 AINB, 16 BYML)")
+	const root = "AI/Accessory_Battery.root.ainb"
+	p.openPackMember(root)
+	before := p.places()
+	// A node whose header is in view.
+	id := eval[int](p, `(() => { const r = document.getElementById("graph").getBoundingClientRect();
+		const n = ainbEditor.document().nodes.find((n) => { const a = ainbEditor.screenOf(n.id, -1, ""); return a.x > r.left + 150 && a.x < r.right - 150 && a.y > r.top + 100 && a.y < r.bottom - 100; });
+		return n ? n.id : -1; })()`)
+	if id < 0 {
+		t.Fatal("no node in view")
+	}
+	p.moveNode(id, 120, 60)
+	p.waitFor(`ainbEditor.dirty()`)
+	moved := p.places()
+	if slices.Equal(moved, before) {
+		t.Fatal("the node did not move")
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="save-pack"]`)))
+	p.waitFor(`ainbEditor.status().startsWith("Saved")`)
+	saved := filepath.Join(t.TempDir(), "Accessory_Battery.pack.zs")
+	if err := os.WriteFile(saved, p.takeDownload("Accessory_Battery.pack.zs"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.openPackFile(saved, "Opened pack Accessory_Battery.pack.zs: 18 files (2 AINB, 16 BYML)")
+	p.openPackMember(root)
+	if got := p.places(); !slices.Equal(got, moved) {
+		t.Errorf("after Save pack and reopening, the places are\n%v\nwant\n%v", got, moved)
+	}
+	if eval[bool](p, `ainbEditor.dirty()`) {
+		t.Error("the reopened member is flagged unsaved")
+	}
+	if c := p.confirms(); len(c) != 0 {
+		t.Errorf("asked %q", c)
+	}
+}
