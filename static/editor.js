@@ -131,7 +131,8 @@ export class Editor {
 
   // ---- documents
 
-  // opts.keep: the open document is kept elsewhere (see folder.js), so no confirmation.
+  // opts.keep: the open document is kept elsewhere (see folder.js), so no confirmation;
+  // opts.confirm asks all the same (a folder's file replacing a file opened on its own).
   async openFile(file, opts = {}) {
     // An archive of the game's opens as a pack: its AINB files become a folder. BYML and
     // AAMP files open in the tree view (treefiles.js), by name or else by their bytes.
@@ -152,8 +153,6 @@ export class Editor {
       this.ui.toast(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; the server takes at most ${(max / 1e6).toFixed(1)} MB.`, "error");
       return false;
     }
-    if (!opts.keep && this.doc && this.history.dirty() && !window.confirm("Discard the unsaved edits of " + this.name + "?")) return false;
-    if (!opts.keep && !this.trees.releaseLoose()) return false;
     this.status(`Opening ${file.name}…`);
     let doc, zstd, hash, kept;
     try {
@@ -163,6 +162,17 @@ export class Editor {
     } catch (err) {
       this.status("");
       this.ui.toast(`Could not open ${file.name}: ${err.message}`, "error");
+      return false;
+    }
+    // Only a file that opens may replace the open one: the user is asked now, not before.
+    // A file of a folder or pack takes the edits of the folder's other files with it.
+    const unsaved = opts.keep && !opts.confirm ? [] : this.folder.current ? this.folder.edited() : this.dirty() ? [this.name] : [];
+    if (unsaved.length && !window.confirm(`Discard the unsaved edits of ${unsaved.join(", ")}?`)) {
+      this.status("");
+      return false;
+    }
+    if (!opts.keep && !this.trees.releaseLoose()) {
+      this.status("");
       return false;
     }
     this.timings.parsed = performance.now() - this.timings.openStart;
@@ -208,6 +218,8 @@ export class Editor {
     this.problemNodes.clear();
     this.search = { query: "", hits: [], index: -1, hitSet: null, current: -1, text: null };
     this.rebuild();
+    // Problems belong to the file they were found in: the panel shows this one's.
+    this.setProblems(opts.problems || []);
     this.renderer.resize();
     const v = opts.view;
     if (v && Number.isFinite(v.zoom)) {
@@ -230,6 +242,32 @@ export class Editor {
     this.viewChanged();
     this.requestRender();
     return true;
+  }
+
+  // Shows no document: the file shown was closed with the pack or folder it came from
+  // (whose edits the user chose to discard). The stored autosave goes too, so a reload does
+  // not bring the file back as if it were still open.
+  close() {
+    if (!this.doc) return;
+    this.doc = null;
+    this.name = "";
+    this.fileHash = "";
+    this.zstdDict = null;
+    this.history.reset(false);
+    this.selection.clear();
+    this.index = new Map();
+    this.grid.build([]);
+    this.edges = null;
+    this.warnings = [];
+    this.search = { query: "", hits: [], index: -1, hitSet: null, current: -1, text: null };
+    clearTimeout(this.autosaveTimer);
+    store.deleteDoc("current").catch(() => {});
+    this.setProblems([]);
+    this.renderer.invalidate();
+    this.emit("document");
+    this.emit("selection");
+    this.emit("dirty");
+    this.requestRender();
   }
 
   rebuild() {

@@ -72,13 +72,34 @@ export class Folder {
     this.setFiles(dir.name, files);
   }
 
-  setFiles(name, files) {
+  // The names of the folder's files with unsaved edits: the one shown and those left.
+  edited() {
+    const ed = this.ed, out = [];
+    if (this.current && ed.dirty()) out.push(this.current);
+    for (const s of [...this.sessions.values(), ...this.stack]) if (s.savedAt !== s.done.length) out.push(s.path);
+    return out;
+  }
+
+  // Replaces the folder: nothing of the one before is kept, so a file of the new folder
+  // always opens from its bytes, even one with the same path. Unsaved edits in the old
+  // folder's files are discarded only when the user agrees (or, with discard, already did);
+  // its file on show closes with it. Returns false when the user keeps the old folder.
+  setFiles(name, files, { discard = false } = {}) {
+    const edited = discard ? [] : this.edited();
+    if (edited.length && !window.confirm(`Discard the unsaved edits of ${edited.join(", ")}?`)) return false;
+    const shown = !!this.current;
+    this.stack = [];
+    this.sessions.clear();
+    this.current = "";
+    if (shown) this.ed.close();
+    this.renderCrumbs();
     this.name = name;
     this.files = files.filter((f) => AINB_NAME.test(f.file)).sort((a, b) => a.file.localeCompare(b.file));
     this.index = null;
     this.renderPanel();
     const n = `${this.files.length} AINB file${this.files.length === 1 ? "" : "s"}`;
     this.ed.status(name ? `Opened folder ${name}: ${n}` : `Opened ${n} as a folder`);
+    return true;
   }
 
   // Reads every file of the folder once, for usages and for modules named inside files.
@@ -133,8 +154,7 @@ export class Folder {
     const entry = this.files.find((x) => x.file === path);
     if (!entry) return false;
     // A file from outside the folder is kept only on the breadcrumb (push); otherwise it
-    // is left as opening another file leaves it.
-    if (!push && !this.current && ed.dirty() && !window.confirm("Discard the unsaved edits of " + ed.name + "?")) return false;
+    // is left as opening another file leaves it (asked once the folder's file has parsed).
     const leaving = ed.doc && (push || this.current) ? this.session() : null;
     this.loading = true;
     try {
@@ -144,7 +164,7 @@ export class Folder {
         this.sessions.delete(path);
         ok = this.restore(kept);
       } else {
-        ok = await ed.openFile(entry.blob, { keep: true });
+        ok = await ed.openFile(entry.blob, { keep: true, confirm: !push && !this.current });
       }
       if (!ok) return false;
       if (leaving) {
@@ -183,13 +203,13 @@ export class Folder {
     const ed = this.ed;
     return {
       path: this.current || ed.name, doc: ed.doc, name: ed.name, hash: ed.fileHash, zstd: ed.zstdDict,
-      done: ed.history.done, undone: ed.history.undone, savedAt: ed.history.savedAt, view: ed.viewState(),
+      done: ed.history.done, undone: ed.history.undone, savedAt: ed.history.savedAt, view: ed.viewState(), problems: ed.problems,
     };
   }
 
   restore(s) {
     const ed = this.ed;
-    if (!ed.load(s.doc, { name: s.name, view: s.view, hash: s.hash, zstd: s.zstd })) return false;
+    if (!ed.load(s.doc, { name: s.name, view: s.view, hash: s.hash, zstd: s.zstd, problems: s.problems })) return false;
     ed.history.done = s.done;
     ed.history.undone = s.undone;
     ed.history.savedAt = s.savedAt;

@@ -35,6 +35,13 @@ const chromiumPath = "/usr/bin/chromium"
 type testApp struct {
 	mu     sync.Mutex
 	builds [][]byte // in order
+	parses int      // requests to /api/parse: each is a file read anew
+}
+
+func (a *testApp) parseCount() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.parses
 }
 
 func (a *testApp) lastBuild() []byte {
@@ -87,6 +94,11 @@ func newTestServer(t testing.TB, edit ...func(*server.Config)) (*httptest.Server
 	app := &testApp{}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/api/build" {
+			if r.URL.Path == "/api/parse" {
+				app.mu.Lock()
+				app.parses++
+				app.mu.Unlock()
+			}
 			srv.ServeHTTP(w, r)
 			return
 		}

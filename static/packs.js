@@ -10,6 +10,7 @@
 import { h, clear } from "./dom.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
+import * as shape from "./shape.js";
 
 // Names the editor opens as packs rather than as AINB files.
 export const PACK_NAME = /\.(pack|sarc|szs|bfarc|blarc|sblarc|sbactorpack|sbeventpack)(\.zs)?$/i;
@@ -67,7 +68,6 @@ export class Packs {
   // Opens a pack file (a File or Blob with a name).
   async open(file) {
     const ed = this.ed;
-    if (this.visited().some((m) => m.dirty) && !window.confirm(`Discard the unsaved edits in the pack ${this.pack.name}?`)) return false;
     ed.status(`Opening ${file.name}…`);
     const t0 = performance.now();
     const bytes = new Uint8Array(await file.arrayBuffer());
@@ -78,6 +78,22 @@ export class Packs {
       ed.status("");
       if (err.detail && err.detail.missing === "ZsDic.pack.zs") return this.needZsDic(file);
       ed.ui.toast(`Could not open ${file.name}: ${err.message}`, "error");
+      return false;
+    }
+    // Only now, the pack read, are edits that opening it would discard asked about. The
+    // same file as the open pack (its bytes as opened or last saved) keeps them: it is the
+    // file they were made on, and the user is told they are there.
+    const inPack = this.visited().filter((m) => m.dirty).map((m) => m.path);
+    const edited = [...new Set([...inPack, ...ed.folder.edited()])];
+    if (inPack.length === edited.length && edited.length && file.name === this.pack.name && sameBytes(bytes, this.pack.bytes)) {
+      const n = `${edited.length} file${edited.length === 1 ? "" : "s"}`;
+      ed.status(`${file.name} is open already, with unsaved edits in ${n}`);
+      ed.ui.toast(`${file.name} is the pack already open: its unsaved edits (${edited.join(", ")}) are kept. Save pack writes them.`);
+      this.renderList();
+      return true;
+    }
+    if (edited.length && !window.confirm(`Discard the unsaved edits of ${edited.join(", ")}?`)) {
+      ed.status("");
       return false;
     }
     // Members' bytes are decoded once: saving compares built files with them.
@@ -91,7 +107,9 @@ export class Packs {
     ed.trees.clearPack();
     const ainb = reply.files.filter((f) => f.format === "ainb");
     // The pack's AINB files become the folder (replacing any folder open before).
-    ed.folder.setFiles(file.name, ainb.map((f) => ({ file: f.name, blob: new File([members.get(f.name).bytes], baseName(f.name)) })));
+    // The file shown, if it was the old pack's or folder's, closes with it; a file opened on
+    // its own stays, and stays its own (Save saves it, not the pack).
+    ed.folder.setFiles(file.name, ainb.map((f) => ({ file: f.name, blob: new File([members.get(f.name).bytes], baseName(f.name)) })), { discard: true });
     const t1 = performance.now();
     this.renderList();
     const t2 = performance.now();
@@ -104,7 +122,9 @@ export class Packs {
       counts.set(k, (counts.get(k) || 0) + 1);
     }
     const kinds = ["AINB", "BYML", "AAMP", "other"].filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`).join(", ");
-    ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"} (${kinds})`);
+    // A graph still shown is a file opened on its own, and the status says so.
+    const shown = ed.doc ? `; the graph shows ${ed.name}, which is not in the pack` : "";
+    ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"} (${kinds})` + shown);
     for (const w of warnings) ed.ui.toast(`${file.name}: ${w}`);
     return true;
   }
@@ -163,6 +183,9 @@ export class Packs {
         if (m.tree && !m.tree.history.done.length) continue;
         const built = m.tree ? await this.ed.trees.build(m.tree) : await api.build(JSON.stringify(m.doc));
         const bytes = new Uint8Array(await built.blob.arrayBuffer());
+        // The arrangement is kept by the file's hash, as a loose save keeps it: opening the
+        // saved pack's member finds it (moving nodes alone changes no byte).
+        if (!m.tree) await shape.remember(await shape.sha256(bytes), baseName(m.path), m.doc);
         if (!sameBytes(bytes, this.pack.members.get(m.path).bytes)) changed.push({ name: m.path, data: built.blob, bytes });
       }
       ({ blob, warnings } = await api.buildPack(this.pack.name, this.pack.bytes, await store.getDoc(ZSDIC_KEY), changed));
@@ -175,6 +198,8 @@ export class Packs {
     this.pack.bytes = new Uint8Array(await blob.arrayBuffer());
     for (const c of changed) this.pack.members.get(c.name).bytes = c.bytes;
     for (const m of visited) m.mark();
+    // The autosave of the file shown says it is saved now, so a reload does not flag it.
+    ed.scheduleAutosave(0);
     this.lastSaved = changed.map((c) => c.name);
     ed.emit("dirty");
     ed.status(`Saved ${this.pack.name} (${blob.size} bytes; ${changed.length} file${changed.length === 1 ? "" : "s"} changed)`);

@@ -79,7 +79,7 @@ export class Panels {
     ed.on("dirty", () => this.updateTitle());
     ed.on("document", () => {
       this.updateTitle();
-      this.welcome.hidden = true;
+      this.welcome.hidden = !!ed.doc;
     });
     let infoQueued = false;
     const info = () => {
