@@ -11,26 +11,7 @@ package ainb
 // each of them; an element with one parent needs no count. The reference writer counts only
 // the multi-input sources.
 func (f *File) Links() []uint32 {
-	links := make([]uint32, len(f.Elements))
-	parents := make([]uint32, len(f.Elements))
-	for i := range f.Elements {
-		for _, p := range f.Elements[i].Plugs.Of(PlugChild) {
-			if p.Node >= 0 && int(p.Node) < len(parents) {
-				parents[p.Node]++
-			}
-		}
-	}
-	for i := range f.Elements {
-		el := &f.Elements[i]
-		for t := range NumParamTypes {
-			for _, in := range el.Inputs.Of(t) {
-				links[i] += uint32(len(in.Sources))
-			}
-		}
-		if parents[i] > 1 && (el.Flags&FlagResidentInit != 0 || el.Type == ModuleIFChild) {
-			links[i] += parents[i]
-		}
-	}
+	links, _, _, _ := f.derivedCounts()
 	return links
 }
 
@@ -40,17 +21,17 @@ type expressionUse struct {
 	count, size int
 }
 
-// expressionUses lists, for each element and then for each attachment, the expressions its
-// properties and input sources use and the memory reserved for them (element entry 0x18 and
-// 0x1A, attachment entry 0x08 and 0x0A), and the uses in the whole file (the expression
-// binary's instance count). An element reserves the size of each expression's output type:
-// what every one of the game's elements stores (the reference writer counts the input and
-// output memory the instructions touch, which differs where an input is wider than the
-// output). An attachment reserves what the instructions touch, as the reference writer has
-// it: no game file has an attachment with expressions to tell.
-func (f *File) expressionUses() (elements, attachments []expressionUse, instances int) {
-	io := expressionIOSizes(f.Expressions)
-	var out []int
+// derivedCounts derives, in one pass over the elements, each element's Links and the
+// expressions its properties and input sources use with the memory reserved for them
+// (element entry 0x18 and 0x1A), the same for each attachment (entry 0x08 and 0x0A), and the
+// uses in the whole file (the expression binary's instance count). An element reserves the
+// size of each expression's output type: what every one of the game's elements stores (the
+// reference writer counts the input and output memory the instructions touch, which differs
+// where an input is wider than the output). An attachment reserves what the instructions
+// touch, as the reference writer has it: no game file has an attachment with expressions to
+// tell. One pass, because the reader derives all of them for every file it reads.
+func (f *File) derivedCounts() (links []uint32, elements, attachments []expressionUse, instances int) {
+	var io, out []int
 	if m := f.Expressions; m != nil {
 		out = make([]int, len(m.Functions))
 		for i := range out {
@@ -67,15 +48,24 @@ func (f *File) expressionUses() (elements, attachments []expressionUse, instance
 			u.size += sizes[i]
 		}
 	}
-	elements = make([]expressionUse, len(f.Elements))
+	n := len(f.Elements)
+	links = make([]uint32, 2*n)
+	links, parents := links[:n:n], links[n:]
+	elements = make([]expressionUse, n)
 	for i := range f.Elements {
 		el, u := &f.Elements[i], &elements[i]
+		for _, p := range el.Plugs.Of(PlugChild) {
+			if p.Node >= 0 && int(p.Node) < n {
+				parents[p.Node]++
+			}
+		}
 		for t := range NumParamTypes {
 			for _, pr := range el.Properties.Of(t) {
 				use(u, pr.Flags, out)
 			}
 			for _, in := range el.Inputs.Of(t) {
 				if in.IsMulti() {
+					links[i] += uint32(len(in.Sources))
 					for _, src := range in.Sources {
 						use(u, src.Flags, out)
 					}
@@ -85,15 +75,25 @@ func (f *File) expressionUses() (elements, attachments []expressionUse, instance
 			}
 		}
 	}
+	for i := range f.Elements {
+		if el := &f.Elements[i]; parents[i] > 1 && (el.Flags&FlagResidentInit != 0 || el.Type == ModuleIFChild) {
+			links[i] += parents[i]
+		}
+	}
 	attachments = make([]expressionUse, len(f.Attachments))
 	for i := range f.Attachments {
 		for t := range NumParamTypes {
 			for _, pr := range f.Attachments[i].Properties.Of(t) {
+				if io == nil && pr.Flags.IsExpression() {
+					// What the instructions touch takes decoding every function: only when
+					// an attachment needs it.
+					io = expressionIOSizes(f.Expressions)
+				}
 				use(&attachments[i], pr.Flags, io)
 			}
 		}
 	}
-	return elements, attachments, instances
+	return links, elements, attachments, instances
 }
 
 // QueryCount is the header's count at 0x14: the number of query elements.
@@ -166,8 +166,7 @@ func (f *File) keptCounts(links, exprSize, hashes []uint32, queries, outputs, re
 		e, a := f.ReplacedCounts()
 		l.ReplacedElements, l.ReplacedAttachments = Keep(e, replElements), Keep(a, replAttachments)
 	}
-	derived := f.Links()
-	uses, _, instances := f.expressionUses()
+	derived, uses, _, instances := f.derivedCounts()
 	if f.Expressions != nil {
 		l.ExpressionInstances = Keep(uint32(instances), f.Expressions.Header.InstanceCount)
 	}

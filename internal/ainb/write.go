@@ -454,12 +454,12 @@ func (e *encoder) plan() *layoutPlan {
 	p := &layoutPlan{
 		exprCount: make([]int, len(f.Elements)),
 		exprSize:  make([]int, len(f.Elements)),
-		links:     f.Links(),
 		attCount:  make([]int, len(f.Attachments)),
 		attSize:   make([]int, len(f.Attachments)),
 		queryIdx:  make(map[int]int),
 	}
-	elems, atts, instances := f.expressionUses()
+	links, elems, atts, instances := f.derivedCounts()
+	p.links = links
 	p.instances = instances
 	if l := f.Layout; l != nil {
 		p.instances = int(l.ExpressionInstances.Value(uint32(instances)))
