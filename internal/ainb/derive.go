@@ -1,5 +1,7 @@
 package ainb
 
+import "slices"
+
 // Counts the writer derives from the model, declared once for the writer, which writes them,
 // and the reader, which records a Kept where a file stored something else. Each says what the
 // game's own files were measured to store (TestGameFieldDerivation reports the agreement).
@@ -193,6 +195,40 @@ func (f *File) keptCounts(links, exprSize, hashes []uint32, queries, outputs, re
 			f.Elements[i].Kept = &kept[len(kept)-1]
 		}
 	}
+}
+
+// multiSourcesAre reports whether want is multiSources(byElement), without building it.
+func (f *File) multiSourcesAre(byElement bool, want []Source) bool {
+	k := 0
+	same := func(srcs []Source) bool {
+		if k+len(srcs) > len(want) || !slices.Equal(want[k:k+len(srcs)], srcs) {
+			return false
+		}
+		k += len(srcs)
+		return true
+	}
+	if byElement {
+		for i := range f.Elements {
+			for t := range NumParamTypes {
+				for _, in := range f.Elements[i].Inputs.Of(t) {
+					if !same(in.Sources) {
+						return false
+					}
+				}
+			}
+		}
+		return k == len(want)
+	}
+	for t := range NumParamTypes {
+		for i := range f.Elements {
+			for _, in := range f.Elements[i].Inputs.Of(t) {
+				if !same(in.Sources) {
+					return false
+				}
+			}
+		}
+	}
+	return k == len(want)
 }
 
 // multiSources is the multi-input array before equal windows are shared: every multi-input's

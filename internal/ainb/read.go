@@ -376,7 +376,7 @@ func (d *decoder) keptCounts(f *File, h *header, t *tables) {
 	d.sharedQueries(f, h, t)
 	// The game gives every multi-input a window of its own, by param type; the reference
 	// writer lists them element by element and lets equal lists share the first window.
-	if len(d.multi) > 0 && !(d.multiSequential && int(d.multiNext) == len(d.multi)) && slices.Equal(d.multi, f.multiSources(true)) {
+	if len(d.multi) > 0 && !(d.multiSequential && int(d.multiNext) == len(d.multi)) && f.multiSourcesAre(true, d.multi) {
 		f.Layout.MultiByElement = true
 	}
 }

@@ -50,26 +50,31 @@ func expressible(f *ainb.File) error {
 			}
 		}
 		for t := range ainb.NumParamTypes {
-			for j := range e.Inputs.Of(t) {
-				in := &e.Inputs.Of(t)[j]
-				check := func(sub string, s ainb.Source) error {
+			inputs := e.Inputs.Of(t)
+			for j := range inputs {
+				in := &inputs[j]
+				// The path is made only for a refusal: this runs over every source of every
+				// file parsed.
+				check := func(k int, s ainb.Source) error {
+					sub := ""
+					if k >= 0 {
+						sub = fmt.Sprintf(".Sources[%d]", k)
+					}
 					if int(s.Node) >= n {
 						return refuse(i, fmt.Sprintf("Parameters.Inputs.%s[%d]%s.Node Index", t, j, sub), fmt.Sprintf("a source from no node (%d)", s.Node))
 					}
-					if s.Node >= 0 && s.Output < 0 {
-						return refuse(i, fmt.Sprintf("Parameters.Inputs.%s[%d]%s.Output Index", t, j, sub), fmt.Sprintf("a negative output index (%d)", s.Output))
-					}
-					return nil
+					return refuse(i, fmt.Sprintf("Parameters.Inputs.%s[%d]%s.Output Index", t, j, sub), fmt.Sprintf("a negative output index (%d)", s.Output))
 				}
+				bad := func(s ainb.Source) bool { return int(s.Node) >= n || (s.Node >= 0 && s.Output < 0) }
 				if !in.IsMulti() {
-					if err := check("", in.Source); err != nil {
-						return err
+					if bad(in.Source) {
+						return check(-1, in.Source)
 					}
 					continue
 				}
 				for k, s := range in.Sources {
-					if err := check(fmt.Sprintf(".Sources[%d]", k), s); err != nil {
-						return err
+					if bad(s) {
+						return check(k, s)
 					}
 				}
 			}
