@@ -13,11 +13,13 @@ func (p *page) statusInfo(want string) {
 	p.waitFor(fmt.Sprintf(`document.querySelector(".status-info").textContent === %q`, want))
 }
 
-// The status bar's count agrees in number with its word ("1 node", "2 nodes"), and the
+// The status bar's counts agree in number with their word ("1 node", "2 nodes"), and the
 // zoom never reads "0%": below 10 % it has two significant digits.
 func TestStatusCountsAndZoom(t *testing.T) {
 	p := newBrowser(t)
 	p.open(corpusFile(t, "synthetic/minimal_v407.ainb")) // one node
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="layout-export"]`)))
+	p.waitFor(`ainbEditor.status() === "Exported the arrangement of 1 node as minimal_v407.layout.json"`)
 	p.run(`ainbEditor.setView({zoom: 1})`)
 	p.statusInfo("1 node · zoom 100%")
 	p.run(`ainbEditor.setView({zoom: 0.002})`) // the smallest zoom the view allows
