@@ -10,6 +10,7 @@ import { Input } from "./input.js";
 import { Panels } from "./panels.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
+import { count } from "./counts.js";
 import * as shape from "./shape.js";
 import { installFieldTracking } from "./fields.js";
 import { Folder } from "./folder.js";
@@ -179,7 +180,7 @@ export class Editor {
     const restored = !!kept && shape.applyTo(doc, kept.nodes);
     if (!this.load(doc, { name: file.name, hash, zstd })) return false;
     this.afterLoad.push(() => store.remember(file.name, doc, { zstd, hash }));
-    this.status(`Opened ${file.name}: ${doc.nodes.length} node${doc.nodes.length === 1 ? "" : "s"}` + (restored ? ", arranged as when it was saved" : ""));
+    this.status(`Opened ${file.name}: ${count(doc.nodes.length, "node")}` + (restored ? ", arranged as when it was saved" : ""));
     return true;
   }
 
@@ -678,7 +679,7 @@ export class Editor {
       }
       if (positions.length !== doc.nodes.length) {
         this.status("Tidy failed", "error");
-        this.ui.toast(`Could not tidy: the layout has ${positions.length} positions for ${doc.nodes.length} nodes`, "error");
+        this.ui.toast(`Could not tidy: the layout has ${positions.length} positions for ${count(doc.nodes.length, "node")}`, "error");
         return false;
       }
       // Keep the viewport where the user is looking: the selected node (the lowest id), or
@@ -813,7 +814,7 @@ export class Editor {
     } catch {
       // too big for storage or storage disabled: pasting works in this tab only
     }
-    this.status(`Copied ${ids.length} node${ids.length > 1 ? "s" : ""}`);
+    this.status(`Copied ${count(ids.length, "node")}`);
   }
 
   // The last copy made in any tab.
@@ -834,7 +835,7 @@ export class Editor {
     const foreign = c.source !== this.docKey;
     const ids = this.edits.paste(c, at || [this.view.x, this.view.y], foreign);
     this.select(ids);
-    this.status(`Pasted ${ids.length} node${ids.length > 1 ? "s" : ""}` + (foreign ? "; links to nodes not copied were cut" : ""));
+    this.status(`Pasted ${count(ids.length, "node")}` + (foreign ? "; links to nodes not copied were cut" : ""));
   }
 
   deleteSelection() {

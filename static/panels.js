@@ -7,6 +7,7 @@ import { Inspector } from "./inspector.js";
 import { SHORTCUTS, KEYS, keyLabel } from "./input.js";
 import * as store from "./store.js";
 import { wheelMode, setWheelMode } from "./wheel.js";
+import { count, zoomText } from "./counts.js";
 import {
   VALUE_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BLACKBOARD_TYPES, nodeClass, formatFloat,
 } from "./model.js";
@@ -174,7 +175,7 @@ export class Panels {
     if (ed.trees && ed.trees.active) return; // the tree view says its own
     if (!ed.doc) return (this.statusInfo.textContent = "");
     const n = ed.doc.nodes.length;
-    this.statusInfo.textContent = `${n} nodes · ${ed.selection.size ? ed.selection.size + " selected · " : ""}zoom ${Math.round(ed.view.zoom * 100)}%`;
+    this.statusInfo.textContent = `${count(n, "node")} · ${ed.selection.size ? ed.selection.size + " selected · " : ""}${zoomText(ed.view.zoom)}`;
   }
 
   buildLegend() {
@@ -216,7 +217,7 @@ export class Panels {
       h("p", {}, "Drop an ", h("code", {}, ".ainb"), " or ", h("code", {}, ".ainb.zs"), " file here, or"),
       h("button.primary", { onclick: () => this.pickFile() }, "Open a file…"),
       items.length ? h("div.recent", {}, h("h3", {}, "Recent"), items.map((r) => h("button.menu-item", { onclick: () => this.ed.reopen(r) },
-        h("span", {}, r.name), h("span.muted", {}, `${r.nodes ?? "?"} nodes · ${ago(r.time)}`)))) : null,
+        h("span", {}, r.name), h("span.muted", {}, `${r.nodes == null ? "? nodes" : count(r.nodes, "node")} · ${ago(r.time)}`)))) : null,
       h("p.muted", {}, "Press ? for keyboard shortcuts."),
     ));
   }

@@ -168,9 +168,10 @@ func (p *page) hover(at point) {
 	p.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at.X, at.Y))
 }
 
-// A title cut to fit its node, and a plug name cut to fit its row, show whole as the
-// canvas's tooltip; a title that fits has none; below 42 % zoom the tooltip is the title.
-func TestTooltipOnCutText(t *testing.T) {
+// A node's whole title is the canvas's tooltip over its header at any zoom, whether the
+// header shows it cut or not; a plug name cut to fit its row shows whole over that row,
+// and a row that shows all its text has the node's title.
+func TestTooltipNodeTitle(t *testing.T) {
 	p := newBrowser(t)
 	p.open(corpusFile(t, bigFile))
 	// A node whose class name is too long for its header, and one whose name fits.
@@ -190,6 +191,12 @@ func TestTooltipOnCutText(t *testing.T) {
 
 	p.drawn(fmt.Sprintf(`(() => { const n = `+nodeJS+`; ainbEditor.setView({x: n.x + 130, y: n.y + 60, zoom: 1}); })()`, short))
 	p.hover(p.screenOf(short, -1, ""))
+	shortTitle := eval[string](p, fmt.Sprintf(`(() => { const n = `+nodeJS+`; return n.name + " #" + n.id; })()`, short))
+	p.waitFor(fmt.Sprintf(`document.getElementById("graph").title === %q`, shortTitle))
+	// Empty space, far to the right of every node: no tooltip.
+	p.drawn(`(() => { const xs = ainbEditor.document().nodes.map((n) => n.x); ainbEditor.setView({x: Math.max(...xs) + 5000, y: 0, zoom: 1}); })()`)
+	mid := eval[point](p, `(() => { const r = document.getElementById("graph").getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`)
+	p.hover(mid)
 	p.waitFor(`document.getElementById("graph").title === ""`)
 
 	p.drawn(fmt.Sprintf(`(() => { const n = `+nodeJS+`; ainbEditor.setView({x: n.x + 130, y: n.y + 15, zoom: 0.2}); })()`, short))

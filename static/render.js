@@ -860,8 +860,9 @@ export class Renderer {
     return placed;
   }
 
-  // The tooltip for what a hit test found: below LOD_FULL a node's whole title (labels
-  // are cut); above, a title or a row's text only when the node shows it cut. "" for none.
+  // The tooltip for what a hit test found: a node's whole title at any zoom (the header
+  // shows the class cut to the node's width, and labels below LOD_FULL are cut too), or,
+  // over a row the node shows cut, that row's whole text. "" for none.
   tooltip(hit) {
     if (!hit || (hit.kind !== "node" && hit.kind !== "plug")) return "";
     const ed = this.ed, i = ed.indexOf(hit.node);
@@ -869,11 +870,9 @@ export class Renderer {
     const n = ed.doc.nodes[i];
     const title = `${nodeTitle(n)} #${n.id}`;
     if (hit.kind === "plug" && hit.side === "branch") return `New child of #${n.id}: drag to empty space for a new node, or onto a node to add that one; click to choose a class`;
-    if (ed.view.zoom < LOD_FULL) return title;
-    const pr = this.prepared(i);
-    if (hit.row < 0) return pr.title !== nodeClass(n) ? title : "";
-    const row = pr.rows[hit.row];
-    return (row && row.tip) || "";
+    if (ed.view.zoom < LOD_FULL || hit.row < 0) return title;
+    const row = this.prepared(i).rows[hit.row];
+    return (row && row.tip) || title;
   }
 
   // What drawLabels keeps between frames, made again when the document changes: the order

@@ -5,6 +5,7 @@
 
 import { h } from "./dom.js";
 import * as store from "./store.js";
+import { count } from "./counts.js";
 
 export const SIDECAR_FORMAT = "ainb-editor-layout/1";
 const INDEX_KEY = "ainb-editor.layouts";
@@ -124,7 +125,7 @@ export class ShapeUI {
     if (!ed.doc) return;
     const blob = new Blob([sidecar(ed.name, ed.fileHash, ed.doc)], { type: "application/json" });
     ed.download(blob, this.layoutName());
-    ed.status(`Exported the arrangement of ${ed.doc.nodes.length} nodes as ${this.layoutName()}`);
+    ed.status(`Exported the arrangement of ${count(ed.doc.nodes.length, "node")} as ${this.layoutName()}`);
   }
 
   // Places the nodes the sidecar names, as one undoable step.
@@ -145,7 +146,7 @@ export class ShapeUI {
     }
     ed.edits.applyLayout(places.map(([id, x, y, pinned]) => ({ id, x, y, pinned: !!pinned })), "Import layout");
     const missing = ed.doc.nodes.length - places.length;
-    ed.status(`Placed ${places.length} nodes from ${file.name}` + (missing ? `; ${missing} node${missing === 1 ? " it does not name stays" : "s it does not name stay"} where ${missing === 1 ? "it was" : "they were"}` : ""));
+    ed.status(`Placed ${count(places.length, "node")} from ${file.name}` + (missing ? `; ${missing} node${missing === 1 ? " it does not name stays" : "s it does not name stay"} where ${missing === 1 ? "it was" : "they were"}` : ""));
     return true;
   }
 }

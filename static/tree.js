@@ -7,6 +7,7 @@
 
 import { h, clear } from "./dom.js";
 import { KEYS } from "./input.js";
+import { count } from "./counts.js";
 import {
   flatten, valueText, editText, typeOf, isContainer, childCount, search, resolvePath, renamable, reorderable,
   addableTypes, rootOf, useCounts, placeCount,
@@ -348,7 +349,7 @@ export class TreeView {
       stack.push(...v);
     }
     this.refresh();
-    this.ed.status(`Expanded ${n} entr${n === 1 ? "y" : "ies"}: ${this.rows.length} rows`);
+    this.ed.status(`Expanded ${count(n, "entry", "entries")}: ${count(this.rows.length, "row")}`);
   }
 
   collapseAll() {
@@ -605,6 +606,6 @@ export class TreeView {
     const s = this.session;
     if (!s) return;
     const r = this.selectedRow();
-    this.ed.ui.statusInfo.textContent = `${this.rows.length} row${this.rows.length === 1 ? "" : "s"} shown` + (r ? ` · ${r.path}` : "");
+    this.ed.ui.statusInfo.textContent = `${count(this.rows.length, "row")} shown` + (r ? ` · ${r.path}` : "");
   }
 }
