@@ -354,10 +354,13 @@ func TestTreeUndoRedo(t *testing.T) {
 	path, orig := testBYML(t)
 	p.upload("#file-input", path)
 	p.treeShown("Test.byml")
-	p.do(chromedp.Click(chromedp.CSS(`.tree-row[data-path="/List"] .tree-toggle`)))
-	p.do(chromedp.Click(chromedp.CSS(`.tree-row[data-path="/d"] .tree-toggle`)))
+	// The toggles are clicked on the element itself: a click at the coordinates measured a
+	// moment before could land on another row while the pane settles after opening.
+	eval[bool](p, `(document.querySelector('.tree-row[data-path="/List"] .tree-toggle').click(), true)`)
+	p.waitFor(`!!document.querySelector('.tree-row[data-path="/List/0"]')`)
+	eval[bool](p, `(document.querySelector('.tree-row[data-path="/d"] .tree-toggle').click(), true)`)
 	p.waitFor(`!!document.querySelector('.tree-row[data-path="/d/deep"]')`)
-	p.do(chromedp.DoubleClick(chromedp.CSS(`.tree-row[data-path="/d/deep"] .tree-key`)))
+	eval[bool](p, `document.querySelector('.tree-row[data-path="/d/deep"] .tree-key').dispatchEvent(new MouseEvent("dblclick", { bubbles: true }))`)
 	p.waitFor(`!!document.querySelector('.tree-row[data-path="/d/deep/v"]')`)
 	start := p.rows()
 	if start != `/List=[3] /List/0=1 /List/1=2 /List/2=0.5 /b="x" /c=7 /d={1} /d/deep={1} /d/deep/v=1.25` {
