@@ -10,7 +10,7 @@ import (
 // developers (the tests validate every corpus document against it), and static/document.js
 // gives the same shape as JSDoc typedefs for the editor's modules.
 //
-// Vocabulary (also in the README's glossary): a file is a graph of nodes (the format's
+// Vocabulary (also in docs/document.md's glossary): a file is a graph of nodes (the format's
 // "elements"). A node has properties (values it is configured with), inputs and outputs
 // (typed values it reads and writes), children (tree edges; on selectors each child has a
 // condition), jumps (the format's "transitions": they switch a command's root), queries
