@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/modeltext"
 )
 
 // readFile reads an AINB file from disk, failing the test when it does not parse.
@@ -49,14 +50,7 @@ func (p *page) save() *ainb.File {
 func sameFile(t *testing.T, want, got *ainb.File, what string) {
 	t.Helper()
 	want.Layout, got.Layout = nil, nil
-	wj, err := want.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	gj, err := got.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
+	wj, gj := modeltext.Text(want), modeltext.Text(got)
 	if !bytes.Equal(wj, gj) {
 		t.Errorf("%s:\n%s", what, firstDiff(wj, gj))
 	}

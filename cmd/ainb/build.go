@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/graph"
 	"ainbeditor/internal/yaz0"
 	"ainbeditor/internal/zs"
 )
@@ -49,6 +50,14 @@ func build(args []string, stderr io.Writer) int {
 		if errors.As(err, &verr) {
 			fmt.Fprintf(stderr, "ainb: %s: %d problems:\n", in, len(verr.Problems))
 			for _, p := range verr.Problems {
+				fmt.Fprintf(stderr, "  %s\n", p)
+			}
+			return 1
+		}
+		var perr *graph.ProblemsError
+		if errors.As(err, &perr) {
+			fmt.Fprintf(stderr, "ainb: %s: %d problems:\n", in, len(perr.Problems))
+			for _, p := range perr.Problems {
 				fmt.Fprintf(stderr, "  %s\n", p)
 			}
 			return 1

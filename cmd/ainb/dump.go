@@ -1,18 +1,23 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/graph"
 	"ainbeditor/internal/sarc"
 )
 
 type dumpOptions struct {
-	compat bool // AINB: the ainb Python library's JSON
+	compat bool   // AINB: the ainb Python library's JSON
+	name   string // the file's name, which an editor document carries
 }
 
 func dump(args []string, stdout, stderr io.Writer) int {
@@ -26,6 +31,7 @@ func dump(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	name := files[0]
+	opt.name = filepath.Base(name)
 	b, err := os.ReadFile(name)
 	if err != nil {
 		fmt.Fprintln(stderr, "ainb:", err)
@@ -79,7 +85,60 @@ func dumpAINB(r *reader, b []byte, opt dumpOptions) ([]byte, error) {
 	if opt.compat {
 		return f.CompatJSON()
 	}
-	return f.JSON()
+	// The editor's own document, which /api/parse answers: what the file means, and in
+	// "layout" what an unedited document needs to build the same bytes.
+	d, err := graph.FromFile(opt.name, f, b)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, d.Encode(), "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// buildAINB builds an AINB file from the editor document (it has "format") or from the
+// community JSON (it has "Nodes").
+func buildAINB(doc []byte, _ buildOptions) ([]byte, error) {
+	if !hasMember(doc, "format") {
+		f, err := ainb.ReadCompatJSON(doc)
+		if err != nil {
+			return nil, err
+		}
+		return f.Bytes()
+	}
+	d, err := graph.Decode(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.CheckFormat(); err != nil {
+		return nil, err
+	}
+	return d.Build()
+}
+
+// hasMember reports whether the JSON object doc has a member named name at its top level.
+func hasMember(doc []byte, name string) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if k == name {
+			return true
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return false
+		}
+	}
+	return false
 }
 
 // dumpSARC lists the archive's files in SFAT order: name, size and format (with the
