@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -34,6 +35,11 @@ func (p *page) save() *ainb.File {
 	p.t.Helper()
 	before := p.app.buildCount()
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="save"]`)))
+	// An unedited file is clean before the save as after it: wait for the build itself
+	// (the server counts it), then for the page to take the save in.
+	for deadline := time.Now().Add(30 * time.Second); p.app.buildCount() == before && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	p.waitFor(`!ainbEditor.dirty()`)
 	if p.app.buildCount() != before+1 {
 		p.t.Fatalf("saving built %d files", p.app.buildCount()-before)
