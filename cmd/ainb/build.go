@@ -48,24 +48,26 @@ func build(args []string, stderr io.Writer) int {
 	if err != nil {
 		var verr *ainb.ValidationError
 		if errors.As(err, &verr) {
-			fmt.Fprintf(stderr, "ainb: %s: %d problems:\n", in, len(verr.Problems))
-			for _, p := range verr.Problems {
-				fmt.Fprintf(stderr, "  %s\n", p)
-			}
+			printProblems(stderr, in, verr.Problems)
 			return 1
 		}
 		var perr *graph.ProblemsError
 		if errors.As(err, &perr) {
-			fmt.Fprintf(stderr, "ainb: %s: %d problems:\n", in, len(perr.Problems))
-			for _, p := range perr.Problems {
-				fmt.Fprintf(stderr, "  %s\n", p)
-			}
+			printProblems(stderr, in, perr.Problems)
 			return 1
 		}
 		fmt.Fprintf(stderr, "ainb: %s: %v\n", in, err)
 		return 1
 	}
 	return writeOutput(fs, *out, bin, 0, *zsdic, stderr)
+}
+
+// printProblems lists a document's problems, one a line, each with its path.
+func printProblems[P fmt.Stringer](w io.Writer, in string, problems []P) {
+	fmt.Fprintf(w, "ainb: %s: %d problems:\n", in, len(problems))
+	for _, p := range problems {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
 }
 
 // writeOutput compresses data as the output's name asks (or -yaz0 says) and writes it.

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"ainbeditor/internal/graph/docdecl"
-	"ainbeditor/internal/testcorpus"
 )
 
 // Every declaration derived from types.go is what go generate writes now: a tag changed
@@ -37,17 +36,9 @@ func TestEncoderFollowsDeclarations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range testcorpus.AINB(t) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := Parse(filepath.Base(path), b)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachCorpusDocument(t, func(name string, d *Document, _ []byte) {
 		if err := decl.CheckJSON(d.Encode()); err != nil {
-			t.Errorf("%s: %v", filepath.Base(path), err)
+			t.Errorf("%s: %v", name, err)
 		}
-	}
+	})
 }
