@@ -34,6 +34,10 @@ type Config struct {
 	// body's size (its route's cap when the length is unknown) before it is read. A share
 	// read whole from a store that cannot stream it (PostgreSQL) counts too.
 	BodyBudget int64
+	// BodyIdleTimeout is how long a request body may stop arriving before it is cut with 408:
+	// a body reserves budget as it arrives, and this keeps one that has stalled from holding
+	// its share, and its connection, for the whole ReadTimeout.
+	BodyIdleTimeout time.Duration
 	// AllowOrigins lists the origins (scheme://host[:port]) besides the server's own whose
 	// pages may call the API from a browser.
 	AllowOrigins []string
@@ -63,6 +67,7 @@ func DefaultConfig() Config {
 		MaxDocument:       64 * mib,
 		MaxConversions:    2 * runtime.GOMAXPROCS(0),
 		BodyBudget:        256 * mib,
+		BodyIdleTimeout:   10 * time.Second,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,
@@ -92,6 +97,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs.Var((*byteSize)(&c.MaxDocument), "max-document", "largest document JSON accepted by build and shares, e.g. 64MiB")
 	fs.IntVar(&c.MaxConversions, "max-conversions", c.MaxConversions, "parses and builds running at once")
 	fs.Var((*byteSize)(&c.BodyBudget), "body-budget", "request bodies (and shares read whole from PostgreSQL) held at once, all requests together, e.g. 256MiB")
+	fs.DurationVar(&c.BodyIdleTimeout, "body-idle-timeout", c.BodyIdleTimeout, "time a request body may stop arriving before it is cut with 408")
 	fs.Var((*originList)(&c.AllowOrigins), "allow-origins", "other origins whose pages may call the API, scheme://host[:port], separated by commas")
 	fs.Var((*pathList)(&c.ZstdDicts), "zstd-dicts", "zstd dictionary files for compressed uploads, separated by "+string(filepath.ListSeparator))
 	fs.DurationVar(&c.ReadHeaderTimeout, "read-header-timeout", c.ReadHeaderTimeout, "time to read a request's headers")
@@ -170,7 +176,7 @@ func (c Config) Check() error {
 	}
 	for name, d := range map[string]time.Duration{
 		"read-header-timeout": c.ReadHeaderTimeout, "read-timeout": c.ReadTimeout,
-		"write-timeout": c.WriteTimeout, "idle-timeout": c.IdleTimeout, "shutdown-timeout": c.ShutdownTimeout,
+		"write-timeout": c.WriteTimeout, "body-idle-timeout": c.BodyIdleTimeout, "idle-timeout": c.IdleTimeout, "shutdown-timeout": c.ShutdownTimeout,
 	} {
 		if d <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be positive", name))
