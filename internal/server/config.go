@@ -41,6 +41,10 @@ type Config struct {
 	// AllowOrigins lists the origins (scheme://host[:port]) besides the server's own whose
 	// pages may call the API from a browser.
 	AllowOrigins []string
+	// AllowedHosts lists the host names, besides IP addresses, localhost and the host of
+	// Addr, that requests may name in their Host header; "*" allows any. Other hosts are
+	// refused, so a site whose name is rebound to this server's address cannot use it.
+	AllowedHosts []string
 
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
@@ -99,6 +103,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs.Var((*byteSize)(&c.BodyBudget), "body-budget", "request bodies (and shares read whole from PostgreSQL) held at once, all requests together, e.g. 256MiB")
 	fs.DurationVar(&c.BodyIdleTimeout, "body-idle-timeout", c.BodyIdleTimeout, "time a request body may stop arriving before it is cut with 408")
 	fs.Var((*originList)(&c.AllowOrigins), "allow-origins", "other origins whose pages may call the API, scheme://host[:port], separated by commas")
+	fs.Var((*originList)(&c.AllowedHosts), "allowed-hosts", "host names the server answers to besides IP addresses, localhost and the -addr host, separated by commas; * for any")
 	fs.Var((*pathList)(&c.ZstdDicts), "zstd-dicts", "zstd dictionary files for compressed uploads, separated by "+string(filepath.ListSeparator))
 	fs.DurationVar(&c.ReadHeaderTimeout, "read-header-timeout", c.ReadHeaderTimeout, "time to read a request's headers")
 	fs.DurationVar(&c.ReadTimeout, "read-timeout", c.ReadTimeout, "time to read a whole request")
@@ -170,6 +175,9 @@ func (c Config) Check() error {
 	}
 	if err := checkOrigins(c.AllowOrigins); err != nil {
 		errs = append(errs, fmt.Errorf("allow-origins: %w", err))
+	}
+	if err := checkHosts(c.AllowedHosts); err != nil {
+		errs = append(errs, fmt.Errorf("allowed-hosts: %w", err))
 	}
 	if c.MaxConversions <= 0 {
 		errs = append(errs, errors.New("max-conversions: must be positive"))

@@ -25,6 +25,7 @@ type Server struct {
 	conversions limiter
 	budget      *bodyBudget
 	origins     *http.CrossOriginProtection
+	hosts       *hostGuard
 	metrics     *metrics
 	router      http.Handler
 	// shareRate and convertRate hold each client to ShareRate and ConvertRate.
@@ -79,6 +80,7 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		conversions: make(limiter, cfg.MaxConversions),
 		budget:      newBodyBudget(cfg.BodyBudget),
 		origins:     origins,
+		hosts:       newHostGuard(cfg.Addr, cfg.AllowedHosts),
 		replyBase:   MaxReplyBase,
 		replyRatio:  MaxReplyRatio,
 	}
