@@ -46,6 +46,10 @@ type Config struct {
 	// refused, so a site whose name is rebound to this server's address cannot use it.
 	AllowedHosts []string
 
+	// StoreTimeout bounds every call to the share store: a store that does not answer
+	// within it is reported unavailable (503 with Retry-After).
+	StoreTimeout time.Duration
+
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	WriteTimeout      time.Duration
@@ -72,6 +76,7 @@ func DefaultConfig() Config {
 		MaxConversions:    2 * runtime.GOMAXPROCS(0),
 		BodyBudget:        256 * mib,
 		BodyIdleTimeout:   10 * time.Second,
+		StoreTimeout:      5 * time.Second,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,
@@ -105,6 +110,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs.Var((*originList)(&c.AllowOrigins), "allow-origins", "other origins whose pages may call the API, scheme://host[:port], separated by commas")
 	fs.Var((*originList)(&c.AllowedHosts), "allowed-hosts", "host names the server answers to besides IP addresses, localhost and the -addr host, separated by commas; * for any")
 	fs.Var((*pathList)(&c.ZstdDicts), "zstd-dicts", "zstd dictionary files for compressed uploads, separated by "+string(filepath.ListSeparator))
+	fs.DurationVar(&c.StoreTimeout, "store-timeout", c.StoreTimeout, "time a call to the share store (the data directory or PostgreSQL) may take before the request is answered 503")
 	fs.DurationVar(&c.ReadHeaderTimeout, "read-header-timeout", c.ReadHeaderTimeout, "time to read a request's headers")
 	fs.DurationVar(&c.ReadTimeout, "read-timeout", c.ReadTimeout, "time to read a whole request")
 	fs.DurationVar(&c.WriteTimeout, "write-timeout", c.WriteTimeout, "time to handle a request and write the response")
@@ -184,7 +190,8 @@ func (c Config) Check() error {
 	}
 	for name, d := range map[string]time.Duration{
 		"read-header-timeout": c.ReadHeaderTimeout, "read-timeout": c.ReadTimeout,
-		"write-timeout": c.WriteTimeout, "body-idle-timeout": c.BodyIdleTimeout, "idle-timeout": c.IdleTimeout, "shutdown-timeout": c.ShutdownTimeout,
+		"write-timeout": c.WriteTimeout, "body-idle-timeout": c.BodyIdleTimeout,
+		"store-timeout": c.StoreTimeout, "idle-timeout": c.IdleTimeout, "shutdown-timeout": c.ShutdownTimeout,
 	} {
 		if d <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be positive", name))

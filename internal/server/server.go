@@ -72,7 +72,7 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 	}
 	s := &Server{
 		cfg:         cfg,
-		store:       store,
+		store:       withDeadlines(store, cfg.StoreTimeout),
 		log:         log,
 		unzstd:      u,
 		zsdics:      zsdics,
