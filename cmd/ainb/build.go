@@ -30,7 +30,7 @@ func build(args []string, stderr io.Writer) int {
 	in := files[0]
 	data, err := os.ReadFile(in)
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
+		say(stderr, "ainb: %v", err)
 		return 1
 	}
 	var f *format
@@ -41,28 +41,28 @@ func build(args []string, stderr io.Writer) int {
 		}
 	}
 	if *bymlVersion < 1 || *bymlVersion > 7 {
-		fmt.Fprintf(stderr, "ainb: -byml-version %d: BYML is written in versions 1 to 7\n", *bymlVersion)
+		say(stderr, "ainb: -byml-version %d: BYML is written in versions 1 to 7", *bymlVersion)
 		return 2
 	}
 	bin, err := f.fromText(data, buildOptions{bymlVersion: uint16(*bymlVersion), bigEndian: *bigEndian})
 	if err != nil {
 		var verr *ainb.ValidationError
 		if errors.As(err, &verr) {
-			fmt.Fprintf(stderr, "ainb: %s: %d problems:\n", in, len(verr.Problems))
+			say(stderr, "ainb: %s: %d problems:", in, len(verr.Problems))
 			for _, p := range verr.Problems {
-				fmt.Fprintf(stderr, "  %s\n", p)
+				say(stderr, "  %s", p)
 			}
 			return 1
 		}
 		var perr *graph.ProblemsError
 		if errors.As(err, &perr) {
-			fmt.Fprintf(stderr, "ainb: %s: %d problems:\n", in, len(perr.Problems))
+			say(stderr, "ainb: %s: %d problems:", in, len(perr.Problems))
 			for _, p := range perr.Problems {
-				fmt.Fprintf(stderr, "  %s\n", p)
+				say(stderr, "  %s", p)
 			}
 			return 1
 		}
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", in, err)
+		say(stderr, "ainb: %s: %v", in, err)
 		return 1
 	}
 	return writeOutput(fs, *out, bin, 0, *zsdic, stderr)
@@ -78,12 +78,12 @@ func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zs
 	var err error
 	switch _, isZs := zs.DictFor(filepath.Base(out)); {
 	case isZs && isSet(fs, "yaz0") && wantYaz0:
-		fmt.Fprintf(stderr, "ainb: %s: -yaz0 and a .zs name ask for two compressions\n", out)
+		say(stderr, "ainb: %s: -yaz0 and a .zs name ask for two compressions", out)
 		return 2
 	case isZs:
 		var c *zs.Codec
 		if c, err = loadZs(zsdic); err != nil {
-			fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+			say(stderr, "ainb: -zsdic: %v", err)
 			return 1
 		}
 		data, err = c.Encode(filepath.Base(out), data)
@@ -98,7 +98,7 @@ func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zs
 		err = os.WriteFile(out, data, 0o644)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
+		say(stderr, "ainb: %v", err)
 		return 1
 	}
 	return 0
