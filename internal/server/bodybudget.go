@@ -106,7 +106,8 @@ func (s *Server) budgeted(bodyCap, limit int64) func(http.Handler) http.Handler 
 				rc:     http.NewResponseController(w),
 				idle:   s.cfg.BodyIdleTimeout,
 				// The server set the connection's deadline to ReadTimeout after the request
-				// began, a little before now; the idle deadline never goes past it.
+				// began, a little before now (by the time its headers took): the idle
+				// deadline never goes past this one, which is as close as a handler knows.
 				whole:   time.Now().Add(s.cfg.ReadTimeout),
 				timeout: s.cfg.ReadTimeout,
 			}
