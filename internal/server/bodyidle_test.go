@@ -176,3 +176,43 @@ func BenchmarkBodyMetering(b *testing.B) {
 		})
 	}
 }
+
+func TestBodyIdleTimeoutConfig(t *testing.T) {
+	if got := DefaultConfig().BodyIdleTimeout; got != 10*time.Second {
+		t.Errorf("default %v, want 10s", got)
+	}
+	c, err := ParseConfig([]string{"-body-idle-timeout", "1500ms"}, func(k string) string {
+		return map[string]string{"AINB_BODY_IDLE_TIMEOUT": "3s"}[k]
+	}, io.Discard)
+	if err != nil || c.BodyIdleTimeout != 1500*time.Millisecond {
+		t.Errorf("the flag over the environment: %v %v", c.BodyIdleTimeout, err)
+	}
+	_, err = ParseConfig(nil, func(k string) string { return map[string]string{"AINB_BODY_IDLE_TIMEOUT": "-1s"}[k] }, io.Discard)
+	if err == nil || err.Error() != "body-idle-timeout: must be positive" {
+		t.Errorf("negative: %v", err)
+	}
+}
+
+// TestBodyReadTimeout checks a body still arriving at the read timeout is cut with 408
+// saying so, the idle timeout being longer.
+func TestBodyReadTimeout(t *testing.T) {
+	s := newTestServer(t, func(c *Config) { c.ReadTimeout = 300 * time.Millisecond })
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	addr := ts.Listener.Addr().String()
+	c := idleUpload(t, addr, "POST /api/parse HTTP/1.1\r\nHost: "+addr+"\r\nContent-Type: application/octet-stream\r\n"+
+		"Content-Length: 1000\r\n\r\n"+strings.Repeat("A", 20))
+	c.SetReadDeadline(time.Now().Add(10 * time.Second)) // a guard against a hang, not a measure
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e errorBody
+	err = json.NewDecoder(resp.Body).Decode(&e)
+	resp.Body.Close()
+	const want = "the request body took too long: it was not complete after 300ms (byte 20)"
+	if err != nil || resp.StatusCode != http.StatusRequestTimeout || e.Error != want {
+		t.Errorf("%d %q (%v), want 408 %q", resp.StatusCode, e.Error, err, want)
+	}
+	waitReserved(t, s, 0)
+}
