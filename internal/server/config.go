@@ -31,8 +31,9 @@ type Config struct {
 	// need one. The server ships none: the games' dictionaries are not ours to distribute.
 	ZstdDicts []string
 	// BodyBudget caps the request bodies held at once, server-wide: a request reserves its
-	// body's size (its route's cap when the length is unknown) before it is read. A share
-	// read whole from a store that cannot stream it (PostgreSQL) counts too.
+	// body as it arrives (at most twice what has arrived, never past its Content-Length or
+	// its route's cap). A share read whole from a store that cannot stream it (PostgreSQL)
+	// counts too.
 	BodyBudget int64
 	// BodyIdleTimeout is how long a request body may stop arriving before it is cut with 408:
 	// a body reserves budget as it arrives, and this keeps one that has stalled from holding
