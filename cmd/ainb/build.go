@@ -30,7 +30,7 @@ func build(args []string, stderr io.Writer) int {
 	in := files[0]
 	data, err := os.ReadFile(in)
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
+		say(stderr, "ainb: %v", err)
 		return 1
 	}
 	var f *format
@@ -41,7 +41,7 @@ func build(args []string, stderr io.Writer) int {
 		}
 	}
 	if *bymlVersion < 1 || *bymlVersion > 7 {
-		fmt.Fprintf(stderr, "ainb: -byml-version %d: BYML is written in versions 1 to 7\n", *bymlVersion)
+		say(stderr, "ainb: -byml-version %d: BYML is written in versions 1 to 7", *bymlVersion)
 		return 2
 	}
 	bin, err := f.fromText(data, buildOptions{bymlVersion: uint16(*bymlVersion), bigEndian: *bigEndian})
@@ -56,7 +56,7 @@ func build(args []string, stderr io.Writer) int {
 			printProblems(stderr, in, perr.Problems)
 			return 1
 		}
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", in, err)
+		say(stderr, "ainb: %s: %v", in, err)
 		return 1
 	}
 	return writeOutput(fs, *out, bin, 0, *zsdic, stderr)
@@ -64,9 +64,9 @@ func build(args []string, stderr io.Writer) int {
 
 // printProblems lists a document's problems, one a line, each with its path.
 func printProblems[P fmt.Stringer](w io.Writer, in string, problems []P) {
-	fmt.Fprintf(w, "ainb: %s: %d problems:\n", in, len(problems))
+	say(w, "ainb: %s: %d problems:", in, len(problems))
 	for _, p := range problems {
-		fmt.Fprintf(w, "  %s\n", p)
+		say(w, "  %s", p)
 	}
 }
 
@@ -80,12 +80,12 @@ func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zs
 	var err error
 	switch _, isZs := zs.DictFor(filepath.Base(out)); {
 	case isZs && isSet(fs, "yaz0") && wantYaz0:
-		fmt.Fprintf(stderr, "ainb: %s: -yaz0 and a .zs name ask for two compressions\n", out)
+		say(stderr, "ainb: %s: -yaz0 and a .zs name ask for two compressions", out)
 		return 2
 	case isZs:
 		var c *zs.Codec
 		if c, err = loadZs(zsdic); err != nil {
-			fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+			say(stderr, "ainb: -zsdic: %v", err)
 			return 1
 		}
 		data, err = c.Encode(filepath.Base(out), data)
@@ -100,7 +100,7 @@ func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zs
 		err = os.WriteFile(out, data, 0o644)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
+		say(stderr, "ainb: %v", err)
 		return 1
 	}
 	return 0

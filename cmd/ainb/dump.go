@@ -34,12 +34,12 @@ func dump(args []string, stdout, stderr io.Writer) int {
 	opt.name = filepath.Base(name)
 	b, err := os.ReadFile(name)
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
+		say(stderr, "ainb: %v", err)
 		return 1
 	}
 	c, err := loadZs(*zsdic)
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+		say(stderr, "ainb: -zsdic: %v", err)
 		return 1
 	}
 	defer c.Close()
@@ -47,13 +47,13 @@ func dump(args []string, stdout, stderr io.Writer) int {
 	out, err := dumpData(r, b, opt)
 	// Warnings go to stderr, so that the dump on stdout stays the file's text alone.
 	for _, w := range r.warnings {
-		fmt.Fprintf(stderr, "ainb: %s: warning: %s\n", name, w)
+		say(stderr, "ainb: %s: warning: %s", name, w)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", name, err)
+		say(stderr, "ainb: %s: %v", name, err)
 		return 1
 	}
-	stdout.Write(out)
+	stdout.Write(termSafeText(out))
 	return 0
 }
 
@@ -151,14 +151,17 @@ func dumpSARC(r *reader, b []byte, _ dumpOptions) ([]byte, error) {
 	// Names pad to a column of at most maxNameColumn bytes: one long name among many
 	// short ones must not pad every line to its length.
 	const maxNameColumn = 64
+	// The names are the archive's, printed for a terminal: escaped (termSafe).
+	names := make([]string, len(a.Files))
 	nameW, sizeW := 0, 0
-	for _, f := range a.Files {
-		nameW = min(max(nameW, len(f.Name)), maxNameColumn)
+	for i, f := range a.Files {
+		names[i] = termSafe(f.Name)
+		nameW = min(max(nameW, len(names[i])), maxNameColumn)
 		sizeW = max(sizeW, len(fmt.Sprint(len(f.Data))))
 	}
 	var out []byte
-	for _, f := range a.Files {
-		out = fmt.Appendf(out, "%-*s  %*d  %s\n", nameW, f.Name, sizeW, len(f.Data), r.describe(f.Data))
+	for i, f := range a.Files {
+		out = fmt.Appendf(out, "%-*s  %*d  %s\n", nameW, names[i], sizeW, len(f.Data), r.describe(f.Data))
 	}
 	return out, nil
 }

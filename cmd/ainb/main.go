@@ -71,7 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "ainb: unknown command %q\n%s", args[0], usage)
+	say(stderr, "ainb: unknown command %q", args[0])
+	fmt.Fprint(stderr, usage)
 	return 2
 }
 
