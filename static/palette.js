@@ -68,10 +68,24 @@ export function openPalette(ed, opts = {}) {
     category ? h("label.check", { title: `Only classes seen in ${category} files are offered unless this is on` }, allCats, `all categories (this file: ${category})`) : null,
     h("span.grow", {}),
     count,
-    h("button.small", { title: "Learn node classes from AINB files", dataset: { action: "catalogue-import" }, onclick: () => ed.catalogue.pick(false) }, "Import…"),
-    h("button.small", { title: "Learn node classes from every AINB file in a folder", onclick: () => ed.catalogue.pick(true) }, "Import folder…"));
+    h("button.small", { title: "Learn node classes from AINB files", dataset: { action: "catalogue-import" }, onclick: () => importFrom(false) }, "Import…"),
+    h("button.small", { title: "Learn node classes from every AINB file in a folder", onclick: () => importFrom(true) }, "Import folder…"));
   const el = h("div.overlay.palette", { onclick: (e) => e.target === el && el.remove() },
     h("div.dialog", { role: "dialog", "aria-label": title }, h("div.dialog-head", {}, h("h2", {}, title)), input, tools, ul));
+  // The file chooser gives the focus back to the button that opened it: the search field
+  // takes it now, so what is typed once the files are chosen is a search, not lost.
+  const importFrom = (folder) => {
+    ed.catalogue.pick(folder);
+    input.focus();
+  };
+  // Whatever else in the palette has the focus (a button, the checkbox), a typed character
+  // goes to the search: the focus moves before the character lands, and the editor's
+  // one-letter keys (A, F, L...) never see it.
+  el.addEventListener("keydown", (e) => {
+    if (e.target === input || e.key.length !== 1 || e.ctrlKey || e.metaKey || e.altKey) return;
+    input.focus();
+    e.stopPropagation();
+  });
   ed.ui.root.append(el);
   // An import finishing while the palette is open shows its classes at once.
   if (!listening.has(ed)) {
