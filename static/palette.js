@@ -5,7 +5,7 @@
 
 import { h, clear } from "./dom.js";
 import { NODE_WIDTH, TYPE_LABEL } from "./model.js";
-import { offer, template } from "./catalogue.js";
+import { offer, template, classCount } from "./catalogue.js";
 import { addLinked } from "./plugedits.js";
 import { count as countOf } from "./counts.js";
 
@@ -43,7 +43,11 @@ export function openPalette(ed, opts = {}) {
     const all = offer(ed.catalogue.classes(), { category: allCats.checked ? "" : category, link, query: input.value });
     shown = all.slice(0, SHOWN);
     active = Math.min(active, Math.max(0, shown.length - 1));
-    count.textContent = countOf(all.length, "class", "classes") + (all.length > SHOWN ? `, first ${SHOWN} shown` : "");
+    // The same count as the status bar's after an import (classCount), and how many of
+    // them the search, the category and the link leave.
+    const known = classCount(ed.catalogue.classes());
+    count.textContent = (all.length === known ? countOf(known, "class", "classes") : `${all.length} of ${countOf(known, "class", "classes")}`) +
+      (all.length > SHOWN ? `, first ${SHOWN} shown` : "");
     clear(ul);
     if (!shown.length) ul.append(h("li.hint", {}, link ? "No known class fits this link. Import files that use one (Import…), or search all categories." : "No class matches."));
     shown.forEach((c, k) => ul.append(h("li.item" + (k === active ? ".active" : ""), { dataset: { class: c.key } },

@@ -41,3 +41,25 @@ func TestPaletteKeepsTypingAfterImport(t *testing.T) {
 		t.Errorf("the palette closed while typing")
 	}
 }
+
+// The palette and the status bar count classes alike: after an import the status's "N
+// classes known" is the palette's count with nothing filtered, and a search says how many of
+// those N it leaves.
+func TestPaletteCountsAsStatus(t *testing.T) {
+	p := newBrowser(t)
+	p.open(corpusFile(t, "synthetic/minimal_v407.ainb")) // OneShotDoNothing, category AI
+	p.importCatalogue(corpusFile(t, "synthetic/params_v407.ainb"))
+	status := eval[string](p, `ainbEditor.status()`)
+	if status != "Learned node classes from 1 file: 4 new, 31 classes known" {
+		t.Fatalf("status after the import: %q", status)
+	}
+	p.openPalette()
+	if got := eval[string](p, `document.querySelector(".palette-count").textContent`); got != "31 classes" {
+		t.Errorf("the palette counts %q where the status bar says %q", got, status)
+	}
+	p.do(chromedp.SendKeys(`.palette-input`, "Synthetic"))
+	p.waitFor(`document.querySelectorAll(".overlay.palette li.item").length === 4`)
+	if got := eval[string](p, `document.querySelector(".palette-count").textContent`); got != "4 of 31 classes" {
+		t.Errorf("searching, the palette counts %q, want \"4 of 31 classes\"", got)
+	}
+}
