@@ -25,13 +25,14 @@ func wantBusy(t *testing.T, rec *httptest.ResponseRecorder) {
 }
 
 func TestBodyBudget(t *testing.T) {
-	const big = 100 << 10
-	// The parse route takes up to 164 KiB (a form may add 64 KiB to the 100 KiB file), so a
-	// body of unknown length reserves that much; the budget holds one big body, not two.
+	const big = 2 << 20
+	// The parse route takes up to 3,136 KiB (a form may add the game's ZsDic.pack.zs, up to
+	// 1 MiB, and 64 KiB of framing to the 2 MiB file), so a body of unknown length reserves
+	// that much; the budget holds one big body, not two.
 	s := newTestServer(t, func(c *Config) {
 		c.MaxUpload = big
 		c.MaxDocument = big
-		c.BodyBudget = 180 << 10
+		c.BodyBudget = 3584 << 10
 	})
 	s.budget.wait = 10 * time.Millisecond
 	small := corpusFile(t, smallFile)
