@@ -101,6 +101,16 @@ func TestParseBuildWithRequestZsDic(t *testing.T) {
 		t.Errorf("%s: %q, want 1", zstdDictHeader, got)
 	}
 
+	// A frame without a dictionary decodes with the request's dictionaries as without them.
+	z0, err := codec.EncodeDict(0, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, body = form(t, [3]string{"zsdic", "ZsDic.pack.zs", string(zsdic)}, [3]string{"file", "Enemy.ainb.zs", string(z0)})
+	if rec := do(s, "POST", "/api/parse", ct, body); rec.Code != http.StatusOK || rec.Header().Get(zstdDictHeader) != "0" || !bytes.Equal(rec.Body.Bytes(), doc) {
+		t.Errorf("a .zs without dictionary, sent with zsdic: %d %s", rec.Code, cut(rec.Body.Bytes()))
+	}
+
 	// The multipart form without the dictionaries, and with a file that is not them.
 	ct, body = form(t, [3]string{"document", "", string(doc)})
 	e = wantError(t, do(s, "POST", "/api/build?zstd=1", ct, body), http.StatusUnprocessableEntity)
