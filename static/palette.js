@@ -84,9 +84,10 @@ export function openPalette(ed, opts = {}) {
   };
   // Whatever else in the palette has the focus (a button, the checkbox), a typed character
   // goes to the search: the focus moves before the character lands, and the editor's
-  // one-letter keys (A, F, L...) never see it.
+  // one-letter keys (A, F, L...) never see it. Space still presses the button or ticks the
+  // box it is on.
   el.addEventListener("keydown", (e) => {
-    if (e.target === input || e.key.length !== 1 || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target === input || e.key.length !== 1 || e.key === " " || e.ctrlKey || e.metaKey || e.altKey) return;
     input.focus();
     e.stopPropagation();
   });
