@@ -35,9 +35,11 @@ export async function parseFile(name, bytes) {
 }
 
 // Like parseFile, and says whether the upload was zstd-compressed: zstd is the dictionary id
-// of its frame (0 for none), or null for a plain file.
-export async function parseUpload(name, bytes) {
-  const res = await fetch(`/api/parse?name=${encodeURIComponent(name)}`, {
+// of its frame (0 for none), or null for a plain file. zsdic: the game's ZsDic.pack.zs
+// (bytes) for a file compressed with one of its dictionaries, or null (the server's own
+// dictionaries serve, if it has any).
+export async function parseUpload(name, bytes, zsdic = null) {
+  const res = await fetch(`/api/parse?name=${encodeURIComponent(name)}`, zsdic ? { method: "POST", body: fileForm(name, bytes, zsdic) } : {
     method: "POST",
     headers: { "Content-Type": "application/octet-stream" },
     body: bytes,
@@ -49,13 +51,17 @@ export async function parseUpload(name, bytes) {
 
 // Returns the built file as a Blob and the name the server chose for it. doc is the
 // document or its JSON text. zstd: a dictionary id (0 for none) to get the file
-// zstd-compressed with it, or null for the plain file.
-export async function build(doc, { zstd = null } = {}) {
-  const res = await fetch(zstd === null ? "/api/build" : `/api/build?zstd=${zstd}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: text(doc),
-  });
+// zstd-compressed with it, or null for the plain file; zsdic: the game's ZsDic.pack.zs that
+// holds that dictionary, or null for the server's own.
+export async function build(doc, { zstd = null, zsdic = null } = {}) {
+  let init = { method: "POST", headers: { "Content-Type": "application/json" }, body: text(doc) };
+  if (zsdic && zstd) {
+    const form = new FormData();
+    form.append("zsdic", new Blob([zsdic]), "ZsDic.pack.zs");
+    form.append("document", new Blob([init.body], { type: "application/json" }), "document.json");
+    init = { method: "POST", body: form };
+  }
+  const res = await fetch(zstd === null ? "/api/build" : `/api/build?zstd=${zstd}`, init);
   if (!res.ok) throw await failure(res);
   const cd = res.headers.get("Content-Disposition") || "";
   const m = /filename\*=UTF-8''([^;]+)/i.exec(cd) || /filename="?([^";]+)"?/i.exec(cd);

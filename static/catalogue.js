@@ -223,6 +223,15 @@ export function offer(cat, { category = "", link = null, query = "" } = {}) {
   return out;
 }
 
+// The number of classes the catalogue knows, as the palette and the status bar both say it:
+// every class offer() can give with nothing filtered, the built-in types never seen in a
+// file included (the palette offers them all the same).
+export function classCount(cat) {
+  let n = cat.classes.size;
+  for (const t of NODE_TYPES) if (t !== "UserDefined" && !cat.classes.has(t)) n++;
+  return n;
+}
+
 function bareBuiltin(t) {
   return { key: t, type: t, name: "", count: 0, files: 0, categories: [], seen: 0, properties: [], inputs: [], outputs: [], children: [], builtin: true };
 }

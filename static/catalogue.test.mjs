@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  emptyCatalogue, learn, offer, fits, template, missing, toJSON, fromJSON, insertAt, placeFor, boundedJSON, classKey, CATALOGUE_FORMAT,
+  emptyCatalogue, learn, offer, classCount, fits, template, missing, toJSON, fromJSON, insertAt, placeFor, boundedJSON, classKey, CATALOGUE_FORMAT,
 } from "./catalogue.js";
 import { addLinked, addParam, removeParam, removeProblem } from "./plugedits.js";
 import { createEdits } from "./edits.js";
@@ -250,4 +250,17 @@ test("the stored text stays within its bound, dropping the classes seen longest 
   assert.ok(kept.length >= 10 && kept.length < 50, `${kept.length} kept`);
   assert.deepEqual(kept, Array.from({ length: kept.length }, (_, i) => `C${50 - kept.length + i}`));
   assert.equal(boundedJSON(emptyCatalogue(), 10).length > 10, true); // an empty catalogue is what it is
+});
+
+test("classCount is what offer gives with nothing filtered: learned classes and every built-in type", () => {
+  const cat = emptyCatalogue();
+  // 26 built-in types, UserDefined aside: a class is a user-defined one's name.
+  assert.equal(classCount(cat), 26);
+  assert.equal(classCount(cat), offer(cat).length);
+  learn(cat, sampleDoc(), { name: "sample.ainb" });
+  // Producer, Consumer and Leaf are new; Sequential was offered already as a built-in type.
+  assert.equal(classCount(cat), 29);
+  assert.equal(classCount(cat), offer(cat).length);
+  // A filter offers fewer (the palette says "26 of 29 classes"); the count stays.
+  assert.equal(offer(cat, { category: "Sequence" }).length, 26);
 });

@@ -5,7 +5,8 @@
 
 import * as api from "./api.js";
 import * as store from "./store.js";
-import { emptyCatalogue, learn, boundedJSON, fromJSON } from "./catalogue.js";
+import { emptyCatalogue, learn, boundedJSON, fromJSON, classCount } from "./catalogue.js";
+import { count } from "./counts.js";
 
 const STORE_KEY = "catalogue";
 const SAVE_DELAY = 1500;
@@ -76,7 +77,7 @@ export class CatalogueStore {
       return { files: 0, failed: 0, classes: 0 };
     }
     this.importing = true;
-    const before = this.cat.classes.size;
+    const before = classCount(this.cat);
     let done = 0, failed = 0;
     const max = Number(this.ed.root.dataset.maxUpload || 0);
     try {
@@ -98,8 +99,10 @@ export class CatalogueStore {
       this.importing = false;
       await this.save();
     }
-    const added = this.cat.classes.size - before;
-    const msg = `Learned node classes from ${done} file${done === 1 ? "" : "s"}: ${added} new, ${this.cat.classes.size} known` +
+    // Counted as the palette counts them (classCount): a built-in type seen for the first
+    // time was offered already, and is not new.
+    const known = classCount(this.cat), added = known - before;
+    const msg = `Learned node classes from ${count(done, "file")}: ${added} new, ${count(known, "class", "classes")} known` +
       (failed ? `; ${failed} file${failed === 1 ? "" : "s"} could not be read` : "");
     this.ed.status(msg, failed ? "error" : "");
     if (failed) this.ed.ui.toast(msg, "error");

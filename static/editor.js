@@ -158,10 +158,15 @@ export class Editor {
     let doc, zstd, hash, kept;
     try {
       const bytes = await file.arrayBuffer();
-      [{ doc, zstd }, hash] = await Promise.all([api.parseUpload(file.name, bytes), shape.sha256(bytes)]);
+      // A TotK .zs needs one of the game's dictionaries: the ZsDic.pack.zs kept for packs
+      // goes with it, so the server need not have them.
+      const zsdic = isZstd(bytes) ? await this.packs.zsdic() : null;
+      [{ doc, zstd }, hash] = await Promise.all([api.parseUpload(file.name, bytes, zsdic), shape.sha256(bytes)]);
       kept = await shape.recall(hash);
     } catch (err) {
       this.status("");
+      const d = err.detail || {};
+      if (Number.isInteger(d.dictionary) || d.missing === "ZsDic.pack.zs") return this.packs.needZsDic(file);
       this.ui.toast(`Could not open ${file.name}: ${err.message}`, "error");
       return false;
     }
@@ -603,7 +608,8 @@ export class Editor {
       this.timings.serialize = performance.now() - t0;
       ids = this.doc.nodes.map((n) => n.id);
       const zstd = this.zstdDict;
-      const { blob } = await api.build(text, { zstd });
+      const zsdic = zstd ? await this.packs.zsdic() : null;
+      const { blob } = await api.build(text, { zstd, zsdic });
       // The name the file was opened with, whatever the server would call it.
       const name = this.downloadName();
       this.download(blob, name);
@@ -849,6 +855,12 @@ export class Editor {
     if (!this.selection.size) return;
     this.select(this.edits.duplicate(this.selectionList()));
   }
+}
+
+// Whether a file's bytes (an ArrayBuffer) start with the zstd magic.
+function isZstd(buf) {
+  const b = new Uint8Array(buf, 0, Math.min(4, buf.byteLength));
+  return b.length === 4 && b[0] === 0x28 && b[1] === 0xb5 && b[2] === 0x2f && b[3] === 0xfd;
 }
 
 function parseDoc(text) {

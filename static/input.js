@@ -1,11 +1,15 @@
 // Pointer, wheel and keyboard input on the canvas, turned into view changes, selections and
 // edits. Dragging from a plug makes or breaks links (from a header's + handle, adds a
 // child); dragging a node moves it; dragging empty space pans (or, with Shift, selects a box).
+// Zoomed out below LOD_FULL, where titles are too small to read and nodes crowd the view, a
+// drag is nearly always meant to pan: there a plain drag pans even over a node, and only a
+// drag from a selected node moves (a click still selects, so click, then drag).
 
 import { TYPE_COLOR, LINK_COLOR, NODE_WIDTH, nodeClass, childProblem } from "./model.js";
 import { plugPoint, branchPoint } from "./metrics.js";
 import { hasPendingText } from "./fields.js";
 import { wheelAction, wheelMode } from "./wheel.js";
+import { LOD_FULL } from "./render.js";
 
 const DRAG_THRESHOLD = 4;
 
@@ -51,6 +55,8 @@ export class Input {
       const [ax, ay] = this.plugPoint(hit);
       const color = hit.side === "child" || hit.side === "branch" ? LINK_COLOR.child : TYPE_COLOR[hit.type];
       this.drag = { ...base, kind: "link", start: [ax, ay], color };
+    } else if ((hit.kind === "plug" || hit.kind === "node") && this.pansOver(hit.node, e)) {
+      this.drag = { ...base, kind: "pan", lx: sx, ly: sy, node: hit.node };
     } else if (hit.kind === "plug" || hit.kind === "node") {
       const id = hit.node;
       if (e.shiftKey || e.ctrlKey || e.metaKey) ed.select([id], { add: true, toggle: true });
@@ -63,6 +69,12 @@ export class Input {
     } else {
       this.drag = { ...base, kind: "pan", lx: sx, ly: sy };
     }
+  }
+
+  // Whether a plain press on node id starts a pan rather than a move: zoomed out below
+  // LOD_FULL, on a node not selected, without a selection modifier.
+  pansOver(id, e) {
+    return this.ed.view.zoom < LOD_FULL && !this.ed.selection.has(id) && !(e.shiftKey || e.ctrlKey || e.metaKey);
   }
 
   plugPoint(hit) {
@@ -159,7 +171,8 @@ export class Input {
     const [sx, sy] = this.local(e);
     switch (d.kind) {
       case "pan":
-        if (!d.moved) ed.select([]);
+        // A click that did not pan selects the node it was on, or clears the selection.
+        if (!d.moved) ed.select(d.node === undefined ? [] : [d.node]);
         break;
       case "move":
         if (d.moved) ed.edits.moved(d.orig);
@@ -271,7 +284,8 @@ export class Input {
     const ed = this.ed;
     const h = hit && hit.kind === "plug" ? { node: hit.node, row: hit.row, side: hit.side === "in" || hit.side === "branch" ? hit.side : "out" } : null;
     const same = (a, b) => (!a && !b) || (a && b && a.node === b.node && a.row === b.row && a.side === b.side);
-    this.canvas.style.cursor = hit && hit.kind === "plug" ? "crosshair" : hit && hit.kind === "node" ? "move" : hit && hit.kind === "minimap" ? "pointer" : "";
+    const moves = hit && hit.kind === "node" && !(ed.view.zoom < LOD_FULL && !ed.selection.has(hit.node));
+    this.canvas.style.cursor = hit && hit.kind === "plug" ? "crosshair" : moves ? "move" : hit && hit.kind === "minimap" ? "pointer" : "";
     if (same(h, ed.hover)) return;
     ed.hover = h;
     ed.requestRender();
@@ -394,11 +408,11 @@ export function keyLabel(b) {
 // Pointer gestures and the search field's own keys, shown in the help before the key
 // bindings.
 export const GESTURES = [
-  ["Drag empty space / Shift + wheel", "Pan"],
+  ["Drag empty space / Shift + wheel", `Pan (zoomed out below ${Math.round(LOD_FULL * 100)}%, a drag over a node not selected pans too)`],
   ["Wheel / Ctrl + wheel / pinch", "Zoom at the cursor (the toolbar's Wheel setting makes the wheel pan)"],
   ["Shift + drag", "Box select (Ctrl adds)"],
   ["Click / Shift+click", "Select / add to selection"],
-  ["Drag a node", "Move the selection"],
+  ["Drag a node", `Move the selection (zoomed out below ${Math.round(LOD_FULL * 100)}%: click a node, then drag it)`],
   ["Drag output → input", "Connect (types must match)"],
   ["Drag a plug to empty space", "Add a node that fits, linked"],
   ["Drag a child plug → node", "Point the child at the node"],

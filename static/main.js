@@ -22,6 +22,8 @@ if (app) {
     history: () => ({ undo: ed.history.done.map((c) => c.label), redo: ed.history.undone.map((c) => c.label) }),
     // Nodes are named by id: screenOf(id, row, side), selection() lists ids.
     screenOf: (node, row, side) => ed.screenOf(node, row, side),
+    // The lines a node's header shows its title in, as drawn at full detail.
+    titleLines: (node) => (ed.indexOf(node) < 0 ? null : ed.renderer.prepared(ed.indexOf(node)).titles.slice()),
     timings: () => ({ ...ed.timings }),
     treeSearches: () => ed.trees.view.searchRuns,
     frame: () => ({ frames: ed.renderer.frames, lastMs: ed.renderer.lastFrameMs, visible: ed.renderer.visibleCount, labels: ed.renderer.labelCount, hitLabel: ed.renderer.hitLabel, copied: ed.renderer.copied }),

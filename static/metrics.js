@@ -12,6 +12,16 @@ export const HEADER = 30;
 export const ROW = 18;
 export const FOOTER = 8;
 
+// A long title wraps onto more lines of the header, each TITLE_LINE high: the header holds
+// TITLE_FIRST characters of the title on its first line (beside the id and badges) and
+// TITLE_MORE on each further one, at most MAX_TITLE_LINES (graph.TitleLine, TitleFirst,
+// TitleMore, MaxTitleLines). Counted in characters (code points), not measured, so that the
+// server lays out the boxes drawn here; render.js wraps the text into the lines counted.
+export const TITLE_LINE = 16;
+export const TITLE_FIRST = 24;
+export const TITLE_MORE = 30;
+export const MAX_TITLE_LINES = 3;
+
 // Positions lie within ±MAX_COORD on both axes (graph.MaxCoord): the server refuses
 // documents beyond it, and clampCoord keeps what the page makes itself (pastes from a
 // clipboard another tab wrote, views from links) inside it. Past 2^53 adding a grid step
@@ -49,8 +59,38 @@ export function nodeWidth() {
   return NODE_WIDTH;
 }
 
+// What a node's header says: the class of a user-defined node, the type otherwise
+// (graph.Title; model.js's nodeClass).
+export function headerTitle(n) {
+  const t = n.type === "UserDefined" ? n.name || "UserDefined" : n.type;
+  // A shape without a type (a box being placed) has no title and a one-line header.
+  return typeof t === "string" ? t : "";
+}
+
+// How many lines the header gives a title of that many characters (graph.TitleLines).
+export function titleLines(chars) {
+  if (chars <= TITLE_FIRST) return 1;
+  return Math.min(MAX_TITLE_LINES, 1 + Math.ceil((chars - TITLE_FIRST) / TITLE_MORE));
+}
+
+// Code points, as Go counts runes. The few ASCII titles are the common case.
+function chars(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++; // a low surrogate ends a pair counted at its high one
+  }
+  return n;
+}
+
+// The height of node n's header, its title's lines included (graph.HeaderHeightOf).
+export function headerHeight(n) {
+  const t = headerTitle(n);
+  return t.length <= TITLE_FIRST ? HEADER : HEADER + (titleLines(chars(t)) - 1) * TITLE_LINE;
+}
+
 export function nodeHeight(n) {
-  return HEADER + rowCount(n) * ROW + FOOTER;
+  return headerHeight(n) + rowCount(n) * ROW + FOOTER;
 }
 
 // Rows of a node's parts.
@@ -96,7 +136,7 @@ export function rowAt(n, r) {
 
 // The world y of the middle of row r, or of the header when r < 0.
 export function rowY(n, r) {
-  return r < 0 ? n.y + HEADER / 2 : n.y + HEADER + r * ROW + ROW / 2;
+  return r < 0 ? n.y + HEADER / 2 : n.y + headerHeight(n) + r * ROW + ROW / 2;
 }
 
 // The world point of a plug: on the left edge for an input, on the right for everything else.
@@ -119,8 +159,9 @@ export function branchPoint(n) {
 // The row under a world y, -1 on the header, or null outside the node's rows.
 export function rowUnder(n, wy) {
   if (wy < n.y || wy > n.y + nodeHeight(n)) return null;
-  if (wy < n.y + HEADER) return -1;
-  const r = Math.floor((wy - n.y - HEADER) / ROW);
+  const hh = headerHeight(n);
+  if (wy < n.y + hh) return -1;
+  const r = Math.floor((wy - n.y - hh) / ROW);
   return r < rowCount(n) ? r : null;
 }
 

@@ -10,7 +10,7 @@
 
 export * from "./metrics.js";
 export { FORMAT } from "./document.js";
-import { rowCounts, childRow, jumpRow, outputRow, clampCoord, takesChildren } from "./metrics.js";
+import { rowCounts, childRow, jumpRow, outputRow, clampCoord, takesChildren, headerTitle } from "./metrics.js";
 
 // The value types of properties, inputs and outputs, in the order a file groups them.
 export const VALUE_TYPES = ["int", "bool", "float", "string", "vec3f", "pointer"];
@@ -50,10 +50,9 @@ const BSA_SELECTORS = new Set(["SelectorBSABrainVerbUpdater", "SelectorBSAFormCh
 // Selectors whose last child is the default branch, taken when no condition matches.
 const DEFAULT_LAST = new Set(["S32Selector", "F32Selector", "StringSelector"]);
 
-// The class a node shows in its header: user-defined nodes are known by their name.
+// The class a node shows in its header (metrics.headerTitle, whose length sizes the header).
 export function nodeClass(n) {
-  if (n.type === "UserDefined") return n.name || "UserDefined";
-  return n.type;
+  return headerTitle(n);
 }
 
 export function nodeTitle(n) {

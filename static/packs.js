@@ -137,6 +137,12 @@ export class Packs {
     return true;
   }
 
+  // The game's ZsDic.pack.zs as the user chose it (bytes), or undefined: loose .zs files
+  // open and save with it too.
+  zsdic() {
+    return store.getDoc(ZSDIC_KEY);
+  }
+
   // Whether the open file is one of the open pack's (so Save saves the pack).
   holdsOpenFile() {
     const folder = this.ed.folder;

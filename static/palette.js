@@ -5,7 +5,7 @@
 
 import { h, clear } from "./dom.js";
 import { NODE_WIDTH, TYPE_LABEL } from "./model.js";
-import { offer, template } from "./catalogue.js";
+import { offer, template, classCount } from "./catalogue.js";
 import { addLinked } from "./plugedits.js";
 import { count as countOf } from "./counts.js";
 
@@ -43,7 +43,11 @@ export function openPalette(ed, opts = {}) {
     const all = offer(ed.catalogue.classes(), { category: allCats.checked ? "" : category, link, query: input.value });
     shown = all.slice(0, SHOWN);
     active = Math.min(active, Math.max(0, shown.length - 1));
-    count.textContent = countOf(all.length, "class", "classes") + (all.length > SHOWN ? `, first ${SHOWN} shown` : "");
+    // The same count as the status bar's after an import (classCount), and how many of
+    // them the search, the category and the link leave.
+    const known = classCount(ed.catalogue.classes());
+    count.textContent = (all.length === known ? countOf(known, "class", "classes") : `${all.length} of ${countOf(known, "class", "classes")}`) +
+      (all.length > SHOWN ? `, first ${SHOWN} shown` : "");
     clear(ul);
     if (!shown.length) ul.append(h("li.hint", {}, link ? "No known class fits this link. Import files that use one (Import…), or search all categories." : "No class matches."));
     shown.forEach((c, k) => ul.append(h("li.item" + (k === active ? ".active" : ""), { dataset: { class: c.key } },
@@ -68,10 +72,25 @@ export function openPalette(ed, opts = {}) {
     category ? h("label.check", { title: `Only classes seen in ${category} files are offered unless this is on` }, allCats, `all categories (this file: ${category})`) : null,
     h("span.grow", {}),
     count,
-    h("button.small", { title: "Learn node classes from AINB files", dataset: { action: "catalogue-import" }, onclick: () => ed.catalogue.pick(false) }, "Import…"),
-    h("button.small", { title: "Learn node classes from every AINB file in a folder", onclick: () => ed.catalogue.pick(true) }, "Import folder…"));
+    h("button.small", { title: "Learn node classes from AINB files", dataset: { action: "catalogue-import" }, onclick: () => importFrom(false) }, "Import…"),
+    h("button.small", { title: "Learn node classes from every AINB file in a folder", onclick: () => importFrom(true) }, "Import folder…"));
   const el = h("div.overlay.palette", { onclick: (e) => e.target === el && el.remove() },
     h("div.dialog", { role: "dialog", "aria-label": title }, h("div.dialog-head", {}, h("h2", {}, title)), input, tools, ul));
+  // The file chooser gives the focus back to the button that opened it: the search field
+  // takes it now, so what is typed once the files are chosen is a search, not lost.
+  const importFrom = (folder) => {
+    ed.catalogue.pick(folder);
+    input.focus();
+  };
+  // Whatever else in the palette has the focus (a button, the checkbox), a typed character
+  // goes to the search: the focus moves before the character lands, and the editor's
+  // one-letter keys (A, F, L...) never see it. Space still presses the button or ticks the
+  // box it is on.
+  el.addEventListener("keydown", (e) => {
+    if (e.target === input || e.key.length !== 1 || e.key === " " || e.ctrlKey || e.metaKey || e.altKey) return;
+    input.focus();
+    e.stopPropagation();
+  });
   ed.ui.root.append(el);
   // An import finishing while the palette is open shows its classes at once.
   if (!listening.has(ed)) {

@@ -162,6 +162,7 @@ export class Panels {
     const dirty = tree ? history.dirty() : ed.dirty();
     const name = tree ? tree.name : ed.doc ? ed.name : "";
     this.titleEl.textContent = name || "No file";
+    this.titleEl.title = name;
     this.dirtyEl.hidden = !dirty;
     document.title = (dirty ? "● " : "") + (name ? name + " – " : "") + "AINB editor";
     this.undoBtn.disabled = !history.done.length;

@@ -2,7 +2,7 @@
 // what is drawn depends on the zoom (full nodes, then plain boxes, then dots) and only what
 // the view meets is drawn at all.
 
-import { rowCount, takesChildren, branchPoint } from "./metrics.js";
+import { rowCount, takesChildren, branchPoint, headerHeight, TITLE_LINE } from "./metrics.js";
 import { PixelRects } from "./pixels.js";
 import {
   HEADER, ROW, NODE_WIDTH, VALUE_TYPES, TYPE_COLOR, LINK_COLOR, TYPE_LABEL,
@@ -283,8 +283,8 @@ export class Renderer {
       const a = E.from[k], b = E.to[k];
       const pa = pos[a], pb = pos[b];
       const kind = E.kind[k];
-      const ay = E.fromRow[k] < 0 ? pa.y + HEADER / 2 : pa.y + HEADER + E.fromRow[k] * ROW + ROW / 2;
-      const by = E.toRow[k] < 0 ? pb.y + HEADER / 2 : pb.y + HEADER + E.toRow[k] * ROW + ROW / 2;
+      const ay = E.fromRow[k] < 0 ? pa.y + HEADER / 2 : pa.y + headerHeight(pa) + E.fromRow[k] * ROW + ROW / 2;
+      const by = E.toRow[k] < 0 ? pb.y + HEADER / 2 : pb.y + headerHeight(pb) + E.toRow[k] * ROW + ROW / 2;
       const ax = pa.x + W, bx = pb.x;
       const c = Math.max(40, Math.abs(bx - ax) * 0.5);
       if (Math.max(ax, bx) + c < x0 || Math.min(ax, bx) - c > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
@@ -456,7 +456,7 @@ export class Renderer {
       ctx.fillStyle = col;
       for (let k = 0; k < ids.length; k++) {
         const b = boxes[ids[k]];
-        ctx.fillRect(b[0], b[1], b[2] - b[0], HEADER);
+        ctx.fillRect(b[0], b[1], b[2] - b[0], headerHeight(nodes[ids[k]]));
       }
     }
     this.outlineMarked(vis, 2.5 / this.ed.view.zoom, false);
@@ -501,10 +501,13 @@ export class Renderer {
     const idxW = m.measureText(label).width;
     // The id stands clear of the new-child handle on the header's right end.
     const pad = takesChildren(n) ? 15 : 8;
-    const title = fit(m, nodeClass(n), NODE_WIDTH - 9 - pad - idxW - 8 - badgeW);
+    // The whole title, wrapped into the lines the header has for it (metrics.headerHeight);
+    // only what the lines cannot hold is cut, and the tooltip has it whole.
+    const hh = headerHeight(n);
+    const titles = wrapTitle(m, nodeClass(n), NODE_WIDTH - 9 - pad - idxW - 8 - badgeW, NODE_WIDTH - 18, 1 + Math.round((hh - HEADER) / TITLE_LINE));
     m.font = FONT_ROW;
     const rows = nodeRows(doc, n).map((row) => prepareRow(m, doc, n, row));
-    r = { title, label, idxW, pad, rows, badges };
+    r = { title: titles[0], titles, hh, label, idxW, pad, rows, badges };
     this.rowCache.set(i, r);
     return r;
   }
@@ -545,7 +548,7 @@ export class Renderer {
       const col = sel ? SELECT : hits && hits.has(e.id) ? HIT : ed.problemNodes.has(e.id) ? "#ff5d5d" : BORDER;
       group(borders, sel || current === e.id ? "2.5|" + col : "1|" + col).push(i);
       const pr = this.prepared(i);
-      titles.push(pr.title, px + 9, py + HEADER / 2);
+      for (let k = 0; k < pr.titles.length; k++) titles.push(pr.titles[k], px + 9, py + HEADER / 2 + k * TITLE_LINE);
       ids.push(pr.label, px + pw - pr.pad, py + HEADER / 2);
       let bx = px + pw - pr.pad - pr.idxW - 6;
       for (let k = pr.badges.length - 1; k >= 0; k--) {
@@ -560,7 +563,7 @@ export class Renderer {
       const rows = pr.rows;
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r];
-        const cy = py + HEADER + r * ROW + ROW / 2;
+        const cy = py + pr.hh + r * ROW + ROW / 2;
         if (r % 2 === 1) stripes.push(px + 1, cy - ROW / 2);
         if (row.left) group(lefts, row.leftColor || MUTED).push(row.left, px + 12, cy);
         if (row.leftValue) group(lefts, row.leftValueColor).push(row.leftValue, px + 12 + row.leftW + 5, cy);
@@ -583,7 +586,7 @@ export class Renderer {
       for (const i of ids) {
         const b = boxes[i];
         ctx.beginPath();
-        ctx.roundRect(b[0], b[1], pw, HEADER, [6, 6, 0, 0]);
+        ctx.roundRect(b[0], b[1], pw, this.prepared(i).hh, [6, 6, 0, 0]);
         ctx.fill();
       }
     }
@@ -703,9 +706,10 @@ export class Renderer {
       ctx.beginPath();
       ctx.roundRect(px, py, pw, ph, 6);
       ctx.fill();
+      const pr = this.prepared(i);
       ctx.fillStyle = headerColor(e);
       ctx.beginPath();
-      ctx.roundRect(px, py, pw, HEADER, [6, 6, 0, 0]);
+      ctx.roundRect(px, py, pw, pr.hh, [6, 6, 0, 0]);
       ctx.fill();
       ctx.lineWidth = sel ? 2.5 : 1;
       ctx.strokeStyle = sel ? SELECT : hits && hits.has(e.id) ? HIT : ed.problemNodes.has(e.id) ? "#ff5d5d" : BORDER;
@@ -714,11 +718,10 @@ export class Renderer {
       ctx.roundRect(px, py, pw, ph, 6);
       ctx.stroke();
 
-      const pr = this.prepared(i);
       setFont(FONT_TITLE);
       ctx.fillStyle = TEXT;
       ctx.textAlign = "left";
-      ctx.fillText(pr.title, px + 9, py + HEADER / 2);
+      for (let k = 0; k < pr.titles.length; k++) ctx.fillText(pr.titles[k], px + 9, py + HEADER / 2 + k * TITLE_LINE);
       ctx.textAlign = "right";
       ctx.fillStyle = "rgba(255,255,255,0.45)";
       ctx.fillText(pr.label, px + pw - pr.pad, py + HEADER / 2);
@@ -744,7 +747,7 @@ export class Renderer {
       if (rows.length) setFont(FONT_ROW);
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r];
-        const cy = py + HEADER + r * ROW + ROW / 2;
+        const cy = py + pr.hh + r * ROW + ROW / 2;
         if (r % 2 === 1) {
           ctx.fillStyle = "rgba(255,255,255,0.025)";
           ctx.fillRect(px + 1, cy - ROW / 2, pw - 2, ROW);
@@ -1133,6 +1136,48 @@ function lighten(hex) {
   v = `rgb(${f(n >> 16)}, ${f((n >> 8) & 255)}, ${f(n & 255)})`;
   lightCache.set(hex, v);
   return v;
+}
+
+// A title wrapped into at most maxLines lines, the first firstW wide (beside the id and
+// badges), the others moreW. A line breaks after ".", "_", "/", "-" or a space, else before a
+// capital that follows a small letter (class names are CamelCase joined by dots and
+// underscores), when such a place keeps at least half the line; else where the width ends.
+// When those breaks leave more than the lines hold, the lines are filled to their width
+// instead: the whole title read across a break matters more than where the break is. What
+// the last line still cannot hold is cut with "…".
+export function wrapTitle(m, s, firstW, moreW, maxLines) {
+  const nice = wrapLines(m, s, firstW, moreW, maxLines, true);
+  if (!nice[nice.length - 1].endsWith("…") || s.endsWith("…")) return nice;
+  return wrapLines(m, s, firstW, moreW, maxLines, false);
+}
+
+function wrapLines(m, s, firstW, moreW, maxLines, nice) {
+  const out = [];
+  let rest = s;
+  while (rest && out.length < maxLines) {
+    const w = out.length ? moreW : firstW;
+    if (out.length === maxLines - 1 || m.measureText(rest).width <= w) {
+      out.push(fit(m, rest, w));
+      break;
+    }
+    // The longest prefix that fits, at least one character.
+    let lo = 1, hi = rest.length;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (m.measureText(rest.slice(0, mid)).width <= w) lo = mid;
+      else hi = mid - 1;
+    }
+    let cut = 0, camel = 0;
+    for (let k = lo; nice && k >= Math.ceil(lo / 2) && !cut; k--) {
+      const a = rest[k - 1], b = rest[k];
+      if (".-_/ ".includes(a)) cut = k;
+      else if (!camel && /[a-z0-9]/.test(a) && /[A-Z]/.test(b)) camel = k;
+    }
+    cut = cut || camel || lo;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  return out.length ? out : [""];
 }
 
 export function fit(m, s, maxW) {

@@ -33,9 +33,9 @@ func TestStatusCountsAndZoom(t *testing.T) {
 
 	// The palette says its count the same way.
 	p.openPalette()
-	p.waitFor(`document.querySelector(".palette-count").textContent === "27 classes"`) // the built-in classes
+	p.waitFor(`document.querySelector(".palette-count").textContent === "27 classes"`) // the 26 built-in types and OneShotDoNothing
 	p.do(chromedp.SendKeys(`.palette-input`, "Alert"))
-	p.waitFor(`document.querySelector(".palette-count").textContent === "1 class"`)
+	p.waitFor(`document.querySelector(".palette-count").textContent === "1 of 27 classes"`)
 	p.do(chromedp.SendKeys(`.palette-input`, "zzz"))
-	p.waitFor(`document.querySelector(".palette-count").textContent === "0 classes"`)
+	p.waitFor(`document.querySelector(".palette-count").textContent === "0 of 27 classes"`)
 }

@@ -126,6 +126,17 @@ export class TreeView {
     this.typeEl = h("span.tree-type-label", { dataset: { key: "tree.type" } });
     this.valueInput = field("tree.value", { placeholder: "value", title: "The entry's value, of its own type: change it and press Enter (Enter in the tree)" });
     this.valueInput.addEventListener("change", () => this.applyValue());
+    // Esc in a field of the bar gives up what was typed there, a refused value included: the
+    // bar shows the selected entry as it is again, and the rows take the focus.
+    for (const f of [this.pathInput, this.keyInput, this.valueInput]) {
+      f.addEventListener("keydown", (e) => {
+        if (e.key !== "Escape" || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+        e.preventDefault();
+        e.stopPropagation();
+        this.renderBar();
+        this.scroller.focus({ preventScroll: true });
+      });
+    }
     this.addType = h("select", { dataset: { key: "tree.add-type" }, title: "The type of the entry Add makes" });
     const btn = (label, action, title, onclick) => h("button.small", { dataset: { action }, title, onclick }, label);
     this.addButton = btn("Add", "tree-add", "Add an entry: into the selected container, or after the selected entry (Insert)", () => this.add());

@@ -1,6 +1,9 @@
 package graph
 
-import "math"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // Node boxes. The browser draws nodes with the same metrics, so boxes placed here never
 // overlap there.
@@ -23,11 +26,47 @@ const DefaultAspect = 1.6
 // grid step no longer moves a coordinate, and the browser's grid loop never ended).
 const MaxCoord = 1e9
 
+// A long title wraps onto more lines of the header, each TitleLine high: the header holds
+// TitleFirst characters of the title on its first line (beside the id and badges) and
+// TitleMore on each further one, at most MaxTitleLines in all (the game's longest class
+// name, 72 characters, fits). Counted in characters, not measured, so that the server lays
+// out the boxes the browser draws; the browser wraps the text into the lines counted here.
+const (
+	TitleLine     = 16.0
+	TitleFirst    = 24
+	TitleMore     = 30
+	MaxTitleLines = 3
+)
+
+// Title is what a node's header says: the class of a user-defined node, the type otherwise.
+func Title(n *Node) string {
+	if n.Type == "UserDefined" {
+		if n.Name == "" {
+			return "UserDefined"
+		}
+		return n.Name
+	}
+	return string(n.Type)
+}
+
+// TitleLines is how many lines the header gives a title of that many characters.
+func TitleLines(chars int) int {
+	if chars <= TitleFirst {
+		return 1
+	}
+	return min(MaxTitleLines, 1+(chars-TitleFirst+TitleMore-1)/TitleMore)
+}
+
+// HeaderHeightOf is the height of node n's header, its title's lines included.
+func HeaderHeightOf(n *Node) float64 {
+	return HeaderHeight + float64(TitleLines(utf8.RuneCountInString(Title(n)))-1)*TitleLine
+}
+
 // NodeHeight is the height of a node's box: a header, one row per property, one row per
 // input/output pair, one per child, jump and attachment.
 func NodeHeight(n *Node) float64 {
 	rows := len(n.Properties) + max(len(n.Inputs), len(n.Outputs)) + len(n.Children) + len(n.Jumps) + len(n.Attachments)
-	return HeaderHeight + float64(rows)*RowHeight + FooterHeight
+	return HeaderHeightOf(n) + float64(rows)*RowHeight + FooterHeight
 }
 
 // Layout is LayoutAspect for a screen of DefaultAspect.

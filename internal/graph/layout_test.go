@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"ainbeditor/internal/ainb"
@@ -61,8 +62,9 @@ func TestLayoutLarge(t *testing.T) {
 	}
 	checkNoOverlap(t, boxes(d))
 	f := measureLayout(d)
-	if f.w != 23040 || f.h != 14424 {
-		t.Errorf("arrangement %v x %v, want 23040 x 14424 (aspect %.3f)", f.w, f.h, f.w/f.h)
+	// (Headers of titles over TitleFirst characters are taller: 23040 x 14424 before they were.)
+	if f.w != 24400 || f.h != 15162 {
+		t.Errorf("arrangement %v x %v, want 24400 x 15162 (aspect %.3f)", f.w, f.h, f.w/f.h)
 	}
 	if a := f.w / f.h; math.Abs(a/DefaultAspect-1) > 0.01 {
 		t.Errorf("aspect %.3f, want within 1%% of %v", a, DefaultAspect)
@@ -254,5 +256,37 @@ func TestLayoutPinnedPile(t *testing.T) {
 			t.Fatalf("node %d at (%v, %v) pinned=%v, want (0, %v) pinned", i, n.X, n.Y, n.Pinned, y)
 		}
 		y += NodeHeight(&d.Nodes[i]) + gapY
+	}
+}
+
+// A title gets one header line up to TitleFirst characters, then one more per TitleMore, at
+// most MaxTitleLines; characters are counted, not bytes, and the header grows by TitleLine a
+// line.
+func TestTitleLines(t *testing.T) {
+	for chars, want := range map[int]int{0: 1, 1: 1, 24: 1, 25: 2, 54: 2, 55: 3, 84: 3, 85: 3, 500: 3} {
+		if got := TitleLines(chars); got != want {
+			t.Errorf("TitleLines(%d) = %d, want %d", chars, got, want)
+		}
+	}
+	for _, c := range []struct {
+		n    Node
+		want float64
+	}{
+		{Node{Type: "Sequential"}, HeaderHeight},
+		{Node{Type: "UserDefined"}, HeaderHeight},
+		{Node{Type: "UserDefined", Name: strings.Repeat("x", 24)}, HeaderHeight},
+		{Node{Type: "UserDefined", Name: strings.Repeat("x", 25)}, HeaderHeight + TitleLine},
+		// 24 characters of 3 bytes each: one line.
+		{Node{Type: "UserDefined", Name: strings.Repeat("ド", 24)}, HeaderHeight},
+		{Node{Type: "UserDefined", Name: "ActorCommon.RequestCameraShakeWithASControllerRumbleEvent.module"}, HeaderHeight + 2*TitleLine},
+		// A built-in type's node shows its type, whatever its name.
+		{Node{Type: "Sequential", Name: strings.Repeat("x", 60)}, HeaderHeight},
+	} {
+		if got := HeaderHeightOf(&c.n); got != c.want {
+			t.Errorf("%s %q: header %v, want %v", c.n.Type, c.n.Name, got, c.want)
+		}
+		if got := NodeHeight(&c.n); got != c.want+FooterHeight {
+			t.Errorf("%s %q: node %v, want %v", c.n.Type, c.n.Name, got, c.want+FooterHeight)
+		}
 	}
 }

@@ -17,6 +17,9 @@ import (
 // ?zstd=ID the file comes zstd-compressed with dictionary ID (0: none) and named .zs, as the
 // upload it was opened from was (see zstdDictHeader).
 func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
+	if isMultipart(r) {
+		return s.handleBuildZsDic(w, r) // with the game's dictionaries (zsdicupload.go)
+	}
 	dict, compress, err := zstdParam(r)
 	if err != nil {
 		return err

@@ -4,8 +4,11 @@
 //	GET  /                  the editor (web.Editor); the JavaScript builds the UI in #app
 //	GET  /static/*          the editor's assets (package static), revalidated by ETag
 //	POST /api/parse         an .ainb or zstd-compressed .ainb.zs, raw or as the multipart
-//	                        field "file" -> 200 the document JSON (graph.Document)
-//	POST /api/build         a document JSON -> 200 the .ainb file as an attachment
+//	                        field "file" (with "zsdic", the game's ZsDic.pack.zs, before it
+//	                        for TotK's dictionaries) -> 200 the document JSON (graph.Document)
+//	POST /api/build         a document JSON -> 200 the .ainb file as an attachment; ?zstd=ID
+//	                        compresses it, with a multipart body of "document" and "zsdic"
+//	                        for a dictionary of the game's
 //	POST /api/layout        a document JSON -> 200 {"positions"} laid out again (?reset=1: pinned too; ?aspect=w/h of the canvas)
 //	POST /api/shares        {"document": ..., "view": {...}} -> 201 {"id", "url"}
 //	GET  /api/shares/{id}   the share's JSON, exactly as stored

@@ -30,7 +30,7 @@ const multipartSlack = 64 << 10
 
 // handleParse turns an uploaded AINB file, plain or zstd-compressed, into an editor document.
 func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
-	data, name, err := s.readUpload(w, r)
+	data, name, zsdic, err := s.readUpload(w, r)
 	if err != nil {
 		return err
 	}
@@ -42,9 +42,10 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
-	if isZstd(data) {
+	unpacked := isZstd(data)
+	if unpacked {
 		dict := frameDict(data)
-		if data, err = s.unzstd.decode(data); err != nil {
+		if data, err = s.unzstdUpload(data, zsdic); err != nil {
 			return err
 		}
 		// The editor saves the file back compressed the same way (see handleBuild).
@@ -52,7 +53,7 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	}
 	doc, err := graph.Parse(name, data)
 	if err != nil {
-		return codecError(err)
+		return openError(data, unpacked, err)
 	}
 	bp := replyBuffers.Get().(*[]byte)
 	defer putReplyBuffer(bp)
@@ -107,62 +108,68 @@ func (s *Server) checkReply(size, n int) error {
 }
 
 // readUpload returns the uploaded file and its name: the body itself, or the multipart field
-// "file".
-func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) ([]byte, string, error) {
+// "file"; and the multipart field "zsdic", the game's ZsDic.pack.zs, if sent before "file".
+func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (data []byte, name string, zsdic []byte, err error) {
 	ct := r.Header.Get("Content-Type")
 	mediaType := ""
 	if ct != "" {
 		var err error
 		if mediaType, _, err = mime.ParseMediaType(ct); err != nil {
-			return nil, "", unsupportedType(ct)
+			return nil, "", nil, unsupportedType(ct)
 		}
 	}
 	limit := s.cfg.MaxUpload
 	if mediaType == "multipart/form-data" {
-		limit += multipartSlack
+		limit = s.parseBodyCap()
 	} else if mediaType != "" && !slices.Contains(rawUploadTypes, mediaType) {
-		return nil, "", unsupportedType(mediaType)
+		return nil, "", nil, unsupportedType(mediaType)
 	}
 	if r.ContentLength > limit {
-		return nil, "", tooLarge(s.cfg.MaxUpload)
+		return nil, "", nil, tooLarge(s.cfg.MaxUpload)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if mediaType == "multipart/form-data" {
 		return s.readMultipart(r)
 	}
-	data, err := readAll(r.Body, s.cfg.MaxUpload)
-	return data, uploadName(r.URL.Query().Get("name")), err
+	data, err = readAll(r.Body, s.cfg.MaxUpload)
+	return data, uploadName(r.URL.Query().Get("name")), nil, err
 }
 
-func (s *Server) readMultipart(r *http.Request) ([]byte, string, error) {
+func (s *Server) readMultipart(r *http.Request) (data []byte, name string, zsdic []byte, err error) {
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, "", errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
+		return nil, "", nil, errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
 	}
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			return nil, "", errorf(http.StatusBadRequest, "no multipart field \"file\": send the .ainb file in it")
+			return nil, "", nil, errorf(http.StatusBadRequest, "no multipart field \"file\": send the .ainb file in it")
 		}
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				return nil, "", tooLarge(s.cfg.MaxUpload)
+				return nil, "", nil, tooLarge(s.cfg.MaxUpload)
 			}
-			return nil, "", errorf(http.StatusBadRequest, "malformed multipart body")
+			return nil, "", nil, errorf(http.StatusBadRequest, "malformed multipart body")
+		}
+		if part.FormName() == "zsdic" {
+			if zsdic, err = readAll(part, maxZsDic); err != nil {
+				return nil, "", nil, err
+			}
+			continue
 		}
 		if part.FormName() != "file" {
 			continue // NextPart skips what is left of this part
 		}
 		data, err := readAll(part, s.cfg.MaxUpload)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		name := part.FileName()
 		if name == "" {
 			name = r.URL.Query().Get("name")
 		}
-		return data, uploadName(name), nil
+		return data, uploadName(name), zsdic, nil
 	}
 }
 

@@ -106,15 +106,18 @@ func TestParseErrors(t *testing.T) {
 		t.Errorf("empty body: %q", e.Error)
 	}
 
-	// Truncated: the codec's own message, with where it stopped.
-	e = wantError(t, do(s, "POST", "/api/parse", "application/octet-stream", data[:len(data)/2]), http.StatusUnprocessableEntity)
-	if !strings.HasPrefix(e.Error, "ainb: ") || e.Detail["section"] == nil || e.Detail["offset"] == nil {
+	// Truncated: where the file stops, in plain words, and the reader's own message beside.
+	half := len(data) / 2
+	e = wantError(t, do(s, "POST", "/api/parse", "application/octet-stream", data[:half]), http.StatusUnprocessableEntity)
+	if want := fmt.Sprintf("this file is truncated at byte %d: an AINB file ends with its string pool, and this one stops before its end", half); e.Error != want ||
+		e.Detail["offset"] != float64(half) || !strings.HasPrefix(fmt.Sprint(e.Detail["reason"]), "ainb: ") {
 		t.Errorf("truncated: %+v", e)
 	}
 
+	// Another kind of file, named.
 	e = wantError(t, do(s, "POST", "/api/parse", "application/octet-stream", []byte("PK\x03\x04 this is a zip, not an AINB file at all................................................................................................................................")), http.StatusUnprocessableEntity)
-	if !strings.HasPrefix(e.Error, "ainb: ") {
-		t.Errorf("not an AINB: %q", e.Error)
+	if e.Error != "this is a ZIP archive, not an AINB file" || e.Detail["kind"] != "a ZIP archive" {
+		t.Errorf("not an AINB: %+v", e)
 	}
 
 	for _, ct := range []string{"application/json", "text/plain", "application/x-www-form-urlencoded", "not a / type;;"} {
@@ -332,7 +335,7 @@ func TestParseZstdBomb(t *testing.T) {
 	}
 	// Exactly at the limit decompresses (and is no AINB).
 	e := wantError(t, do(s, "POST", "/api/parse", "", zstdEncode(t, zeros[:4<<20])), http.StatusUnprocessableEntity)
-	if !strings.HasPrefix(e.Error, "ainb: ") {
+	if e.Error != `this file decompresses to something that is not an AINB file: an AINB file starts with the bytes "AIB "` {
 		t.Errorf("at the limit: %q", e.Error)
 	}
 }

@@ -26,7 +26,7 @@ func (s *Server) routes() http.Handler {
 	r.Route("/api", func(r chi.Router) {
 		// Other sites' pages are refused first, then clients past their rate; bodies are
 		// reserved in the server-wide budget before they are read.
-		upload := r.With(s.sameOrigin, s.convertRate, s.budgeted(s.cfg.MaxUpload+multipartSlack, s.cfg.MaxUpload))
+		upload := r.With(s.sameOrigin, s.convertRate, s.budgeted(s.parseBodyCap(), s.cfg.MaxUpload))
 		document := r.With(s.sameOrigin)
 		budgeted := s.budgeted(s.cfg.MaxDocument, s.cfg.MaxDocument)
 		upload.Post("/parse", s.api(s.handleParse))
@@ -39,7 +39,7 @@ func (s *Server) routes() http.Handler {
 		trees.Post("/tree/build", s.api(s.handleBuildTree))
 		document.With(s.convertRate, budgeted).Post("/tree/yaml", s.api(s.handleTreeToYAML))
 		document.With(s.convertRate, budgeted).Post("/tree/from-yaml", s.api(s.handleTreeFromYAML))
-		document.With(s.convertRate, budgeted).Post("/build", s.api(s.handleBuild))
+		document.With(s.convertRate, s.budgeted(s.buildBodyCap(), s.cfg.MaxDocument)).Post("/build", s.api(s.handleBuild))
 		document.With(s.convertRate, budgeted).Post("/layout", s.api(s.handleLayout))
 		document.With(s.convertRate, budgeted).Post("/expression", s.api(s.handleExpression))
 		document.With(s.shareRate, budgeted).Post("/shares", s.api(s.handleCreateShare))
