@@ -53,6 +53,7 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Disposition", attachment(name))
 	h.Set("Content-Length", strconv.Itoa(len(out)))
 	h.Set("Cache-Control", "no-store")
+	release()
 	w.WriteHeader(http.StatusOK)
 	w.Write(out)
 	return nil

@@ -52,6 +52,7 @@ func (s *Server) handleExpression(w http.ResponseWriter, r *http.Request) error 
 	if err := s.checkReply(len(out), len(body)); err != nil {
 		return err
 	}
+	release()
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, map[string]string{"text": out})
 	return nil

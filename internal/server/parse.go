@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"path"
 	"slices"
@@ -62,6 +63,7 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	if err := s.checkReply(len(reply), len(data)); err != nil {
 		return err
 	}
+	release()
 	writeRawJSON(w, http.StatusOK, reply)
 	return nil
 }
@@ -126,44 +128,34 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) ([]byte, str
 	if r.ContentLength > limit {
 		return nil, "", tooLarge(s.cfg.MaxUpload)
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if mediaType == "multipart/form-data" {
-		return s.readMultipart(r)
+		return s.readMultipart(w, r, limit)
 	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	data, err := readAll(r.Body, s.cfg.MaxUpload)
 	return data, uploadName(r.URL.Query().Get("name")), err
 }
 
-func (s *Server) readMultipart(r *http.Request) ([]byte, string, error) {
-	mr, err := r.MultipartReader()
+// readMultipart reads the multipart field "file" of an upload.
+func (s *Server) readMultipart(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, string, error) {
+	var data []byte
+	name := ""
+	found := false
+	fields := map[string]formField{"file": {limit: s.cfg.MaxUpload}}
+	err := s.readForm(w, r, limit, `send the .ainb file as the multipart field "file"`, fields, func(_ string, part *multipart.Part, b []byte) error {
+		data, name, found = b, part.FileName(), true
+		return nil
+	})
 	if err != nil {
-		return nil, "", errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
+		return nil, "", err
 	}
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			return nil, "", errorf(http.StatusBadRequest, "no multipart field \"file\": send the .ainb file in it")
-		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return nil, "", tooLarge(s.cfg.MaxUpload)
-			}
-			return nil, "", errorf(http.StatusBadRequest, "malformed multipart body")
-		}
-		if part.FormName() != "file" {
-			continue // NextPart skips what is left of this part
-		}
-		data, err := readAll(part, s.cfg.MaxUpload)
-		if err != nil {
-			return nil, "", err
-		}
-		name := part.FileName()
-		if name == "" {
-			name = r.URL.Query().Get("name")
-		}
-		return data, uploadName(name), nil
+	if !found {
+		return nil, "", errorf(http.StatusBadRequest, "no multipart field \"file\": send the .ainb file in it")
 	}
+	if name == "" {
+		name = r.URL.Query().Get("name")
+	}
+	return data, uploadName(name), nil
 }
 
 // readAll reads r to the end, failing with 413 past max bytes.
