@@ -1,0 +1,203 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"strings"
+	"testing"
+
+	"ainbeditor/internal/pack"
+	"ainbeditor/internal/sarc"
+	"ainbeditor/internal/testalloc"
+)
+
+// longNamePack is a bare SARC archive of n one-byte members whose names share a prefix of
+// about nameLen bytes, so telling two names apart reads most of both.
+func longNamePack(t testing.TB, n, nameLen int) []byte {
+	t.Helper()
+	prefix := strings.Repeat("d/", nameLen/2)
+	a := &sarc.Archive{}
+	for i := range n {
+		a.Files = append(a.Files, sarc.File{Name: fmt.Sprintf("%s%06d", prefix, i), Data: []byte{byte(i)}})
+	}
+	b, err := a.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The crafted save: thousands of member parts, each naming one of thousands of long names.
+// Members are found through an index (the scans took 160 s of CPU at 8,382 of 16,383), and
+// the request allocates a small multiple of its body.
+func TestPackBuildManyMembers(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	const members, parts = 4000, 3000
+	in := longNamePack(t, members, 1000)
+	p, err := pack.Open(in, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := []packPart{{"file", "x.sarc", in}}
+	for i := range parts {
+		form = append(form, packPart{"member", p.Archive.Files[(i*7)%members].Name, []byte{'n', byte(i)}})
+	}
+	ct, body := packForm(t, form...)
+	var rec *httptest.ResponseRecorder
+	n := testalloc.Bytes(func() { rec = do(s, "POST", "/api/pack/build", ct, body) })
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, cut(rec.Body.Bytes()))
+	}
+	t.Logf("body %d bytes, reply %d bytes, allocated %d bytes", len(body), rec.Body.Len(), n)
+	// Measured: 8 times the body, mostly decoding the parts' long file names.
+	if n > 10*uint64(len(body)) {
+		t.Errorf("a %d-byte body allocated %d bytes", len(body), n)
+	}
+	out, err := pack.Open(rec.Body.Bytes(), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Archive.Files) != members {
+		t.Fatalf("%d members saved, want %d", len(out.Archive.Files), members)
+	}
+	// Each member holds the bytes of the last part naming it; the others are unchanged.
+	want := map[string][]byte{}
+	for i := range parts {
+		want[p.Archive.Files[(i*7)%members].Name] = []byte{'n', byte(i)}
+	}
+	for i, f := range out.Archive.Files {
+		w, ok := want[f.Name]
+		if !ok {
+			w = []byte{byte(p.Archive.Index(f.Name))}
+		}
+		if !bytes.Equal(f.Data, w) {
+			t.Fatalf("member %d (%q) holds %q, want %q", i, f.Name[len(f.Name)-6:], f.Data, w)
+		}
+	}
+}
+
+// rawPart is one part of a hand-made multipart body.
+func rawPart(mw *multipart.Writer, field, filename string, data []byte) {
+	h := textproto.MIMEHeader{}
+	cd := fmt.Sprintf("form-data; name=%q", field)
+	if filename != "" {
+		cd += fmt.Sprintf("; filename=%q", filename)
+	}
+	h.Set("Content-Disposition", cd)
+	w, _ := mw.CreatePart(h)
+	w.Write(data)
+}
+
+// Every multipart route reads through readForm: the body, each part, each field's total and
+// the number of parts are bounded, with a clear answer for each.
+func TestMultipartBounds(t *testing.T) {
+	small := newTestServer(t, func(c *Config) { c.MaxUpload = 1000; noRateLimits(c) })
+	sarcIn := corpusAt(t, "sarc/ActorObserverByActorTagTag.sarc")
+	big := newTestServer(t, noRateLimits)
+
+	// Members together past MaxUpload, each within it.
+	ct, body := packForm(t, packPart{"file", "x.sarc", []byte("SARC")}, packPart{"member", "a", make([]byte, 600)}, packPart{"member", "b", make([]byte, 600)})
+	if e := wantError(t, do(small, "POST", "/api/pack/build", ct, body), http.StatusRequestEntityTooLarge); e.Error != "request body too large: the limit is 1000 bytes" || e.Detail["limit"] != float64(1000) {
+		t.Errorf("members past the total: %+v", e)
+	}
+	// One field twice, on each multipart route.
+	for _, path := range []string{"/api/parse", "/api/pack", "/api/tree"} {
+		ct, body = packForm(t, packPart{"file", "a", sarcIn}, packPart{"file", "b", sarcIn})
+		if e := wantError(t, do(big, "POST", path, ct, body), http.StatusBadRequest); e.Error != `the multipart field "file" comes twice` {
+			t.Errorf("%s, file twice: %q", path, e.Error)
+		}
+	}
+	// A part past its field's cap, on each route.
+	for _, path := range []string{"/api/parse", "/api/pack", "/api/tree"} {
+		ct, body = packForm(t, packPart{"zsdic", "z", make([]byte, 10)}, packPart{"file", "a", make([]byte, 1001)})
+		if e := wantError(t, do(small, "POST", path, ct, body), http.StatusRequestEntityTooLarge); e.Detail["limit"] != float64(1000) {
+			t.Errorf("%s, file past its cap: %+v", path, e)
+		}
+	}
+	// More parts than maxParts, all of a field nobody reads: refused at the first one past
+	// the count, having allocated a small multiple of the body.
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for range maxParts + 1 {
+		rawPart(mw, "x", "", nil)
+	}
+	mw.Close()
+	var rec *httptest.ResponseRecorder
+	n := testalloc.Bytes(func() { rec = do(big, "POST", "/api/pack", mw.FormDataContentType(), buf.Bytes()) })
+	e := wantError(t, rec, http.StatusRequestEntityTooLarge)
+	if e.Error != fmt.Sprintf("the multipart body has more than %d parts", maxParts) {
+		t.Errorf("too many parts: %q", e.Error)
+	}
+	t.Logf("%d parts: body %d bytes, allocated %d bytes", maxParts+1, buf.Len(), n)
+	if n > 16*uint64(buf.Len()) {
+		t.Errorf("a %d-byte body of parts allocated %d bytes", buf.Len(), n)
+	}
+}
+
+// A conversion slot is given back once the reply is built: a client reading a big pack
+// listing slowly holds no slot while it drains, so with a single slot another parse is
+// served meanwhile. (Before, /api/pack wrote its reply holding its slot, and four slow
+// readers held every slot for two minutes.)
+func TestSlotReleasedWhileReplyDrains(t *testing.T) {
+	s := newTestServer(t, func(c *Config) { c.MaxConversions = 1; noRateLimits(c) })
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	// A listing of 12 MiB, more than the socket buffers hold while the client reads none.
+	r := rand.New(rand.NewPCG(5, 6))
+	member := make([]byte, 9<<20)
+	for i := range member {
+		member[i] = byte(r.Uint32())
+	}
+	a := &sarc.Archive{Files: []sarc.File{{Name: "big.bin", Data: member}}}
+	in, err := a.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, body := packForm(t, packPart{"file", "big.sarc", in})
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	defer client.CloseIdleConnections()
+	// Guards the test against hanging should a slot be held again; no time is asserted.
+	ctx, cancel := context.WithTimeout(context.Background(), 60e9)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", hs.URL+"/api/pack", bytes.NewReader(body))
+	req.Header.Set("Content-Type", ct)
+	slow, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Body.Close()
+	if slow.StatusCode != http.StatusOK || slow.ContentLength < 12<<20 {
+		t.Fatalf("listing: status %d, %d bytes", slow.StatusCode, slow.ContentLength)
+	}
+	var first [1]byte
+	if _, err := io.ReadFull(slow.Body, first[:]); err != nil {
+		t.Fatal(err)
+	}
+	if held := len(s.conversions); held != 0 {
+		t.Fatalf("%d conversion slots held while the reply drains", held)
+	}
+	ct2, body2 := multipartBody(t, "file", "mid.ainb", corpusFile(t, midFile))
+	req2, _ := http.NewRequestWithContext(ctx, "POST", hs.URL+"/api/parse", bytes.NewReader(body2))
+	req2.Header.Set("Content-Type", ct2)
+	resp, err := client.Do(req2)
+	if err != nil {
+		t.Fatalf("a parse while the listing drains: %v", err)
+	}
+	reply, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.HasPrefix(reply, []byte(`{"format":"ainb-editor-document/`)) {
+		t.Errorf("a parse while the listing drains: %d %s", resp.StatusCode, cut(reply))
+	}
+	// The slow reader still gets its whole listing.
+	rest, err := io.ReadAll(slow.Body)
+	if err != nil || int64(len(rest)+1) != slow.ContentLength {
+		t.Errorf("listing: read %d of %d bytes: %v", len(rest)+1, slow.ContentLength, err)
+	}
+}
