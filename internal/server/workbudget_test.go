@@ -201,3 +201,64 @@ func TestSlotReleasedWhileReplyDrains(t *testing.T) {
 		t.Errorf("listing: read %d of %d bytes: %v", len(rest)+1, slow.ContentLength, err)
 	}
 }
+
+// fromYAML sends a YAML text to /api/tree/from-yaml, measuring what the request allocates.
+func fromYAML(t *testing.T, s *Server, kind string, text []byte) (*httptest.ResponseRecorder, uint64) {
+	t.Helper()
+	var rec *httptest.ResponseRecorder
+	n := testalloc.Bytes(func() { rec = do(s, "POST", "/api/tree/from-yaml?kind="+kind, "application/yaml", text) })
+	t.Logf("%s: text %d bytes, status %d, reply %d bytes, allocated %d bytes", kind, len(text), rec.Code, rec.Body.Len(), n)
+	return rec, n
+}
+
+// A flow sequence of zeros and a text of aliases, 2 and 3 bytes a node, are refused from
+// their characters before yaml.v3 parses them (at 64 and 6 MiB they exhausted memory).
+func TestTreeFromYAMLNodeBudget(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	zeros := append([]byte("["), bytes.Repeat([]byte("0,"), 4<<20)...)
+	zeros = append(zeros, "0]"...)
+	aliases := []byte("a: &a [0]\nb: [")
+	aliases = append(aliases, bytes.Repeat([]byte("*a,"), 2<<20)...)
+	aliases = append(aliases, "*a]\n"...)
+	for _, c := range []struct {
+		name, kind string
+		text       []byte
+		estimate   int
+	}{
+		{"zeros", "byml", zeros, 4<<20 + 4},
+		{"zeros", "aamp", zeros, 4<<20 + 4},
+		{"aliases", "byml", aliases, 2*(2<<20) + 10},
+	} {
+		rec, n := fromYAML(t, s, c.kind, c.text)
+		e := wantError(t, rec, http.StatusUnprocessableEntity)
+		want := fmt.Sprintf("the YAML is not valid: the text holds about %d nodes, more than the %d allowed", c.estimate, 1<<20)
+		if e.Error != want || rec.Body.Len() > 200 {
+			t.Errorf("%s %s: %q (%d bytes), want %q", c.name, c.kind, e.Error, rec.Body.Len(), want)
+		}
+		// Reading the body is the cost: the text, and its buffer's growth.
+		if n > 3*uint64(len(c.text)) {
+			t.Errorf("%s %s: a %d-byte text allocated %d bytes", c.name, c.kind, len(c.text), n)
+		}
+	}
+}
+
+// Nested aliases, a billion nodes written out: BYML shares what they refer to, so the
+// document reads and its JSON form, which sends a shared node once, stays small; AAMP
+// would copy them and refuses the text, saying where.
+func TestTreeFromYAMLAliases(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	var b bytes.Buffer
+	b.WriteString("l0: &l0 [0]\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d,", i-1), 10), ","))
+	}
+	rec, n := fromYAML(t, s, "byml", b.Bytes())
+	if rec.Code != http.StatusOK || rec.Body.Len() > 64*b.Len() || n > 1<<20 {
+		t.Errorf("byml: status %d, %d-byte reply, %d bytes allocated for a %d-byte text: %s", rec.Code, rec.Body.Len(), n, b.Len(), cut(rec.Body.Bytes()))
+	}
+	rec, _ = fromYAML(t, s, "aamp", b.Bytes())
+	e := wantError(t, rec, http.StatusUnprocessableEntity)
+	if e.Error != "the YAML is not valid: line 8 column 5: with its aliases expanded the document holds more than 4194304 nodes" || e.Detail["line"] != float64(8) {
+		t.Errorf("aamp: %+v", e)
+	}
+}
