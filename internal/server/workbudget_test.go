@@ -225,9 +225,9 @@ func TestTreeFromYAMLNodeBudget(t *testing.T) {
 		text       []byte
 		estimate   int
 	}{
-		{"zeros", "byml", zeros, 4<<20 + 4},
-		{"zeros", "aamp", zeros, 4<<20 + 4},
-		{"aliases", "byml", aliases, 2*(2<<20) + 10},
+		{"zeros", "byml", zeros, 2*(4<<20) + 6},
+		{"zeros", "aamp", zeros, 2*(4<<20) + 6},
+		{"aliases", "byml", aliases, 3*(2<<20) + 14},
 	} {
 		rec, n := fromYAML(t, s, c.kind, c.text)
 		e := wantError(t, rec, http.StatusUnprocessableEntity)

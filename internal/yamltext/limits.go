@@ -18,9 +18,9 @@ import (
 // without aliases would hold it. (byml's reader shares an aliased node instead, as BYML
 // files share offsets, and bounds what the shared tree weighs itself.)
 const (
-	// MaxNodes bounds the estimated nodes of a text: 1.8 times the largest game file's
-	// estimate (ActorInfo's 4.3 MB of YAML makes 388,084 nodes, estimated 585,772; the
-	// corpus's texts are estimated at 1.3 to 1.7 times their nodes, base64 blobs more). A
+	// MaxNodes bounds the estimated nodes of a text: 1.66 times the largest game file's
+	// estimate (ActorInfo's 4.3 MB of YAML makes 388,084 nodes, estimated 632,595; the
+	// corpus's texts are estimated at 1.6 to 2.1 times their nodes, base64 blobs more). A
 	// text at the limit costs yaml.v3 at most about 270 MB of allocation.
 	MaxNodes = 1 << 20
 	// MaxExpandedNodes bounds the nodes of a document once its aliases are expanded, for a
@@ -53,9 +53,11 @@ func CheckText(text []byte) error {
 
 // EstimateNodes bounds from above the nodes yaml.v3 makes of text, reading only its
 // characters: each line holding anything counts two (a node and the block collection it may
-// open), each block entry "- " two, and each flow bracket, comma, alias "*", key "? " and
-// value ":" one. Quotes, comments and block scalars are not told apart from the rest: their
-// characters may only add to the count, so no text can hide nodes from it.
+// open), each block entry "- " or key "? " two (a key may come with an implied null value),
+// each flow entry two (after a comma: a key and its implied value, or a single-pair mapping
+// and its key), each opening bracket three (the collection and its first entry), and each
+// alias "*" and value ":" one. Quotes, comments and block scalars are not told apart from
+// the rest: their characters may only add to the count, so no text can hide nodes from it.
 func EstimateNodes(text []byte) int {
 	n := 1 // the document
 	lineHasContent := false
@@ -75,7 +77,11 @@ func EstimateNodes(text []byte) int {
 			continue
 		case ' ', '\t':
 			continue
-		case '[', '{', ',', '*':
+		case '[', '{':
+			n += 3
+		case ',':
+			n += 2
+		case '*':
 			n++
 		case '-', '?':
 			if spaceNext {

@@ -27,14 +27,16 @@ func TestEstimateNodes(t *testing.T) {
 		want int
 	}{
 		{"", 1},
-		{"[0,0,0]", 6},          // the document, '[', two commas, the line
+		{"[0,0,0]", 10},         // the document, '[' three, two commas two each, the line
 		{"a: b\nc: d\n", 7},     // two lines, two values
 		{"- - - a\n", 9},        // the line, three entries
-		{"a: 'x, y: z'\n", 6},   // quoted text counts too
+		{"a: 'x, y: z'\n", 7},   // quoted text counts too
 		{"x: *a\n", 5},          // an alias
 		{"key:value\n", 3},      // no value without a space after the colon
-		{"{a: [b, c]}\n", 7},    // '{', ':', '[', ',', the line
-		{"\n\n  \n# c, d\n", 4}, // blank lines count nothing; a comment's characters do
+		{"{a: [b, c]}\n", 12},   // '{', ':', '[', ',', the line
+		{"{0}", 6},              // a key with an implied null value
+		{"[a: b]", 7},           // a single-pair mapping
+		{"\n\n  \n# c, d\n", 5}, // blank lines count nothing; a comment's characters do
 	} {
 		got := EstimateNodes([]byte(c.text))
 		if got != c.want {
@@ -50,11 +52,13 @@ func TestEstimateNodes(t *testing.T) {
 // A flow sequence of zeros, 2 bytes a node, is refused before it is parsed, from its
 // characters alone. (64 MiB of it, 32 million nodes, exhausted memory in yaml.v3.)
 func TestCheckTextFlowZeros(t *testing.T) {
-	text := append([]byte("["), bytes.Repeat([]byte("0,"), MaxNodes)...)
+	// The document, '[', the line and two a comma: MaxNodes/2-3 commas fit.
+	const fit = MaxNodes/2 - 3
+	text := append([]byte("["), bytes.Repeat([]byte("0,"), fit+1)...)
 	text = append(text, "0]"...)
 	var err error
 	n := testalloc.Bytes(func() { err = CheckText(text) })
-	want := fmt.Sprintf("the text holds about %d nodes, more than the %d allowed", MaxNodes+4, MaxNodes)
+	want := fmt.Sprintf("the text holds about %d nodes, more than the %d allowed", MaxNodes+2, MaxNodes)
 	var le *LimitError
 	if !errors.As(err, &le) || err.Error() != want {
 		t.Fatalf("CheckText: %v, want %q", err, want)
@@ -62,8 +66,7 @@ func TestCheckTextFlowZeros(t *testing.T) {
 	if n > 4<<10 {
 		t.Errorf("checking %d bytes allocated %d", len(text), n)
 	}
-	// Four elements fewer fit.
-	text = append([]byte("["), bytes.Repeat([]byte("0,"), MaxNodes-4)...)
+	text = append([]byte("["), bytes.Repeat([]byte("0,"), fit)...)
 	if err := CheckText(append(text, "0]"...)); err != nil {
 		t.Errorf("at the limit: %v", err)
 	}
