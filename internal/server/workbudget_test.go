@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -260,5 +261,45 @@ func TestTreeFromYAMLAliases(t *testing.T) {
 	e := wantError(t, rec, http.StatusUnprocessableEntity)
 	if e.Error != "the YAML is not valid: line 8 column 5: with its aliases expanded the document holds more than 4194304 nodes" || e.Detail["line"] != float64(8) {
 		t.Errorf("aamp: %+v", e)
+	}
+}
+
+// /api/expression takes a text of at most maxExpressionText bytes and a body to match: a
+// 60 MB text exhausted memory; a body past the cap is refused on its length, a text past
+// its cap once decoded, and an assignment of too many operations by the compiler, each
+// within a small multiple of the body.
+func TestExpressionBounds(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	body := func(text string) []byte {
+		b, _ := json.Marshal(map[string]any{"version": 3, "text": text, "to": "listing"})
+		return b
+	}
+	send := func(b []byte) (*httptest.ResponseRecorder, uint64) {
+		var rec *httptest.ResponseRecorder
+		n := testalloc.Bytes(func() { rec = do(s, "POST", "/api/expression", "application/json", b) })
+		t.Logf("body %d bytes: status %d, reply %d bytes, allocated %d bytes", len(b), rec.Code, rec.Body.Len(), n)
+		return rec, n
+	}
+	rec, n := send(body(strings.Repeat("\n", 60<<20)))
+	if e := wantError(t, rec, http.StatusRequestEntityTooLarge); e.Detail["limit"] != float64(maxExpressionBody) || n > 1<<20 {
+		t.Errorf("60 MB text: %+v, allocated %d", e, n)
+	}
+	// Escaped, the text fits the body but not its own cap.
+	b := body(strings.Repeat("\x01", maxExpressionText+1))
+	rec, n = send(b)
+	e := wantError(t, rec, http.StatusRequestEntityTooLarge)
+	if e.Error != fmt.Sprintf("the text is %d bytes, more than the %d a function's text may hold here", maxExpressionText+1, maxExpressionText) || n > 8*uint64(len(b)) {
+		t.Errorf("text past its cap: %+v, allocated %d", e, n)
+	}
+	// The costliest text within the cap, a chain of additions, converts within a fixed
+	// budget: 8,000 instructions, listed in 18 times the text.
+	text := "LMem32[0x0] = " + strings.Repeat("1+", maxExpressionText/2-16) + "1"
+	rec, n = send(body(text))
+	var got struct{ Text string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); rec.Code != http.StatusOK || err != nil || strings.Count(got.Text, "ADD int LMem32[0x0], int 1") != maxExpressionText/2-16 {
+		t.Errorf("long chain: status %d: %s", rec.Code, cut(rec.Body.Bytes()))
+	}
+	if n > 40<<20 {
+		t.Errorf("converting a %d-byte text allocated %d bytes", len(text), n)
 	}
 }
