@@ -48,6 +48,12 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
+// gone is the error of a request whose client has left (or whose server is shutting down),
+// nil otherwise. A conversion asks between its stages, and its codecs' long loops watch the
+// context themselves (yaz0), so it stops rather than running to the end for nobody; the
+// error is then not answered (writeError).
+func gone(r *http.Request) error { return r.Context().Err() }
+
 // limiter lets at most cap(l) conversions run at once. Without it, a burst of large uploads
 // would hold many decoded files in memory at the same time. Handlers take a slot only once
 // the body is read, so slow uploads cannot hold every slot; and they give it back once the

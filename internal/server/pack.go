@@ -202,6 +202,9 @@ func (s *Server) withPack(w http.ResponseWriter, r *http.Request, fn func(req *p
 	if err != nil {
 		return err
 	}
+	if err := gone(r); err != nil {
+		return err
+	}
 	return fn(req, p, codec, release)
 }
 

@@ -51,9 +51,15 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 		// The editor saves the file back compressed the same way (see handleBuild).
 		w.Header().Set(zstdDictHeader, strconv.FormatUint(uint64(dict), 10))
 	}
+	if err := gone(r); err != nil {
+		return err
+	}
 	doc, err := graph.Parse(name, data)
 	if err != nil {
 		return codecError(err)
+	}
+	if err := gone(r); err != nil {
+		return err
 	}
 	bp := replyBuffers.Get().(*[]byte)
 	defer putReplyBuffer(bp)

@@ -17,6 +17,7 @@ import (
 	"ainbeditor/internal/pack"
 	"ainbeditor/internal/sarc"
 	"ainbeditor/internal/testalloc"
+	"ainbeditor/internal/yaz0"
 )
 
 // longNamePack is a bare SARC archive of n one-byte members whose names share a prefix of
@@ -301,5 +302,50 @@ func TestExpressionBounds(t *testing.T) {
 	}
 	if n > 40<<20 {
 		t.Errorf("converting a %d-byte text allocated %d bytes", len(text), n)
+	}
+}
+
+// A save whose client has gone stops: nothing is compressed or answered and no slot is
+// kept. The pack is the costliest Yaz0 input known (random two letters, which without the
+// encoder's budget cost 90 s of CPU at 64 MiB).
+func TestPackBuildClientGone(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	r := rand.New(rand.NewPCG(7, 8))
+	member := make([]byte, 2<<20)
+	for i := range member {
+		member[i] = "ab"[r.IntN(2)]
+	}
+	a := &sarc.Archive{Files: []sarc.File{{Name: "m.bin", Data: member}}}
+	raw, err := a.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := yaz0.Encode(raw, 0x80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, body := packForm(t, packPart{"file", "m.szs", in}, packPart{"member", "m.bin", member[:1<<20]})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptestRequest("POST", "/api/pack/build", ct, body).WithContext(ctx)
+	var rec *httptest.ResponseRecorder
+	n := testalloc.Bytes(func() { rec = serve(s, req) })
+	if rec.Body.Len() != 0 || len(s.conversions) != 0 {
+		t.Errorf("client gone: answered %d bytes, %d slots held", rec.Body.Len(), len(s.conversions))
+	}
+	if n > 3*uint64(len(body)) {
+		t.Errorf("client gone: a %d-byte body allocated %d bytes", len(body), n)
+	}
+	// Served, the same request saves a pack that opens to the replaced member.
+	rec = do(s, "POST", "/api/pack/build", ct, body)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, cut(rec.Body.Bytes()))
+	}
+	p, err := pack.Open(rec.Body.Bytes(), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := p.Archive.Lookup("m.bin"); !bytes.Equal(got, member[:1<<20]) || p.Wrapping.Kind != "yaz0" {
+		t.Errorf("saved pack: %s, member of %d bytes", p.Wrapping.Kind, len(got))
 	}
 }
