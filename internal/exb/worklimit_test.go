@@ -50,3 +50,17 @@ func TestLongChainRefusedEarly(t *testing.T) {
 		t.Errorf("%d operations: %v", maxSourceStmts-3, err)
 	}
 }
+
+// A listing is bounded by its size alone (MaxTextSize is for readable text): a listing of a
+// million empty lines takes its line headers, 16 bytes a line, where growing them took 82.
+func TestListingLinesProportional(t *testing.T) {
+	text := strings.Repeat("\n", 1<<20) + ".main\n"
+	var err error
+	n := testalloc.Bytes(func() { _, err = ConvertFunction(3, text, true) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n > 20*uint64(len(text)) {
+		t.Errorf("a listing of %d empty lines allocated %d bytes", 1<<20, n)
+	}
+}
