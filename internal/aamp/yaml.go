@@ -232,8 +232,14 @@ func resolvePlain(s string) any {
 // FromYAML builds a document from its YAML form. The result has no recorded layout, so
 // Write lays it out canonically.
 func FromYAML(text []byte) (*ParameterIO, error) {
+	if err := yamltext.CheckText(text); err != nil {
+		return nil, fmt.Errorf("aamp: yaml: %w", err)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, fmt.Errorf("aamp: yaml: %w", err)
+	}
+	if err := yamltext.CheckTree(&doc, yamltext.MaxExpandedNodes); err != nil {
 		return nil, fmt.Errorf("aamp: yaml: %w", err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {

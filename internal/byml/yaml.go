@@ -326,8 +326,15 @@ func FromYAML(text []byte) (*Document, error) {
 
 // NodeFromYAML reads a YAML document into a node; "null" or an empty document gives nil.
 func NodeFromYAML(text []byte) (*Node, error) {
+	if err := yamltext.CheckText(text); err != nil {
+		return nil, fmt.Errorf("byml: yaml: %w", err)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, fmt.Errorf("byml: yaml: %w", err)
+	}
+	// Aliases become shared nodes, not copies: checkExpansion bounds what they weigh.
+	if err := yamltext.CheckTree(&doc, 0); err != nil {
 		return nil, fmt.Errorf("byml: yaml: %w", err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {

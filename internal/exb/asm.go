@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -616,6 +617,9 @@ func splitLines(text string) []string { return appendLines(nil, text) }
 
 // appendLines appends text's lines to lines, as splitLines returns them.
 func appendLines(lines []string, text string) []string {
+	// Sized first: grown by append, the headers of a text of a million empty lines took
+	// 82 bytes a line, five times their size.
+	lines = slices.Grow(lines, strings.Count(text, "\n")+1)
 	for {
 		i := strings.IndexByte(text, '\n')
 		if i < 0 {

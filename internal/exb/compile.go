@@ -947,6 +947,11 @@ type chainOp struct {
 func (c *srcCompiler) flatten(x *expr) (*expr, []chainOp, error) {
 	var ops []chainOp
 	for !x.isLeaf() {
+		if len(ops) == maxSourceStmts {
+			// Each operation is an instruction: refused here, before a chain of millions is
+			// built only for the block's count to refuse it (a 4 MB "1+1+..." allocated 5.5 GB).
+			return nil, nil, c.errAt(x.start, "an assignment may hold at most %d operations", maxSourceStmts)
+		}
 		if x.kind == exprBinary {
 			if !x.r.isLeaf() {
 				return nil, nil, c.errAt(x.r.start, "the right operand of %s must be a single value (a location or literal); compute it into a location first", x.op)

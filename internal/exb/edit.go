@@ -37,7 +37,9 @@ func (m *Module) SetFunctionSource(i int, text string) error {
 // (FunctionText) rather than the readable one (FunctionSource): only the
 // listing has a .main line.
 func IsListingText(text string) bool {
-	for _, l := range splitLines(text) {
+	// Line by line without a slice of them: a text of a million empty lines made 88 MB of
+	// line headers only to be told it is not a listing.
+	for l := range strings.Lines(text) {
 		l = strings.TrimSpace(l)
 		if l == ".main" || strings.HasPrefix(l, ".main ") || strings.HasPrefix(l, ".main;") || strings.HasPrefix(l, ".main\t") {
 			return true
@@ -46,11 +48,30 @@ func IsListingText(text string) bool {
 	return false
 }
 
+// MaxTextSize bounds one function's readable text (a listing costs a few tens of times its
+// size and is left to the caller's bounds). Compiling costs up to about 360 times the text
+// in allocation (a line of millions of tokens is lexed and parsed whole before the block's
+// count refuses it), so a 60 MB text exhausted memory; the games' longest function text is
+// 1,308 bytes, and a text must stay able to hold a string past the first 64 KiB of the pool
+// (an instruction then refers to it through a param entry).
+const MaxTextSize = 1 << 20
+
+// checkTextSize refuses a text past MaxTextSize.
+func checkTextSize(text string) error {
+	if len(text) > MaxTextSize {
+		return &SyntaxError{Line: 1, Msg: fmt.Sprintf("the text is %d bytes, more than the %d a function may hold", len(text), MaxTextSize)}
+	}
+	return nil
+}
+
 func (m *Module) compileAny(text string, in, out DataType) (*source, error) {
 	if m.Version < 1 || m.Version > 3 {
 		return nil, fmt.Errorf("exb: unsupported version %d", m.Version)
 	}
 	if !IsListingText(text) {
+		if err := checkTextSize(text); err != nil {
+			return nil, err
+		}
 		return compileSource(text, m.Version, in, out)
 	}
 	return m.compileListing(text, in, out)
@@ -396,6 +417,7 @@ func AssembleSourcesUTF8(version uint32, texts []string, utf8OK bool) (*Module, 
 				fns[i] = fn
 				continue
 			}
+		} else if err = checkTextSize(t); err != nil {
 		} else if src, err = compileWith(t, version, TypeNone, TypeNone, sc, utf8OK || utf8.ValidString(t)); err == nil {
 			fns[i] = function{input: src.input, output: src.output, setup: src.setup, main: slices.Clone(src.main),
 				setupLines: posLines(src.setupPos), mainLines: posLines(src.mainPos)}

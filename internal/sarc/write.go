@@ -106,8 +106,15 @@ func (a *Archive) plan() (*plan, error) {
 	}
 	slices.SortStableFunc(files, func(x, y *File) int { return cmp.Compare(hashes[x], hashes[y]) })
 
-	// Name table.
-	var names []byte
+	// Name table, sized first: grown by append, a table of megabytes of long names was
+	// allocated five times over.
+	size := 0
+	for _, f := range files {
+		if f.Name != "" {
+			size += len(f.Name) + 4 - len(f.Name)%4
+		}
+	}
+	names := make([]byte, 0, size)
 	attrs := make([]uint32, len(files))
 	for i, f := range files {
 		if f.Name == "" {

@@ -56,6 +56,7 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Disposition", attachment(name))
 	h.Set("Content-Length", strconv.Itoa(len(out)))
 	h.Set("Cache-Control", "no-store")
+	release()
 	w.WriteHeader(http.StatusOK)
 	w.Write(out)
 	return nil
@@ -96,17 +97,22 @@ func (s *Server) readDocument(w http.ResponseWriter, r *http.Request) (*graph.Do
 
 // readJSON reads a JSON request body of at most MaxDocument bytes.
 func (s *Server) readJSON(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	return s.readJSONLimit(w, r, s.cfg.MaxDocument)
+}
+
+// readJSONLimit reads a JSON request body of at most limit bytes.
+func (s *Server) readJSONLimit(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return nil, &apiError{http.StatusUnsupportedMediaType,
 			"unsupported content type " + quoteCut(ct) + ": send the document as application/json",
 			map[string]any{"accepted": []string{"application/json"}}}
 	}
-	if r.ContentLength > s.cfg.MaxDocument {
-		return nil, tooLarge(s.cfg.MaxDocument)
+	if r.ContentLength > limit {
+		return nil, tooLarge(limit)
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxDocument)
-	body, err := readAll(r.Body, s.cfg.MaxDocument)
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	body, err := readAll(r.Body, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,8 @@ func (s *Server) handleLayout(w http.ResponseWriter, r *http.Request) error {
 	}
 	graph.LayoutAspect(doc, aspect)
 	w.Header().Set("Cache-Control", "no-store")
-	writeRawJSON(w, http.StatusOK, graph.AppendPositions(make([]byte, 0, 40*len(doc.Nodes)+32), doc))
+	reply := graph.AppendPositions(make([]byte, 0, 40*len(doc.Nodes)+32), doc)
+	release()
+	writeRawJSON(w, http.StatusOK, reply)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"runtime/debug"
+	"sync"
 )
 
 // contentSecurityPolicy allows only the server's own scripts, styles and connections: no
@@ -47,16 +48,25 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
+// gone is the error of a request whose client has left (or whose server is shutting down),
+// nil otherwise. A conversion asks between its stages, and its codecs' long loops watch the
+// context themselves (yaz0), so it stops rather than running to the end for nobody; the
+// error is then not answered (writeError).
+func gone(r *http.Request) error { return r.Context().Err() }
+
 // limiter lets at most cap(l) conversions run at once. Without it, a burst of large uploads
 // would hold many decoded files in memory at the same time. Handlers take a slot only once
-// the body is read, so slow uploads cannot hold every slot.
+// the body is read, so slow uploads cannot hold every slot; and they give it back once the
+// reply is built, before writing it, so slow readers cannot either.
 type limiter chan struct{}
 
 // acquire waits for a slot as long as the client does; call the returned release when done.
+// Release may be called more than once (early, before the reply is written, and deferred).
 func (l limiter) acquire(ctx context.Context) (release func(), err error) {
 	select {
 	case l <- struct{}{}:
-		return func() { <-l }, nil
+		var once sync.Once
+		return func() { once.Do(func() { <-l }) }, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

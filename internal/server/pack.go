@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -38,32 +37,24 @@ type packRequest struct {
 	name    string
 	file    []byte
 	zsdic   []byte
-	members []packMember // in the order sent
-}
-
-type packMember struct {
-	name string
-	data []byte
+	members []pack.Replacement // in the order sent
 }
 
 // readPackRequest reads the fields "file" (required), "zsdic" and any number of "member"
-// (each named by its file name), each within its own cap.
+// (each named by its path in the pack), each within its own cap.
 func (s *Server) readPackRequest(w http.ResponseWriter, r *http.Request) (*packRequest, error) {
 	req := &packRequest{}
-	memberBytes := int64(0)
-	err := s.eachPart(w, r, s.packBodyCap(), `send the pack as the multipart field "file"`, func(part *multipart.Part) error {
-		var err error
-		switch part.FormName() {
+	fields := map[string]formField{
+		"file":   {limit: s.cfg.MaxUpload},
+		"zsdic":  {limit: maxZsDic},
+		"member": {limit: s.cfg.MaxUpload, many: true},
+	}
+	err := s.readForm(w, r, s.packBodyCap(), `send the pack as the multipart field "file"`, fields, func(field string, part *multipart.Part, data []byte) error {
+		switch field {
 		case "file":
-			if req.file != nil {
-				return errorf(http.StatusBadRequest, "the multipart field \"file\" comes twice")
-			}
-			if req.file, err = readAll(part, s.cfg.MaxUpload); err != nil {
-				return err
-			}
-			req.name = cleanName(part.FileName())
+			req.file, req.name = data, cleanName(part.FileName())
 		case "zsdic":
-			req.zsdic, err = readAll(part, maxZsDic)
+			req.zsdic = data
 		case "member":
 			// The member's whole path: FileName would keep only its last element.
 			_, params, _ := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
@@ -71,14 +62,9 @@ func (s *Server) readPackRequest(w http.ResponseWriter, r *http.Request) (*packR
 			if name == "" {
 				return errorf(http.StatusBadRequest, "a multipart field \"member\" has no file name: name it as the member's path in the pack")
 			}
-			data, err := readAll(part, s.cfg.MaxUpload-memberBytes)
-			if err != nil {
-				return err
-			}
-			memberBytes += int64(len(data))
-			req.members = append(req.members, packMember{name, data})
+			req.members = append(req.members, pack.Replacement{Name: name, Data: data})
 		}
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -87,37 +73,6 @@ func (s *Server) readPackRequest(w http.ResponseWriter, r *http.Request) (*packR
 		return nil, errorf(http.StatusBadRequest, "no pack: send it in the multipart field \"file\"")
 	}
 	return req, nil
-}
-
-// eachPart reads a multipart/form-data body of at most bodyCap bytes and calls fn for each
-// part in order; a body of another type is a 415 whose message ends with what to send.
-func (s *Server) eachPart(w http.ResponseWriter, r *http.Request, bodyCap int64, what string, fn func(*multipart.Part) error) error {
-	ct := r.Header.Get("Content-Type")
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "multipart/form-data" {
-		return &apiError{http.StatusUnsupportedMediaType, "unsupported content type " + quoteCut(ct) + ": " + what,
-			map[string]any{"accepted": []string{"multipart/form-data"}}}
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, bodyCap)
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
-	}
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return tooLarge(mbe.Limit)
-			}
-			return errorf(http.StatusBadRequest, "malformed multipart body")
-		}
-		if err := fn(part); err != nil {
-			return err
-		}
-	}
 }
 
 // openPack unwraps and reads the request's pack, within the decompression budget.
@@ -146,8 +101,10 @@ func packError(err error) error {
 // handleOpenPack lists a pack's members with their bytes (base64) and how the pack is
 // wrapped.
 func (s *Server) handleOpenPack(w http.ResponseWriter, r *http.Request) error {
-	return s.withPack(w, r, func(req *packRequest, p *pack.Pack, _ *zs.Codec) error {
-		writeRawJSON(w, http.StatusOK, appendPackJSON(nil, req.name, p))
+	return s.withPack(w, r, func(req *packRequest, p *pack.Pack, _ *zs.Codec, release func()) error {
+		reply := appendPackJSON(nil, req.name, p)
+		release()
+		writeRawJSON(w, http.StatusOK, reply)
 		return nil
 	})
 }
@@ -203,13 +160,11 @@ const packWarningsHeader = "Ainb-Pack-Warnings"
 
 // handleBuildPack writes the pack again with the members sent replaced, in its wrapping.
 func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
-	return s.withPack(w, r, func(req *packRequest, p *pack.Pack, codec *zs.Codec) error {
-		for _, m := range req.members {
-			if err := p.Replace(m.name, m.data); err != nil {
-				return errorf(http.StatusUnprocessableEntity, "%v", err)
-			}
+	return s.withPack(w, r, func(req *packRequest, p *pack.Pack, codec *zs.Codec, release func()) error {
+		if err := p.ReplaceAll(req.members); err != nil {
+			return errorf(http.StatusUnprocessableEntity, "%v", err)
 		}
-		out, err := p.Save(codec)
+		out, err := p.SaveContext(r.Context(), codec)
 		if err != nil {
 			return packError(err)
 		}
@@ -225,13 +180,15 @@ func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
 			// The texts are ASCII (offsets and sizes; no member names), as a header needs.
 			h.Set(packWarningsHeader, string(appendStrings(nil, ws)))
 		}
+		release()
 		_, err = w.Write(out)
 		return err
 	})
 }
 
-// withPack reads a pack request, takes a conversion slot and opens the pack for fn.
-func (s *Server) withPack(w http.ResponseWriter, r *http.Request, fn func(*packRequest, *pack.Pack, *zs.Codec) error) error {
+// withPack reads a pack request, takes a conversion slot and opens the pack for fn, which
+// gives the slot back (release) once its reply is built, before writing it.
+func (s *Server) withPack(w http.ResponseWriter, r *http.Request, fn func(req *packRequest, p *pack.Pack, codec *zs.Codec, release func()) error) error {
 	req, err := s.readPackRequest(w, r)
 	if err != nil {
 		return err
@@ -245,7 +202,10 @@ func (s *Server) withPack(w http.ResponseWriter, r *http.Request, fn func(*packR
 	if err != nil {
 		return err
 	}
-	return fn(req, p, codec)
+	if err := gone(r); err != nil {
+		return err
+	}
+	return fn(req, p, codec, release)
 }
 
 // zsdicCache keeps the codecs of the few ZsDic.pack.zs files clients send (one per game

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"path"
 	"slices"
@@ -51,9 +52,15 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 		// The editor saves the file back compressed the same way (see handleBuild).
 		w.Header().Set(zstdDictHeader, strconv.FormatUint(uint64(dict), 10))
 	}
+	if err := gone(r); err != nil {
+		return err
+	}
 	doc, err := graph.Parse(name, data)
 	if err != nil {
 		return openError(data, unpacked, err)
+	}
+	if err := gone(r); err != nil {
+		return err
 	}
 	bp := replyBuffers.Get().(*[]byte)
 	defer putReplyBuffer(bp)
@@ -63,6 +70,7 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	if err := s.checkReply(len(reply), len(data)); err != nil {
 		return err
 	}
+	release()
 	writeRawJSON(w, http.StatusOK, reply)
 	return nil
 }
@@ -127,50 +135,37 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (data []byte
 	if r.ContentLength > limit {
 		return nil, "", nil, tooLarge(s.cfg.MaxUpload)
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if mediaType == "multipart/form-data" {
-		return s.readMultipart(r)
+		return s.readMultipart(w, r, limit)
 	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	data, err = readAll(r.Body, s.cfg.MaxUpload)
 	return data, uploadName(r.URL.Query().Get("name")), nil, err
 }
 
-func (s *Server) readMultipart(r *http.Request) (data []byte, name string, zsdic []byte, err error) {
-	mr, err := r.MultipartReader()
+// readMultipart reads the multipart field "file" of an upload, and "zsdic", the game's
+// ZsDic.pack.zs the page keeps, when the file needs a dictionary the server lacks.
+func (s *Server) readMultipart(w http.ResponseWriter, r *http.Request, limit int64) (data []byte, name string, zsdic []byte, err error) {
+	found := false
+	fields := map[string]formField{"file": {limit: s.cfg.MaxUpload}, "zsdic": {limit: maxZsDic}}
+	err = s.readForm(w, r, limit, `send the .ainb file as the multipart field "file"`, fields, func(field string, part *multipart.Part, b []byte) error {
+		if field == "zsdic" {
+			zsdic = b
+			return nil
+		}
+		data, name, found = b, part.FileName(), true
+		return nil
+	})
 	if err != nil {
-		return nil, "", nil, errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
+		return nil, "", nil, err
 	}
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			return nil, "", nil, errorf(http.StatusBadRequest, "no multipart field \"file\": send the .ainb file in it")
-		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return nil, "", nil, tooLarge(s.cfg.MaxUpload)
-			}
-			return nil, "", nil, errorf(http.StatusBadRequest, "malformed multipart body")
-		}
-		if part.FormName() == "zsdic" {
-			if zsdic, err = readAll(part, maxZsDic); err != nil {
-				return nil, "", nil, err
-			}
-			continue
-		}
-		if part.FormName() != "file" {
-			continue // NextPart skips what is left of this part
-		}
-		data, err := readAll(part, s.cfg.MaxUpload)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		name := part.FileName()
-		if name == "" {
-			name = r.URL.Query().Get("name")
-		}
-		return data, uploadName(name), zsdic, nil
+	if !found {
+		return nil, "", nil, errorf(http.StatusBadRequest, "no multipart field \"file\": send the .ainb file in it")
 	}
+	if name == "" {
+		name = r.URL.Query().Get("name")
+	}
+	return data, uploadName(name), zsdic, nil
 }
 
 // readAll reads r to the end, failing with 413 past max bytes.

@@ -41,7 +41,8 @@ func (s *Server) routes() http.Handler {
 		document.With(s.convertRate, budgeted).Post("/tree/from-yaml", s.api(s.handleTreeFromYAML))
 		document.With(s.convertRate, s.budgeted(s.buildBodyCap(), s.cfg.MaxDocument)).Post("/build", s.api(s.handleBuild))
 		document.With(s.convertRate, budgeted).Post("/layout", s.api(s.handleLayout))
-		document.With(s.convertRate, budgeted).Post("/expression", s.api(s.handleExpression))
+		// An expression's text is small: its body reserves only what the route reads.
+		document.With(s.convertRate, s.budgeted(maxExpressionBody, maxExpressionBody)).Post("/expression", s.api(s.handleExpression))
 		document.With(s.shareRate, budgeted).Post("/shares", s.api(s.handleCreateShare))
 		r.Get("/shares/{id}", s.api(s.handleGetShare))
 	})

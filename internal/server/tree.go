@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"mime"
 	"mime/multipart"
@@ -70,29 +71,21 @@ type treeRequest struct {
 // once and within its own cap.
 func (s *Server) readTreeRequest(w http.ResponseWriter, r *http.Request) (*treeRequest, error) {
 	req := &treeRequest{}
-	seen := map[string]bool{}
-	err := s.eachPart(w, r, s.treeBodyCap(), `send the file as the multipart field "file" (and a document as "document")`, func(part *multipart.Part) error {
-		field := part.FormName()
-		var dst *[]byte
-		var limit int64
+	fields := map[string]formField{
+		"file":     {limit: s.cfg.MaxUpload},
+		"zsdic":    {limit: maxZsDic},
+		"document": {limit: s.cfg.MaxDocument},
+	}
+	err := s.readForm(w, r, s.treeBodyCap(), `send the file as the multipart field "file" (and a document as "document")`, fields, func(field string, part *multipart.Part, data []byte) error {
 		switch field {
 		case "file":
-			dst, limit = &req.file, s.cfg.MaxUpload
-			req.name = cleanName(part.FileName())
+			req.file, req.name = data, cleanName(part.FileName())
 		case "zsdic":
-			dst, limit = &req.zsdic, maxZsDic
+			req.zsdic = data
 		case "document":
-			dst, limit = &req.document, s.cfg.MaxDocument
-		default:
-			return nil // NextPart skips what is left of this part
+			req.document = data
 		}
-		if seen[field] {
-			return errorf(http.StatusBadRequest, "the multipart field %q comes twice", field)
-		}
-		seen[field] = true
-		var err error
-		*dst, err = readAll(part, limit)
-		return err
+		return nil
 	})
 	return req, err
 }
@@ -162,8 +155,8 @@ func (s *Server) unwrap(data, zsdic []byte) (*unwrapped, error) {
 	return u, nil
 }
 
-// wrap compresses a built file as u's file was.
-func (u *unwrapped) wrap(out []byte) ([]byte, error) {
+// wrap compresses a built file as u's file was, stopping once ctx is done.
+func (u *unwrapped) wrap(ctx context.Context, out []byte) ([]byte, error) {
 	switch u.wrapping.Kind {
 	case "zstd":
 		b, err := u.codec.EncodeDict(u.wrapping.Dictionary, out)
@@ -172,7 +165,7 @@ func (u *unwrapped) wrap(out []byte) ([]byte, error) {
 		}
 		return b, nil
 	case "yaz0":
-		return yaz0.Encode(out, u.wrapping.Yaz0Alignment)
+		return yaz0.EncodeContext(ctx, out, u.wrapping.Yaz0Alignment)
 	}
 	return out, nil
 }
@@ -271,6 +264,7 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 	if err := s.checkReply(len(b), len(u.data)); err != nil {
 		return err
 	}
+	release()
 	writeRawJSON(w, http.StatusOK, b)
 	return nil
 }
@@ -345,7 +339,7 @@ func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
 			return documentError(err)
 		}
 	}
-	if out, err = u.wrap(out); err != nil {
+	if out, err = u.wrap(r.Context(), out); err != nil {
 		return err
 	}
 	name := req.name
@@ -360,6 +354,7 @@ func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
 	if layout != "" {
 		h.Set(layoutHeader, layout)
 	}
+	release()
 	w.WriteHeader(http.StatusOK)
 	w.Write(out)
 	return nil
@@ -410,6 +405,7 @@ func (s *Server) handleTreeToYAML(w http.ResponseWriter, r *http.Request) error 
 	h.Set("Content-Type", "application/yaml; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(out)))
 	h.Set("Cache-Control", "no-store")
+	release()
 	w.WriteHeader(http.StatusOK)
 	w.Write(out)
 	return nil
@@ -475,6 +471,7 @@ func (s *Server) handleTreeFromYAML(w http.ResponseWriter, r *http.Request) erro
 	if err := s.checkReply(len(out), len(text)); err != nil {
 		return err
 	}
+	release()
 	writeRawJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -2,6 +2,7 @@ package yaz0
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -320,6 +321,101 @@ func BenchmarkEncode(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Encode(dec, 0x100); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// twoLetters is the costliest input known for the search: random bytes of a two-letter
+// alphabet give every hash chain the whole window and matches that rarely reach the
+// length that stops a search early.
+func twoLetters(n int) []byte {
+	r := rand.New(rand.NewPCG(3, 4))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = "ab"[r.IntN(2)]
+	}
+	return b
+}
+
+// The search stays within its budget: past it the cheap search takes over, costing a
+// bounded amount a byte, and the stream still decodes to the input.
+func TestEncodeWorkBounded(t *testing.T) {
+	src := twoLetters(2 << 20)
+	enc, st, err := encode(context.Background(), src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := workBudget(len(src))
+	if st.fastFrom >= len(src) {
+		t.Fatalf("the cheap search never took over (work %d, budget %d)", st.work, budget)
+	}
+	// One search may overshoot the budget by a chain of candidates of MaxMatch bytes each.
+	overshoot := int64(chainLimit * (candidateCost + MaxMatch))
+	// The cheap search: at most fastChainLimit candidates a search, measured at 8.6 units a
+	// byte on this input.
+	if limit := budget + overshoot + 16*int64(len(src)-st.fastFrom); st.work > limit {
+		t.Errorf("work %d, want at most %d (budget %d, cheap from byte %d of %d)", st.work, limit, budget, st.fastFrom, len(src))
+	}
+	if st.read != len(src) {
+		t.Errorf("read %d of %d bytes", st.read, len(src))
+	}
+	if _, dec, err := Decode(enc); err != nil || !bytes.Equal(dec, src) {
+		t.Fatalf("round trip differs: %v", err)
+	}
+}
+
+// Game files are searched in full: their output is what the unbounded search gives (the
+// 56 yaz0 files of the corpus and gamefiles were checked byte for byte against the
+// encoder before the budget). The costliest takes 159 units a byte, inside workBase.
+func TestEncodeGameFilesFullSearch(t *testing.T) {
+	files := append(corpusFiles(t), testcorpus.GameFiles(t, "yaz0")...)
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, dec, err := Decode(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, st, err := encode(context.Background(), dec, h.Alignment)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.fastFrom != len(dec) || st.work > workBudget(len(dec))/2 {
+			t.Errorf("%s: cheap search from byte %d of %d, work %d of a budget of %d: want a full search with half the budget to spare",
+				filepath.Base(path), st.fastFrom, len(dec), st.work, workBudget(len(dec)))
+		}
+	}
+}
+
+// A cancelled context stops the encoder within checkEvery bytes and one chunk.
+func TestEncodeContextCancelled(t *testing.T) {
+	src := twoLetters(1 << 20)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, st, err := encode(ctx, src, 0)
+	if !errors.Is(err, context.Canceled) || out != nil {
+		t.Fatalf("got %d bytes, %v; want context.Canceled", len(out), err)
+	}
+	// The first look comes at the first chunk to start at or past checkEvery.
+	if st.read < checkEvery || st.read > checkEvery+MaxMatch {
+		t.Errorf("stopped after %d bytes, want %d to %d", st.read, checkEvery, checkEvery+MaxMatch)
+	}
+	if _, err := EncodeContext(ctx, src, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("EncodeContext: %v", err)
+	}
+}
+
+// BenchmarkEncodeTwoLetters is the crafted input's cost at the largest size a server takes
+// (16 MiB uploads decompress to at most 64 MiB).
+func BenchmarkEncodeTwoLetters(b *testing.B) {
+	src := twoLetters(64 << 20)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Encode(src, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

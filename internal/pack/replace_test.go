@@ -1,0 +1,104 @@
+package pack
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"ainbeditor/internal/sarc"
+	"ainbeditor/internal/yaz0"
+)
+
+// longNames is an archive of n members whose names share a long prefix, so that telling two
+// names apart reads most of both: the shape of the crafted /api/pack/build request.
+func longNames(tb testing.TB, n, nameLen int) []byte {
+	tb.Helper()
+	prefix := strings.Repeat("d/", nameLen/2)
+	a := &sarc.Archive{}
+	for i := range n {
+		a.Files = append(a.Files, sarc.File{Name: fmt.Sprintf("%s%06d", prefix, i), Data: []byte{byte(i)}})
+	}
+	b, err := a.Write()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// ReplaceAll gives what Replace gives member by member, later replacements of a name
+// winning, and names the first member missing.
+func TestReplaceAll(t *testing.T) {
+	in := longNames(t, 300, 100)
+	byOne, err := Open(in, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byAll, err := Open(in, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []Replacement
+	for i := 0; i < 300; i += 7 {
+		name := byOne.Archive.Files[i].Name
+		rs = append(rs, Replacement{name, []byte("first")}, Replacement{name, []byte(fmt.Sprint("new ", i))})
+	}
+	for _, r := range rs {
+		if err := byOne.Replace(r.Name, r.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := byAll.ReplaceAll(rs); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range byAll.Archive.Files {
+		if g := byOne.Archive.Files[i]; g.Name != f.Name || !bytes.Equal(g.Data, f.Data) {
+			t.Fatalf("member %d: %q %q, one by one %q %q", i, f.Name, f.Data, g.Name, g.Data)
+		}
+	}
+	err = byAll.ReplaceAll([]Replacement{{byAll.Archive.Files[0].Name, nil}, {"no/such", nil}, {"nor/this", nil}})
+	if err == nil || err.Error() != `pack: no member "no/such"` {
+		t.Errorf("missing member: %v", err)
+	}
+}
+
+// A done context stops a save before its compression.
+func TestSaveContextCancelled(t *testing.T) {
+	in, err := yaz0.Encode(longNames(t, 50, 10), 0x80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(in, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if out, err := p.SaveContext(ctx, nil); !errors.Is(err, context.Canceled) || out != nil {
+		t.Errorf("cancelled save: %d bytes, %v", len(out), err)
+	}
+	if out, err := p.SaveContext(context.Background(), nil); err != nil || !bytes.Equal(out, in) {
+		t.Errorf("save: %v, same bytes %v", err, bytes.Equal(out, in))
+	}
+}
+
+// BenchmarkReplaceAll is the crafted request's lookups: 8,382 names among 16,383 members
+// whose names differ only in their last bytes.
+func BenchmarkReplaceAll(b *testing.B) {
+	p, err := Open(longNames(b, 16383, 1000), nil, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rs []Replacement
+	for i := range 8382 {
+		rs = append(rs, Replacement{p.Archive.Files[(i*7919)%16383].Name, []byte("x")})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := p.ReplaceAll(rs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
