@@ -444,6 +444,16 @@ func appendNode(b []byte, n *Node) []byte {
 
 // AppendJSON appends the document's JSON to b.
 func (d *Document) AppendJSON(b []byte) []byte {
+	b, _ = d.AppendJSONLimit(b, jsontext.NoLimit)
+	return b
+}
+
+// AppendJSONLimit appends the document's JSON to b, stopping with a *jsontext.TooLargeError
+// once b would hold more than limit bytes. The budget is checked after each node,
+// attachment, blackboard entry and expression function, and before a long expression text,
+// so a document far beyond its file is refused having written at most limit bytes and one
+// part; the error's Where names that part ("node 4031").
+func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 	b = appendRaw(b, `{"format":`)
 	b = jsontext.AppendString(b, d.Format)
 	b = appendRaw(b, `,"name":`)
@@ -477,6 +487,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = appendNode(b, &d.Nodes[i])
+		if len(b) > limit {
+			return nil, tooLarge(limit, "node", i)
+		}
 	}
 	b = appendRaw(b, `],"attachments":[`)
 	for i := range d.Attachments {
@@ -493,6 +506,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = appendProperties(b, a.Properties)
 		}
 		b = append(b, '}')
+		if len(b) > limit {
+			return nil, tooLarge(limit, "attachment", i)
+		}
 	}
 	b = appendRaw(b, `],"blackboard":[`)
 	for i := range d.Blackboard {
@@ -517,6 +533,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 		b = appendRaw(b, `,"value":`)
 		b = appendValue(b, p.Type, &p.Value)
 		b = append(b, '}')
+		if len(b) > limit {
+			return nil, tooLarge(limit, "blackboard entry", i)
+		}
 	}
 	b = appendRaw(b, `],"expressions":`)
 	if x := d.Expressions; x == nil {
@@ -529,6 +548,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
+			if len(b)+len(f.Text) > limit {
+				return nil, &jsontext.TooLargeError{Limit: limit, Where: "expression function " + strconv.Itoa(i)}
+			}
 			b = appendRaw(b, `{"text":`)
 			b = jsontext.AppendString(b, f.Text)
 			if f.ParsedText != nil {
@@ -536,6 +558,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 				b = jsontext.AppendString(b, *f.ParsedText)
 			}
 			b = append(b, '}')
+			if len(b) > limit {
+				return nil, tooLarge(limit, "expression function", i)
+			}
 		}
 		b = appendRaw(b, `]}`)
 	}
@@ -551,6 +576,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 		b = appendRaw(b, `,"instances":`)
 		b = appendUint(b, uint64(m.Instances))
 		b = append(b, '}')
+		if len(b) > limit {
+			return nil, tooLarge(limit, "module", i)
+		}
 	}
 	b = appendRaw(b, `],"moduleCall":{"blackboardId":`)
 	b = appendUint(b, uint64(d.ModuleCall.BlackboardID))
@@ -573,6 +601,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = appendInt(b, int64(r.Index))
 			b = appendOptInt(b, `,"new":`, r.New)
 			b = append(b, '}')
+			if len(b) > limit {
+				return nil, tooLarge(limit, "replacement", i)
+			}
 		}
 		b = append(b, ']')
 	}
@@ -604,6 +635,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = append(b, '}')
 		}
 		b = append(b, '}')
+		if len(b) > limit {
+			return nil, tooLarge(limit, "enum relocation", i)
+		}
 	}
 	b = appendRaw(b, `],"section58":`)
 	if s := d.Section58; s == nil {
@@ -622,7 +656,10 @@ func (d *Document) AppendJSON(b []byte) []byte {
 		b = jsontext.AppendString(b, d.Layout)
 	}
 	b = append(b, '}')
-	return b
+	if len(b) > limit {
+		return nil, &jsontext.TooLargeError{Limit: limit}
+	}
+	return b, nil
 }
 
 // AppendPositions appends {"positions":[{"id":..,"x":..,"y":..[,"pinned":true]},...]}: where
@@ -644,4 +681,9 @@ func AppendPositions(b []byte, d *Document) []byte {
 		b = append(b, '}')
 	}
 	return append(b, "]}"...)
+}
+
+// tooLarge is the budget error of AppendJSONLimit, in part what number i.
+func tooLarge(limit int, what string, i int) error {
+	return &jsontext.TooLargeError{Limit: limit, Where: what + " " + strconv.Itoa(i)}
 }

@@ -42,8 +42,10 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
+	wrapped := 0
 	if isZstd(data) {
 		dict := frameDict(data)
+		wrapped = len(data)
 		if data, err = s.unzstd.decode(data); err != nil {
 			return err
 		}
@@ -56,12 +58,14 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	}
 	bp := replyBuffers.Get().(*[]byte)
 	defer putReplyBuffer(bp)
-	// One byte more than the hint leaves room for writeRawJSON's newline.
-	reply := doc.AppendJSON(slices.Grow((*bp)[:0], doc.EncodedSizeHint()+1))
-	*bp = reply
-	if err := s.checkReply(len(reply), len(data)); err != nil {
-		return err
+	limit := s.replyLimit(len(data), wrapped)
+	// One byte more than the hint leaves room for writeRawJSON's newline; a hint past the
+	// budget is not allocated ahead.
+	reply, err := doc.AppendJSONLimit(slices.Grow((*bp)[:0], min(doc.EncodedSizeHint(), limit)+1), limit)
+	if err != nil {
+		return s.replyError(err, "the file's document", len(data), wrapped, unprocessable)
 	}
+	*bp = reply
 	writeRawJSON(w, http.StatusOK, reply)
 	return nil
 }
