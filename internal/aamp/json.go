@@ -108,11 +108,11 @@ func (w *jsonWriter) head(b []byte, h Name, idx int, parent Name) ([]byte, strin
 }
 
 // within checks the budget after a member was written.
-func (w *jsonWriter) within(b []byte) error {
+func (w *jsonWriter) within(b []byte) ([]byte, error) {
 	if len(b) > w.limit {
-		return &jsontext.TooLargeError{Limit: w.limit}
+		return nil, &jsontext.TooLargeError{Limit: w.limit}
 	}
-	return nil
+	return jsontext.Grow(b, w.limit), nil
 }
 
 // inside puts step in front of the place a budget error names; other errors pass as they are.
@@ -132,7 +132,7 @@ func (w *jsonWriter) list(b []byte, l *ParameterList, idx int, parent Name) ([]b
 		}
 		var err error
 		if b, err = w.list(b, c, i, l.Name); err == nil {
-			err = w.within(b)
+			b, err = w.within(b)
 		}
 		if err != nil {
 			_, step := w.head(nil, c.Name, i, l.Name)
@@ -159,7 +159,7 @@ func (w *jsonWriter) list(b []byte, l *ParameterList, idx int, parent Name) ([]b
 			b = append(b, `,"value":`...)
 			var err error
 			if b, err = w.value(b, p); err == nil {
-				err = w.within(b)
+				b, err = w.within(b)
 			}
 			if err != nil {
 				return nil, inside(err, "/"+step+"/"+pstep)

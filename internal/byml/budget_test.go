@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ainbeditor/internal/jsontext"
+	"ainbeditor/internal/testalloc"
 )
 
 // The JSON and YAML writers answer the whole text at its size and stop one byte short of it
@@ -74,5 +75,35 @@ func TestTextOfSharedChain(t *testing.T) {
 	t.Logf("a %d-byte file: %d bytes of JSON, %d of YAML", len(file), len(j), len(y))
 	if want := `{"type":"array","id":0,"value":[{"type":"array","id":1,"value":[`; !strings.Contains(string(j), want) {
 		t.Errorf("JSON %.200s", j)
+	}
+}
+
+// A thousand nested hashes under one 1,000-byte key, each with the key twice: every hash
+// warns, and each path repeats the keys above it. The warnings stop once their paths hold
+// a mebibyte, and the paths of the containers that do not warn are never built (they were
+// half a gigabyte).
+func TestWarningsOfDeepLongKeys(t *testing.T) {
+	key := strings.Repeat("k", 1000)
+	var n *Node = &Node{Kind: Int}
+	for range 1000 {
+		n = &Node{Kind: Hash, KeepOrder: true, Entries: []Entry{{Key: key, Value: n}, {Key: key, Value: &Node{Kind: Int}}}}
+	}
+	doc := &Document{Version: 2, Root: n}
+	var ws []Warning
+	alloc := testalloc.Bytes(func() { ws = doc.Warnings() })
+	paths := 0
+	for _, w := range ws {
+		paths += len(w.Path)
+	}
+	last := ws[len(ws)-1].Path
+	t.Logf("%d warnings, %d bytes of paths, %d bytes allocated", len(ws), paths, alloc)
+	if paths-len(last) > maxWarningPaths || paths <= maxWarningPaths || len(last) != 1001*(len(ws)-1) {
+		t.Errorf("%d warnings with %d bytes of paths, the last %d bytes", len(ws), paths, len(last))
+	}
+	if ws[1].Path != "/"+key || !strings.HasPrefix(ws[0].Message, `key "kkkk`) {
+		t.Errorf("first warnings %q, %.40q", ws[1].Path, ws[0].Message)
+	}
+	if alloc > 4*maxWarningPaths {
+		t.Errorf("the warnings allocated %d bytes", alloc)
 	}
 }

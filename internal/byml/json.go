@@ -75,11 +75,11 @@ type jsonWriter struct {
 
 // within checks the budget after a member of n was written: past it, the error names the
 // member, and each container it is in adds its own step on the way out (see inside).
-func (w *jsonWriter) within(b []byte) error {
+func (w *jsonWriter) within(b []byte) ([]byte, error) {
 	if len(b) > w.limit {
-		return &jsontext.TooLargeError{Limit: w.limit}
+		return nil, &jsontext.TooLargeError{Limit: w.limit}
 	}
-	return nil
+	return jsontext.Grow(b, w.limit), nil
 }
 
 // inside puts step in front of the place a budget error names; other errors pass as they are.
@@ -173,7 +173,7 @@ func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 				b = append(b, ',')
 			}
 			if b, err = w.node(b, it, depth+1); err == nil {
-				err = w.within(b)
+				b, err = w.within(b)
 			}
 			if err != nil {
 				return nil, inside(err, strconv.Itoa(i))
@@ -199,7 +199,7 @@ func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 			}
 			b = append(b, ',')
 			if b, err = w.node(b, e.Value, depth+1); err == nil {
-				err = w.within(b)
+				b, err = w.within(b)
 			}
 			if err != nil {
 				return nil, inside(err, pointerKey(n, e))

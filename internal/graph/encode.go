@@ -454,6 +454,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 // so a document far beyond its file is refused having written at most limit bytes and one
 // part; the error's Where names that part ("node 4031").
 func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
+	// A buffer sized from EncodedSizeHint seldom grows; once append has had to grow it
+	// (text the hint did not foresee, such as escapes) it doubles instead (see jsontext.Grow).
+	sized := cap(b)
 	b = appendRaw(b, `{"format":`)
 	b = jsontext.AppendString(b, d.Format)
 	b = appendRaw(b, `,"name":`)
@@ -486,9 +489,16 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		if len(b)+nodeTextAtLeast(&d.Nodes[i]) > limit {
+			// One node may hold most of the document (a file's names all one long string).
+			return nil, tooLarge(limit, "node", i)
+		}
 		b = appendNode(b, &d.Nodes[i])
 		if len(b) > limit {
 			return nil, tooLarge(limit, "node", i)
+		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
 		}
 	}
 	b = appendRaw(b, `],"attachments":[`)
@@ -508,6 +518,9 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 		b = append(b, '}')
 		if len(b) > limit {
 			return nil, tooLarge(limit, "attachment", i)
+		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
 		}
 	}
 	b = appendRaw(b, `],"blackboard":[`)
@@ -536,6 +549,9 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 		if len(b) > limit {
 			return nil, tooLarge(limit, "blackboard entry", i)
 		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
+		}
 	}
 	b = appendRaw(b, `],"expressions":`)
 	if x := d.Expressions; x == nil {
@@ -561,6 +577,9 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 			if len(b) > limit {
 				return nil, tooLarge(limit, "expression function", i)
 			}
+			if cap(b) != sized {
+				b = jsontext.Grow(b, limit)
+			}
 		}
 		b = appendRaw(b, `]}`)
 	}
@@ -578,6 +597,9 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 		b = append(b, '}')
 		if len(b) > limit {
 			return nil, tooLarge(limit, "module", i)
+		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
 		}
 	}
 	b = appendRaw(b, `],"moduleCall":{"blackboardId":`)
@@ -603,6 +625,9 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 			b = append(b, '}')
 			if len(b) > limit {
 				return nil, tooLarge(limit, "replacement", i)
+			}
+			if cap(b) != sized {
+				b = jsontext.Grow(b, limit)
 			}
 		}
 		b = append(b, ']')
@@ -637,6 +662,9 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 		b = append(b, '}')
 		if len(b) > limit {
 			return nil, tooLarge(limit, "enum relocation", i)
+		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
 		}
 	}
 	b = appendRaw(b, `],"section58":`)
@@ -686,4 +714,22 @@ func AppendPositions(b []byte, d *Document) []byte {
 // tooLarge is the budget error of AppendJSONLimit, in part what number i.
 func tooLarge(limit int, what string, i int) error {
 	return &jsontext.TooLargeError{Limit: limit, Where: what + " " + strconv.Itoa(i)}
+}
+
+// nodeTextAtLeast is the least the node's JSON takes: its names and string values, written
+// at least once each (escapes only make them longer).
+func nodeTextAtLeast(nd *Node) int {
+	n := len(nd.Name)
+	for j := range nd.Properties {
+		p := &nd.Properties[j]
+		n += len(p.Name) + len(p.ClassName) + len(p.Value.String)
+	}
+	for j := range nd.Inputs {
+		p := &nd.Inputs[j]
+		n += len(p.Name) + len(p.ClassName) + len(p.Value.String)
+	}
+	for j := range nd.Outputs {
+		n += len(nd.Outputs[j].Name) + len(nd.Outputs[j].ClassName)
+	}
+	return n
 }

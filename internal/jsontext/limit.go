@@ -1,6 +1,9 @@
 package jsontext
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // TooLargeError is a text writer stopping at its budget: the text would be more than Limit
 // bytes. Writers check the budget as they go, between the parts of a document, so a reply
@@ -23,3 +26,18 @@ func (e *TooLargeError) Error() string {
 
 // NoLimit is the budget of a writer that has none.
 const NoLimit = int(^uint(0) >> 1)
+
+// growSlack is the room Grow keeps ahead: more than any one small part of a document.
+const growSlack = 4 << 10
+
+// Grow makes room ahead in b once little is left, doubling its capacity but never by more
+// than the budget leaves (plus a little): append's own growth of a large slice, a quarter
+// at a time, allocated and copied a text of the budget's size five times over. Writers call
+// it between parts.
+func Grow(b []byte, limit int) []byte {
+	if cap(b)-len(b) >= growSlack {
+		return b
+	}
+	n := max(min(cap(b), limit-len(b)), 0) + growSlack
+	return slices.Grow(b, n)
+}

@@ -207,6 +207,7 @@ func appendPackJSON(b []byte, name string, p *pack.Pack, limit int) ([]byte, err
 		if len(b) > limit {
 			return nil, &jsontext.TooLargeError{Limit: limit, Where: fmt.Sprintf("member %d (%s)", i, m.Name)}
 		}
+		b = jsontext.Grow(b, limit)
 	}
 	if b = append(b, "]}"...); len(b) > limit {
 		return nil, &jsontext.TooLargeError{Limit: limit}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"ainbeditor/internal/jsontext"
 )
@@ -51,14 +52,18 @@ func (s *Server) replyError(err error, what string, n, wrapped int, other func(e
 	if wrapped > 0 {
 		from = fmt.Sprintf("a %d-byte file compressed in %d bytes", n, wrapped)
 	}
-	where := ""
-	if tl.Where != "" {
-		where = " at " + quoteCut(tl.Where)
+	where, at := "", tl.Where
+	if at != "" {
+		where = " at " + quoteCut(at)
+	}
+	if len(at) > 200 {
+		// A path of long keys, or a member's name, may be most of the file.
+		at = strings.ToValidUTF8(at[:200], "") + "..."
 	}
 	return &apiError{http.StatusUnprocessableEntity,
 		fmt.Sprintf("%s passes the %d bytes allowed for %s%s: the file would expand without bound (a reply may be %d MiB and %d times the file, %d times what was uploaded compressed, and at most -max-document)",
 			what, tl.Limit, from, where, s.replyBase>>20, s.replyRatio, MaxReplyWrappedRatio),
-		map[string]any{"limit": tl.Limit, "at": tl.Where}}
+		map[string]any{"limit": tl.Limit, "at": at}}
 }
 
 // unprocessable is a writer's error in its own words.

@@ -266,6 +266,9 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 		b = append(b, '}')
 	}
 	b = append(b, `],"document":`...)
+	if len(b) > limit {
+		return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: "warnings"}, "the file's JSON form", len(u.data), wrapped, unprocessable)
+	}
 	if kind == "byml" {
 		b, err = bymlDoc.AppendJSON(b, limit-1)
 	} else {
