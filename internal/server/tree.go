@@ -275,6 +275,9 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 		b, err = aamp.AppendJSON(b, pio, limit-1)
 	}
 	if err != nil {
+		if tl, ok := err.(*jsontext.TooLargeError); ok {
+			tl.Limit = limit // the reply's, of which the document had all but the brace
+		}
 		return s.replyError(err, "the file's JSON form", len(u.data), wrapped, unprocessable)
 	}
 	b = append(b, '}')
