@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"ainbeditor/internal/pack"
 	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
@@ -218,5 +220,24 @@ func TestTreeReplyBudgets(t *testing.T) {
 		s.replyBase = int64(size) / 2
 		wantBudgetError(t, do(s, "POST", tc.route, tc.ct, tc.body),
 			fmt.Sprintf("%s passes the %d bytes allowed for a %d-byte file at \"/", tc.what, size/2, tc.n), size/2, "/")
+	}
+}
+
+// A modder's largest honest file, the 2 MB node definitions of TotK's AI (7,130 nodes),
+// compressed as hard as zstd can: its document is well inside the budget of its upload.
+func TestReplyBudgetOfCompressedBigAINB(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	plain := corpusFile(t, "real/nodedefs_ai_v407.ainb")
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := enc.EncodeAll(plain, nil)
+	enc.Close()
+	rec := do(s, "POST", "/api/parse", "application/octet-stream", data)
+	limit := s.replyLimit(len(plain), len(data))
+	t.Logf("%d bytes in %d compressed: document %d bytes, budget %d", len(plain), len(data), rec.Body.Len()-1, limit)
+	if rec.Code != 200 || 2*(rec.Body.Len()-1) > limit {
+		t.Errorf("status %d, %d bytes for a budget of %d: %s", rec.Code, rec.Body.Len()-1, limit, cut(rec.Body.Bytes()))
 	}
 }
