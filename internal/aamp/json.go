@@ -94,17 +94,24 @@ type jsonWriter struct {
 }
 
 // head appends the members every list, object and parameter starts with: its hash and, when
-// known, its name. It returns the name, or the hash in hex, for a budget error's path.
-func (w *jsonWriter) head(b []byte, h Name, idx int, parent Name) ([]byte, string) {
+// known, its name.
+func (w *jsonWriter) head(b []byte, h Name, idx int, parent Name) []byte {
 	b = append(b, `{"hash":`...)
 	b = strconv.AppendUint(b, uint64(h), 10)
-	name, _ := w.nm.Name(h, idx, parent)
-	if name != "" {
+	if name, _ := w.nm.Name(h, idx, parent); name != "" {
 		b = append(b, `,"name":`...)
 		b = jsontext.AppendString(b, name)
-		return b, name
 	}
-	return b, fmt.Sprintf("%#08x", uint32(h))
+	return b
+}
+
+// step is a list's, object's or parameter's name, or its hash in hex, in a budget error's
+// path.
+func (w *jsonWriter) step(h Name, idx int, parent Name) string {
+	if name, _ := w.nm.Name(h, idx, parent); name != "" {
+		return "/" + name
+	}
+	return fmt.Sprintf("/%#08x", uint32(h))
 }
 
 // within checks the budget after a member was written.
@@ -124,7 +131,7 @@ func inside(err error, step string) error {
 }
 
 func (w *jsonWriter) list(b []byte, l *ParameterList, idx int, parent Name) ([]byte, error) {
-	b, _ = w.head(b, l.Name, idx, parent)
+	b = w.head(b, l.Name, idx, parent)
 	b = append(b, `,"lists":[`...)
 	for i, c := range l.Lists {
 		if i > 0 {
@@ -135,8 +142,7 @@ func (w *jsonWriter) list(b []byte, l *ParameterList, idx int, parent Name) ([]b
 			b, err = w.within(b)
 		}
 		if err != nil {
-			_, step := w.head(nil, c.Name, i, l.Name)
-			return nil, inside(err, "/"+step)
+			return nil, inside(err, w.step(c.Name, i, l.Name))
 		}
 	}
 	b = append(b, `],"objects":[`...)
@@ -144,16 +150,14 @@ func (w *jsonWriter) list(b []byte, l *ParameterList, idx int, parent Name) ([]b
 		if i > 0 {
 			b = append(b, ',')
 		}
-		var step string
-		b, step = w.head(b, o.Name, i, l.Name)
+		b = w.head(b, o.Name, i, l.Name)
 		b = append(b, `,"params":[`...)
 		for j := range o.Params {
 			p := &o.Params[j]
 			if j > 0 {
 				b = append(b, ',')
 			}
-			var pstep string
-			b, pstep = w.head(b, p.Name, j, o.Name)
+			b = w.head(b, p.Name, j, o.Name)
 			b = append(b, `,"type":`...)
 			b = jsontext.AppendString(b, p.Type.String())
 			b = append(b, `,"value":`...)
@@ -162,7 +166,7 @@ func (w *jsonWriter) list(b []byte, l *ParameterList, idx int, parent Name) ([]b
 				b, err = w.within(b)
 			}
 			if err != nil {
-				return nil, inside(err, "/"+step+"/"+pstep)
+				return nil, inside(err, w.step(o.Name, i, l.Name)+w.step(p.Name, j, o.Name))
 			}
 			b = append(b, '}')
 		}
