@@ -57,6 +57,7 @@ func benchOut(b *testing.B, out func(*ParameterIO) ([]byte, error)) {
 func BenchmarkWrite(b *testing.B)          { benchOut(b, (*ParameterIO).Write) }
 func BenchmarkWriteCanonical(b *testing.B) { benchOut(b, (*ParameterIO).WriteCanonical) }
 func BenchmarkToYAML(b *testing.B)         { benchOut(b, ToYAML) }
+func BenchmarkToJSON(b *testing.B)         { benchOut(b, ToJSON) }
 
 func BenchmarkFromYAML(b *testing.B) {
 	pio, err := Read(largest(b))

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"ainbeditor/internal/jsontext"
 )
 
 // The JSON form, for the editor, keeps order and duplicate names and never guesses types:
@@ -57,53 +59,120 @@ type jsonCurve struct {
 }
 
 // ToJSON encodes the document in the JSON form described above.
-func ToJSON(pio *ParameterIO) ([]byte, error) {
+func ToJSON(pio *ParameterIO) ([]byte, error) { return AppendJSON(nil, pio, jsontext.NoLimit) }
+
+// AppendJSON appends the document's JSON form to b, stopping with a *jsontext.TooLargeError
+// once b would hold more than limit bytes; its Where is the path of names (or hashes) of the
+// list, object or parameter being written, from param_root. The text is written straight
+// into b: the structs encoding/json took made ten times the text in garbage.
+func AppendJSON(b []byte, pio *ParameterIO, limit int) ([]byte, error) {
 	if err := pio.validate(); err != nil {
-		return nil, err
-	}
-	nm := NewNamer(pio)
-	name := func(h Name, idx int, parent Name) (*uint32, string) {
-		u := uint32(h)
-		s, _ := nm.Name(h, idx, parent)
-		return &u, s
-	}
-	var list func(l *ParameterList, idx int, parent Name) (*jsonList, error)
-	list = func(l *ParameterList, idx int, parent Name) (*jsonList, error) {
-		jl := &jsonList{Lists: []*jsonList{}, Objects: []*jsonObject{}}
-		jl.Hash, jl.Name = name(l.Name, idx, parent)
-		for i, c := range l.Lists {
-			jc, err := list(c, i, l.Name)
-			if err != nil {
-				return nil, err
-			}
-			jl.Lists = append(jl.Lists, jc)
-		}
-		for i, o := range l.Objects {
-			jo := &jsonObject{Params: []*jsonParam{}}
-			jo.Hash, jo.Name = name(o.Name, i, l.Name)
-			for j := range o.Params {
-				p := &o.Params[j]
-				jp := &jsonParam{Type: p.Type.String()}
-				jp.Hash, jp.Name = name(p.Name, j, o.Name)
-				v, err := jsonValue(p)
-				if err != nil {
-					return nil, err
-				}
-				jp.Value = v
-				jo.Params = append(jo.Params, jp)
-			}
-			jl.Objects = append(jl.Objects, jo)
-		}
-		return jl, nil
-	}
-	root, err := list(&pio.Root, 0, 0)
-	if err != nil {
 		return nil, err
 	}
 	if !utf8.ValidString(pio.Type) {
 		return nil, fmt.Errorf("aamp: json: type string %q is not valid UTF-8", pio.Type)
 	}
-	return json.Marshal(jsonIO{Version: pio.Version, Type: pio.Type, Root: root})
+	w := &jsonWriter{nm: NewNamer(pio), limit: limit}
+	b = append(b, `{"version":`...)
+	b = strconv.AppendUint(b, uint64(pio.Version), 10)
+	b = append(b, `,"type":`...)
+	b = jsontext.AppendString(b, pio.Type)
+	b = append(b, `,"param_root":`...)
+	b, err := w.list(b, &pio.Root, 0, 0)
+	if err != nil {
+		return nil, inside(err, "param_root")
+	}
+	if b = append(b, '}'); len(b) > limit {
+		return nil, &jsontext.TooLargeError{Limit: limit}
+	}
+	return b, nil
+}
+
+type jsonWriter struct {
+	nm    *Namer
+	limit int
+}
+
+// head appends the members every list, object and parameter starts with: its hash and, when
+// known, its name.
+func (w *jsonWriter) head(b []byte, h Name, idx int, parent Name) []byte {
+	b = append(b, `{"hash":`...)
+	b = strconv.AppendUint(b, uint64(h), 10)
+	if name, _ := w.nm.Name(h, idx, parent); name != "" {
+		b = append(b, `,"name":`...)
+		b = jsontext.AppendString(b, name)
+	}
+	return b
+}
+
+// step is a list's, object's or parameter's name, or its hash in hex, in a budget error's
+// path.
+func (w *jsonWriter) step(h Name, idx int, parent Name) string {
+	if name, _ := w.nm.Name(h, idx, parent); name != "" {
+		return "/" + name
+	}
+	return fmt.Sprintf("/%#08x", uint32(h))
+}
+
+// within checks the budget after a member was written.
+func (w *jsonWriter) within(b []byte) ([]byte, error) {
+	if len(b) > w.limit {
+		return nil, &jsontext.TooLargeError{Limit: w.limit}
+	}
+	return jsontext.Grow(b, w.limit), nil
+}
+
+// inside puts step in front of the place a budget error names; other errors pass as they are.
+func inside(err error, step string) error {
+	if tl, ok := err.(*jsontext.TooLargeError); ok {
+		tl.Where = step + tl.Where
+	}
+	return err
+}
+
+func (w *jsonWriter) list(b []byte, l *ParameterList, idx int, parent Name) ([]byte, error) {
+	b = w.head(b, l.Name, idx, parent)
+	b = append(b, `,"lists":[`...)
+	for i, c := range l.Lists {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = w.list(b, c, i, l.Name); err == nil {
+			b, err = w.within(b)
+		}
+		if err != nil {
+			return nil, inside(err, w.step(c.Name, i, l.Name))
+		}
+	}
+	b = append(b, `],"objects":[`...)
+	for i, o := range l.Objects {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = w.head(b, o.Name, i, l.Name)
+		b = append(b, `,"params":[`...)
+		for j := range o.Params {
+			p := &o.Params[j]
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = w.head(b, p.Name, j, o.Name)
+			b = append(b, `,"type":`...)
+			b = jsontext.AppendString(b, p.Type.String())
+			b = append(b, `,"value":`...)
+			var err error
+			if b, err = w.value(b, p); err == nil {
+				b, err = w.within(b)
+			}
+			if err != nil {
+				return nil, inside(err, w.step(o.Name, i, l.Name)+w.step(p.Name, j, o.Name))
+			}
+			b = append(b, '}')
+		}
+		b = append(b, "]}"...)
+	}
+	return append(b, "]}"...), nil
 }
 
 func jsonFloat(b []byte, f float32) []byte {
@@ -129,8 +198,12 @@ func jsonFloats(b []byte, fs []float32) []byte {
 	return append(b, ']')
 }
 
-func jsonValue(p *Parameter) (json.RawMessage, error) {
-	var b []byte
+// value appends a parameter's value. A long string or buffer is refused before it is
+// written: it may be most of the file.
+func (w *jsonWriter) value(b []byte, p *Parameter) ([]byte, error) {
+	if len(b)+p.size() > w.limit {
+		return nil, &jsontext.TooLargeError{Limit: w.limit}
+	}
 	switch v := p.Value.(type) {
 	case bool:
 		b = strconv.AppendBool(b, v)
@@ -173,7 +246,7 @@ func jsonValue(p *Parameter) (json.RawMessage, error) {
 		if !utf8.ValidString(v) {
 			return nil, fmt.Errorf("aamp: json: parameter %#08x: string %q is not valid UTF-8", uint32(p.Name), v)
 		}
-		return json.Marshal(v)
+		b = jsontext.AppendString(b, v)
 	}
 	return b, nil
 }
@@ -434,4 +507,24 @@ func jsonInts[T int32 | uint32 | byte](b []byte, v []T) []byte {
 		b = strconv.AppendInt(b, int64(x), 10)
 	}
 	return append(b, ']')
+}
+
+// size is the least a parameter's value takes in the JSON form (a digit and a comma for each
+// number of a buffer), to refuse a long value before writing it.
+func (p *Parameter) size() int {
+	switch v := p.Value.(type) {
+	case string:
+		return len(v) + 2
+	case []byte:
+		return 2 * len(v)
+	case []int32:
+		return 2 * len(v)
+	case []uint32:
+		return 2 * len(v)
+	case []float32:
+		return 2 * len(v)
+	case []Curve:
+		return 60 * len(v)
+	}
+	return 0
 }

@@ -9,17 +9,22 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/yamltext"
 )
 
 // ToYAML dumps the document in oead's text conventions (see the package doc). The text is
 // the one yaml.v3's encoder gives for the equivalent yaml.Node tree (TestYAMLTextLikeYAMLv3),
 // written straight into one growing buffer.
-func ToYAML(pio *ParameterIO) ([]byte, error) {
+func ToYAML(pio *ParameterIO) ([]byte, error) { return ToYAMLLimit(pio, jsontext.NoLimit) }
+
+// ToYAMLLimit is ToYAML stopping with a *jsontext.TooLargeError as soon as the text would be
+// more than limit bytes (see AppendJSON).
+func ToYAMLLimit(pio *ParameterIO, limit int) ([]byte, error) {
 	if err := pio.validate(); err != nil {
 		return nil, err
 	}
-	e := &yamlEmitter{nm: NewNamer(pio), w: yamltext.NewWriter(nil)}
+	e := &yamlEmitter{nm: NewNamer(pio), w: yamltext.NewWriter(nil), limit: limit}
 	w := e.w
 	w.BeginMapping("!io", false)
 	w.String("version")
@@ -31,9 +36,12 @@ func ToYAML(pio *ParameterIO) ([]byte, error) {
 	e.list(&pio.Root)
 	w.End()
 	if e.err != nil {
-		return nil, e.err
+		return nil, inside(e.err, "param_root")
 	}
-	return w.Finish(), nil
+	if out := w.Finish(); len(out) <= limit {
+		return out, nil
+	}
+	return nil, &jsontext.TooLargeError{Limit: limit}
 }
 
 type yamlEmitter struct {
@@ -41,6 +49,18 @@ type yamlEmitter struct {
 	w       *yamltext.Writer
 	scratch []byte
 	err     error
+	limit   int
+}
+
+// over reports whether writing least bytes more would pass the budget.
+func (e *yamlEmitter) over(least int) bool { return len(e.w.Buf)+least > e.limit }
+
+// step is a list's, object's or parameter's name in a budget error's path.
+func (e *yamlEmitter) step(h Name, index int, parent Name) string {
+	if s, _ := e.nm.Name(h, index, parent); s != "" {
+		return "/" + s
+	}
+	return fmt.Sprintf("/%#08x", uint32(h))
 }
 
 // str writes a string that reads back as a string: quoted whenever the plain form would
@@ -100,6 +120,12 @@ func (e *yamlEmitter) list(l *ParameterList) {
 		w.BeginMapping("!obj", false)
 		for j := range o.Params {
 			p := &o.Params[j]
+			if e.over(p.size()) && e.err == nil {
+				e.err = &jsontext.TooLargeError{Limit: e.limit, Where: e.step(o.Name, i, l.Name) + e.step(p.Name, j, o.Name)}
+			}
+			if e.err != nil {
+				return
+			}
 			e.key(p.Name, j, o.Name)
 			e.value(p)
 		}
@@ -110,7 +136,13 @@ func (e *yamlEmitter) list(l *ParameterList) {
 	w.BeginMapping("", false)
 	for i, c := range l.Lists {
 		e.key(c.Name, i, l.Name)
-		e.list(c)
+		if e.list(c); e.over(0) && e.err == nil {
+			e.err = &jsontext.TooLargeError{Limit: e.limit}
+		}
+		if e.err != nil {
+			e.err = inside(e.err, e.step(c.Name, i, l.Name))
+			return
+		}
 	}
 	w.End()
 	w.End()

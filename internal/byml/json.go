@@ -14,8 +14,15 @@ import (
 )
 
 // ToJSON writes the document in the JSON form (see the package doc).
-func (d *Document) ToJSON() ([]byte, error) {
-	b := []byte(`{"version":`)
+func (d *Document) ToJSON() ([]byte, error) { return d.AppendJSON(nil, jsontext.NoLimit) }
+
+// AppendJSON appends the document's JSON form to b, stopping with a *jsontext.TooLargeError
+// once b would hold more than limit bytes: a file that shares one long string from many
+// places writes it at every use, and the budget holds while the text is written rather than
+// after (see checkExpansion for the bound a file's reader already puts on it). The error's
+// Where is the JSON Pointer of the node being written, "" for the root.
+func (d *Document) AppendJSON(b []byte, limit int) ([]byte, error) {
+	b = append(b, `{"version":`...)
 	b = strconv.AppendUint(b, uint64(d.Version), 10)
 	b = append(b, `,"bigEndian":`...)
 	b = strconv.AppendBool(b, d.BigEndian)
@@ -23,13 +30,16 @@ func (d *Document) ToJSON() ([]byte, error) {
 	if d.Root == nil {
 		b = append(b, "null"...)
 	} else {
-		w := &jsonWriter{ids: map[*Node]int{}, uses: uses(d.Root)}
+		w := &jsonWriter{ids: map[*Node]int{}, uses: uses(d.Root), limit: limit}
 		var err error
 		if b, err = w.node(b, d.Root, 0); err != nil {
 			return nil, err
 		}
 	}
-	return append(b, '}'), nil
+	if b = append(b, '}'); len(b) > limit {
+		return nil, &jsontext.TooLargeError{Limit: limit}
+	}
+	return b, nil
 }
 
 // uses counts, for every out-of-line node (container or big value), how many slots refer to
@@ -58,8 +68,26 @@ func uses(root *Node) map[*Node]int {
 // jsonWriter writes the JSON form: a node used from several places is written whole at its
 // first use with an "id", and as {"ref": id} at the others.
 type jsonWriter struct {
-	uses map[*Node]int
-	ids  map[*Node]int
+	uses  map[*Node]int
+	ids   map[*Node]int
+	limit int
+}
+
+// within checks the budget after a member of n was written: past it, the error names the
+// member, and each container it is in adds its own step on the way out (see inside).
+func (w *jsonWriter) within(b []byte) ([]byte, error) {
+	if len(b) > w.limit {
+		return nil, &jsontext.TooLargeError{Limit: w.limit}
+	}
+	return jsontext.Grow(b, w.limit), nil
+}
+
+// inside puts step in front of the place a budget error names; other errors pass as they are.
+func inside(err error, step string) error {
+	if tl, ok := err.(*jsontext.TooLargeError); ok {
+		tl.Where = "/" + step + tl.Where
+	}
+	return err
 }
 
 func appendJSONString(b []byte, s string) ([]byte, error) {
@@ -106,6 +134,11 @@ func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 		return append(b, '}'), nil
 	}
 	b = append(b, `,"value":`...)
+	// A long value is refused before it is written: it may be most of the file, and
+	// written with escapes up to six times its size.
+	if len(b)+len(n.Str)+base64.StdEncoding.EncodedLen(len(n.Data)) > w.limit {
+		return nil, &jsontext.TooLargeError{Limit: w.limit}
+	}
 	var err error
 	switch n.Kind {
 	case String:
@@ -139,8 +172,11 @@ func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = w.node(b, it, depth+1); err != nil {
-				return nil, err
+			if b, err = w.node(b, it, depth+1); err == nil {
+				b, err = w.within(b)
+			}
+			if err != nil {
+				return nil, inside(err, strconv.Itoa(i))
 			}
 		}
 		b = append(b, ']')
@@ -162,8 +198,11 @@ func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 				b = append(strconv.AppendUint(append(b, '"'), e.Hash, 10), '"')
 			}
 			b = append(b, ',')
-			if b, err = w.node(b, e.Value, depth+1); err != nil {
-				return nil, err
+			if b, err = w.node(b, e.Value, depth+1); err == nil {
+				b, err = w.within(b)
+			}
+			if err != nil {
+				return nil, inside(err, pointerKey(n, e))
 			}
 			b = append(b, ']')
 		}

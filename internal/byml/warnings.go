@@ -17,17 +17,30 @@ type Warning struct {
 // maxWarnings bounds the list: a hostile file could make every container warn.
 const maxWarnings = 100
 
+// maxRepeatedNamed is how many repeated keys a warning names.
+const maxRepeatedNamed = 10
+
+// maxWarningPaths bounds the bytes of the warnings' paths together: a path repeats the keys
+// above it, so a deep file of long keys would make each path megabytes.
+const maxWarningPaths = 1 << 20
+
 // Warnings lists the hashes marked KeepOrder whose entries break the format's order, each
-// once however many parents share it, at most maxWarnings of them, in document order.
+// once however many parents share it, in document order: at most maxWarnings of them, and
+// while their paths take at most maxWarningPaths bytes.
 func (d *Document) Warnings() []Warning {
 	var out []Warning
 	if d.Root == nil {
 		return out
 	}
 	seen := map[*Node]bool{}
-	var rec func(n *Node, path string, depth int)
-	rec = func(n *Node, path string, depth int) {
-		if !n.Kind.IsContainer() || seen[n] || len(out) >= maxWarnings || depth > maxDepth {
+	// The path is the steps from the root, made into a string only for a warning: built
+	// for every container, the paths of a deep file took its depth times its size.
+	var steps []string
+	pathBytes := 0
+	full := func() bool { return len(out) >= maxWarnings || pathBytes > maxWarningPaths }
+	var rec func(n *Node, depth int)
+	rec = func(n *Node, depth int) {
+		if !n.Kind.IsContainer() || seen[n] || full() || depth > maxDepth {
 			return
 		}
 		seen[n] = true
@@ -39,26 +52,41 @@ func (d *Document) Warnings() []Warning {
 						off = int64(o)
 					}
 				}
+				path := ""
+				if len(steps) > 0 {
+					path = "/" + strings.Join(steps, "/")
+				}
+				pathBytes += len(path)
 				out = append(out, Warning{Path: path, Offset: off, Message: msg})
 			}
 		}
 		for i, it := range n.Items {
-			rec(it, path+"/"+strconv.Itoa(i), depth+1)
+			if it.Kind.IsContainer() && !seen[it] {
+				steps = append(steps, strconv.Itoa(i))
+				rec(it, depth+1)
+				steps = steps[:len(steps)-1]
+			}
 		}
 		for _, e := range n.Entries {
-			rec(e.Value, path+"/"+pointerKey(n, e), depth+1)
+			if e.Value.Kind.IsContainer() && !seen[e.Value] {
+				steps = append(steps, pointerKey(n, e))
+				rec(e.Value, depth+1)
+				steps = steps[:len(steps)-1]
+			}
 		}
 	}
-	rec(d.Root, "", 0)
+	rec(d.Root, 0)
 	return out
 }
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // pointerKey is an entry's key as a JSON Pointer step ("~" and "/" escaped).
 func pointerKey(n *Node, e Entry) string {
 	if n.Kind != Hash {
 		return strconv.FormatUint(e.Hash, 10)
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(e.Key)
+	return pointerEscaper.Replace(e.Key)
 }
 
 // orderProblem says what is wrong with a hash's order, or "" when nothing is: the repeated
@@ -77,7 +105,12 @@ func orderProblem(n *Node) string {
 		}
 	}
 	var parts []string
-	for _, k := range repeated {
+	for i, k := range repeated {
+		if i == maxRepeatedNamed {
+			// A message per repeated key would make the warnings as long as the hash.
+			parts = append(parts, fmt.Sprintf("%d more keys repeat", len(repeated)-i))
+			break
+		}
 		parts = append(parts, fmt.Sprintf("key %s appears %d times", quoteKey(n, k), count[k]))
 	}
 	if unsorted != "" {

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/yamltext"
 )
 
@@ -62,15 +63,24 @@ const (
 // ToYAML writes the document as YAML in oead's conventions (see the package doc). An empty
 // document is "null". Strings and keys must be valid UTF-8.
 func (d *Document) ToYAML() ([]byte, error) {
-	return NodeToYAML(d.Root)
+	return NodeToYAMLLimit(d.Root, jsontext.NoLimit)
+}
+
+// ToYAMLLimit is ToYAML stopping with a *jsontext.TooLargeError as soon as the text would be
+// more than limit bytes (see AppendJSON).
+func (d *Document) ToYAMLLimit(limit int) ([]byte, error) {
+	return NodeToYAMLLimit(d.Root, limit)
 }
 
 // NodeToYAML writes one node (nil meaning null) as a YAML document. The text is the one
 // yaml.v3's encoder gives for the equivalent yaml.Node tree (TestYAMLTextLikeYAMLv3), written
 // straight into one growing buffer: the encoder kept every event of the document and took
 // some 280 bytes per byte of a large file.
-func NodeToYAML(n *Node) ([]byte, error) {
-	e := yamlWriter{w: yamltext.NewWriter(nil)}
+func NodeToYAML(n *Node) ([]byte, error) { return NodeToYAMLLimit(n, jsontext.NoLimit) }
+
+// NodeToYAMLLimit is NodeToYAML within a budget of limit bytes (see ToYAMLLimit).
+func NodeToYAMLLimit(n *Node, limit int) ([]byte, error) {
+	e := yamlWriter{w: yamltext.NewWriter(nil), limit: limit}
 	if n != nil {
 		e.uses, e.anchors = uses(n), map[*Node]string{}
 	}
@@ -79,7 +89,10 @@ func NodeToYAML(n *Node) ([]byte, error) {
 	} else if err := e.node(n, 0, "root"); err != nil {
 		return nil, err
 	}
-	return e.w.Finish(), nil
+	if out := e.w.Finish(); len(out) <= limit {
+		return out, nil
+	}
+	return nil, &jsontext.TooLargeError{Limit: limit}
 }
 
 type yamlWriter struct {
@@ -89,6 +102,15 @@ type yamlWriter struct {
 	// anchor and as an alias elsewhere, so shared subtrees are written once.
 	uses    map[*Node]int
 	anchors map[*Node]string
+	limit   int
+}
+
+// within checks the budget after a member was written (see jsonWriter.within).
+func (e *yamlWriter) within() error {
+	if len(e.w.Buf) > e.limit {
+		return &jsontext.TooLargeError{Limit: e.limit}
+	}
+	return nil
 }
 
 // str writes s so that it reads back as a string: quoted whenever the plain text would
@@ -127,6 +149,10 @@ func (e *yamlWriter) node(n *Node, depth int, path string) error {
 		a := "s" + strconv.Itoa(len(e.anchors))
 		e.anchors[n] = a
 		e.w.Anchor(a)
+	}
+	// A long value is refused before it is written (see jsonWriter.node).
+	if len(e.w.Buf)+len(n.Str)+base64.StdEncoding.EncodedLen(len(n.Data)) > e.limit {
+		return &jsontext.TooLargeError{Limit: e.limit}
 	}
 	b := e.scratch[:0]
 	switch n.Kind {
@@ -171,9 +197,13 @@ func (e *yamlWriter) node(n *Node, depth int, path string) error {
 		e.plain(tagDouble)
 	case Array:
 		e.w.BeginSequence("", flow(n, depth))
-		for _, it := range n.Items {
-			if err := e.node(it, depth+1, path); err != nil {
-				return err
+		for i, it := range n.Items {
+			err := e.node(it, depth+1, path)
+			if err == nil {
+				err = e.within()
+			}
+			if err != nil {
+				return inside(err, strconv.Itoa(i))
 			}
 		}
 		e.w.End()
@@ -188,8 +218,12 @@ func (e *yamlWriter) node(n *Node, depth int, path string) error {
 				e.scratch = strconv.AppendUint(e.scratch[:0], en.Hash, 10)
 				e.plain("")
 			}
-			if err := e.node(en.Value, depth+1, path); err != nil {
-				return err
+			err := e.node(en.Value, depth+1, path)
+			if err == nil {
+				err = e.within()
+			}
+			if err != nil {
+				return inside(err, pointerKey(n, en))
 			}
 		}
 		e.w.End()

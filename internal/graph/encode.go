@@ -444,6 +444,19 @@ func appendNode(b []byte, n *Node) []byte {
 
 // AppendJSON appends the document's JSON to b.
 func (d *Document) AppendJSON(b []byte) []byte {
+	b, _ = d.AppendJSONLimit(b, jsontext.NoLimit)
+	return b
+}
+
+// AppendJSONLimit appends the document's JSON to b, stopping with a *jsontext.TooLargeError
+// once b would hold more than limit bytes. The budget is checked after each node,
+// attachment, blackboard entry and expression function, and before a long expression text,
+// so a document far beyond its file is refused having written at most limit bytes and one
+// part; the error's Where names that part ("node 4031").
+func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
+	// A buffer sized from EncodedSizeHint seldom grows; once append has had to grow it
+	// (text the hint did not foresee, such as escapes) it doubles instead (see jsontext.Grow).
+	sized := cap(b)
 	b = appendRaw(b, `{"format":`)
 	b = jsontext.AppendString(b, d.Format)
 	b = appendRaw(b, `,"name":`)
@@ -476,7 +489,17 @@ func (d *Document) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		if len(b)+nodeTextAtLeast(&d.Nodes[i]) > limit {
+			// One node may hold most of the document (a file's names all one long string).
+			return nil, tooLarge(limit, "node", i)
+		}
 		b = appendNode(b, &d.Nodes[i])
+		if len(b) > limit {
+			return nil, tooLarge(limit, "node", i)
+		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
+		}
 	}
 	b = appendRaw(b, `],"attachments":[`)
 	for i := range d.Attachments {
@@ -493,6 +516,12 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = appendProperties(b, a.Properties)
 		}
 		b = append(b, '}')
+		if len(b) > limit {
+			return nil, tooLarge(limit, "attachment", i)
+		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
+		}
 	}
 	b = appendRaw(b, `],"blackboard":[`)
 	for i := range d.Blackboard {
@@ -517,6 +546,12 @@ func (d *Document) AppendJSON(b []byte) []byte {
 		b = appendRaw(b, `,"value":`)
 		b = appendValue(b, p.Type, &p.Value)
 		b = append(b, '}')
+		if len(b) > limit {
+			return nil, tooLarge(limit, "blackboard entry", i)
+		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
+		}
 	}
 	b = appendRaw(b, `],"expressions":`)
 	if x := d.Expressions; x == nil {
@@ -529,6 +564,9 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
+			if len(b)+len(f.Text) > limit {
+				return nil, &jsontext.TooLargeError{Limit: limit, Where: "expression function " + strconv.Itoa(i)}
+			}
 			b = appendRaw(b, `{"text":`)
 			b = jsontext.AppendString(b, f.Text)
 			if f.ParsedText != nil {
@@ -536,6 +574,12 @@ func (d *Document) AppendJSON(b []byte) []byte {
 				b = jsontext.AppendString(b, *f.ParsedText)
 			}
 			b = append(b, '}')
+			if len(b) > limit {
+				return nil, tooLarge(limit, "expression function", i)
+			}
+			if cap(b) != sized {
+				b = jsontext.Grow(b, limit)
+			}
 		}
 		b = appendRaw(b, `]}`)
 	}
@@ -551,6 +595,12 @@ func (d *Document) AppendJSON(b []byte) []byte {
 		b = appendRaw(b, `,"instances":`)
 		b = appendUint(b, uint64(m.Instances))
 		b = append(b, '}')
+		if len(b) > limit {
+			return nil, tooLarge(limit, "module", i)
+		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
+		}
 	}
 	b = appendRaw(b, `],"moduleCall":{"blackboardId":`)
 	b = appendUint(b, uint64(d.ModuleCall.BlackboardID))
@@ -573,6 +623,12 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = appendInt(b, int64(r.Index))
 			b = appendOptInt(b, `,"new":`, r.New)
 			b = append(b, '}')
+			if len(b) > limit {
+				return nil, tooLarge(limit, "replacement", i)
+			}
+			if cap(b) != sized {
+				b = jsontext.Grow(b, limit)
+			}
 		}
 		b = append(b, ']')
 	}
@@ -604,6 +660,12 @@ func (d *Document) AppendJSON(b []byte) []byte {
 			b = append(b, '}')
 		}
 		b = append(b, '}')
+		if len(b) > limit {
+			return nil, tooLarge(limit, "enum relocation", i)
+		}
+		if cap(b) != sized {
+			b = jsontext.Grow(b, limit)
+		}
 	}
 	b = appendRaw(b, `],"section58":`)
 	if s := d.Section58; s == nil {
@@ -622,7 +684,10 @@ func (d *Document) AppendJSON(b []byte) []byte {
 		b = jsontext.AppendString(b, d.Layout)
 	}
 	b = append(b, '}')
-	return b
+	if len(b) > limit {
+		return nil, &jsontext.TooLargeError{Limit: limit}
+	}
+	return b, nil
 }
 
 // AppendPositions appends {"positions":[{"id":..,"x":..,"y":..[,"pinned":true]},...]}: where
@@ -644,4 +709,27 @@ func AppendPositions(b []byte, d *Document) []byte {
 		b = append(b, '}')
 	}
 	return append(b, "]}"...)
+}
+
+// tooLarge is the budget error of AppendJSONLimit, in part what number i.
+func tooLarge(limit int, what string, i int) error {
+	return &jsontext.TooLargeError{Limit: limit, Where: what + " " + strconv.Itoa(i)}
+}
+
+// nodeTextAtLeast is the least the node's JSON takes: its names and string values, written
+// at least once each (escapes only make them longer).
+func nodeTextAtLeast(nd *Node) int {
+	n := len(nd.Name)
+	for j := range nd.Properties {
+		p := &nd.Properties[j]
+		n += len(p.Name) + len(p.ClassName) + len(p.Value.String)
+	}
+	for j := range nd.Inputs {
+		p := &nd.Inputs[j]
+		n += len(p.Name) + len(p.ClassName) + len(p.Value.String)
+	}
+	for j := range nd.Outputs {
+		n += len(nd.Outputs[j].Name) + len(nd.Outputs[j].ClassName)
+	}
+	return n
 }

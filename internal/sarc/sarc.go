@@ -221,8 +221,11 @@ func (a *Archive) Warnings() []Warning {
 		return nil
 	}
 	kept := false
-	if p, err := a.plan(); err == nil && (l.sizeShort != 0 || len(l.tail) != 0) {
-		kept = a.keepsQuirks(p)
+	// Planning a save costs a few times the archive: only a quirk to report needs it.
+	if l.sizeShort != 0 || len(l.tail) != 0 {
+		if p, err := a.plan(); err == nil {
+			kept = a.keepsQuirks(p)
+		}
 	}
 	var ws []Warning
 	length := uint64(l.tailAt) + uint64(len(l.tail))

@@ -153,12 +153,18 @@ func TestParseReplyBudget(t *testing.T) {
 	s.replyBase = int64(size) - 1
 	rec := do(s, "POST", "/api/parse?name=x.ainb", "application/octet-stream", data)
 	e := wantError(t, rec, 422)
-	if !strings.Contains(e.Error, "the file would expand without bound") ||
-		!strings.Contains(e.Error, fmt.Sprintf("would be %d bytes of JSON, more than the %d bytes allowed for a %d-byte file", size, size-1, len(data))) {
+	// Short by the closing brace: the writer gets to the end, and no part is to blame.
+	if !strings.HasPrefix(e.Error, fmt.Sprintf("the file's document passes the %d bytes allowed for a %d-byte file: the file would expand without bound", size-1, len(data))) {
 		t.Errorf("message %q", e.Error)
 	}
-	if e.Detail["limit"] != float64(size-1) || e.Detail["size"] != float64(size) {
+	if e.Detail["limit"] != float64(size-1) || e.Detail["at"] != "" {
 		t.Errorf("detail %v", e.Detail)
+	}
+	// Short by half: the writer stops in the middle of the nodes and says at which.
+	s.replyBase = int64(size) / 2
+	e = wantError(t, do(s, "POST", "/api/parse?name=x.ainb", "application/octet-stream", data), 422)
+	if at, _ := e.Detail["at"].(string); !strings.HasPrefix(at, "node ") || !strings.Contains(e.Error, fmt.Sprintf("allowed for a %d-byte file at %q:", len(data), at)) {
+		t.Errorf("half the budget: %q, detail %v", e.Error, e.Detail)
 	}
 
 	// The ratio counts the file's size: one times the file is less than its document.

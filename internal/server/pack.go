@@ -99,18 +99,37 @@ func packError(err error) error {
 }
 
 // handleOpenPack lists a pack's members with their bytes (base64) and how the pack is
-// wrapped.
+// wrapped, within the reply budget: a listing is a third more than the archive, but a
+// member's name of control characters is written six times its size.
 func (s *Server) handleOpenPack(w http.ResponseWriter, r *http.Request) error {
 	return s.withPack(w, r, func(req *packRequest, p *pack.Pack, _ *zs.Codec, release func()) error {
-		reply := appendPackJSON(nil, req.name, p)
+		n, wrapped := archiveSize(p), 0
+		if p.Wrapping.Kind != "" {
+			wrapped = len(req.file)
+		}
+		b, err := appendPackJSON(nil, req.name, p, s.replyLimit(n, wrapped))
+		if err != nil {
+			return s.replyError(err, "the pack's listing", n, wrapped, unprocessable)
+		}
 		release()
-		writeRawJSON(w, http.StatusOK, reply)
+		writeRawJSON(w, http.StatusOK, b)
 		return nil
 	})
 }
 
-// appendPackJSON is the answer of /api/pack.
-func appendPackJSON(b []byte, name string, p *pack.Pack) []byte {
+// archiveSize is about the size of p's archive unwrapped: its members' bytes and names and
+// their entries.
+func archiveSize(p *pack.Pack) int {
+	n := 0x28 // the headers
+	for _, f := range p.Archive.Files {
+		n += 16 + len(f.Name) + 1 + len(f.Data)
+	}
+	return n
+}
+
+// appendPackJSON is the answer of /api/pack, stopping with a *jsontext.TooLargeError once b
+// would hold more than limit bytes. A member is refused before its bytes are written.
+func appendPackJSON(b []byte, name string, p *pack.Pack, limit int) ([]byte, error) {
 	b = append(b, `{"format":`...)
 	b = jsontext.AppendString(b, PackFormat)
 	b = append(b, `,"name":`...)
@@ -125,6 +144,10 @@ func appendPackJSON(b []byte, name string, p *pack.Pack) []byte {
 	b = appendStrings(b, p.Warnings())
 	b = append(b, `,"files":[`...)
 	for i, m := range p.Members() {
+		data := p.Archive.Files[i].Data
+		if len(b)+len(m.Name)+base64.StdEncoding.EncodedLen(len(data)) > limit {
+			return nil, &jsontext.TooLargeError{Limit: limit, Where: fmt.Sprintf("member %d (%s)", i, m.Name)}
+		}
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -135,10 +158,17 @@ func appendPackJSON(b []byte, name string, p *pack.Pack) []byte {
 		b = append(b, `,"format":`...)
 		b = jsontext.AppendString(b, m.Format)
 		b = append(b, `,"data":"`...)
-		b = base64.StdEncoding.AppendEncode(b, p.Archive.Files[i].Data)
+		b = base64.StdEncoding.AppendEncode(b, data)
 		b = append(b, `"}`...)
+		if len(b) > limit {
+			return nil, &jsontext.TooLargeError{Limit: limit, Where: fmt.Sprintf("member %d (%s)", i, m.Name)}
+		}
+		b = jsontext.Grow(b, limit)
 	}
-	return append(b, "]}"...)
+	if b = append(b, "]}"...); len(b) > limit {
+		return nil, &jsontext.TooLargeError{Limit: limit}
+	}
+	return b, nil
 }
 
 // appendStrings appends a JSON array of strings ([] for none).

@@ -44,8 +44,10 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer release()
 	unpacked := isZstd(data)
+	wrapped := 0
 	if unpacked {
 		dict := frameDict(data)
+		wrapped = len(data)
 		if data, err = s.unzstdUpload(data, zsdic); err != nil {
 			return err
 		}
@@ -64,12 +66,14 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	}
 	bp := replyBuffers.Get().(*[]byte)
 	defer putReplyBuffer(bp)
-	// One byte more than the hint leaves room for writeRawJSON's newline.
-	reply := doc.AppendJSON(slices.Grow((*bp)[:0], doc.EncodedSizeHint()+1))
-	*bp = reply
-	if err := s.checkReply(len(reply), len(data)); err != nil {
-		return err
+	limit := s.replyLimit(len(data), wrapped)
+	// One byte more than the hint leaves room for writeRawJSON's newline; a hint past the
+	// budget is not allocated ahead.
+	reply, err := doc.AppendJSONLimit(slices.Grow((*bp)[:0], min(doc.EncodedSizeHint(), limit)+1), limit)
+	if err != nil {
+		return s.replyError(err, "the file's document", len(data), wrapped, unprocessable)
 	}
+	*bp = reply
 	release()
 	writeRawJSON(w, http.StatusOK, reply)
 	return nil

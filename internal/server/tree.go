@@ -207,30 +207,30 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer u.close()
 	kind := pack.Format(u.data)
-	var doc []byte
+	var bymlDoc *byml.Document
+	var pio *aamp.ParameterIO
 	var warnings []byml.Warning
 	switch kind {
 	case "byml":
-		d, err := byml.Read(u.data)
-		if err != nil {
+		if bymlDoc, err = byml.Read(u.data); err != nil {
 			return errorf(http.StatusUnprocessableEntity, "%v", err)
 		}
-		if doc, err = d.ToJSON(); err != nil {
-			return errorf(http.StatusUnprocessableEntity, "%v", err)
-		}
-		warnings = d.Warnings()
+		warnings = bymlDoc.Warnings()
 	case "aamp":
-		pio, err := aamp.Read(u.data)
-		if err != nil {
-			return errorf(http.StatusUnprocessableEntity, "%v", err)
-		}
-		if doc, err = aamp.ToJSON(pio); err != nil {
+		if pio, err = aamp.Read(u.data); err != nil {
 			return errorf(http.StatusUnprocessableEntity, "%v", err)
 		}
 	default:
 		return notTree(req.name, kind)
 	}
-	b := make([]byte, 0, len(doc)+256+len(req.name))
+	wrapped := 0
+	if u.wrapping.Kind != "" {
+		wrapped = len(req.file)
+	}
+	limit := s.replyLimit(len(u.data), wrapped)
+	// The reply is written into one buffer, the document last and within what the budget
+	// leaves of it (one byte kept for the closing brace).
+	b := make([]byte, 0, min(2*len(u.data), limit)+256+len(req.name))
 	b = append(b, `{"format":`...)
 	b = jsontext.AppendString(b, TreeFormat)
 	b = append(b, `,"name":`...)
@@ -259,11 +259,21 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 		b = append(b, '}')
 	}
 	b = append(b, `],"document":`...)
-	b = append(b, doc...)
-	b = append(b, '}')
-	if err := s.checkReply(len(b), len(u.data)); err != nil {
-		return err
+	if len(b) > limit {
+		return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: "warnings"}, "the file's JSON form", len(u.data), wrapped, unprocessable)
 	}
+	if kind == "byml" {
+		b, err = bymlDoc.AppendJSON(b, limit-1)
+	} else {
+		b, err = aamp.AppendJSON(b, pio, limit-1)
+	}
+	if err != nil {
+		if tl, ok := err.(*jsontext.TooLargeError); ok {
+			tl.Limit = limit // the reply's, of which the document had all but the brace
+		}
+		return s.replyError(err, "the file's JSON form", len(u.data), wrapped, unprocessable)
+	}
+	b = append(b, '}')
 	release()
 	writeRawJSON(w, http.StatusOK, b)
 	return nil
@@ -381,25 +391,23 @@ func (s *Server) handleTreeToYAML(w http.ResponseWriter, r *http.Request) error 
 	}
 	defer release()
 	var out []byte
+	limit := s.replyLimit(len(body), 0)
 	if kind == "byml" {
 		doc, err := byml.FromJSON(body)
 		if err != nil {
 			return documentError(err)
 		}
-		if out, err = doc.ToYAML(); err != nil {
-			return documentError(err)
+		if out, err = doc.ToYAMLLimit(limit); err != nil {
+			return s.replyError(err, "the YAML", len(body), 0, documentError)
 		}
 	} else {
 		pio, err := aamp.FromJSON(body)
 		if err != nil {
 			return documentError(err)
 		}
-		if out, err = aamp.ToYAML(pio); err != nil {
-			return documentError(err)
+		if out, err = aamp.ToYAMLLimit(pio, limit); err != nil {
+			return s.replyError(err, "the YAML", len(body), 0, documentError)
 		}
-	}
-	if err := s.checkReply(len(out), len(body)); err != nil {
-		return err
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/yaml; charset=utf-8")
@@ -450,26 +458,24 @@ func (s *Server) handleTreeFromYAML(w http.ResponseWriter, r *http.Request) erro
 	}
 	defer release()
 	var out []byte
+	limit := s.replyLimit(len(text), 0)
 	if kind == "byml" {
 		doc, err := byml.FromYAML(text)
 		if err != nil {
 			return yamlError(err)
 		}
 		doc.Version, doc.BigEndian = uint16(version), bigEndian
-		if out, err = doc.ToJSON(); err != nil {
-			return yamlError(err)
+		if out, err = doc.AppendJSON(nil, limit); err != nil {
+			return s.replyError(err, "the YAML's JSON form", len(text), 0, yamlError)
 		}
 	} else {
 		pio, err := aamp.FromYAML(text)
 		if err != nil {
 			return yamlError(err)
 		}
-		if out, err = aamp.ToJSON(pio); err != nil {
-			return yamlError(err)
+		if out, err = aamp.AppendJSON(nil, pio, limit); err != nil {
+			return s.replyError(err, "the YAML's JSON form", len(text), 0, yamlError)
 		}
-	}
-	if err := s.checkReply(len(out), len(text)); err != nil {
-		return err
 	}
 	release()
 	writeRawJSON(w, http.StatusOK, out)
