@@ -93,12 +93,12 @@ func TestClean(t *testing.T) {
 func TestParseView(t *testing.T) {
 	for in, want := range map[string]View{
 		`{"command":1,"x":10.5,"y":-3,"zoom":0.25,"selection":[9,3,3,"a",-1,1.5]}`: {Command: 1, X: 10.5, Y: -3, Zoom: 0.25, HasCentre: true, Selection: []int{3, 9}},
-		`{"x":1e308,"y":-1e300,"zoom":1e300}`:                                       {Command: -1, X: graph.MaxCoord, Y: -graph.MaxCoord, Zoom: maxZoom, HasCentre: true},
-		`{"x":1,"y":"2","zoom":1,"command":"0"}`:                                    {Command: -1},
-		`{"x":1,"y":2,"zoom":-1,"command":2.5}`:                                     {Command: -1},
-		`[1,2]`:                                                                     {Command: -1},
-		``:                                                                          {Command: -1},
-		`{"x":1,"y":2,"zoom":1e-9}`:                                                 {Command: -1, X: 1, Y: 2, Zoom: minZoom, HasCentre: true},
+		`{"x":1e308,"y":-1e300,"zoom":1e300}`:                                      {Command: -1, X: graph.MaxCoord, Y: -graph.MaxCoord, Zoom: maxZoom, HasCentre: true},
+		`{"x":1,"y":"2","zoom":1,"command":"0"}`:                                   {Command: -1},
+		`{"x":1,"y":2,"zoom":-1,"command":2.5}`:                                    {Command: -1},
+		`[1,2]`:                                                                    {Command: -1},
+		``:                                                                         {Command: -1},
+		`{"x":1,"y":2,"zoom":1e-9}`:                                                {Command: -1, X: 1, Y: 2, Zoom: minZoom, HasCentre: true},
 	} {
 		got := ParseView([]byte(in))
 		if got.Command != want.Command || got.X != want.X || got.Y != want.Y || got.Zoom != want.Zoom || got.HasCentre != want.HasCentre ||
