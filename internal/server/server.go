@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 
+	"golang.org/x/sync/singleflight"
+
 	"ainbeditor/internal/share"
 	"ainbeditor/static"
 )
@@ -29,6 +31,10 @@ type Server struct {
 	router      http.Handler
 	// shareRate and convertRate hold each client to ShareRate and ConvertRate.
 	shareRate, convertRate func(http.Handler) http.Handler
+	// previews keeps the shares' pictures and descriptions (preview.go); previewCalls
+	// makes each once for all the requests waiting on it.
+	previews     *previewCache
+	previewCalls singleflight.Group
 	// replyBase and replyRatio are the parse reply budget (MaxReplyBase, MaxReplyRatio);
 	// tests lower them.
 	replyBase, replyRatio int64
@@ -81,6 +87,7 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		origins:     origins,
 		replyBase:   MaxReplyBase,
 		replyRatio:  MaxReplyRatio,
+		previews:    newPreviewCache(cfg.PreviewCache),
 	}
 	s.shareRate = s.rateLimit(cfg.ShareRate, "share creations")
 	s.convertRate = s.rateLimit(cfg.ConvertRate, "conversions")
