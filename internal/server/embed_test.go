@@ -40,6 +40,7 @@ func TestFramingHeaders(t *testing.T) {
 func TestEmbedPage(t *testing.T) {
 	s := newTestServer(t, noRateLimits)
 	id := createShare(t, s, shareBody(t, smallDoc("Enemy.root.ainb"), `{"command":0}`))
+	drawn(t, s, id)
 	rec := do(s, "GET", "/e/"+id, "", nil)
 	if rec.Code != 200 {
 		t.Fatalf("embed: %d", rec.Code)

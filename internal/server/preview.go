@@ -113,6 +113,11 @@ func (s *Server) previewOf(ctx context.Context, id string) (*sharePreview, error
 		return p, nil
 	}
 	ch := s.previewCalls.DoChan(id, func() (any, error) {
+		// A making that ended between the look-up above and this call has kept its
+		// preview: no second read.
+		if p := s.previews.get(id); p != nil {
+			return p, nil
+		}
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), previewTimeout)
 		defer cancel()
 		p, err := s.makePreview(ctx, id)

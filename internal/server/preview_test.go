@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,6 +35,15 @@ func smallDoc(name string) *graph.Document {
 	}
 }
 
+// drawn asks for share id's picture, so its description is made before a test opens the
+// page: the page waits for it only pageMetaWait, which a slow run (-race) may pass.
+func drawn(t *testing.T, s http.Handler, id string) {
+	t.Helper()
+	if rec := do(s, "GET", "/s/"+id+"/preview.png", "", nil); rec.Code != 200 {
+		t.Fatalf("picture of %s: %d %s", id, rec.Code, cut(rec.Body.Bytes()))
+	}
+}
+
 // metaOf returns the content of the meta tag with attribute attr (property or name) key,
 // as the page writes it (escaped), failing when it is not there exactly once.
 func metaOf(t *testing.T, page, attr, key string) string {
@@ -55,6 +65,7 @@ func TestSharePageMeta(t *testing.T) {
 	doc := smallDoc(name)
 	doc.Nodes[1].Name = "Wait</title><script>x</script>"
 	id := createShare(t, s, shareBody(t, doc, `{"command":0,"x":100,"y":40,"zoom":1,"selection":[1]}`))
+	drawn(t, s, id)
 	req := httptestRequest("GET", "/s/"+id, "", nil)
 	req.Host = "ainb.test:8080"
 	rec := serve(s, req)
@@ -100,6 +111,7 @@ func TestSharePageMeta(t *testing.T) {
 	// A long name is cut to 80 characters; with a public origin the image is named by it.
 	s = newTestServer(t, func(c *Config) { noRateLimits(c); c.PublicOrigin = "https://ainb.example.org/" })
 	id = createShare(t, s, shareBody(t, smallDoc(strings.Repeat("n", 5000)+".ainb"), `{}`))
+	drawn(t, s, id)
 	page = do(s, "GET", "/s/"+id, "", nil).Body.String()
 	if got, want := metaOf(t, page, "property", "og:title"), strings.Repeat("n", 80)+"…"; got != want {
 		t.Errorf("long name: og:title %q, want %q", got, want)
@@ -125,6 +137,7 @@ func TestSharePageUnreadableShare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	drawn(t, s, id)
 	page := do(s, "GET", "/s/"+id, "", nil).Body.String()
 	if got := metaOf(t, page, "property", "og:title"); got != "Shared graph" {
 		t.Errorf("og:title %q", got)
@@ -277,4 +290,85 @@ func TestPreviewHostileShare(t *testing.T) {
 		t.Errorf("og:title %q, want %q", got, want)
 	}
 	t.Logf("share %d bytes, PNG %d bytes, allocated %d bytes in %v", len(body), rec.Body.Len(), n, took)
+}
+
+// TestPreviewConcurrentOnce: requests arriving together for a picture not yet drawn wait
+// for one drawing, from one read of the share.
+func TestPreviewConcurrentOnce(t *testing.T) {
+	dir, err := share.OpenDir(t.TempDir(), 64<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &countingStore{Store: dir}
+	cfg := DefaultConfig()
+	noRateLimits(&cfg)
+	s := newServerWithStore(t, cfg, store)
+	id := createShare(t, s, shareBody(t, smallDoc("Enemy.root.ainb"), `{"command":0}`))
+	const n = 8
+	bodies := make([][]byte, n)
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Go(func() {
+			rec := do(s, "GET", "/s/"+id+"/preview.png", "", nil)
+			codes[k], bodies[k] = rec.Code, rec.Body.Bytes()
+		})
+	}
+	wg.Wait()
+	for k := range n {
+		if codes[k] != 200 || !bytes.Equal(bodies[k], bodies[0]) {
+			t.Errorf("request %d: %d, %d bytes", k, codes[k], len(bodies[k]))
+		}
+	}
+	if g := store.gets.Load(); g != 1 {
+		t.Errorf("%d reads of the share for %d requests, want 1", g, n)
+	}
+}
+
+// TestPreviewBusy: while the body budget is full, a picture not yet drawn is a 503 with
+// Retry-After, and the share page still opens, with the generic description.
+func TestPreviewBusy(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	id := createShare(t, s, shareBody(t, smallDoc("Enemy.root.ainb"), `{"command":0}`))
+	s.budget.wait = 10 * time.Millisecond
+	release, err := s.budget.reserve(context.Background(), s.budget.size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := do(s, "GET", "/s/"+id+"/preview.png", "", nil)
+	wantError(t, rec, http.StatusServiceUnavailable)
+	if got := rec.Header().Get("Retry-After"); got != "1" {
+		t.Errorf("Retry-After %q", got)
+	}
+	page := do(s, "GET", "/s/"+id, "", nil)
+	if page.Code != 200 || metaOf(t, page.Body.String(), "property", "og:title") != "Shared graph" {
+		t.Errorf("page while busy: %d, %s", page.Code, cut(page.Body.Bytes()))
+	}
+	release()
+	// Nothing was kept of the refusal: with room again, the picture is drawn.
+	if rec := do(s, "GET", "/s/"+id+"/preview.png", "", nil); rec.Code != 200 {
+		t.Errorf("after the budget freed: %d", rec.Code)
+	}
+	if got := metaOf(t, do(s, "GET", "/s/"+id, "", nil).Body.String(), "property", "og:title"); got != "Enemy.root.ainb — command Root" {
+		t.Errorf("og:title %q", got)
+	}
+}
+
+// TestTreeSharePreview: a shared BYML tree is described by its name and kind.
+func TestTreeSharePreview(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	doc := `{"format":"` + TreeFormat + `","name":"Actor<1>.bgyml","kind":"byml","document":{"version":2,"bigEndian":false,"root":{"type":"hash","value":[["a",{"type":"int","value":5}]]}}}`
+	id := createShare(t, s, []byte(`{"document":`+doc+`,"view":{}}`))
+	drawn(t, s, id)
+	page := do(s, "GET", "/s/"+id, "", nil).Body.String()
+	if got := metaOf(t, page, "property", "og:title"); got != "Actor&lt;1&gt;.bgyml" {
+		t.Errorf("og:title %q", got)
+	}
+	if got := metaOf(t, page, "property", "og:description"); got != "BYML file in the AINB editor&#39;s tree view" {
+		t.Errorf("og:description %q", got)
+	}
+	rec := do(s, "GET", "/s/"+id+"/preview.png", "", nil)
+	if _, err := png.Decode(bytes.NewReader(rec.Body.Bytes())); rec.Code != 200 || err != nil {
+		t.Errorf("picture: %d, %v", rec.Code, err)
+	}
 }

@@ -50,6 +50,9 @@ func TestSharePageReadsShareOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	do(s, "GET", "/s/"+id, "", nil) // reads and describes the share; warms templates, pools
+	// The page waits for the description a few seconds only; a slow run (-race) may still be
+	// making it, and its picture waits for the same making rather than read the share again.
+	do(s, "GET", "/s/"+id+"/preview.png", "", nil)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	rec := do(s, "GET", "/s/"+id, "", nil)
