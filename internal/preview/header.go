@@ -8,10 +8,11 @@ import (
 // header draws the band on top: the file's name, what the view shows and the counts, and the
 // legend's colours (panels.js buildLegend) on the right.
 func (r *renderer) header(sum Summary) {
-	drawBand(r.pt, sum.Name, sum.Focus, sum.Counts)
+	drawBand(r.pt, sum.Name, sum.Focus, sum.Counts, true)
 }
 
-func drawBand(pt *painter, name, focus, counts string) {
+// drawBand draws the band, with the legend when the picture shows a graph.
+func drawBand(pt *painter, name, focus, counts string, withLegend bool) {
 	p := &pt.path
 	p.rect(0, 0, Width, band)
 	pt.fill(colPanel)
@@ -22,7 +23,10 @@ func drawBand(pt *painter, name, focus, counts string) {
 
 	big := newFace(boldFont(), 30)
 	small := newFace(regularFont(), 19)
-	legendW := legend(pt, Width-24)
+	legendW := 0.0
+	if withLegend {
+		legendW = legend(pt, Width-24)
+	}
 	room := float64(Width - 28 - 40 - legendW)
 	big.draw(pt.dst, big.fit(name, room), 28, 40, 0, colText)
 	x := 28.0
@@ -96,7 +100,7 @@ func RenderMessage(name, counts, line string) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, Width, Height))
 	pt := newPainter(img)
 	pt.clear(colBG)
-	drawBand(pt, Clean(name, maxName), "", Clean(counts, maxDesc))
+	drawBand(pt, Clean(name, maxName), "", Clean(counts, maxDesc), false)
 	f := newFace(regularFont(), 24)
 	f.draw(img, f.fit(Clean(line, maxDesc), Width-80), Width/2, band+(Height-band)/2, 1, colMuted)
 	return img

@@ -129,9 +129,16 @@ func rowY(n *graph.Node, r int) float64 {
 	return n.Y + graph.HeaderHeight + float64(r)*graph.RowHeight + graph.RowHeight/2
 }
 
-// curveSteps is how many straight pieces a link's bezier is drawn with: at the picture's
-// scales a link is at most a few hundred pixels on screen, where 24 pieces look smooth.
-const curveSteps = 24
+// A link's bezier is drawn as straight pieces of about curvePiece pixels, at least
+// minPieces and at most maxPieces of them (a link to a node far off the picture).
+// Past maxLinkPieces in one picture, links get minPieces each: the pieces are what a
+// picture of MaxLinks links holds in memory.
+const (
+	curvePiece    = 10
+	minPieces     = 8
+	maxPieces     = 96
+	maxLinkPieces = 24000
+)
 
 // curve adds the cubic bezier (world coordinates) to p as a line lw pixels wide, dashed for
 // jumps and dotted for queries, each piece cut to the picture.
@@ -144,9 +151,15 @@ func (r *renderer) curve(p *path, ax, ay, bx, by, cx, cy, dx, dy, lw float64, st
 		dash = [2]float64{3 * r.f.s, 4 * r.f.s}
 	}
 	px, py := r.f.x(ax), r.f.y(ay)
+	// The control polygon's length bounds the curve's.
+	l := (math.Hypot(bx-ax, by-ay) + math.Hypot(cx-bx, cy-by) + math.Hypot(dx-cx, dy-cy)) * r.f.s
+	steps := int(min(max(l/curvePiece, minPieces), maxPieces))
+	if r.pieces += steps; r.pieces > maxLinkPieces {
+		steps = minPieces
+	}
 	phase, on := 0.0, true
-	for k := 1; k <= curveSteps; k++ {
-		t := float64(k) / curveSteps
+	for k := 1; k <= steps; k++ {
+		t := float64(k) / float64(steps)
 		u := 1 - t
 		wx := u*u*u*ax + 3*u*u*t*bx + 3*u*t*t*cx + t*t*t*dx
 		wy := u*u*u*ay + 3*u*u*t*by + 3*u*t*t*cy + t*t*t*dy

@@ -176,8 +176,8 @@ type renderer struct {
 	f        frame
 	vis      []int // the nodes drawn, in document order
 	drawn    []bool
-	// linksDrawn counts the links drawn, at most MaxLinks.
-	linksDrawn int
+	// linksDrawn counts the links drawn, at most MaxLinks, and pieces their straight pieces.
+	linksDrawn, pieces int
 
 	title, ids, row *face
 }
