@@ -372,3 +372,20 @@ func TestTreeSharePreview(t *testing.T) {
 		t.Errorf("picture: %d, %v", rec.Code, err)
 	}
 }
+
+// BenchmarkPreviewLargest makes the preview of a share of the corpus's largest file as the
+// server does on a cache miss: read the stored share, decode the document, describe, draw
+// and encode.
+func BenchmarkPreviewLargest(b *testing.B) {
+	s := newTestServer(b, noRateLimits)
+	doc := parseOK(b, s, "nodedefs_ai_v407.ainb", corpusFile(b, "real/nodedefs_ai_v407.ainb"))
+	data := []byte(`{"document":` + string(doc) + `,"view":{"command":0}}`)
+	id := share.NewID()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := renderShare(data, id); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
