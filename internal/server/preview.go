@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"ainbeditor/internal/preview"
 	"ainbeditor/internal/share"
@@ -161,6 +162,7 @@ func (s *Server) makePreview(ctx context.Context, id string) (*sharePreview, err
 	if err != nil {
 		return nil, err
 	}
+	s.previewsDrawn.Inc()
 	return renderShare(data, id)
 }
 
@@ -204,6 +206,19 @@ func drawShare(data []byte, sum *preview.Summary) (*image.RGBA, error) {
 	v := preview.ParseView(req.View)
 	*sum = preview.Describe(doc, v)
 	return preview.Render(doc, v), nil
+}
+
+// registerPreviewMetrics adds the previews' metrics to the server's registry.
+func (s *Server) registerPreviewMetrics() {
+	s.previewsDrawn = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "ainb_previews_drawn_total",
+		Help: "Share previews (picture and description) made from a read of the share; the rest came from the cache.",
+	})
+	s.metrics.reg.MustRegister(s.previewsDrawn,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "ainb_preview_cache_bytes",
+			Help: "Bytes of share previews kept in memory (preview-cache caps them).",
+		}, func() float64 { return float64(s.previews.bytes()) }))
 }
 
 // previewCache keeps previews, the least recently used going first past its byte cap.

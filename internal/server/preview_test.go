@@ -323,6 +323,16 @@ func TestPreviewConcurrentOnce(t *testing.T) {
 	if g := store.gets.Load(); g != 1 {
 		t.Errorf("%d reads of the share for %d requests, want 1", g, n)
 	}
+	m := do(s, "GET", "/metrics", "", nil).Body.String()
+	held := s.previews.bytes()
+	for _, want := range []string{"\nainb_previews_drawn_total 1\n", "\nainb_preview_cache_bytes " + itoa(int(held)) + "\n"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if held < int64(len(bodies[0])) {
+		t.Errorf("the cache holds %d bytes, less than the picture's %d", held, len(bodies[0]))
+	}
 }
 
 // TestPreviewBusy: while the body budget is full, a picture not yet drawn is a 503 with

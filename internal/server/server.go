@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
 
 	"ainbeditor/internal/share"
@@ -33,8 +34,9 @@ type Server struct {
 	shareRate, convertRate func(http.Handler) http.Handler
 	// previews keeps the shares' pictures and descriptions (preview.go); previewCalls
 	// makes each once for all the requests waiting on it.
-	previews     *previewCache
-	previewCalls singleflight.Group
+	previews      *previewCache
+	previewCalls  singleflight.Group
+	previewsDrawn prometheus.Counter
 	// replyBase and replyRatio are the parse reply budget (MaxReplyBase, MaxReplyRatio);
 	// tests lower them.
 	replyBase, replyRatio int64
@@ -92,6 +94,7 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 	s.shareRate = s.rateLimit(cfg.ShareRate, "share creations")
 	s.convertRate = s.rateLimit(cfg.ConvertRate, "conversions")
 	s.metrics = newMetrics(s.conversions, s.budget)
+	s.registerPreviewMetrics()
 	s.router = s.routes()
 	return s, nil
 }
