@@ -220,8 +220,8 @@ func TestRenderFramesWithoutView(t *testing.T) {
 		if got := f.x(0); got != 48 {
 			t.Errorf("view %+v: the root's left edge at x %v, want 48", v, got)
 		}
-		if f.s != 0.8 {
-			t.Errorf("view %+v: scale %v, want 0.8", v, f.s)
+		if f.s != 1 {
+			t.Errorf("view %+v: scale %v, want 1", v, f.s)
 		}
 	}
 	// The selection, when the view shows nothing: fitted, at most at scale 1.

@@ -210,7 +210,7 @@ func (r *renderer) choose(v View) frame {
 			// Trees grow to the right of their roots and down: the root at the left of
 			// the picture, a fifth of the way down.
 			n := &r.doc.Nodes[i]
-			s := 0.8
+			s := 1.0
 			return frame{n.X - 48/s + Width/2/s, n.Y + 0.3*(Height-band)/s, s}
 		}
 	}
@@ -272,10 +272,11 @@ func (r *renderer) visible() {
 }
 
 // fonts makes the faces at the frame's scale. Titles stay legible in a thumbnail: larger
-// than the node's own at scale 1, never under 13 pixels.
+// than the editor's own (13 units) by nearly half, never under 14 pixels, filling most of
+// the header's height.
 func (r *renderer) fonts() {
 	s := r.f.s
-	r.title = newFace(boldFont(), min(max(13, 16*s), 24))
+	r.title = newFace(boldFont(), min(max(14, 18*s), 26))
 	r.ids = newFace(regularFont(), min(max(10, 12*s), 16))
 	r.row = newFace(regularFont(), 12*s)
 }
