@@ -23,6 +23,9 @@ func TestFramingHeaders(t *testing.T) {
 		if v, ok := rec.Header()["X-Frame-Options"]; ok {
 			t.Errorf("%s: X-Frame-Options %q", path, v)
 		}
+		if got := rec.Header().Get("Cross-Origin-Resource-Policy"); got != "cross-origin" {
+			t.Errorf("%s: Cross-Origin-Resource-Policy %q", path, got)
+		}
 	}
 	for _, path := range []string{"/", "/s/" + id, "/s/" + id + "/preview.png", "/s/" + share.NewID()} {
 		rec := do(s, "GET", path, "", nil)
@@ -31,6 +34,9 @@ func TestFramingHeaders(t *testing.T) {
 		}
 		if got := rec.Header().Get("X-Frame-Options"); got != "DENY" {
 			t.Errorf("%s: X-Frame-Options %q", path, got)
+		}
+		if got := rec.Header().Get("Cross-Origin-Resource-Policy"); path != "/s/"+id+"/preview.png" && got != "same-origin" {
+			t.Errorf("%s: Cross-Origin-Resource-Policy %q", path, got)
 		}
 	}
 }

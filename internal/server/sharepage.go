@@ -27,6 +27,8 @@ func (s *Server) handleEmbedPage(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", embedSecurityPolicy)
 	h.Del("X-Frame-Options")
+	// A page that isolates itself (Cross-Origin-Embedder-Policy) frames only what allows it.
+	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
 	s.serveSharePage(w, r, true)
 }
 
