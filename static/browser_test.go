@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/modeltext"
 )
 
 func TestOpenFile(t *testing.T) {
@@ -109,8 +110,7 @@ func TestEditUndoRedoSave(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the saved file does not read: %v", err)
 	}
-	wj, _ := wantFile.JSON()
-	gj, _ := gotFile.JSON()
+	wj, gj := modeltext.Text(wantFile), modeltext.Text(gotFile)
 	if !bytes.Equal(wj, gj) {
 		t.Errorf("the saved model differs from the original plus the one edit:\n%s", firstDiff(wj, gj))
 	}

@@ -1,6 +1,7 @@
 package static_test
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/modeltext"
 )
 
 // plugSummary is what a node class defines, as the saved file stores it: per param type the
@@ -21,19 +23,13 @@ func plugSummary(t *testing.T, e *ainb.Element) string {
 	var b strings.Builder
 	for k, list := range e.Properties.Lists() {
 		for _, p := range list {
-			js, err := p.Value.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
+			js := bytes.TrimSpace(modeltext.Text(p.Value))
 			fmt.Fprintf(&b, "property %d %s %s %s\n", k, p.Name, p.ClassName, js)
 		}
 	}
 	for k, list := range e.Inputs.Lists() {
 		for _, p := range list {
-			js, err := p.Value.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
+			js := bytes.TrimSpace(modeltext.Text(p.Value))
 			fmt.Fprintf(&b, "input %d %s %s %s multi=%v\n", k, p.Name, p.ClassName, js, p.IsMulti())
 		}
 	}

@@ -9,6 +9,7 @@
 // with source: k added for the k-th source of a multi-input.
 
 import { History, Tx, revert } from "./history.js";
+import { MEMBERS } from "./document.js";
 import { nodeHeight, NODE_WIDTH, clampCoord } from "./metrics.js";
 import { freeOffset } from "./placement.js";
 import {
@@ -1163,10 +1164,9 @@ function usesDefault(item) {
   return item.usesDefault ?? !item.source;
 }
 
-// The keys of a node in the order the document writes them, so that copies read like
-// parsed nodes.
-const NODE_KEYS = ["id", "type", "name", "guid", "query", "moduleCaller", "residentInit", "multiParamV2", "x", "y", "pinned",
-  "properties", "inputs", "outputs", "children", "jumps", "queries", "attachments", "actions", "stateInfo"];
+// A node's members in the order the server writes them (types.go, through document.js), so
+// that copies read like parsed nodes.
+const NODE_KEYS = MEMBERS.Node;
 
 function reorder(n) {
   const out = {};

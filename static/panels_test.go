@@ -7,11 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/modeltext"
 )
 
 // readFile reads an AINB file from disk, failing the test when it does not parse.
@@ -33,6 +35,11 @@ func (p *page) save() *ainb.File {
 	p.t.Helper()
 	before := p.app.buildCount()
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="save"]`)))
+	// An unedited file is clean before the save as after it: wait for the build itself
+	// (the server counts it), then for the page to take the save in.
+	for deadline := time.Now().Add(30 * time.Second); p.app.buildCount() == before && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	p.waitFor(`!ainbEditor.dirty()`)
 	if p.app.buildCount() != before+1 {
 		p.t.Fatalf("saving built %d files", p.app.buildCount()-before)
@@ -49,14 +56,7 @@ func (p *page) save() *ainb.File {
 func sameFile(t *testing.T, want, got *ainb.File, what string) {
 	t.Helper()
 	want.Layout, got.Layout = nil, nil
-	wj, err := want.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	gj, err := got.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
+	wj, gj := modeltext.Text(want), modeltext.Text(got)
 	if !bytes.Equal(wj, gj) {
 		t.Errorf("%s:\n%s", what, firstDiff(wj, gj))
 	}

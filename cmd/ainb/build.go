@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/graph"
 	"ainbeditor/internal/yaz0"
 	"ainbeditor/internal/zs"
 )
@@ -29,7 +30,7 @@ func build(args []string, stderr io.Writer) int {
 	in := files[0]
 	data, err := os.ReadFile(in)
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
+		say(stderr, "ainb: %v", err)
 		return 1
 	}
 	var f *format
@@ -40,23 +41,33 @@ func build(args []string, stderr io.Writer) int {
 		}
 	}
 	if *bymlVersion < 1 || *bymlVersion > 7 {
-		fmt.Fprintf(stderr, "ainb: -byml-version %d: BYML is written in versions 1 to 7\n", *bymlVersion)
+		say(stderr, "ainb: -byml-version %d: BYML is written in versions 1 to 7", *bymlVersion)
 		return 2
 	}
 	bin, err := f.fromText(data, buildOptions{bymlVersion: uint16(*bymlVersion), bigEndian: *bigEndian})
 	if err != nil {
 		var verr *ainb.ValidationError
 		if errors.As(err, &verr) {
-			fmt.Fprintf(stderr, "ainb: %s: %d problems:\n", in, len(verr.Problems))
-			for _, p := range verr.Problems {
-				fmt.Fprintf(stderr, "  %s\n", p)
-			}
+			printProblems(stderr, in, verr.Problems)
 			return 1
 		}
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", in, err)
+		var perr *graph.ProblemsError
+		if errors.As(err, &perr) {
+			printProblems(stderr, in, perr.Problems)
+			return 1
+		}
+		say(stderr, "ainb: %s: %v", in, err)
 		return 1
 	}
 	return writeOutput(fs, *out, bin, 0, *zsdic, stderr)
+}
+
+// printProblems lists a document's problems, one a line, each with its path.
+func printProblems[P fmt.Stringer](w io.Writer, in string, problems []P) {
+	say(w, "ainb: %s: %d problems:", in, len(problems))
+	for _, p := range problems {
+		say(w, "  %s", p)
+	}
 }
 
 // writeOutput compresses data as the output's name asks (or -yaz0 says) and writes it.
@@ -69,12 +80,12 @@ func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zs
 	var err error
 	switch _, isZs := zs.DictFor(filepath.Base(out)); {
 	case isZs && isSet(fs, "yaz0") && wantYaz0:
-		fmt.Fprintf(stderr, "ainb: %s: -yaz0 and a .zs name ask for two compressions\n", out)
+		say(stderr, "ainb: %s: -yaz0 and a .zs name ask for two compressions", out)
 		return 2
 	case isZs:
 		var c *zs.Codec
 		if c, err = loadZs(zsdic); err != nil {
-			fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+			say(stderr, "ainb: -zsdic: %v", err)
 			return 1
 		}
 		data, err = c.Encode(filepath.Base(out), data)
@@ -89,7 +100,7 @@ func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zs
 		err = os.WriteFile(out, data, 0o644)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
+		say(stderr, "ainb: %v", err)
 		return 1
 	}
 	return 0

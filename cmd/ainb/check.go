@@ -20,7 +20,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	}
 	c, err := loadZs(*zsdic)
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+		say(stderr, "ainb: -zsdic: %v", err)
 		return 1
 	}
 	defer c.Close()
@@ -28,15 +28,15 @@ func check(args []string, stdout, stderr io.Writer) int {
 	for _, name := range files {
 		warnings, err := checkFile(c, name)
 		if err != nil {
-			fmt.Fprintf(stdout, "FAIL %s: %v\n", name, err)
+			say(stdout, "FAIL %s: %v", name, err)
 			status = 1
 		} else {
-			fmt.Fprintf(stdout, "ok %s\n", name)
+			say(stdout, "ok %s", name)
 		}
 		// What a layer accepted although it breaks a rule of its format, or stores a reference
 		// that names nothing (kept as it is): not a failure.
 		for _, w := range warnings {
-			fmt.Fprintf(stdout, "warning %s: %s\n", name, w)
+			say(stdout, "warning %s: %s", name, w)
 		}
 	}
 	return status

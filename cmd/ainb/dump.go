@@ -1,18 +1,23 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/graph"
 	"ainbeditor/internal/sarc"
 )
 
 type dumpOptions struct {
-	compat bool // AINB: the ainb Python library's JSON
+	compat bool   // AINB: the ainb Python library's JSON
+	name   string // the file's name, which an editor document carries
 }
 
 func dump(args []string, stdout, stderr io.Writer) int {
@@ -26,14 +31,15 @@ func dump(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	name := files[0]
+	opt.name = filepath.Base(name)
 	b, err := os.ReadFile(name)
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb:", err)
+		say(stderr, "ainb: %v", err)
 		return 1
 	}
 	c, err := loadZs(*zsdic)
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+		say(stderr, "ainb: -zsdic: %v", err)
 		return 1
 	}
 	defer c.Close()
@@ -41,13 +47,13 @@ func dump(args []string, stdout, stderr io.Writer) int {
 	out, err := dumpData(r, b, opt)
 	// Warnings go to stderr, so that the dump on stdout stays the file's text alone.
 	for _, w := range r.warnings {
-		fmt.Fprintf(stderr, "ainb: %s: warning: %s\n", name, w)
+		say(stderr, "ainb: %s: warning: %s", name, w)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", name, err)
+		say(stderr, "ainb: %s: %v", name, err)
 		return 1
 	}
-	stdout.Write(out)
+	stdout.Write(termSafeText(out))
 	return 0
 }
 
@@ -79,7 +85,60 @@ func dumpAINB(r *reader, b []byte, opt dumpOptions) ([]byte, error) {
 	if opt.compat {
 		return f.CompatJSON()
 	}
-	return f.JSON()
+	// The editor's own document, which /api/parse answers: what the file means, and in
+	// "layout" what an unedited document needs to build the same bytes.
+	d, err := graph.FromFile(opt.name, f, b)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, d.Encode(), "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// buildAINB builds an AINB file from the editor document (it has "format") or from the
+// community JSON (it has "Nodes").
+func buildAINB(doc []byte, _ buildOptions) ([]byte, error) {
+	if !hasMember(doc, "format") {
+		f, err := ainb.ReadCompatJSON(doc)
+		if err != nil {
+			return nil, err
+		}
+		return f.Bytes()
+	}
+	d, err := graph.Decode(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.CheckFormat(); err != nil {
+		return nil, err
+	}
+	return d.Build()
+}
+
+// hasMember reports whether the JSON object doc has a member named name at its top level.
+func hasMember(doc []byte, name string) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if k == name {
+			return true
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return false
+		}
+	}
+	return false
 }
 
 // dumpSARC lists the archive's files in SFAT order: name, size and format (with the
@@ -92,14 +151,17 @@ func dumpSARC(r *reader, b []byte, _ dumpOptions) ([]byte, error) {
 	// Names pad to a column of at most maxNameColumn bytes: one long name among many
 	// short ones must not pad every line to its length.
 	const maxNameColumn = 64
+	// The names are the archive's, printed for a terminal: escaped (termSafe).
+	names := make([]string, len(a.Files))
 	nameW, sizeW := 0, 0
-	for _, f := range a.Files {
-		nameW = min(max(nameW, len(f.Name)), maxNameColumn)
+	for i, f := range a.Files {
+		names[i] = termSafe(f.Name)
+		nameW = min(max(nameW, len(names[i])), maxNameColumn)
 		sizeW = max(sizeW, len(fmt.Sprint(len(f.Data))))
 	}
 	var out []byte
-	for _, f := range a.Files {
-		out = fmt.Appendf(out, "%-*s  %*d  %s\n", nameW, f.Name, sizeW, len(f.Data), r.describe(f.Data))
+	for i, f := range a.Files {
+		out = fmt.Appendf(out, "%-*s  %*d  %s\n", nameW, names[i], sizeW, len(f.Data), r.describe(f.Data))
 	}
 	return out, nil
 }

@@ -26,7 +26,7 @@ func exprs(args []string, stdout, stderr io.Writer) int {
 	}
 	c, err := loadZs(*zsdic)
 	if err != nil {
-		fmt.Fprintln(stderr, "ainb: -zsdic:", err)
+		say(stderr, "ainb: -zsdic: %v", err)
 		return 1
 	}
 	defer c.Close()
@@ -36,7 +36,7 @@ func exprs(args []string, stdout, stderr io.Writer) int {
 			err = printExprs(stdout, m)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "ainb: %s: %v\n", files[0], err)
+			say(stderr, "ainb: %s: %v", files[0], err)
 			return 1
 		}
 		return 0
@@ -48,11 +48,11 @@ func exprs(args []string, stdout, stderr io.Writer) int {
 			err = checkExprs(m)
 		}
 		if err != nil {
-			fmt.Fprintf(stdout, "FAIL %s: %v\n", name, err)
+			say(stdout, "FAIL %s: %v", name, err)
 			status = 1
 			continue
 		}
-		fmt.Fprintf(stdout, "ok %s\n", name)
+		say(stdout, "ok %s", name)
 	}
 	return status
 }
@@ -90,7 +90,8 @@ func printExprs(w io.Writer, m *exb.Module) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "// function %d\n%s", i, t)
+		// A signature is the game's name for a function, printed as the file spells it.
+		fmt.Fprintf(w, "// function %d\n%s", i, termSafeText([]byte(t)))
 	}
 	return nil
 }

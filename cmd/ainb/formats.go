@@ -66,14 +66,8 @@ func init() {
 			},
 			dump: dumpAINB,
 			// AINB's text forms are JSON objects; no other format's text starts with '{'.
-			text: isJSONObject,
-			fromText: func(doc []byte, _ buildOptions) ([]byte, error) {
-				f, err := ainb.ReadAnyJSON(doc)
-				if err != nil {
-					return nil, err
-				}
-				return f.Bytes()
-			},
+			text:     isJSONObject,
+			fromText: buildAINB,
 		},
 		{
 			name:  "aamp",

@@ -3,7 +3,7 @@
 // recognized by its magic.
 //
 //	ainb check FILE...                parse, write again, compare; "ok FILE" or "FAIL FILE: reason"
-//	ainb dump [-compat] FILE          AINB as JSON, AAMP and BYML as YAML, SARC as a file list
+//	ainb dump [-compat] FILE          AINB as the editor document, AAMP and BYML as YAML, SARC as a file list
 //	ainb build FILE -o OUT            build a binary from AINB JSON, AAMP YAML or BYML YAML
 //	ainb exprs [-check] FILE...       expressions as readable code; -check: they compile back exactly
 //	ainb unpack PACK DIR              write a SARC's files under DIR
@@ -20,11 +20,12 @@ import (
 const usage = `usage:
   ainb check [-zsdic PATH] FILE...    parse each file, write it again from the model and compare
   ainb dump [-compat] [-zsdic PATH] FILE
-                                      print AINB as the project's JSON (-compat: the ainb Python
+                                      print AINB as the editor document (-compat: the ainb Python
                                       library's JSON), AAMP and BYML as YAML, SARC as a list of
                                       its files
   ainb build [-yaz0] [-byml-version N] [-be] [-zsdic PATH] FILE -o OUT
-                                      build a binary from AINB JSON (either format), AAMP YAML
+                                      build a binary from AINB JSON (the editor document or the
+                                      community JSON), AAMP YAML
                                       (tagged !io) or BYML YAML (any other YAML; -byml-version 1
                                       to 7, default 2, and -be for big endian say how to write it);
                                       OUT ending in .zs is zstd-compressed with the game's
@@ -70,7 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "ainb: unknown command %q\n%s", args[0], usage)
+	say(stderr, "ainb: unknown command %q", args[0])
+	fmt.Fprint(stderr, usage)
 	return 2
 }
 

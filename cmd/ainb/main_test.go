@@ -35,7 +35,8 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// dump -compat matches the reference dump, and build turns either JSON back into the file.
+// dump prints the editor document, dump -compat the community JSON, and build turns either
+// back into the file.
 func TestDumpAndBuild(t *testing.T) {
 	dir := testcorpus.Dir(t)
 	src := filepath.Join(dir, "ainb", "synthetic", "module_if_v408.ainb")
@@ -46,7 +47,7 @@ func TestDumpAndBuild(t *testing.T) {
 	tmp := t.TempDir()
 
 	own, _, code := runCLI(t, "dump", src)
-	if code != 0 || !strings.Contains(own, `"Elements"`) {
+	if code != 0 || !strings.HasPrefix(own, "{\n  \"format\": \"ainb-editor-document/2\",\n  \"name\": \"module_if_v408.ainb\",") {
 		t.Fatalf("dump: exit %d, %.200s", code, own)
 	}
 	ownPath := filepath.Join(tmp, "own.json")
@@ -98,26 +99,53 @@ func TestBuildErrors(t *testing.T) {
 	}
 }
 
-// build names a Layout.Tails entry that no recorded string ends with.
-func TestBuildBadTails(t *testing.T) {
+// build lists an editor document's problems, each with its path.
+func TestBuildDocumentProblems(t *testing.T) {
 	src := filepath.Join(testcorpus.Dir(t), "ainb", "synthetic", "minimal_v407.ainb")
-	own, _, code := runCLI(t, "dump", src)
+	doc, _, code := runCLI(t, "dump", src)
 	if code != 0 {
 		t.Fatalf("dump: exit %d", code)
 	}
 	tmp := t.TempDir()
-	in, out := filepath.Join(tmp, "tails.json"), filepath.Join(tmp, "tails.ainb")
-	doc := strings.Replace(own, `"Strings": [`, `"Tails": ["DoNothing", "xyz"], "Strings": [`, 1)
-	os.WriteFile(in, []byte(doc), 0o644)
-	_, errs, code := runCLI(t, "build", in, "-o", out)
-	want := `Layout.Tails[1]: "xyz" is not the tail of any string in Layout.Strings` + "\n"
-	if code != 1 || !strings.HasSuffix(errs, want) {
-		t.Fatalf("got %q (exit %d), want an error ending %q", errs, code, want)
+	in, out := filepath.Join(tmp, "doc.json"), filepath.Join(tmp, "doc.ainb")
+	bad := strings.Replace(doc, `"root": 0,`, `"root": 99,`, 1)
+	if bad == doc {
+		t.Fatal("the dump has no root 0 to break")
 	}
-	// A tail some string ends with builds.
-	doc = strings.Replace(own, `"Strings": [`, `"Tails": ["DoNothing"], "Strings": [`, 1)
-	os.WriteFile(in, []byte(doc), 0o644)
-	if _, errs, code := runCLI(t, "build", in, "-o", out); code != 0 {
-		t.Fatalf("build with a valid tail: exit %d: %s", code, errs)
+	os.WriteFile(in, []byte(bad), 0o644)
+	_, errs, code := runCLI(t, "build", in, "-o", out)
+	want := "ainb: " + in + ": 1 problems:\n  commands[0].root: no node with id 99\n"
+	if code != 1 || errs != want {
+		t.Fatalf("got %q (exit %d), want %q", errs, code, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("a failed build wrote its output")
+	}
+	// Another format's document is named as such.
+	os.WriteFile(in, []byte(strings.Replace(doc, "ainb-editor-document/2", "ainb-editor-document/1", 1)), 0o644)
+	if _, errs, code = runCLI(t, "build", in, "-o", out); code != 1 || !strings.Contains(errs, `format: "ainb-editor-document/1", want "ainb-editor-document/2"`) {
+		t.Fatalf("old format: got %q (exit %d)", errs, code)
+	}
+}
+
+// Every corpus file dumped as the editor document builds again to its own bytes, as the
+// project's own JSON did before the document replaced it.
+func TestDumpBuildCorpus(t *testing.T) {
+	for _, path := range testcorpus.AINB(t) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := dumpData(newReader(nil, len(b)), b, dumpOptions{name: filepath.Base(path)})
+		if err != nil {
+			t.Fatalf("%s: dump: %v", filepath.Base(path), err)
+		}
+		out, err := buildAINB(doc, buildOptions{})
+		if err != nil {
+			t.Fatalf("%s: build: %v", filepath.Base(path), err)
+		}
+		if !bytes.Equal(out, b) {
+			t.Errorf("%s: dumped and built, %d bytes differ from the file's %d", filepath.Base(path), len(out), len(b))
+		}
 	}
 }

@@ -36,7 +36,7 @@ func unpack(args []string, stderr io.Writer) int {
 	}
 	src, dir := files[0], files[1]
 	if err := unpackFile(src, dir, *zsdic); err != nil {
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", src, err)
+		say(stderr, "ainb: %s: %v", src, err)
 		return 1
 	}
 	return 0
@@ -150,7 +150,7 @@ func pack(args []string, stderr io.Writer) int {
 	dir := files[0]
 	data, yaz0Align, err := packDir(dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "ainb: %s: %v\n", dir, err)
+		say(stderr, "ainb: %s: %v", dir, err)
 		return 1
 	}
 	return writeOutput(fset, *out, data, yaz0Align, *zsdic, stderr)

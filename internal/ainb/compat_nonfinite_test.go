@@ -474,3 +474,17 @@ func BenchmarkReadCompatJSON(b *testing.B) {
 		}
 	}
 }
+
+// indentJSON marshals v with two-space indentation and without HTML escaping.
+func indentJSON(v any) ([]byte, error) {
+	raw, err := marshalNoEscape(v)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, raw, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}

@@ -109,21 +109,6 @@ func TestAppendJSONString(t *testing.T) {
 	}
 }
 
-// Errors in the project's JSON name members and kinds of values, never Go types or fields.
-func TestJSONErrorsInJSONTerms(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`{"Elements":[],"Version":"x"}`, `ainb: invalid JSON: line 1, column 29: Version: want an integer of 0 or more, found a JSON string`},
-		{`{"Elements":[{"Type":"a"}]}`, `ainb: invalid JSON: line 1, column 25: Elements.Type: want an integer of 0 or more, found a JSON string`},
-		{`{"Elements":[{"Inputs":{"Int":[{"Name":5}]}}]}`, `ainb: invalid JSON: Int: Name: want a string, found a JSON number`},
-	} {
-		for _, read := range []func([]byte) (*File, error){ReadJSON, ReadAnyJSON} {
-			if _, err := read([]byte(c.in)); err == nil || err.Error() != c.want {
-				t.Errorf("%s: got %v, want %s", c.in, err, c.want)
-			}
-		}
-	}
-}
-
 // A selector plug that reads its case from the blackboard must name the parameter: the
 // document is refused at the plug, naming the key, as for any other required member.
 func TestCompatJSONBlackboardCaseNeedsIndex(t *testing.T) {

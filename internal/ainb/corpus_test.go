@@ -147,60 +147,6 @@ func TestCorpusCompatJSON(t *testing.T) {
 	}
 }
 
-// The project's own JSON keeps everything: dumping and building gives the same bytes.
-func TestCorpusOwnJSON(t *testing.T) {
-	for _, path := range testcorpus.AINB(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			b, f := readCorpus(t, path)
-			js, err := f.JSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := ReadAnyJSON(js)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := g.Bytes()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(b, out) {
-				t.Fatalf("building the own JSON: %s", firstDiff(b, out))
-			}
-		})
-	}
-}
-
-// FuzzReadJSON: no document in the project's own format makes the loader or the writer panic,
-// and whatever builds reads back.
-func FuzzReadJSON(f *testing.F) {
-	for _, path := range testcorpus.AINB(f) {
-		b, err := os.ReadFile(path)
-		if err != nil || len(b) > 4<<10 {
-			continue
-		}
-		file, err := Read(b)
-		if err != nil {
-			f.Fatal(err)
-		}
-		js, err := file.JSON()
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(js)
-	}
-	tails, err := Read(tailSeed(f))
-	if err != nil {
-		f.Fatal(err)
-	}
-	js, err := tails.JSON()
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(js)
-	f.Fuzz(func(t *testing.T, b []byte) { checkLoaded(t, ReadJSON, b) })
-}
-
 // checkLoaded is the property of the JSON fuzz targets: whatever loads and passes Validate
 // writes a file the reader accepts.
 func checkLoaded(t *testing.T, load func([]byte) (*File, error), b []byte) {

@@ -48,7 +48,3 @@ func expressionsFromCompat(v any) (*exb.Module, error) {
 	}
 	return exb.FromCompat(&c)
 }
-
-func expressionsText(m *exb.Module) (string, error) { return m.Listing() }
-
-func expressionsFromText(s string) (*exb.Module, error) { return exb.ParseListing(s) }

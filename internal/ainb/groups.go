@@ -121,25 +121,3 @@ func (p *Blocks[T]) put(lists *[groupCount][]T) *[groupCount][]T {
 func GroupsIn[K ParamType | PlugKind, T any](p *Blocks[T], lists *[groupCount][]T) Groups[K, T] {
 	return Groups[K, T]{p.put(lists)}
 }
-
-func (g Groups[K, T]) MarshalJSON() ([]byte, error) {
-	lists := g.Lists()
-	return marshalGroups(groupNames[K](), lists[:])
-}
-
-func (g *Groups[K, T]) UnmarshalJSON(b []byte) error {
-	lists := g.Lists()
-	if err := unmarshalGroups(b, groupNames[K](), lists[:]); err != nil {
-		return err
-	}
-	g.SetAll(lists)
-	return nil
-}
-
-func groupNames[K ParamType | PlugKind]() []string {
-	var k K
-	if _, ok := any(k).(PlugKind); ok {
-		return plugKindNames[:NumPlugKinds]
-	}
-	return paramTypeNames[:]
-}

@@ -193,17 +193,3 @@ func PyFloat(x float64) string {
 	}
 	return pyfmt.Float(x)
 }
-
-// indentJSON marshals v with two-space indentation and without HTML escaping.
-func indentJSON(v any) ([]byte, error) {
-	raw, err := marshalNoEscape(v)
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, raw, "", "  "); err != nil {
-		return nil, err
-	}
-	out.WriteByte('\n')
-	return out.Bytes(), nil
-}

@@ -56,40 +56,40 @@ type Layout struct {
 	Section6C uint32
 	// ExpressionInstances is the expression binary's instance count, derived as the number of
 	// expression uses in the file; a modding tool's files store 0.
-	ExpressionInstances Kept `json:",omitempty"`
+	ExpressionInstances Kept
 	// QueryShared says the query id table was written by a modding tool that lets an element
 	// whose query list already appears in the table (as a run of entries, anywhere) use it,
 	// adding only lists not seen yet, in element order; the game gives each element a range of
 	// its own. QueryAlign8 says that tool then pads the table with zero entries so that the
 	// next section starts at a multiple of 8.
-	QueryShared bool `json:",omitempty"`
-	QueryAlign8 bool `json:",omitempty"`
+	QueryShared bool
+	QueryAlign8 bool
 	// MultiByElement says the multi-input array lists the sources element by element, as the
 	// reference writer does; the game's files list them by param type first, in the order of
 	// the input table.
-	MultiByElement bool `json:",omitempty"`
+	MultiByElement bool
 	// Queries is the header's query count (0x14), derived as the number of query elements; a
 	// modding tool's files store the length of their query id table there instead.
-	Queries Kept `json:",omitempty"`
+	Queries Kept
 	// ModuleOutputs is the header's count at 0x1C, derived as the number of module output
 	// elements; some of the game's modules without elements store 1 to 3 there, for reasons
 	// not known.
-	ModuleOutputs Kept `json:",omitempty"`
+	ModuleOutputs Kept
 	// ReplacedElements and ReplacedAttachments are the replacement table's counts of elements
 	// and attachments once its entries apply (File.ReplacedCounts), where a file stored others.
-	ReplacedElements    Kept `json:",omitempty"`
-	ReplacedAttachments Kept `json:",omitempty"`
+	ReplacedElements    Kept
+	ReplacedAttachments Kept
 	// Header54 is the header word at 0x54, 0 in every known file.
-	Header54 uint32 `json:",omitempty"`
+	Header54 uint32
 	// Tails are the strings the file referenced at an offset inside a longer pool string
 	// rather than at the start of one, in order of their first such offset. Only these may
 	// point into a tail again when written: any other string missing from Strings is
 	// appended, since readers that index the pool by string starts reject inner offsets.
-	Tails []string `json:",omitempty"`
+	Tails []string
 	// QueryOrder lists the elements with queries in the order their ranges follow each other
 	// in the query id table, when that is not element order (some of Nintendo's files); nil
 	// otherwise. A write keeps it while it names each element with queries exactly once.
-	QueryOrder []int `json:",omitempty"`
+	QueryOrder []int
 
 	index *poolIndex // built by the reader for Strings, so writes need not rebuild it
 }
@@ -231,25 +231,25 @@ type Element struct {
 	// multi-input count (at 0x1a in 0x404 files), 0 in known files: kept, like every field
 	// whose purpose is unknown, so that a file from another producer comes back as it was.
 	// (Here they take the padding before Reserved10.)
-	Reserved07 uint8  `json:",omitempty"`
-	Reserved1E uint16 `json:",omitempty"`
+	Reserved07 uint8
+	Reserved1E uint16
 	// Reserved10 is the u32 at entry offset 0x10; always 0 in known files.
 	Reserved10 uint32
 	// Kept holds the entry's counts the file stored where they differ from the derived ones
 	// (see Kept); nil when none do.
-	Kept *ElementKept `json:",omitempty"`
+	Kept *ElementKept
 
-	Queries     []int `json:",omitempty"` // element indices of the query elements this element reads
-	Attachments []int `json:",omitempty"` // indices into File.Attachments
+	Queries     []int // element indices of the query elements this element reads
+	Attachments []int // indices into File.Attachments
 	Properties  Properties
 	Inputs      Inputs
 	Outputs     Outputs
 	Plugs       Plugs
 	// UnusedPlugs holds plugs of the kinds 6 to 9, which no known file uses; nil when there
 	// are none.
-	UnusedPlugs *UnusedPlugs `json:",omitempty"`
-	Actions     []Action     `json:",omitempty"` // XLink actions
-	StateInfo   *StateInfo   `json:",omitempty"` // 0x404 only
+	UnusedPlugs *UnusedPlugs
+	Actions     []Action   // XLink actions
+	StateInfo   *StateInfo // 0x404 only
 }
 
 // Kept is a count a file stored where the writer derives another. Some of the game's files
@@ -346,7 +346,7 @@ type Value struct {
 // Property is a value an element or attachment is configured with.
 type Property struct {
 	Name      string
-	ClassName string `json:",omitempty"` // pointer properties only
+	ClassName string // pointer properties only
 	Flags     ParamFlags
 	Value     Value // pointer properties have none
 }
@@ -400,15 +400,15 @@ type Source struct {
 // Input is an input plug of an element.
 type Input struct {
 	Name      string
-	ClassName string `json:",omitempty"` // pointer inputs only
+	ClassName string // pointer inputs only
 	Value     Value  // the default value
 	Source    Source // used when Sources is nil
 	// SetBlackboard marks an input whose output index had its top bit set.
-	SetBlackboard bool `json:",omitempty"`
+	SetBlackboard bool
 	// Sources lists the sources of a multi-input; nil for a single source.
-	Sources []Source `json:",omitempty"`
+	Sources []Source
 	// PointerValue is the value word of a pointer input (always 0 in known files).
-	PointerValue uint32 `json:",omitempty"`
+	PointerValue uint32
 }
 
 // IsMulti reports whether the input has several sources.
@@ -417,7 +417,7 @@ func (in *Input) IsMulti() bool { return in.Sources != nil }
 // Output is an output plug of an element.
 type Output struct {
 	Name      string
-	ClassName string `json:",omitempty"` // pointer outputs only
+	ClassName string // pointer outputs only
 	// Connected is the top bit of the name word ("Is Output" in the community JSON).
 	Connected bool
 }
@@ -485,8 +485,8 @@ type Plug struct {
 	Jump *Jump
 	// Vector marks an expression's generic plug for a Vec3f input, which keeps three floats
 	// (Vec) where the others keep one word (LayoutWordVec3).
-	Vector bool  `json:",omitempty"`
-	Vec    Vec3f `json:",omitempty"`
+	Vector bool
+	Vec    Vec3f
 }
 
 // Jump is an entry of the jump table ("transition" in the community JSON): it switches the
@@ -623,10 +623,10 @@ type Attachment struct {
 	// EmptyEnd is where the six empty (count, offset) pairs at the end of the parameter
 	// block point, from the block's start: its end (0x64) in the game's files. A modding
 	// tool's files point 0x18 bytes earlier; that is kept here (Kept).
-	EmptyEnd Kept `json:",omitempty"`
+	EmptyEnd Kept
 	// NameHash is the name's murmur3 hash (0x407+) where a file stored another: a mod's
 	// attachment named "N" stores 0x78.
-	NameHash Kept `json:",omitempty"`
+	NameHash Kept
 }
 
 // Action is an XLink action triggered by an element.
@@ -654,7 +654,7 @@ type ReplacementTable struct {
 	// Processed is the initialization guard byte; files store 0.
 	Processed uint8
 	// Reserved01 is the byte after it, 0 in known files.
-	Reserved01 uint8 `json:",omitempty"`
+	Reserved01 uint8
 	Entries    []Replacement
 }
 
@@ -685,7 +685,7 @@ func ParseReplacementType(s string) (ReplacementType, bool) {
 type Replacement struct {
 	Type ReplacementType
 	// Reserved01 is the byte after the type, 0 in known files.
-	Reserved01 uint8 `json:",omitempty"`
+	Reserved01 uint8
 	Element    int16
 	Index      int16 // child plug index, or attachment index for RemoveAttachment
 	New        int16 // the new element for ReplaceChild, -1 otherwise
@@ -702,7 +702,7 @@ type Section58 struct {
 type EnumRelocation struct {
 	// Target is the value patched; nil when the offset points at no value the model knows,
 	// in which case Offset is written as it is.
-	Target    *ValueRef `json:",omitempty"`
+	Target    *ValueRef
 	Offset    uint32
 	ClassName string
 	ValueName string
@@ -712,8 +712,8 @@ type EnumRelocation struct {
 type ValueRef struct {
 	// Element is the element index, or -1 for an attachment's property.
 	Element    int
-	Attachment int  `json:",omitempty"` // attachment index when Element is -1
-	Input      bool `json:",omitempty"` // an input's value rather than a property's
+	Attachment int  // attachment index when Element is -1
+	Input      bool // an input's value rather than a property's
 	Type       ParamType
 	Index      int // within the element's (or attachment's) list of that type
 }
@@ -751,7 +751,7 @@ type Blackboard struct {
 	Params BlackboardParams
 	// Reserved holds the last u16 of each type's header entry, 0 in known files; nil when
 	// all are 0.
-	Reserved *[NumBlackboardTypes]uint16 `json:",omitempty"`
+	Reserved *[NumBlackboardTypes]uint16
 }
 
 // InheritMode says how a blackboard parameter is inherited between modules.

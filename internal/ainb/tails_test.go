@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"ainbeditor/internal/testcorpus"
@@ -182,17 +181,6 @@ func TestCorpusRecordedTailsKept(t *testing.T) {
 			if out2, err := again.Bytes(); err != nil || !bytes.Equal(out, out2) {
 				t.Fatalf("a file with a tail reference does not round-trip: %v %s", err, firstDiff(out, out2))
 			}
-			js, err := again.JSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := ReadJSON(js)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if out3, err := g.Bytes(); err != nil || !bytes.Equal(out, out3) {
-				t.Fatalf("building the own JSON of a file with a tail reference: %v %s", err, firstDiff(out, out3))
-			}
 		})
 	}
 }
@@ -281,39 +269,5 @@ func TestTailOffsets(t *testing.T) {
 	}
 	if got := tailOffsets(strs, nil); len(got) != 0 {
 		t.Fatalf("no tails: %v", got)
-	}
-}
-
-// The project's own JSON carries Layout.Tails, and rejects one no recorded string ends with.
-func TestTailsJSON(t *testing.T) {
-	f := tinyFile(&Layout{Strings: []string{"Walk", "Tiny", "AI", "Leaf"}, Tails: []string{"alk", ""}})
-	f.Commands[0].Name = "alk"
-	js, err := f.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(js, []byte(`"Tails": [`)) {
-		t.Fatalf("no Tails in %s", js)
-	}
-	g, err := ReadJSON(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(g.Layout.Tails, f.Layout.Tails) {
-		t.Fatalf("tails %q, want %q", g.Layout.Tails, f.Layout.Tails)
-	}
-	// Without tails the key is left out.
-	f.Layout.Tails = nil
-	if js, err = f.JSON(); err != nil || bytes.Contains(js, []byte("Tails")) {
-		t.Fatalf("empty Tails written: %v %s", err, js)
-	}
-	for _, c := range []struct{ tails, err string }{
-		{`["alk", "xyz"]`, `Layout.Tails[1]: "xyz" is not the tail of any string in Layout.Strings`},
-		{`["Walk"]`, `Layout.Tails[0]: "Walk" is not the tail of any string in Layout.Strings`},
-	} {
-		doc := strings.Replace(string(js), `"Strings": [`, `"Tails": `+c.tails+`, "Strings": [`, 1)
-		if _, err := ReadJSON([]byte(doc)); err == nil || !strings.HasSuffix(err.Error(), c.err) {
-			t.Fatalf("tails %s: got %v, want an error ending %q", c.tails, err, c.err)
-		}
 	}
 }

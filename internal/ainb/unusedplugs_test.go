@@ -70,13 +70,6 @@ func TestUnusedPlugKinds(t *testing.T) {
 		}
 
 		for name, load := range map[string]func(*File) (*File, error){
-			"own JSON": func(f *File) (*File, error) {
-				js, err := f.JSON()
-				if err != nil {
-					return nil, err
-				}
-				return ReadJSON(js)
-			},
 			"community JSON": func(f *File) (*File, error) {
 				js, err := f.CompatJSON()
 				if err != nil {
@@ -141,19 +134,6 @@ func TestReservedFieldsKept(t *testing.T) {
 		out, err := g.Bytes()
 		if err != nil || !bytes.Equal(out, b) {
 			t.Errorf("%#x: written back: %v, %s", v, err, firstDiff(b, out))
-		}
-		// The project's JSON keeps them too.
-		js, err := g.JSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := ReadJSON(js)
-		if err != nil {
-			t.Fatalf("%#x: %v", v, err)
-		}
-		k.Layout = g.Layout
-		if out, err := k.Bytes(); err != nil || !bytes.Equal(out, b) {
-			t.Errorf("%#x: through JSON: %v, %s", v, err, firstDiff(b, out))
 		}
 		// The untouched file reads with none of them.
 		h, err := Read(good)

@@ -61,18 +61,28 @@ func firstDiff(a, b []byte) string {
 // The size hint is never short (a short hint regrows the whole buffer) and, for files big
 // enough for it to matter, never more than half again too long.
 func TestEncodedSizeHint(t *testing.T) {
+	eachCorpusDocument(t, func(name string, d *Document, data []byte) {
+		hint, got := d.EncodedSizeHint(), len(d.Encode())
+		if hint < got || len(data) > 50_000 && hint > got*3/2 {
+			t.Errorf("%s: hint %d for %d bytes of JSON", name, hint, got)
+		}
+	})
+}
+
+// eachCorpusDocument parses every corpus AINB file and calls fn with its name, its document
+// and its bytes; a file that does not parse fails the test.
+func eachCorpusDocument(t *testing.T, fn func(name string, d *Document, data []byte)) {
+	t.Helper()
 	for _, path := range testcorpus.AINB(t) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := Parse(filepath.Base(path), data)
+		name := filepath.Base(path)
+		d, err := Parse(name, data)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", name, err)
 		}
-		hint, got := d.EncodedSizeHint(), len(d.Encode())
-		if hint < got || len(data) > 50_000 && hint > got*3/2 {
-			t.Errorf("%s: hint %d for %d bytes of JSON", filepath.Base(path), hint, got)
-		}
+		fn(name, d, data)
 	}
 }

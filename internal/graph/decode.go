@@ -100,31 +100,7 @@ type frame struct {
 	keysFrom int
 }
 
-// The members each object must have: the required lists of document.schema.json
-// (TestSchemaRequired checks they agree). Members left out of these may be absent, as the
-// encoder and the browser leave out empty lists, false flags and absent sources.
-var (
-	reqDocument = []string{"format", "name", "version", "filename", "category", "commands", "nodes", "attachments",
-		"blackboard", "expressions", "modules", "moduleCall", "replacements", "enumRelocations", "section58", "hasSection6C"}
-	reqCommand         = []string{"name", "guid", "root", "secondary"}
-	reqNode            = []string{"id", "type", "name", "guid", "x", "y"}
-	reqProperty        = []string{"name", "type", "value"}
-	reqInput           = []string{"name", "type", "value"}
-	reqOutput          = []string{"name", "type"}
-	reqChild           = []string{"node", "name"}
-	reqJump            = []string{"node", "type"}
-	reqAction          = []string{"slot", "action"}
-	reqStateInfo       = []string{"desiredState", "unknown"}
-	reqAttachment      = []string{"name", "debug"}
-	reqBlackboardParam = []string{"name", "type", "inherit", "value"}
-	reqExpressions     = []string{"version", "functions"}
-	reqFunction        = []string{"text"}
-	reqModule          = []string{"path", "category", "instances"}
-	reqModuleCall      = []string{"blackboardId", "parentBlackboardId"}
-	reqReplacement     = []string{"type", "node", "index"}
-	reqEnumRelocation  = []string{"className", "valueName"}
-	reqSection58       = []string{"description", "unknown"}
-)
+// The members each object must have are listed in members.go, derived from types.go's tags.
 
 // require makes the object just begun report each member of req it ends without, as a
 // problem at that member's path ("nodes[3].name: missing").

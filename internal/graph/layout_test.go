@@ -82,28 +82,20 @@ func TestLayoutLarge(t *testing.T) {
 // source (a shared query, a sibling's output, a cycle); these counts say how often that is.
 func TestLayoutCorpus(t *testing.T) {
 	reads, left := 0, 0
-	for _, path := range testcorpus.AINB(t) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := Parse(filepath.Base(path), b)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+	eachCorpusDocument(t, func(name string, d *Document, b []byte) {
 		checkNoOverlap(t, boxes(d))
-		again, _ := Parse(filepath.Base(path), b)
+		again, _ := Parse(name, b)
 		for i := range d.Nodes {
 			if d.Nodes[i].X != again.Nodes[i].X || d.Nodes[i].Y != again.Nodes[i].Y {
-				t.Fatalf("%s: layout is not deterministic at node %d", path, i)
+				t.Fatalf("%s: layout is not deterministic at node %d", name, i)
 			}
 		}
 		f := measureLayout(d)
 		reads, left = reads+f.reads, left+f.readsLeft
-		if filepath.Base(path) == "builtin_elements_v407.ainb" && (f.reads != 16 || f.readsLeft != 14) {
-			t.Errorf("%s: %d of %d reads left of their readers, want 14 of 16", path, f.readsLeft, f.reads)
+		if name == "builtin_elements_v407.ainb" && (f.reads != 16 || f.readsLeft != 14) {
+			t.Errorf("%s: %d of %d reads left of their readers, want 14 of 16", name, f.readsLeft, f.reads)
 		}
-	}
+	})
 	if reads != 14666 || left != 11152 {
 		t.Errorf("%d of %d reads run left to right, want 11152 of 14666", left, reads)
 	}

@@ -5,15 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"ainbeditor/internal/testcorpus"
 )
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
@@ -50,19 +47,11 @@ func TestSchema(t *testing.T) {
 		}
 		return s.Validate(v)
 	}
-	for _, path := range testcorpus.AINB(t) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+	eachCorpusDocument(t, func(name string, d *Document, _ []byte) {
+		if err := check(name, d.Encode()); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
-		d, err := Parse(filepath.Base(path), b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := check(path, d.Encode()); err != nil {
-			t.Errorf("%s: %v", filepath.Base(path), err)
-		}
-	}
+	})
 	d, _ := parseFile(t, "synthetic/kitchen_sink_v407.ainb")
 	good := string(d.Encode())
 	for name, bad := range map[string]string{

@@ -6,11 +6,14 @@ import (
 	"ainbeditor/internal/ainb"
 )
 
-// The editor document, declared once. document.schema.json describes it exactly for front-end
-// developers (the tests validate every corpus document against it), and static/document.js
-// gives the same shape as JSDoc typedefs for the editor's modules.
+// The editor document, declared once: the JSON tags below name every member and say which
+// may be absent (omitempty). go generate derives the rest from them (package docdecl): the
+// decoder's required lists (members.go), the members and required lists of
+// document.schema.json, whose value constraints are written there by hand (the tests
+// validate every corpus document against it), and static/document.js, the same shape as
+// JSDoc types and member lists for the editor's modules. Tests fail when any of them drifts.
 //
-// Vocabulary (also in the README's glossary): a file is a graph of nodes (the format's
+// Vocabulary (also in docs/document.md's glossary): a file is a graph of nodes (the format's
 // "elements"). A node has properties (values it is configured with), inputs and outputs
 // (typed values it reads and writes), children (tree edges; on selectors each child has a
 // condition), jumps (the format's "transitions": they switch a command's root), queries
@@ -24,6 +27,8 @@ import (
 // The JSON form is written by encode.go and read by decode.go, both by hand (no reflection):
 // document.schema.json describes it exactly. Where a Go type below differs from the plain
 // reading of its JSON (Value, Float, GUID, pointer fields), the comment says how.
+
+//go:generate go run ./docdecl/cmd/docdecl
 
 // Format names the document format and its version.
 const Format = "ainb-editor-document/2"

@@ -25,10 +25,10 @@ const maxFiles = 0x3FFF
 // last file's data, if any (see Warnings); Write lays the archive out again from the model.
 func Read(data []byte) (*Archive, error) {
 	if len(data) < headerSize {
-		return nil, fmt.Errorf("sarc: header needs %d bytes, input has %d", headerSize, len(data))
+		return nil, errAt(len(data), "the input ends inside the %d-byte header", headerSize)
 	}
 	if string(data[:4]) != "SARC" {
-		return nil, fmt.Errorf("sarc: at 0x0: magic %q, want \"SARC\"", data[:4])
+		return nil, errAt(0, "magic %q, want \"SARC\"", data[:4])
 	}
 	var bo binary.ByteOrder
 	switch {
@@ -37,22 +37,22 @@ func Read(data []byte) (*Archive, error) {
 	case data[6] == 0xFF && data[7] == 0xFE:
 		bo = binary.LittleEndian
 	default:
-		return nil, fmt.Errorf("sarc: at 0x6: byte order mark %02x %02x, want fe ff or ff fe", data[6], data[7])
+		return nil, errAt(0x6, "byte order mark %02x %02x, want fe ff or ff fe", data[6], data[7])
 	}
 	if hs := bo.Uint16(data[4:]); hs != headerSize {
-		return nil, fmt.Errorf("sarc: at 0x4: header size 0x%x, want 0x%x", hs, headerSize)
+		return nil, errAt(0x4, "header size 0x%x, want 0x%x", hs, headerSize)
 	}
 	fileSize := bo.Uint32(data[8:])
 	dataOffset := bo.Uint32(data[12:])
 	version := bo.Uint16(data[16:])
 	if version != 0x0100 {
-		return nil, fmt.Errorf("sarc: at 0x10: version 0x%04x, want 0x0100", version)
+		return nil, errAt(0x10, "version 0x%04x, want 0x0100", version)
 	}
 	// A size past the input means bytes are missing. A smaller one is a writer's mistake
 	// (some modding tools store 4 less than they write); nothing else depends on it, so it
 	// is recorded, reported by Warnings and written back while the archive is unedited.
 	if uint64(fileSize) > uint64(len(data)) {
-		return nil, fmt.Errorf("sarc: at 0x8: file size %d, input has %d bytes (cut short)", fileSize, len(data))
+		return nil, errAt(0x8, "file size %d, input has %d bytes (cut short)", fileSize, len(data))
 	}
 	a := &Archive{BigEndian: bo == binary.BigEndian, layout: &archiveLayout{
 		reserved:  bo.Uint16(data[18:]),
@@ -62,39 +62,39 @@ func Read(data []byte) (*Archive, error) {
 	// SFAT
 	off := headerSize
 	if len(data) < off+sfatHeadSize {
-		return nil, fmt.Errorf("sarc: at 0x%x: SFAT header needs %d bytes, input ends at 0x%x", off, sfatHeadSize, len(data))
+		return nil, errAt(off, "SFAT header needs %d bytes, input ends at 0x%x", sfatHeadSize, len(data))
 	}
 	if string(data[off:off+4]) != "SFAT" {
-		return nil, fmt.Errorf("sarc: at 0x%x: magic %q, want \"SFAT\"", off, data[off:off+4])
+		return nil, errAt(off, "magic %q, want \"SFAT\"", data[off:off+4])
 	}
 	if hs := bo.Uint16(data[off+4:]); hs != sfatHeadSize {
-		return nil, fmt.Errorf("sarc: at 0x%x: SFAT header size 0x%x, want 0x%x", off+4, hs, sfatHeadSize)
+		return nil, errAt(off+4, "SFAT header size 0x%x, want 0x%x", hs, sfatHeadSize)
 	}
 	count := int(bo.Uint16(data[off+6:]))
 	a.HashMultiplier = bo.Uint32(data[off+8:])
 	if count > maxFiles {
-		return nil, fmt.Errorf("sarc: at 0x%x: SFAT count %d exceeds the format's limit %d", off+6, count, maxFiles)
+		return nil, errAt(off+6, "SFAT count %d exceeds the format's limit %d", count, maxFiles)
 	}
 	entries := off + sfatHeadSize
 	if rest := len(data) - entries; count*sfatEntrySize > rest {
-		return nil, fmt.Errorf("sarc: at 0x%x: SFAT count %d needs %d bytes of entries, %d remain", off+6, count, count*sfatEntrySize, rest)
+		return nil, errAt(off+6, "SFAT count %d needs %d bytes of entries, %d remain", count, count*sfatEntrySize, rest)
 	}
 
 	// SFNT
 	off = entries + count*sfatEntrySize
 	if len(data) < off+sfntHeadSize {
-		return nil, fmt.Errorf("sarc: at 0x%x: SFNT header needs %d bytes, input ends at 0x%x", off, sfntHeadSize, len(data))
+		return nil, errAt(off, "SFNT header needs %d bytes, input ends at 0x%x", sfntHeadSize, len(data))
 	}
 	if string(data[off:off+4]) != "SFNT" {
-		return nil, fmt.Errorf("sarc: at 0x%x: magic %q, want \"SFNT\"", off, data[off:off+4])
+		return nil, errAt(off, "magic %q, want \"SFNT\"", data[off:off+4])
 	}
 	if hs := bo.Uint16(data[off+4:]); hs != sfntHeadSize {
-		return nil, fmt.Errorf("sarc: at 0x%x: SFNT header size 0x%x, want 0x%x", off+4, hs, sfntHeadSize)
+		return nil, errAt(off+4, "SFNT header size 0x%x, want 0x%x", hs, sfntHeadSize)
 	}
 	a.layout.sfntReserved = bo.Uint16(data[off+6:])
 	names := off + sfntHeadSize
 	if uint64(dataOffset) < uint64(names) || uint64(dataOffset) > uint64(len(data)) {
-		return nil, fmt.Errorf("sarc: at 0xc: data offset 0x%x outside 0x%x..0x%x (after the SFNT header, within the file)", dataOffset, names, len(data))
+		return nil, errAt(0xc, "data offset 0x%x outside 0x%x..0x%x (after the SFNT header, within the file)", dataOffset, names, len(data))
 	}
 	nameTable := data[names:dataOffset]
 	begins := make([]uint32, count)
@@ -118,11 +118,11 @@ func Read(data []byte) (*Archive, error) {
 		f := &a.Files[i]
 		if attrs[i] != 0 {
 			if h := hashName(a.HashMultiplier, f.Name); h != hash && hashNameUnsigned(a.HashMultiplier, f.Name) != hash {
-				return nil, fmt.Errorf("sarc: SFAT entry %d at 0x%x: name hash 0x%08x, name %q hashes to 0x%08x", i, e, hash, f.Name, h)
+				return nil, errAt(e, "SFAT entry %d: name hash 0x%08x, name %q hashes to 0x%08x", i, hash, f.Name, h)
 			}
 		}
 		if begin > end || uint64(end) > uint64(len(body)) {
-			return nil, fmt.Errorf("sarc: SFAT entry %d at 0x%x: data range 0x%x..0x%x (relative to 0x%x) outside the 0x%x data bytes", i, e+8, begin, end, dataOffset, len(body))
+			return nil, errAt(e+8, "SFAT entry %d: data range 0x%x..0x%x (relative to 0x%x) outside the 0x%x data bytes", i, begin, end, dataOffset, len(body))
 		}
 		f.Data = body[begin:end:end]
 		f.placed = &placement{name: f.Name, data: f.Data, hash: hash, attr: attrs[i]}
@@ -156,8 +156,7 @@ func (a *Archive) recordLayout(entries, names int, dataOffset uint32, begins []u
 			continue
 		}
 		if prev >= 0 && begins[i] < prevEnd {
-			return fmt.Errorf("sarc: SFAT entry %d at 0x%x: data 0x%x..0x%x overlaps entry %d's data ending at 0x%x",
-				i, entries+i*sfatEntrySize+8, begins[i], begins[i]+uint32(len(a.Files[i].Data)), prev, prevEnd)
+			return errAt(entries+i*sfatEntrySize+8, "SFAT entry %d: data 0x%x..0x%x overlaps entry %d's data ending at 0x%x", i, begins[i], begins[i]+uint32(len(a.Files[i].Data)), prev, prevEnd)
 		}
 		prev, prevEnd = i, begins[i]+uint32(len(a.Files[i].Data))
 	}
@@ -234,19 +233,19 @@ func (a *Archive) readNames(table []byte, names int, dataOffset uint32, entries 
 	for k, i := range order {
 		start := off(i)
 		if start >= len(table) {
-			return fmt.Errorf("sarc: SFAT entry %d at 0x%x: name offset 0x%x outside the name table (0x%x bytes at 0x%x)", i, entries+i*sfatEntrySize+4, start, len(table), names)
+			return errAt(entries+i*sfatEntrySize+4, "SFAT entry %d: name offset 0x%x outside the name table (0x%x bytes at 0x%x)", i, start, len(table), names)
 		}
 		limit, what := len(table), fmt.Sprintf("the data at 0x%x", dataOffset)
 		if k+1 < len(order) {
 			next := order[k+1]
 			if off(next) == start {
-				return fmt.Errorf("sarc: SFAT entry %d at 0x%x: name at 0x%x is also entry %d's name", next, entries+next*sfatEntrySize+4, names+start, i)
+				return errAt(entries+next*sfatEntrySize+4, "SFAT entry %d: name at 0x%x is also entry %d's name", next, names+start, i)
 			}
 			limit, what = min(off(next), len(table)), fmt.Sprintf("entry %d's name at 0x%x", next, names+off(next))
 		}
 		n := bytes.IndexByte(table[start:limit], 0)
 		if n < 0 {
-			return fmt.Errorf("sarc: SFAT entry %d at 0x%x: name at 0x%x has no terminator before %s", i, entries+i*sfatEntrySize+4, names+start, what)
+			return errAt(entries+i*sfatEntrySize+4, "SFAT entry %d: name at 0x%x has no terminator before %s", i, names+start, what)
 		}
 		a.Files[i].Name = string(table[start : start+n])
 	}
@@ -271,4 +270,17 @@ func hashNameUnsigned(mult uint32, name string) uint32 {
 		h = h*mult + uint32(name[i])
 	}
 	return h
+}
+
+// FormatError reports bytes that are not a SARC archive the reader accepts: what is wrong and
+// at which offset of the archive.
+type FormatError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *FormatError) Error() string { return fmt.Sprintf("sarc: at 0x%x: %s", e.Offset, e.Msg) }
+
+func errAt(offset int, format string, args ...any) *FormatError {
+	return &FormatError{Offset: offset, Msg: fmt.Sprintf(format, args...)}
 }

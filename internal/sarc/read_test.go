@@ -3,8 +3,11 @@ package sarc
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"ainbeditor/internal/testalloc"
@@ -49,7 +52,7 @@ func TestReadErrors(t *testing.T) {
 		in   []byte
 		want string
 	}{
-		{"short", []byte("SARC"), "sarc: header needs 20 bytes, input has 4"},
+		{"short", []byte("SARC"), "sarc: at 0x4: the input ends inside the 20-byte header"},
 		{"magic", mod(func(b []byte) []byte { b[0] = 'X'; return b }), `sarc: at 0x0: magic "XARC", want "SARC"`},
 		{"bom", mod(func(b []byte) []byte { b[6] = 0; return b }), "sarc: at 0x6: byte order mark 00 fe, want fe ff or ff fe"},
 		{"version", mod(func(b []byte) []byte { b[0x10] = 2; return b }), "sarc: at 0x10: version 0x0102, want 0x0100"},
@@ -63,28 +66,33 @@ func TestReadErrors(t *testing.T) {
 		{"data offset", mod(func(b []byte) []byte { le.PutUint32(b[0xC:], 0x44); return b }),
 			"sarc: at 0xc: data offset 0x44 outside 0x48..0x64 (after the SFNT header, within the file)"},
 		{"name offset", mod(func(b []byte) []byte { le.PutUint32(b[0x24:], 0x01000004); return b }),
-			"sarc: SFAT entry 0 at 0x24: name offset 0x10 outside the name table (0x10 bytes at 0x48)"},
+			"sarc: at 0x24: SFAT entry 0: name offset 0x10 outside the name table (0x10 bytes at 0x48)"},
 		{"unterminated name", mod(func(b []byte) []byte { copy(b[0x48:0x58], "a.txtXXXb.txtXXX"); return b }),
-			"sarc: SFAT entry 0 at 0x24: name at 0x48 has no terminator before entry 1's name at 0x50"},
+			"sarc: at 0x24: SFAT entry 0: name at 0x48 has no terminator before entry 1's name at 0x50"},
 		{"unterminated last name", mod(func(b []byte) []byte { copy(b[0x50:0x58], "b.txtXXX"); return b }),
-			"sarc: SFAT entry 1 at 0x34: name at 0x50 has no terminator before the data at 0x58"},
+			"sarc: at 0x34: SFAT entry 1: name at 0x50 has no terminator before the data at 0x58"},
 		{"shared name", mod(func(b []byte) []byte { le.PutUint32(b[0x34:], 0x01000000); return b }),
-			"sarc: SFAT entry 1 at 0x34: name at 0x48 is also entry 0's name"},
+			"sarc: at 0x34: SFAT entry 1: name at 0x48 is also entry 0's name"},
 		{"name inside another", mod(func(b []byte) []byte { le.PutUint32(b[0x34:], 0x01000001); return b }),
-			"sarc: SFAT entry 0 at 0x24: name at 0x48 has no terminator before entry 1's name at 0x4c"},
+			"sarc: at 0x24: SFAT entry 0: name at 0x48 has no terminator before entry 1's name at 0x4c"},
 		{"hash", mod(func(b []byte) []byte { b[0x20] ^= 1; return b }),
-			`sarc: SFAT entry 0 at 0x20: name hash 0x5c897aa6, name "a.txt" hashes to 0x5c897aa7`},
+			`sarc: at 0x20: SFAT entry 0: name hash 0x5c897aa6, name "a.txt" hashes to 0x5c897aa7`},
 		{"range past end", mod(func(b []byte) []byte { le.PutUint32(b[0x3C:], 0x0D); return b }),
-			"sarc: SFAT entry 1 at 0x38: data range 0x4..0xd (relative to 0x58) outside the 0xc data bytes"},
+			"sarc: at 0x38: SFAT entry 1: data range 0x4..0xd (relative to 0x58) outside the 0xc data bytes"},
 		{"range reversed", mod(func(b []byte) []byte { le.PutUint32(b[0x38:], 0x0C); le.PutUint32(b[0x3C:], 0x04); return b }),
-			"sarc: SFAT entry 1 at 0x38: data range 0xc..0x4 (relative to 0x58) outside the 0xc data bytes"},
+			"sarc: at 0x38: SFAT entry 1: data range 0xc..0x4 (relative to 0x58) outside the 0xc data bytes"},
 		{"overlap", mod(func(b []byte) []byte { le.PutUint32(b[0x38:], 0x02); return b }),
-			"sarc: SFAT entry 1 at 0x38: data 0x2..0xc overlaps entry 0's data ending at 0x4"},
+			"sarc: at 0x38: SFAT entry 1: data 0x2..0xc overlaps entry 0's data ending at 0x4"},
 	}
 	for _, c := range cases {
 		a, err := Read(c.in)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: error %v\nwant %q", c.name, err, c.want)
+		}
+		// The offset is the error's own, not only its text's.
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.HasPrefix(c.want, fmt.Sprintf("sarc: at 0x%x: ", fe.Offset)) {
+			t.Errorf("%s: %#v is not a FormatError at the offset the message names", c.name, err)
 		}
 		if a != nil {
 			t.Errorf("%s: archive returned with error", c.name)
@@ -111,7 +119,7 @@ func TestOverlappingNamesRefused(t *testing.T) {
 	le.PutUint32(b[8:], uint32(len(b)))
 	le.PutUint32(b[12:], uint32(len(b)))
 	_, err := Read(b)
-	if err == nil || err.Error() != "sarc: SFAT entry 0 at 0x24: name at 0x40018 has no terminator before entry 1's name at 0x4001c" {
+	if err == nil || err.Error() != "sarc: at 0x24: SFAT entry 0: name at 0x40018 has no terminator before entry 1's name at 0x4001c" {
 		t.Fatalf("error %v", err)
 	}
 }

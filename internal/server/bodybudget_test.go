@@ -26,8 +26,8 @@ func wantBusy(t *testing.T, rec *httptest.ResponseRecorder) {
 
 func TestBodyBudget(t *testing.T) {
 	const big = 100 << 10
-	// The parse route takes up to 164 KiB (a form may add 64 KiB to the 100 KiB file), so a
-	// body of unknown length reserves that much; the budget holds one big body, not two.
+	// The parse route takes up to 164 KiB (a form may add 64 KiB to the 100 KiB file); the
+	// budget holds one big body and a little more, not two.
 	s := newTestServer(t, func(c *Config) {
 		c.MaxUpload = big
 		c.MaxDocument = big
@@ -37,34 +37,49 @@ func TestBodyBudget(t *testing.T) {
 	small := corpusFile(t, smallFile)
 	want := parseOK(t, s, "x.ainb", small)
 
-	// A big upload whose body arrives slowly holds its reservation while it is read.
+	// A big upload whose body arrives slowly holds what has arrived, in steps that double,
+	// not what it announces.
 	pr, pw := io.Pipe()
 	slow := httptest.NewRequest("POST", "/api/parse", pr)
 	slow.Header.Set("Content-Type", "application/octet-stream")
 	slow.ContentLength = big
 	done := make(chan *httptest.ResponseRecorder)
 	go func() { done <- serve(s, slow) }()
-	// The write returns once the handler reads: by then the body is reserved.
+	// A write returns once the handler has read it all.
 	if _, err := pw.Write(make([]byte, 1<<10)); err != nil {
 		t.Fatal(err)
 	}
+	if got := s.budget.reserved.Load(); got != bodyGrain {
+		t.Fatalf("reserved %d bytes after 1 KiB of the slow upload, want %d", got, bodyGrain)
+	}
+	// A small body with a length reserves its length, and fits beside it.
+	if rec := do(s, "POST", "/api/parse?name=x.ainb", "application/octet-stream", small); rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), want) {
+		t.Fatalf("small upload beside the slow one: %d %s", rec.Code, cut(rec.Body.Bytes()))
+	}
+	if _, err := pw.Write(make([]byte, bodyGrain)); err != nil {
+		t.Fatal(err)
+	}
+	// Doubling stops at the announced length.
 	if got := s.budget.reserved.Load(); got != big {
-		t.Fatalf("reserved %d bytes while the slow upload is read, want %d", got, big)
+		t.Fatalf("reserved %d bytes after 65 KiB of the slow upload, want %d", got, big)
 	}
 
-	// A second big one does not fit beside it, nor does a body of unknown length (it might
-	// be as large as the route takes).
+	// Now a second big one does not fit beside it: it gets its first grain, and is refused
+	// the rest part way.
 	wantBusy(t, do(s, "POST", "/api/parse", "application/octet-stream", make([]byte, big)))
+	if got := s.budget.reserved.Load(); got != big {
+		t.Fatalf("reserved %d bytes after the refusal, want the slow upload's %d", got, big)
+	}
+	// A body of unknown length may be as long as the route takes, but reserves a grain to
+	// start with, and this one needs no more.
 	chunked := httptestRequest("POST", "/api/parse?name=x.ainb", "application/octet-stream", small)
 	chunked.ContentLength = -1
-	wantBusy(t, serve(s, chunked))
-	// A small one does, and is served.
-	if rec := do(s, "POST", "/api/parse?name=x.ainb", "application/octet-stream", small); rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), want) {
-		t.Fatalf("small upload beside the big one: %d %s", rec.Code, cut(rec.Body.Bytes()))
+	if rec := serve(s, chunked); rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), want) {
+		t.Fatalf("chunked upload beside the slow one: %d %s", rec.Code, cut(rec.Body.Bytes()))
 	}
 
 	// The slow upload completes (zeros are no AINB file) and gives its reservation back.
-	if _, err := pw.Write(make([]byte, big-1<<10)); err != nil {
+	if _, err := pw.Write(make([]byte, big-1<<10-bodyGrain)); err != nil {
 		t.Fatal(err)
 	}
 	pw.Close()
@@ -80,6 +95,34 @@ func TestBodyBudget(t *testing.T) {
 	if rec := serve(s, chunked); rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), want) {
 		t.Fatalf("chunked upload alone: %d %s", rec.Code, cut(rec.Body.Bytes()))
 	}
+	if got := s.budget.reserved.Load(); got != 0 {
+		t.Fatalf("reserved %d bytes with no request in flight", got)
+	}
+}
+
+// TestBodyBudgetMidBody checks a body refused more budget part way is answered 503 with
+// Retry-After, whatever the route's reader made of the cut (a form reader calls it
+// malformed), and gives back what it held.
+func TestBodyBudgetMidBody(t *testing.T) {
+	const big = 100 << 10
+	s := newTestServer(t, func(c *Config) {
+		c.MaxUpload = big
+		c.MaxDocument = big
+		c.BodyBudget = 180 << 10
+	})
+	s.budget.wait = 10 * time.Millisecond
+	// Another request holds all but 80 KiB.
+	if err := s.budget.acquire(t.Context(), 100<<10); err != nil {
+		t.Fatal(err)
+	}
+	ct, form := multipartBody(t, "file", "a.ainb", make([]byte, 90<<10))
+	// The form gets its first 64 KiB, then cannot grow to its length.
+	wantBusy(t, do(s, "POST", "/api/parse", ct, form))
+	if got := s.budget.reserved.Load(); got != 100<<10 {
+		t.Fatalf("reserved %d bytes after the refusal, want the other request's %d", got, 100<<10)
+	}
+	s.budget.release(100 << 10)
+	wantError(t, do(s, "POST", "/api/parse", ct, form), http.StatusUnprocessableEntity)
 }
 
 // TestBodyBudgetConfig checks the budget is at least the largest body a route takes, so a

@@ -31,12 +31,25 @@ type Config struct {
 	// need one. The server ships none: the games' dictionaries are not ours to distribute.
 	ZstdDicts []string
 	// BodyBudget caps the request bodies held at once, server-wide: a request reserves its
-	// body's size (its route's cap when the length is unknown) before it is read. A share
-	// read whole from a store that cannot stream it (PostgreSQL) counts too.
+	// body as it arrives (at most twice what has arrived, never past its Content-Length or
+	// its route's cap). A share read whole from a store that cannot stream it (PostgreSQL)
+	// counts too.
 	BodyBudget int64
+	// BodyIdleTimeout is how long a request body may stop arriving before it is cut with 408:
+	// a body reserves budget as it arrives, and this keeps one that has stalled from holding
+	// its share, and its connection, for the whole ReadTimeout.
+	BodyIdleTimeout time.Duration
 	// AllowOrigins lists the origins (scheme://host[:port]) besides the server's own whose
 	// pages may call the API from a browser.
 	AllowOrigins []string
+	// AllowedHosts lists the host names, besides IP addresses, localhost and the host of
+	// Addr, that requests may name in their Host header; "*" allows any. Other hosts are
+	// refused, so a site whose name is rebound to this server's address cannot use it.
+	AllowedHosts []string
+
+	// StoreTimeout bounds every call to the share store: a store that does not answer
+	// within it is reported unavailable (503 with Retry-After).
+	StoreTimeout time.Duration
 
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
@@ -65,6 +78,8 @@ func DefaultConfig() Config {
 		MaxDocument:       64 * mib,
 		MaxConversions:    2 * runtime.GOMAXPROCS(0),
 		BodyBudget:        256 * mib,
+		BodyIdleTimeout:   10 * time.Second,
+		StoreTimeout:      5 * time.Second,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,
@@ -95,8 +110,11 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs.Var((*byteSize)(&c.MaxDocument), "max-document", "largest document JSON accepted by build and shares, e.g. 64MiB")
 	fs.IntVar(&c.MaxConversions, "max-conversions", c.MaxConversions, "parses and builds running at once")
 	fs.Var((*byteSize)(&c.BodyBudget), "body-budget", "request bodies (and shares read whole from PostgreSQL) held at once, all requests together, e.g. 256MiB")
+	fs.DurationVar(&c.BodyIdleTimeout, "body-idle-timeout", c.BodyIdleTimeout, "time a request body may stop arriving before it is cut with 408")
 	fs.Var((*originList)(&c.AllowOrigins), "allow-origins", "other origins whose pages may call the API, scheme://host[:port], separated by commas")
+	fs.Var((*originList)(&c.AllowedHosts), "allowed-hosts", "host names the server answers to besides IP addresses, localhost and the -addr host, separated by commas; * for any")
 	fs.Var((*pathList)(&c.ZstdDicts), "zstd-dicts", "zstd dictionary files for compressed uploads, separated by "+string(filepath.ListSeparator))
+	fs.DurationVar(&c.StoreTimeout, "store-timeout", c.StoreTimeout, "time a call to the share store (the data directory or PostgreSQL) may take before the request is answered 503")
 	fs.DurationVar(&c.ReadHeaderTimeout, "read-header-timeout", c.ReadHeaderTimeout, "time to read a request's headers")
 	fs.DurationVar(&c.ReadTimeout, "read-timeout", c.ReadTimeout, "time to read a whole request")
 	fs.DurationVar(&c.WriteTimeout, "write-timeout", c.WriteTimeout, "time to handle a request and write the response")
@@ -169,12 +187,16 @@ func (c Config) Check() error {
 	if err := checkOrigins(c.AllowOrigins); err != nil {
 		errs = append(errs, fmt.Errorf("allow-origins: %w", err))
 	}
+	if err := checkHosts(c.AllowedHosts); err != nil {
+		errs = append(errs, fmt.Errorf("allowed-hosts: %w", err))
+	}
 	if c.MaxConversions <= 0 {
 		errs = append(errs, errors.New("max-conversions: must be positive"))
 	}
 	for name, d := range map[string]time.Duration{
 		"read-header-timeout": c.ReadHeaderTimeout, "read-timeout": c.ReadTimeout,
-		"write-timeout": c.WriteTimeout, "idle-timeout": c.IdleTimeout, "shutdown-timeout": c.ShutdownTimeout,
+		"write-timeout": c.WriteTimeout, "body-idle-timeout": c.BodyIdleTimeout,
+		"store-timeout": c.StoreTimeout, "idle-timeout": c.IdleTimeout, "shutdown-timeout": c.ShutdownTimeout,
 	} {
 		if d <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be positive", name))

@@ -103,6 +103,16 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
 	var mbe *http.MaxBytesError
 	switch {
+	case bodyFault(r) != nil:
+		// Checked first: the client is told why the server cut its body, whatever the handler
+		// made of the failed read, and even though net/http cancelled the request's context
+		// when the connection's deadline passed.
+		ae = bodyFault(r)
+		// The rest of the body is not read: the connection cannot carry another request.
+		w.Header().Set("Connection", "close")
+		if ae.Status == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+		}
 	case errors.As(err, &ae):
 	case errors.As(err, &mbe):
 		ae = tooLarge(mbe.Limit)

@@ -36,6 +36,7 @@ func noRateLimits(c *Config) { c.ShareRate, c.ConvertRate = 1<<30, 1<<30 }
 
 func newServerWithStore(t testing.TB, cfg Config, store share.Store) *Server {
 	t.Helper()
+	cfg.AllowedHosts = append(cfg.AllowedHosts, testHost)
 	s, err := New(cfg, store, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +44,10 @@ func newServerWithStore(t testing.TB, cfg Config, store share.Store) *Server {
 	t.Cleanup(s.Close)
 	return s
 }
+
+// testHost is the Host of httptest.NewRequest's requests: the server under test answers to
+// it as a server deployed under that name would.
+const testHost = "example.com"
 
 // do sends one request through the whole handler, middleware included.
 func do(s http.Handler, method, target, contentType string, body []byte) *httptest.ResponseRecorder {

@@ -131,6 +131,7 @@ type logLine struct {
 func TestAccessLog(t *testing.T) {
 	var buf bytes.Buffer
 	cfg := DefaultConfig()
+	cfg.AllowedHosts = []string{testHost}
 	store, err := share.OpenDir(t.TempDir(), cfg.MaxDocument)
 	if err != nil {
 		t.Fatal(err)

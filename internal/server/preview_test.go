@@ -60,7 +60,7 @@ func metaOf(t *testing.T, page, attr, key string) string {
 // same; the values are escaped so that names holding quotes, brackets, ampersands and line
 // breaks stay inside their attributes, and long names are cut.
 func TestSharePageMeta(t *testing.T) {
-	s := newTestServer(t, noRateLimits)
+	s := newTestServer(t, func(c *Config) { noRateLimits(c); c.AllowedHosts = []string{"ainb.test"} })
 	name := "Evil\" onload=\"alert(1)\" <b>&amp;</b>\n'x'.ainb"
 	doc := smallDoc(name)
 	doc.Nodes[1].Name = "Wait</title><script>x</script>"

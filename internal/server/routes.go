@@ -14,7 +14,7 @@ import (
 // routes is the whole URL space of the server.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.observe, s.recoverer, securityHeaders, middleware.GetHead, compressor().Handler)
+	r.Use(s.observe, s.recoverer, securityHeaders, s.checkHost, middleware.GetHead, compressor().Handler)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed(r))
 

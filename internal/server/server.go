@@ -28,6 +28,7 @@ type Server struct {
 	conversions limiter
 	budget      *bodyBudget
 	origins     *http.CrossOriginProtection
+	hosts       *hostGuard
 	metrics     *metrics
 	router      http.Handler
 	// shareRate and convertRate hold each client to ShareRate and ConvertRate.
@@ -42,8 +43,10 @@ type Server struct {
 	replyBase, replyRatio int64
 }
 
-// New makes a server keeping shares in store, logging to log (slog.Default() if nil). Only
-// the size limits, MaxConversions and ZstdDicts of cfg matter here; Run uses the rest.
+// New makes a server keeping shares in store, logging to log (slog.Default() if nil). The
+// listening and connection settings of cfg (ReadHeaderTimeout, WriteTimeout, IdleTimeout,
+// ShutdownTimeout, Data, Store) are Run's; New uses the rest, Addr for the hosts it answers
+// to and ReadTimeout to bound a body's idle deadline.
 func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -79,7 +82,7 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 	}
 	s := &Server{
 		cfg:         cfg,
-		store:       store,
+		store:       withDeadlines(store, cfg.StoreTimeout),
 		log:         log,
 		unzstd:      u,
 		zsdics:      zsdics,
@@ -87,6 +90,7 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		conversions: make(limiter, cfg.MaxConversions),
 		budget:      newBodyBudget(cfg.BodyBudget),
 		origins:     origins,
+		hosts:       newHostGuard(cfg.Addr, cfg.AllowedHosts),
 		replyBase:   MaxReplyBase,
 		replyRatio:  MaxReplyRatio,
 		previews:    newPreviewCache(cfg.PreviewCache),

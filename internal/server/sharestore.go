@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -102,4 +104,120 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// A store that stops answering (a database partitioned away, or stopped) once held every
+// share request until the write timeout, two minutes, each with its body reserved, while
+// /healthz already said 503. So every call to the store gets a deadline, StoreTimeout, and
+// one that passes it is ErrUnavailable: a 503 with Retry-After, and the handler returns and
+// gives its body back. The stores honour their context: the PostgreSQL driver gives up its
+// connection when the context ends.
+
+// storeTimeoutError is the error of a store call past its deadline.
+type storeTimeoutError struct{ timeout time.Duration }
+
+func (e *storeTimeoutError) Error() string {
+	return fmt.Sprintf("the share store did not answer within %v", e.timeout)
+}
+
+func (e *storeTimeoutError) Is(target error) bool { return target == share.ErrUnavailable }
+
+// deadlineStore gives every call to the store it wraps a deadline.
+type deadlineStore struct {
+	store   share.Store
+	timeout time.Duration
+}
+
+// deadlineOpener is a deadlineStore over a store that streams shares.
+type deadlineOpener struct {
+	*deadlineStore
+	opener share.Opener
+}
+
+// withDeadlines wraps store so every call has a deadline of timeout, keeping its ability to
+// stream shares.
+func withDeadlines(store share.Store, timeout time.Duration) share.Store {
+	d := &deadlineStore{store: store, timeout: timeout}
+	if o, ok := store.(share.Opener); ok {
+		return &deadlineOpener{d, o}
+	}
+	return d
+}
+
+// bound runs call with the deadline; past it, the call's error becomes a storeTimeoutError
+// (keeping the store's own error in the chain, for the log).
+func (d *deadlineStore) bound(ctx context.Context, call func(context.Context) error) error {
+	timeout := &storeTimeoutError{d.timeout}
+	cctx, cancel := context.WithTimeoutCause(ctx, d.timeout, timeout)
+	defer cancel()
+	err := call(cctx)
+	if err != nil && context.Cause(cctx) == timeout {
+		return fmt.Errorf("%w: %w", timeout, err)
+	}
+	return err
+}
+
+func (d *deadlineStore) Put(ctx context.Context, data []byte) (id string, err error) {
+	err = d.bound(ctx, func(ctx context.Context) (err error) {
+		id, err = d.store.Put(ctx, data)
+		return err
+	})
+	return id, err
+}
+
+func (d *deadlineStore) Get(ctx context.Context, id string) (data []byte, err error) {
+	err = d.bound(ctx, func(ctx context.Context) (err error) {
+		data, err = d.store.Get(ctx, id)
+		return err
+	})
+	return data, err
+}
+
+func (d *deadlineStore) Stat(ctx context.Context, id string) (info share.Info, err error) {
+	err = d.bound(ctx, func(ctx context.Context) (err error) {
+		info, err = d.store.Stat(ctx, id)
+		return err
+	})
+	return info, err
+}
+
+func (d *deadlineStore) Writable(ctx context.Context) error {
+	return d.bound(ctx, d.store.Writable)
+}
+
+// Open has the deadline to open the share only: the copy to the client that follows takes
+// as long as the client does (the write timeout bounds it), so the stream's context lives
+// until it is closed.
+func (d *deadlineOpener) Open(ctx context.Context, id string) (io.ReadCloser, share.Info, error) {
+	timeout := &storeTimeoutError{d.timeout}
+	cctx, cancel := context.WithCancelCause(ctx)
+	timer := time.AfterFunc(d.timeout, func() { cancel(timeout) })
+	rc, info, err := d.opener.Open(cctx, id)
+	if !timer.Stop() {
+		// Too late, whatever the store answered: a stream opened past the deadline may
+		// already be broken by its context.
+		if err == nil {
+			rc.Close()
+			err = context.Cause(cctx)
+		}
+		cancel(nil)
+		return nil, share.Info{}, fmt.Errorf("%w: %w", timeout, err)
+	}
+	if err != nil {
+		cancel(nil)
+		return nil, info, err
+	}
+	return &closeCancel{rc, func() { cancel(nil) }}, info, nil
+}
+
+// closeCancel ends a stream's context when the stream is closed.
+type closeCancel struct {
+	io.ReadCloser
+	cancel func()
+}
+
+func (c *closeCancel) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
 }

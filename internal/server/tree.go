@@ -33,7 +33,7 @@ import (
 //   - POST /api/tree/build?kind=byml|aamp (multipart: "document", optional "file" and
 //     "zsdic") writes the document. With "file", the file the document was opened from, the
 //     new file keeps that file's layout and wrapping: the original is read again and the
-//     edited tree grafted onto it (graftBYML, graftAAMP), so the writers' preserve modes
+//     edited tree grafted onto it (byml and aamp Document.Graft), so the writers' preserve modes
 //     give back the original bytes for an unedited document and change only the bytes of a
 //     value edit that fits the layout; the file comes back compressed as the original was
 //     (same zstd dictionary, same Yaz0 alignment). Without "file" the layout is canonical and
@@ -318,7 +318,7 @@ func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
 			if err != nil {
 				return errorf(http.StatusUnprocessableEntity, "the original file: %v", err)
 			}
-			graftBYML(orig, doc)
+			orig.Graft(doc)
 			doc = orig
 		}
 		layout = "canonical"
@@ -338,7 +338,7 @@ func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
 			if err != nil {
 				return errorf(http.StatusUnprocessableEntity, "the original file: %v", err)
 			}
-			graftAAMP(orig, pio)
+			orig.Graft(pio)
 			pio = orig
 		}
 		if out, err = pio.Write(); err != nil {
@@ -506,91 +506,4 @@ func yamlError(err error) *apiError {
 		}
 	}
 	return &apiError{http.StatusUnprocessableEntity, "the YAML is not valid: " + msg, detail}
-}
-
-// graftBYML puts the edited tree into the original document's nodes wherever the two have
-// the same shape, so that byml's preserve mode, whose recorded layout names nodes by
-// pointer, still finds every node it recorded: an unedited tree gives the original bytes,
-// and a value edit that fits the layout changes that value's bytes only. Where the shapes
-// differ the edited nodes are used as they are, and Marshal falls back to the canonical
-// layout. A node the file shares between parents stays shared while every use of it is
-// equal; a use that differs gets its own node.
-func graftBYML(orig, edited *byml.Document) {
-	orig.Version, orig.BigEndian = edited.Version, edited.BigEndian
-	if orig.Root == nil || edited.Root == nil {
-		orig.Root = edited.Root
-		return
-	}
-	g := grafter{seen: map[*byml.Node]bool{}}
-	orig.Root = g.graft(orig.Root, edited.Root)
-}
-
-type grafter struct{ seen map[*byml.Node]bool }
-
-// graft returns the node to put where o was, holding e's values. Both trees are at most
-// byml's nesting depth deep (FromJSON and Read refuse deeper ones).
-func (g *grafter) graft(o, e *byml.Node) *byml.Node {
-	if o.Kind != e.Kind {
-		return e
-	}
-	if g.seen[o] {
-		// Reached again through another parent: already holds the first use's values.
-		if byml.Equal(o, e) {
-			return o
-		}
-		return e
-	}
-	g.seen[o] = true
-	switch o.Kind {
-	case byml.Array:
-		for i := range e.Items {
-			if i < len(o.Items) {
-				e.Items[i] = g.graft(o.Items[i], e.Items[i])
-			}
-		}
-		o.Items = e.Items
-	case byml.Hash, byml.HashMap32, byml.HashMap64:
-		if o.KeepOrder || e.KeepOrder {
-			// Entries in the file's order, keys maybe repeated: match them by place.
-			for i := range e.Entries {
-				ee := &e.Entries[i]
-				if i < len(o.Entries) && o.Entries[i].Key == ee.Key && o.Entries[i].Hash == ee.Hash {
-					ee.Value = g.graft(o.Entries[i].Value, ee.Value)
-				}
-			}
-			o.Entries, o.KeepOrder = e.Entries, e.KeepOrder
-			break
-		}
-		// Both sides are sorted the same way (Read and FromJSON sort or keep the order,
-		// others): walk them together, matching entries by key.
-		j := 0
-		for i := range e.Entries {
-			ee := &e.Entries[i]
-			for j < len(o.Entries) && entryLess(o.Kind, &o.Entries[j], ee) {
-				j++
-			}
-			if j < len(o.Entries) && o.Entries[j].Key == ee.Key && o.Entries[j].Hash == ee.Hash {
-				ee.Value = g.graft(o.Entries[j].Value, ee.Value)
-				j++
-			}
-		}
-		o.Entries = e.Entries
-	default:
-		o.Bits, o.Str, o.Data, o.Align = e.Bits, e.Str, e.Data, e.Align
-	}
-	return o
-}
-
-func entryLess(k byml.Kind, a, b *byml.Entry) bool {
-	if k == byml.Hash {
-		return a.Key < b.Key
-	}
-	return a.Hash < b.Hash
-}
-
-// graftAAMP gives the original document the edited one's values. aamp's recorded layout
-// follows the tree's walk order rather than its pointers, so the edited tree replaces the
-// original's whole: Write keeps the layout while every structure and value still fits it.
-func graftAAMP(orig, edited *aamp.ParameterIO) {
-	orig.Version, orig.Type, orig.Root = edited.Version, edited.Type, edited.Root
 }

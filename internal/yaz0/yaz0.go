@@ -50,10 +50,10 @@ type Header struct {
 // ParseHeader reads the header of a Yaz0 stream.
 func ParseHeader(src []byte) (Header, error) {
 	if len(src) < HeaderSize {
-		return Header{}, fmt.Errorf("yaz0: header needs %d bytes, input has %d", HeaderSize, len(src))
+		return Header{}, errAt(len(src), nil, "the input ends inside the %d-byte header", HeaderSize)
 	}
 	if string(src[:4]) != "Yaz0" {
-		return Header{}, fmt.Errorf("yaz0: at 0x0: magic %q, want \"Yaz0\"", src[:4])
+		return Header{}, errAt(0, nil, "magic %q, want \"Yaz0\"", src[:4])
 	}
 	return Header{
 		Size:      binary.BigEndian.Uint32(src[4:]),
@@ -77,7 +77,7 @@ func Decode(src []byte) (Header, []byte, error) {
 	}
 	payload := uint64(len(src) - HeaderSize)
 	if uint64(h.Size) > payload*MaxRatio {
-		return h, nil, fmt.Errorf("yaz0: at 0x4: header size %d: %w (%d payload bytes decode to at most %d)",
+		return h, nil, errAt(4, ErrTooLarge, "header size %d: %v (%d payload bytes decode to at most %d)",
 			h.Size, ErrTooLarge, payload, payload*MaxRatio)
 	}
 	dst := make([]byte, h.Size)
@@ -97,7 +97,7 @@ func decodeInto(dst, src []byte) error {
 	for out < len(dst) {
 		if left == 0 {
 			if in >= len(src) {
-				return fmt.Errorf("yaz0: at 0x%x: input ends before code byte (decoded %d of %d bytes)", in, out, len(dst))
+				return errAt(in, nil, "input ends before code byte (decoded %d of %d bytes)", out, len(dst))
 			}
 			code = src[in]
 			in++
@@ -113,7 +113,7 @@ func decodeInto(dst, src []byte) error {
 		}
 		if code&0x80 != 0 {
 			if in >= len(src) {
-				return fmt.Errorf("yaz0: at 0x%x: input ends inside literal (decoded %d of %d bytes)", in, out, len(dst))
+				return errAt(in, nil, "input ends inside literal (decoded %d of %d bytes)", out, len(dst))
 			}
 			dst[out] = src[in]
 			in++
@@ -121,7 +121,7 @@ func decodeInto(dst, src []byte) error {
 		} else {
 			at := in
 			if in+2 > len(src) {
-				return fmt.Errorf("yaz0: at 0x%x: input ends inside back-reference (decoded %d of %d bytes)", at, out, len(dst))
+				return errAt(at, nil, "input ends inside back-reference (decoded %d of %d bytes)", out, len(dst))
 			}
 			b0, b1 := src[in], src[in+1]
 			in += 2
@@ -129,7 +129,7 @@ func decodeInto(dst, src []byte) error {
 			n := int(b0 >> 4)
 			if n == 0 {
 				if in >= len(src) {
-					return fmt.Errorf("yaz0: at 0x%x: input ends inside back-reference (decoded %d of %d bytes)", at, out, len(dst))
+					return errAt(at, nil, "input ends inside back-reference (decoded %d of %d bytes)", out, len(dst))
 				}
 				n = int(src[in]) + 18
 				in++
@@ -137,10 +137,10 @@ func decodeInto(dst, src []byte) error {
 				n += 2
 			}
 			if dist > out {
-				return fmt.Errorf("yaz0: at 0x%x: back-reference distance %d before start of output (at output offset %d)", at, dist, out)
+				return errAt(at, nil, "back-reference distance %d before start of output (at output offset %d)", dist, out)
 			}
 			if n > len(dst)-out {
-				return fmt.Errorf("yaz0: at 0x%x: back-reference length %d runs past decoded size %d (at output offset %d)", at, n, len(dst), out)
+				return errAt(at, nil, "back-reference length %d runs past decoded size %d (at output offset %d)", n, len(dst), out)
 			}
 			from := out - dist
 			if dist >= n {
@@ -158,4 +158,20 @@ func decodeInto(dst, src []byte) error {
 		left--
 	}
 	return nil
+}
+
+// FormatError reports a Yaz0 stream the decoder refuses: what is wrong and at which offset
+// of the stream. Err is ErrTooLarge for a size no payload of that length can decode to.
+type FormatError struct {
+	Offset int
+	Msg    string
+	Err    error
+}
+
+func (e *FormatError) Error() string { return fmt.Sprintf("yaz0: at 0x%x: %s", e.Offset, e.Msg) }
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
+func errAt(offset int, err error, format string, args ...any) *FormatError {
+	return &FormatError{Offset: offset, Msg: fmt.Sprintf(format, args...), Err: err}
 }

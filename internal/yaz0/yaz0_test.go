@@ -3,6 +3,7 @@ package yaz0
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -189,7 +190,7 @@ func TestDecodeErrors(t *testing.T) {
 		in   []byte
 		want string
 	}{
-		{"short", []byte("Yaz0\x00"), "yaz0: header needs 16 bytes, input has 5"},
+		{"short", []byte("Yaz0\x00"), "yaz0: at 0x5: the input ends inside the 16-byte header"},
 		{"magic", []byte("Yaz1\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), `yaz0: at 0x0: magic "Yaz1", want "Yaz0"`},
 		{"huge header", append(hdr(0xFFFFFFFF), 0, 0, 0), "yaz0: at 0x4: header size 4294967295: decoded size impossible for input length (3 payload bytes decode to at most 264)"},
 		{"no code byte", append(hdr(9), "\xffabcdefgh"...), "yaz0: at 0x19: input ends before code byte (decoded 8 of 9 bytes)"},
@@ -203,6 +204,11 @@ func TestDecodeErrors(t *testing.T) {
 		_, _, err := Decode(c.in)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+		// The offset is the error's own, not only its text's.
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.HasPrefix(c.want, fmt.Sprintf("yaz0: at 0x%x: ", fe.Offset)) {
+			t.Errorf("%s: %#v is not a FormatError at the offset the message names", c.name, err)
 		}
 	}
 	_, _, err := Decode(append(hdr(0xFFFFFFFF), 0, 0, 0))
