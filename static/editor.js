@@ -4,7 +4,7 @@
 import { View } from "./view.js";
 import { Grid } from "./spatial.js";
 import { Renderer, LOD_FULL } from "./render.js";
-import { History } from "./history.js";
+import { History, isReadOnly } from "./history.js";
 import { Edits, CLIPBOARD_FORMAT } from "./edits.js";
 import { Input } from "./input.js";
 import { Panels } from "./panels.js";
@@ -343,6 +343,8 @@ export class Editor {
   // Keeps the open document in IndexedDB so a reload comes back to it, edits included.
   scheduleAutosave(delay = AUTOSAVE_DELAY) {
     clearTimeout(this.autosaveTimer);
+    // An embed shows someone else's share: it must not replace the visitor's own work.
+    if (isReadOnly()) return;
     this.autosaveTimer = setTimeout(() => {
       if (!this.doc) return;
       const t0 = performance.now();

@@ -3,6 +3,19 @@
 // build a command as a transaction (Tx) and push it when it holds any operation. No DOM, so
 // it runs under node too.
 
+// A read-only page (the embed, /e/{id}) refuses every edit here, the one place all of them
+// pass: Tx applies an edit's operations as it records them, so a refused command is taken
+// back and its owner told as after an undo, to redraw what a drag moved live.
+let readOnly = false;
+
+export function setReadOnly(on) {
+  readOnly = !!on;
+}
+
+export function isReadOnly() {
+  return readOnly;
+}
+
 export class History {
   constructor(onChange = () => {}) {
     this.done = [];
@@ -17,8 +30,14 @@ export class History {
     this.savedAt = dirty ? -1 : 0;
   }
 
-  // Records a command whose operations have already been applied.
+  // Records a command whose operations have already been applied; on a read-only page,
+  // takes it back instead and returns false.
   push(cmd) {
+    if (readOnly) {
+      for (let k = cmd.ops.length - 1; k >= 0; k--) revert(cmd.ops[k]);
+      this.onChange(cmd, "refused");
+      return false;
+    }
     this.done.push(cmd);
     // A redo branch below the save point can never come back, so the document stays dirty.
     if (this.savedAt > this.done.length - 1) this.savedAt = -1;

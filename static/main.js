@@ -2,9 +2,12 @@
 // scripts. The editor is the page's only global.
 
 import { Editor } from "./editor.js";
+import { setReadOnly, isReadOnly } from "./history.js";
 
 const app = document.getElementById("app");
 if (app) {
+  // The embed (/e/{id}) shows a share read-only: no edit reaches the document.
+  setReadOnly("readonly" in app.dataset);
   const ed = new Editor(app);
   window.ainbEditor = Object.freeze({
     ready: ed.ready,
@@ -12,6 +15,7 @@ if (app) {
     view: () => ({ command: ed.command, x: ed.view.x, y: ed.view.y, zoom: ed.view.zoom }),
     selection: () => ed.selectionList(),
     dirty: () => ed.dirty(),
+    readOnly: () => isReadOnly(),
     loads: () => ed.loads,
     autosavedEdits: () => ed.autosavedEdits,
     status: () => ed.statusText,

@@ -60,6 +60,8 @@ type Config struct {
 
 	// ShareConfig says where shares are kept and what a client may ask of the server.
 	ShareConfig
+	// LinkConfig says how the server names itself to other sites (linkconfig.go).
+	LinkConfig
 }
 
 // DecompressFactor is how much larger than MaxUpload a decompressed upload may be.
@@ -84,6 +86,7 @@ func DefaultConfig() Config {
 		IdleTimeout:       2 * time.Minute,
 		ShutdownTimeout:   30 * time.Second,
 		ShareConfig:       defaultShareConfig(),
+		LinkConfig:        defaultLinkConfig(),
 	}
 }
 
@@ -118,6 +121,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", c.IdleTimeout, "time an idle keep-alive connection stays open")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", c.ShutdownTimeout, "time a graceful shutdown waits for requests in flight")
 	c.ShareConfig.flags(fs)
+	c.LinkConfig.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(output, "usage: ainb-server [flags]\n\nEvery flag can also be set by its environment variable, shown in brackets.\n\n")
 		fs.VisitAll(func(f *flag.Flag) {
@@ -199,6 +203,7 @@ func (c Config) Check() error {
 		}
 	}
 	errs = append(errs, c.ShareConfig.check()...)
+	errs = append(errs, c.LinkConfig.check()...)
 	return errors.Join(errs...)
 }
 

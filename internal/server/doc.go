@@ -10,9 +10,12 @@
 //	                        compresses it, with a multipart body of "document" and "zsdic"
 //	                        for a dictionary of the game's
 //	POST /api/layout        a document JSON -> 200 {"positions"} laid out again (?reset=1: pinned too; ?aspect=w/h of the canvas)
-//	POST /api/shares        {"document": ..., "view": {...}} -> 201 {"id", "url"}
+//	POST /api/shares        {"document": ..., "view": {...}} -> 201 {"id", "url", "embed"}
 //	GET  /api/shares/{id}   the share's JSON, exactly as stored
-//	GET  /s/{id}            the editor opened on a share (data-share on #app)
+//	GET  /s/{id}            the editor opened on a share (data-share on #app), with the
+//	                        share's OpenGraph and Twitter card tags
+//	GET  /s/{id}/preview.png  the picture of the shared view, 1200x630, cacheable for good
+//	GET  /e/{id}            the share read-only (data-readonly), framable by any site
 //	GET  /healthz           200 {"status":"ok"}, or 503 when the share store cannot write
 //	GET  /metrics           Prometheus metrics of this server (requests by route pattern, ...)
 //
@@ -26,7 +29,8 @@
 // (detail.reason says which), 500 revealing nothing.
 //
 // The server keeps no per-user editing state: a conversion is computed from the request and
-// forgotten, and the only thing kept between requests is a share, in a share.Store.
+// forgotten, and the only thing kept between requests is a share, in a share.Store, and in
+// memory, up to a byte cap, the previews made of shares (they never change).
 //
 // It must never use a client-supplied value as a filesystem path, never let a request body or
 // a decompressed upload grow past its configured limit, never read a body it has not reserved

@@ -20,6 +20,8 @@ func (s *Server) routes() http.Handler {
 
 	r.Get("/", s.handleEditor)
 	r.Get("/s/{id}", s.handleSharePage)
+	r.Get("/s/{id}/preview.png", s.handlePreview)
+	r.Get("/e/{id}", s.handleEmbedPage)
 	r.Get("/static/*", s.handleStatic)
 	r.Get("/healthz", s.handleHealth)
 	r.Get("/metrics", s.metrics.handler().ServeHTTP)

@@ -10,6 +10,9 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
+
 	"ainbeditor/internal/share"
 	"ainbeditor/static"
 )
@@ -30,6 +33,11 @@ type Server struct {
 	router      http.Handler
 	// shareRate and convertRate hold each client to ShareRate and ConvertRate.
 	shareRate, convertRate func(http.Handler) http.Handler
+	// previews keeps the shares' pictures and descriptions (preview.go); previewCalls
+	// makes each once for all the requests waiting on it.
+	previews      *previewCache
+	previewCalls  singleflight.Group
+	previewsDrawn prometheus.Counter
 	// replyBase and replyRatio are the parse reply budget (MaxReplyBase, MaxReplyRatio);
 	// tests lower them.
 	replyBase, replyRatio int64
@@ -85,10 +93,12 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		hosts:       newHostGuard(cfg.Addr, cfg.AllowedHosts),
 		replyBase:   MaxReplyBase,
 		replyRatio:  MaxReplyRatio,
+		previews:    newPreviewCache(cfg.PreviewCache),
 	}
 	s.shareRate = s.rateLimit(cfg.ShareRate, "share creations")
 	s.convertRate = s.rateLimit(cfg.ConvertRate, "conversions")
 	s.metrics = newMetrics(s.conversions, s.budget)
+	s.registerPreviewMetrics()
 	s.router = s.routes()
 	return s, nil
 }

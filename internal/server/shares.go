@@ -13,7 +13,6 @@ import (
 	"ainbeditor/internal/aamp"
 	"ainbeditor/internal/byml"
 	"ainbeditor/internal/share"
-	"ainbeditor/web"
 )
 
 // maxView caps the editor state saved beside a document: the command, the viewport and the
@@ -30,6 +29,8 @@ type shareRequest struct {
 type shareCreated struct {
 	ID  string `json:"id"`
 	URL string `json:"url"`
+	// Embed is an <iframe> showing the share read-only, for a wiki or forum page.
+	Embed string `json:"embed"`
 }
 
 // handleCreateShare stores a document and a view, immutably, under a new id.
@@ -95,7 +96,7 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 	}
 	s.log.InfoContext(r.Context(), "share created", "id", id, "bytes", len(data))
 	w.Header().Set("Location", "/api/shares/"+id)
-	writeJSON(w, http.StatusCreated, shareCreated{ID: id, URL: "/s/" + id})
+	writeJSON(w, http.StatusCreated, shareCreated{ID: id, URL: "/s/" + id, Embed: embedSnippet(s.origin(r), id)})
 	return nil
 }
 
@@ -254,29 +255,6 @@ func notFound(err error) error {
 		return errorf(http.StatusNotFound, "no such share")
 	}
 	return err
-}
-
-// handleSharePage is the editor opened on a share. The page only names the share; the
-// editor fetches it from the API, so here the store is only asked whether it exists: a
-// share of many megabytes is not read for a page that does not show it.
-func (s *Server) handleSharePage(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
-	if err := s.statShare(r); err != nil {
-		var ae *apiError
-		if errors.As(err, &ae) && ae.Status == http.StatusNotFound {
-			s.errorPage(w, r, http.StatusNotFound, "This shared link does not exist: it may be mistyped or cut short.")
-			return
-		}
-		s.log.ErrorContext(r.Context(), "looking up a share", "err", err)
-		status := http.StatusInternalServerError
-		if ae := storeAPIError(err); ae != nil && ae.Status == http.StatusServiceUnavailable {
-			status = ae.Status
-			w.Header().Set("Retry-After", strconv.Itoa(storeRetryAfter))
-		}
-		s.errorPage(w, r, status, "The shared link could not be opened. Try again later.")
-		return
-	}
-	s.renderPage(w, r, http.StatusOK, web.Editor(web.EditorPage{Share: id, MaxUpload: s.cfg.MaxUpload}))
 }
 
 // statShare checks that the share named by the request's id exists, without reading it.
