@@ -15,9 +15,7 @@ import (
 // reason", naming the first such function: here function 1 compares with one 20,000-byte
 // string on 2,000 lines, more text than the module's budget allows.
 func TestCheckExprsFunctionFailure(t *testing.T) {
-	// Short enough for a function's text (exb.MaxTextSize), long enough that the text is
-	// many times the module: 4,000 stores of 8 strings the pool holds once each.
-	long := strings.Repeat("amplify ", 25)
+	long := strings.Repeat("amplify ", 2500)
 	var b strings.Builder
 	b.WriteString(".input STRING\n.output BOOL\n.main\n")
 	for j := range 2000 {
