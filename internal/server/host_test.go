@@ -128,3 +128,21 @@ func TestAllowedHostsConfig(t *testing.T) {
 		t.Errorf("bad hosts: %v, want %s", err, want)
 	}
 }
+
+// The name in -public-origin is one the server answers to: it is the one its links give out.
+func TestHostCheckPublicOrigin(t *testing.T) {
+	s := newTestServer(t, func(c *Config) { c.PublicOrigin = "https://ainb.example.org" })
+	for host, want := range map[string]int{
+		"ainb.example.org":      http.StatusOK,
+		"ainb.example.org:443":  http.StatusOK,
+		"AINB.example.org.":     http.StatusOK,
+		"other.example.org":     http.StatusMisdirectedRequest,
+		"ainb.example.org.evil": http.StatusMisdirectedRequest,
+	} {
+		req := httptestRequest("GET", "/metrics", "", nil)
+		req.Host = host
+		if rec := serve(s, req); rec.Code != want {
+			t.Errorf("Host %s: %d, want %d", host, rec.Code, want)
+		}
+	}
+}

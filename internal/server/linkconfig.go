@@ -5,6 +5,7 @@ import (
 	"flag"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -63,4 +64,15 @@ func (s *Server) origin(r *http.Request) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
+}
+
+// publicHosts is the names the Host check lets in: -allowed-hosts and the host of
+// -public-origin, the name clients are told to use.
+func publicHosts(cfg Config) []string {
+	hosts := cfg.AllowedHosts
+	if o, err := parseOrigin(cfg.PublicOrigin); err == nil {
+		u, _ := url.Parse(o)
+		hosts = append(slices.Clip(hosts), u.Host)
+	}
+	return hosts
 }

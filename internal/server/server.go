@@ -90,7 +90,7 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		conversions: make(limiter, cfg.MaxConversions),
 		budget:      newBodyBudget(cfg.BodyBudget),
 		origins:     origins,
-		hosts:       newHostGuard(cfg.Addr, cfg.AllowedHosts),
+		hosts:       newHostGuard(cfg.Addr, publicHosts(cfg)),
 		replyBase:   MaxReplyBase,
 		replyRatio:  MaxReplyRatio,
 		previews:    newPreviewCache(cfg.PreviewCache),
