@@ -24,6 +24,7 @@ type traffic struct {
 	method, path, contentType string
 	body                      []byte
 	length                    int64 // a body of this many zero bytes, sent as they are read, instead of body
+	stall                     bool  // send 20 bytes of the announced length, then nothing
 	statuses                  []int // the answers it may get
 	workers                   int   // clients sending it at once (1 when 0)
 }
@@ -42,6 +43,9 @@ func TestMixedHostileLoad(t *testing.T) {
 		c.MaxConversions = DefaultConfig().MaxConversions
 		c.ConvertRate = 1 << 30
 		c.TrustedProxies = []string{"127.0.0.0/8"}
+		// Idle uploads are cut after a second rather than ten, so that each stalling
+		// client sends its requests within the run.
+		c.BodyIdleTimeout = time.Second
 	})
 	ts := httptest.NewServer(s)
 	defer ts.Close()
@@ -55,7 +59,20 @@ func TestMixedHostileLoad(t *testing.T) {
 	normalShare := []byte(`{"document":` + strings.TrimSpace(string(doc)) + `,"view":{"zoom":1}}`)
 	parse := "/api/parse?name=x.ainb"
 	const bin = "application/octet-stream"
+	// The worst inputs of each newer surface (replybudget_test.go, workbudget_test.go).
+	chainType, chainForm := packForm(t, packPart{"file", "chain.byml.zs", zstdWrap(t, sharedChainBYML(1000, 12000))})
+	namesType, namesForm := packForm(t, packPart{"file", "names.pack.zs", zstdWrap(t, escapedNamesPack(16383, 4000))})
+	padded := zstdWrap(t, paddedNameAmplifier(t, 30000, 2000, 4<<20))
+	aliases := []byte("a: &a [0]\nb: [")
+	aliases = append(aliases, bytes.Repeat([]byte("*a,"), 2<<20)...)
+	aliases = append(aliases, "*a]\n"...)
 	hostile := []traffic{
+		{name: "shared BYML chain, zstd", method: "POST", path: "/api/tree", contentType: chainType, body: chainForm, statuses: []int{422}},
+		{name: "pack of escaped names, zstd", method: "POST", path: "/api/pack", contentType: namesType, body: namesForm, statuses: []int{422}},
+		{name: "padded name amplifier, zstd", method: "POST", path: parse, contentType: bin, body: padded, statuses: []int{422}},
+		{name: "YAML of aliases", method: "POST", path: "/api/tree/from-yaml?kind=byml", contentType: "application/yaml", body: aliases, statuses: []int{422}},
+		{name: "60 MB expression", method: "POST", path: "/api/expression", contentType: "application/json", length: 60 << 20, statuses: []int{413}},
+		{name: "idle upload", method: "POST", path: parse, contentType: bin, length: 13 << 20, stall: true, statuses: []int{408}, workers: 3},
 		{name: "name amplifier", method: "POST", path: parse, contentType: bin, body: nameAmplifier(t), statuses: []int{422}},
 		{name: "inner-offset amplifier", method: "POST", path: parse, contentType: bin, body: innerAmplifier(t), statuses: []int{422}},
 		{name: "expression amplifier", method: "POST", path: parse, contentType: bin, body: expressionAmplifier(t, s, 2000), statuses: []int{422}},
@@ -84,9 +101,13 @@ func TestMixedHostileLoad(t *testing.T) {
 		mu.Unlock()
 	}
 	// send sends one request from a client with its own address.
-	send := func(addr, method, path, contentType string, body []byte, length int64) (int, []byte, time.Duration, error) {
+	stalls := make(chan struct{})
+	defer close(stalls)
+	send := func(addr, method, path, contentType string, body []byte, length int64, stall bool) (int, []byte, time.Duration, error) {
 		var r io.Reader
 		switch {
+		case stall:
+			r = io.MultiReader(bytes.NewReader(make([]byte, 20)), stalled(stalls))
 		case length > 0:
 			r = io.LimitReader(zeros{}, length)
 		case body != nil:
@@ -152,7 +173,7 @@ func TestMixedHostileLoad(t *testing.T) {
 			addr := newAddr()
 			wg.Go(func() {
 				for range requests {
-					code, _, _, err := send(addr, h.method, h.path, h.contentType, h.body, h.length)
+					code, _, _, err := send(addr, h.method, h.path, h.contentType, h.body, h.length, h.stall)
 					// A body past the limit may be cut off while it is sent: the server
 					// answers 413 without reading it, and the client may see the
 					// connection close first (counted as status 0).
@@ -175,12 +196,49 @@ func TestMixedHostileLoad(t *testing.T) {
 			})
 		}
 	}
+	// A modder opening the 2 MB file meanwhile, and a load balancer's health check.
+	big := corpusFile(t, "real/nodedefs_ai_v407.ainb")
+	wantBig := len(parseOK(t, s, "x.ainb", big))
+	var bigLatencies []time.Duration
+	bigAddr := newAddr()
+	wg.Go(func() {
+		for range max(requests/4, 2) {
+			code, b, d, err := send(bigAddr, "POST", parse, bin, big, 0, false)
+			if err != nil || code != 200 || len(b) != wantBig {
+				fail("2 MB parse: status %d, %d bytes (want %d): %v", code, len(b), wantBig, err)
+				continue
+			}
+			mu.Lock()
+			bigLatencies = append(bigLatencies, d)
+			mu.Unlock()
+		}
+	})
+	var health []time.Duration
+	healthDone := make(chan struct{})
+	go func() {
+		defer close(healthDone)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			code, _, d, err := send(newAddr(), "GET", "/healthz", "", nil, 0, false)
+			if err != nil || code != 200 {
+				fail("/healthz: status %d: %v", code, err)
+				continue
+			}
+			mu.Lock()
+			health = append(health, d)
+			mu.Unlock()
+		}
+	}()
 	var shares atomic.Int32
 	for range 2 {
 		addr := newAddr()
 		wg.Go(func() {
 			for i := range requests {
-				code, b, d, err := send(addr, "POST", parse, bin, normal, 0)
+				code, b, d, err := send(addr, "POST", parse, bin, normal, 0, false)
 				if err != nil || code != 200 || len(b) != want {
 					fail("normal parse: status %d, %d bytes (want %d): %v", code, len(b), want, err)
 					continue
@@ -192,13 +250,13 @@ func TestMixedHostileLoad(t *testing.T) {
 					continue
 				}
 				// Now and then the client shares its view and opens the link.
-				code, b, _, err = send(addr, "POST", "/api/shares", "application/json", normalShare, 0)
+				code, b, _, err = send(addr, "POST", "/api/shares", "application/json", normalShare, 0, false)
 				var created shareCreated
 				if err != nil || code != 201 || json.Unmarshal(b, &created) != nil {
 					fail("normal share: status %d: %v: %s", code, err, cut(b))
 					continue
 				}
-				code, b, _, err = send(addr, "GET", "/api/shares/"+created.ID, "", nil, 0)
+				code, b, _, err = send(addr, "GET", "/api/shares/"+created.ID, "", nil, 0, false)
 				if err != nil || code != 200 || len(b) != len(normalShare) {
 					fail("normal share read: status %d, %d bytes (want %d): %v", code, len(b), len(normalShare), err)
 					continue
@@ -211,6 +269,7 @@ func TestMixedHostileLoad(t *testing.T) {
 	elapsed := time.Since(start)
 	close(stop)
 	<-sampled
+	<-healthDone
 	for _, e := range errs {
 		t.Error(e)
 	}
@@ -220,12 +279,33 @@ func TestMixedHostileLoad(t *testing.T) {
 	for _, name := range slices.Sorted(maps.Keys(answers)) {
 		t.Logf("hostile %s: %v", name, answers[name])
 	}
+	slices.Sort(bigLatencies)
+	slices.Sort(health)
+	if len(bigLatencies) > 0 && len(health) > 0 {
+		b := loadResult{n: len(bigLatencies), latencies: bigLatencies}
+		h := loadResult{n: len(health), latencies: health}
+		t.Logf("2 MB parses: %d, latency p50 %v, max %v; /healthz: %d checks, p50 %v, max %v",
+			b.n, b.pct(50), b.pct(100), h.n, h.pct(50), h.pct(100))
+	}
+	// The memory of every request is bounded by its upload: all of them together stay
+	// within the collector's soft limit and a margin, whatever the hostile clients send.
+	if limit := uint64(memoryLimit) + memoryLimit/2; peak > limit {
+		t.Errorf("heap in use reached %d MB, more than %d MB", peak>>20, limit>>20)
+	}
 	slices.Sort(latencies)
 	if len(latencies) > 0 {
 		r := loadResult{n: len(latencies), elapsed: elapsed, latencies: latencies}
 		t.Logf("normal clients: %d parses and %d shares created and read in %v beside %d hostile requests; parse latency p50 %v, p90 %v, max %v; heap in use at most %d MB, live at most %d MB (GOGC %d, limit %d MiB)",
 			r.n, shares.Load(), r.elapsed.Round(time.Millisecond), requests*(len(hostile)+3), r.pct(50), r.pct(90), r.pct(100), peak>>20, peakLive>>20, gcPercent, memoryLimit>>20)
 	}
+}
+
+// stalled is a body that sends nothing more until done is closed.
+type stalled chan struct{}
+
+func (s stalled) Read([]byte) (int, error) {
+	<-s
+	return 0, io.EOF
 }
 
 // zeros reads as endless zero bytes.
