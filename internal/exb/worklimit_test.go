@@ -60,7 +60,9 @@ func TestListingLinesProportional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n > 20*uint64(len(text)) {
+	// 16 bytes a line, twice that under the race detector (its sync.Pool drops what is put
+	// back, so scratch space is made again); growing the headers took 82.
+	if n > 40*uint64(len(text)) {
 		t.Errorf("a listing of %d empty lines allocated %d bytes", 1<<20, n)
 	}
 }
