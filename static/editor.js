@@ -26,7 +26,6 @@ import {
 
 const FRAGMENT_DELAY = 250;
 const AUTOSAVE_DELAY = 1000;
-const CLIPBOARD_KEY = "ainb-editor.clipboard";
 // A status that reports something done clears after this long, or at the next edit.
 const STATUS_TTL = 8000;
 
@@ -267,7 +266,7 @@ export class Editor {
     this.warnings = [];
     this.search = { query: "", hits: [], index: -1, hitSet: null, current: -1, text: null };
     clearTimeout(this.autosaveTimer);
-    store.deleteDoc("current").catch(() => {});
+    store.deleteDoc(store.DOC.current).catch(() => {});
     this.setProblems([]);
     this.renderer.invalidate();
     this.emit("document");
@@ -351,7 +350,7 @@ export class Editor {
       // Stored as JSON text: the document is plain JSON, and a string is what IndexedDB
       // stores fastest.
       const edits = this.history.done.length;
-      store.putDoc("current", { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty(), zstd: this.zstdDict, hash: this.fileHash })
+      store.putDoc(store.DOC.current, { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty(), zstd: this.zstdDict, hash: this.fileHash })
         .then(() => { this.autosavedEdits = edits; }, () => {});
       this.timings.autosave = performance.now() - t0;
     }, delay);
@@ -798,7 +797,7 @@ export class Editor {
       }
       return;
     }
-    const cur = await store.getDoc("current");
+    const cur = await store.getDoc(store.DOC.current);
     const doc = cur && typeof cur.text === "string" ? parseDoc(cur.text) : null;
     // An autosave of an older editor (cur.doc) is not restored.
     if (doc && doc.format === FORMAT && !this.doc) {
@@ -817,22 +816,16 @@ export class Editor {
     if (!this.selection.size) return;
     const ids = this.selectionList();
     this.clipboard = this.edits.copyNodes(ids, this.docKey);
-    try {
-      localStorage.setItem(CLIPBOARD_KEY, JSON.stringify(this.clipboard));
-    } catch {
-      // too big for storage or storage disabled: pasting works in this tab only
-    }
+    // Too big for storage or storage disabled: pasting works in this tab only.
+    store.setPref(store.PREF.clipboard, JSON.stringify(this.clipboard));
     this.status(`Copied ${count(ids.length, "node")}`);
   }
 
   // The last copy made in any tab.
   readClipboard() {
-    try {
-      const c = JSON.parse(localStorage.getItem(CLIPBOARD_KEY) || "null");
-      if (c && c.format === CLIPBOARD_FORMAT && Array.isArray(c.nodes) && c.nodes.length) return c;
-    } catch {
-      // unreadable: fall back to this tab's own copy
-    }
+    // Unreadable, it falls back to this tab's own copy.
+    const c = store.getPrefJSON(store.PREF.clipboard, null);
+    if (c && c.format === CLIPBOARD_FORMAT && Array.isArray(c.nodes) && c.nodes.length) return c;
     return this.clipboard;
   }
 

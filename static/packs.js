@@ -5,7 +5,7 @@
 // opened and asks the server for the pack with exactly the members whose bytes changed
 // replaced, in the pack's own compression and dictionary. The server keeps nothing: the pack
 // as last saved goes with each request, and so does the game's ZsDic.pack.zs, which the user
-// chooses once and the browser keeps (IndexedDB, key "zsdic").
+// chooses once and the browser keeps (store.js).
 
 import { h, clear } from "./dom.js";
 import * as api from "./api.js";
@@ -14,8 +14,6 @@ import * as shape from "./shape.js";
 
 // Names the editor opens as packs rather than as AINB files.
 export const PACK_NAME = /\.(pack|sarc|szs|bfarc|blarc|sblarc|sbactorpack|sbeventpack)(\.zs)?$/i;
-
-const ZSDIC_KEY = "zsdic";
 
 const base64Bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
@@ -73,7 +71,7 @@ export class Packs {
     const bytes = new Uint8Array(await file.arrayBuffer());
     let reply;
     try {
-      reply = await api.openPack(file.name, bytes, await store.getDoc(ZSDIC_KEY));
+      reply = await api.openPack(file.name, bytes, await store.getDoc(store.DOC.zsdic));
     } catch (err) {
       ed.status("");
       if (err.detail && err.detail.missing === "ZsDic.pack.zs") return this.needZsDic(file);
@@ -131,7 +129,7 @@ export class Packs {
 
   async setZsDic(file) {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    await store.putDoc(ZSDIC_KEY, bytes);
+    await store.putDoc(store.DOC.zsdic, bytes);
     this.ed.status(`Kept ${file.name} for compressed packs`);
     if (this.waiting) return this.ed.openFile(this.waiting);
     return true;
@@ -140,7 +138,7 @@ export class Packs {
   // The game's ZsDic.pack.zs as the user chose it (bytes), or undefined: loose .zs files
   // open and save with it too.
   zsdic() {
-    return store.getDoc(ZSDIC_KEY);
+    return store.getDoc(store.DOC.zsdic);
   }
 
   // Whether the open file is one of the open pack's (so Save saves the pack).
@@ -194,7 +192,7 @@ export class Packs {
         if (!m.tree) await shape.remember(await shape.sha256(bytes), baseName(m.path), m.doc);
         if (!sameBytes(bytes, this.pack.members.get(m.path).bytes)) changed.push({ name: m.path, data: built.blob, bytes });
       }
-      ({ blob, warnings } = await api.buildPack(this.pack.name, this.pack.bytes, await store.getDoc(ZSDIC_KEY), changed));
+      ({ blob, warnings } = await api.buildPack(this.pack.name, this.pack.bytes, await store.getDoc(store.DOC.zsdic), changed));
     } catch (err) {
       ed.status("Save failed", "error");
       ed.ui.toast(`The pack cannot be saved: ${err.message}`, "error");

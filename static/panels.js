@@ -189,22 +189,12 @@ export class Panels {
     rows.push(legendRow(LINK_COLOR.expression, "ƒ expression", "text"));
     const body = h("div.legend-body", {}, rows);
     // Collapsed or open, as the user left it last time.
-    const KEY = "ainb-editor.legend";
-    let collapsed = false;
-    try {
-      collapsed = localStorage.getItem(KEY) === "collapsed";
-    } catch {
-      // storage disabled: open
-    }
+    let collapsed = store.getPref(store.PREF.legend) === "collapsed";
     const toggle = h("button.legend-toggle", { title: "Show or hide the legend", dataset: { action: "legend" }, "aria-expanded": String(!collapsed), onclick: () => {
       collapsed = el.classList.toggle("collapsed");
       toggle.setAttribute("aria-expanded", String(!collapsed));
       toggle.textContent = collapsed ? "Legend ▸" : "Legend ▾";
-      try {
-        localStorage.setItem(KEY, collapsed ? "collapsed" : "open");
-      } catch {
-        // storage disabled: this page only
-      }
+      store.setPref(store.PREF.legend, collapsed ? "collapsed" : "open"); // refused: this page only
     } }, collapsed ? "Legend ▸" : "Legend ▾");
     const el = h("div.legend" + (collapsed ? ".collapsed" : ""), {}, toggle, body);
     return el;

@@ -24,8 +24,6 @@ export const TREE_NAME = new RegExp("\\.(byml|bgyml|sbyml|mubin|smubin|bxml|sbxm
   "bglght|bksky|blifecondition|blod|bmscdef|bmscinfo|brecipe|brgbw|brgcon|brgconfiglist|bshop|bsft|bsfbt|bumii|bxmlst|" +
   "bagl[a-z]+)(\\.zs)?$", "i");
 
-const ZSDIC_KEY = "zsdic";
-
 // The format of a tree as /api/tree answers it, and as a share holds it.
 export const TREE_FORMAT = "ainb-editor-tree/1";
 
@@ -67,7 +65,7 @@ export class TreeFiles {
     const bytes = new Uint8Array(await file.arrayBuffer());
     let reply;
     try {
-      reply = await treeapi.openTree(file.name, bytes, await store.getDoc(ZSDIC_KEY));
+      reply = await treeapi.openTree(file.name, bytes, await store.getDoc(store.DOC.zsdic));
     } catch (err) {
       return this.failed(file, err);
     }
@@ -93,7 +91,7 @@ export class TreeFiles {
     ed.status(`Opening ${path}…`);
     let reply;
     try {
-      reply = await treeapi.openTree(baseName(path), m.bytes, await store.getDoc(ZSDIC_KEY));
+      reply = await treeapi.openTree(baseName(path), m.bytes, await store.getDoc(store.DOC.zsdic));
     } catch (err) {
       return this.failed({ name: path }, err);
     }
@@ -257,7 +255,7 @@ export class TreeFiles {
   // give it their layout and wrapping.
   async build(s) {
     const original = s.path !== null ? this.ed.packs.pack.members.get(s.path).bytes : s.original;
-    const zsdic = s.wrapping && s.wrapping.kind === "zstd" ? await store.getDoc(ZSDIC_KEY) : null;
+    const zsdic = s.wrapping && s.wrapping.kind === "zstd" ? await store.getDoc(store.DOC.zsdic) : null;
     return treeapi.buildTree(s.kind, s.doc, { name: s.path ?? s.name, original, zsdic });
   }
 
