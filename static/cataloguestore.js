@@ -8,6 +8,9 @@ import * as store from "./store.js";
 import { emptyCatalogue, learn, boundedJSON, fromJSON, classCount } from "./catalogue.js";
 import { count } from "./counts.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["afterLoad", "doc", "emit", "name", "on", "root", "status", "ui"];
+
 const SAVE_DELAY = 1500;
 const AINB_NAME = /\.ainb(\.zs)?$/i;
 // The server limits parses a client may ask for a minute; an import of a whole game folder

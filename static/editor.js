@@ -4,22 +4,30 @@
 
 import { View } from "./view.js";
 import { Grid } from "./spatial.js";
-import { Renderer, LOD_FULL } from "./render.js";
+import * as render from "./render.js";
+import { LOD_FULL } from "./render.js";
 import { History, isReadOnly } from "./history.js";
-import { Edits, CLIPBOARD_FORMAT } from "./edits.js";
-import { Input } from "./input.js";
-import { Panels } from "./panels.js";
+import * as edits from "./edits.js";
+import { CLIPBOARD_FORMAT } from "./edits.js";
+import * as input from "./input.js";
+import * as panels from "./panels.js";
+import * as inspector from "./inspector.js";
+import * as palette from "./palette.js";
+import * as folder from "./folder.js";
+import * as packs from "./packs.js";
+import * as treefiles from "./treefiles.js";
+import * as cataloguestore from "./cataloguestore.js";
+import * as picker from "./picker.js";
+import * as contextmenu from "./contextmenu.js";
+import * as exprcode from "./exprcode.js";
+import { narrow } from "./context.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
 import { count } from "./counts.js";
 import * as shape from "./shape.js";
 import { installFieldTracking } from "./fields.js";
-import { Folder } from "./folder.js";
-import { Packs, PACK_NAME } from "./packs.js";
-import { TreeFiles, TREE_FORMAT, TREE_NAME, sniff } from "./treefiles.js";
-import { CatalogueStore } from "./cataloguestore.js";
-import { Picker } from "./picker.js";
-import { ContextMenu } from "./contextmenu.js";
+import { PACK_NAME } from "./packs.js";
+import { TREE_FORMAT, TREE_NAME, sniff } from "./treefiles.js";
 import { Session, LOOSE } from "./session.js";
 import { Workspace } from "./workspace.js";
 import {
@@ -62,20 +70,24 @@ export class Editor {
     this.autosavedEdits = -1; // the undo steps the last stored autosave holds, for tests that reload
     this.lastShare = "";
     this.statusText = "";
-    this.edits = new Edits(this);
+    // Each collaborator sees only the members of the editor it declares (context.js).
+    const ctx = (m) => narrow(this, m.EDITOR_NEEDS);
+    this.edits = new edits.Edits(ctx(edits));
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
-    this.ui = new Panels(this, root);
-    this.renderer = new Renderer(this, this.ui.canvas);
-    this.input = new Input(this, this.ui.canvas);
+    this.ui = new panels.Panels(ctx(panels), root, { inspector: (el) => new inspector.Inspector(ctx(inspector), el) });
+    this.renderer = new render.Renderer(ctx(render), this.ui.canvas);
+    this.input = new input.Input(ctx(input), this.ui.canvas);
     installFieldTracking();
-    this.shapeUI = new shape.ShapeUI(this);
-    this.folder = new Folder(this);
-    this.packs = new Packs(this);
-    this.trees = new TreeFiles(this);
-    this.catalogue = new CatalogueStore(this);
+    this.shapeUI = new shape.ShapeUI(ctx(shape));
+    this.folder = new folder.Folder(ctx(folder));
+    this.packs = new packs.Packs(ctx(packs));
+    this.trees = new treefiles.TreeFiles(ctx(treefiles));
+    this.catalogue = new cataloguestore.CatalogueStore(ctx(cataloguestore));
     this.catalogue.installInputs(root);
-    this.picker = new Picker(this, this.ui.canvas);
-    this.menu = new ContextMenu(this, this.ui.canvas);
+    this.picker = new picker.Picker(ctx(picker), this.ui.canvas);
+    this.menu = new contextmenu.ContextMenu(ctx(contextmenu), this.ui.canvas);
+    this.paletteContext = ctx(palette);
+    this.exprContext = ctx(exprcode);
     this.frameQueued = false;
     this.afterLoad = [];
     new ResizeObserver(() => this.requestRender()).observe(this.ui.canvas);
@@ -128,6 +140,17 @@ export class Editor {
 
   emit(event, ...args) {
     for (const fn of this.listeners.get(event) || []) fn(...args);
+  }
+
+  // The add-node palette (palette.js). opts: at, link.
+  openPalette(opts = {}) {
+    return palette.openPalette(this.paletteContext, opts);
+  }
+
+  // Expression function k as a code field (exprcode.js), with the form chosen for it in
+  // this editor whichever panel shows it.
+  expressionView(k, key, problem = null) {
+    return exprcode.functionView(this.exprContext, k, key, problem);
   }
 
   // Redraws at the next animation frame, however many changes come before it.

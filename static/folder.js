@@ -11,6 +11,9 @@ import * as shape from "./shape.js";
 import { FOLDER } from "./session.js";
 import { usagesOf, findUsages, resolveModule, KINDS, KIND_LABEL } from "./usages.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "enter", "focusNode", "name", "nodeById", "on", "openFile", "packs", "selection", "selectionList", "session", "status", "ui", "workspace"];
+
 const AINB_NAME = /\.ainb(\.zs)?$/i;
 
 export class Folder {

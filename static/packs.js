@@ -13,6 +13,9 @@ import * as store from "./store.js";
 import * as shape from "./shape.js";
 import { FOLDER } from "./session.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "download", "emit", "folder", "name", "on", "openFile", "scheduleAutosave", "session", "setProblems", "status", "timings", "trees", "ui", "workspace"];
+
 // Names the editor opens as packs rather than as AINB files.
 export const PACK_NAME = /\.(pack|sarc|szs|bfarc|blarc|sblarc|sbactorpack|sbeventpack)(\.zs)?$/i;
 

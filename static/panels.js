@@ -2,8 +2,7 @@
 // problems), inspector, legend, status bar and overlays (help, add-node palette, toasts).
 
 import { h, clear } from "./dom.js";
-import { functionView, errorText } from "./exprcode.js";
-import { Inspector } from "./inspector.js";
+import { errorText } from "./exprcode.js";
 import { SHORTCUTS, KEYS, keyLabel } from "./input.js";
 import * as store from "./store.js";
 import { wheelMode, setWheelMode } from "./wheel.js";
@@ -12,8 +11,10 @@ import {
   VALUE_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BLACKBOARD_TYPES, nodeClass, formatFloat,
 } from "./model.js";
 import { parseF32, parseInt32 } from "./edits.js";
-import { openPalette } from "./palette.js";
 import { TREE_SHORTCUTS, TREE_KEYS } from "./tree.js";
+
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["command", "dirty", "doc", "edits", "emit", "expressionView", "fitAll", "focusCommand", "focusNode", "history", "name", "nodeById", "on", "openFile", "openPalette", "problems", "redo", "reopen", "runSearch", "save", "search", "searchStep", "selection", "selectionList", "share", "tidy", "trees", "undo", "view", "warnings"];
 
 // The editor's keys that are not the graph's and that the tree does not take (TREE_SHORTCUTS
 // lists undo and redo): they work in the tree view too.
@@ -23,7 +24,8 @@ const GENERAL_SHORTCUTS = KEYS.filter((b) => b.when !== "doc" && !b.keys.some((k
 const TABS = [["commands", "Commands"], ["search", "Search"], ["blackboard", "Blackboard"], ["expressions", "Expressions"], ["problems", "Problems"]];
 
 export class Panels {
-  constructor(ed, root) {
+  // inspector(el) makes the inspector in its element (the editor gives it its own context).
+  constructor(ed, root, { inspector }) {
     this.ed = ed;
     this.root = root;
     clear(root);
@@ -64,7 +66,7 @@ export class Panels {
       h("footer.statusbar", {}, this.statusEl, this.statusInfo),
       this.fileInput,
     );
-    this.inspector = new Inspector(ed, this.inspectorEl);
+    this.inspector = inspector(this.inspectorEl);
     this.buildCommands();
     this.buildSearch();
     this.buildBlackboard();
@@ -449,7 +451,7 @@ export class Panels {
       body.append(h("p.hint", {}, "Each expression shows as readable code or as its instructions (the toggle). Edit either and leave the field to apply; the file is built from it when you save."));
       fns.forEach((fn, k) => {
         const err = ed.problems.find((p) => p.expression === k);
-        const view = functionView(ed, k, `fn.${k}`, err ? { line: err.line || 0, column: err.column || 0, message: err.message } : null);
+        const view = ed.expressionView(k, `fn.${k}`, err ? { line: err.line || 0, column: err.column || 0, message: err.message } : null);
         body.append(h("div.fn" + (err ? ".has-error" : ""), { dataset: { expression: k } },
           h("h3.group", {}, `Expression ${k}`, err ? h("span.error-text", {}, " " + errorText({ line: err.line, column: err.column, message: err.message })) : null), view));
       });
@@ -576,7 +578,7 @@ export class Panels {
   // The add-node palette (palette.js): every class the node catalogue knows. opts: link,
   // when a dragged link asks for a node that fits it.
   openPalette(wx, wy, opts = {}) {
-    return openPalette(this.ed, { ...opts, at: wx === undefined ? undefined : [wx, wy] });
+    return this.ed.openPalette({ ...opts, at: wx === undefined ? undefined : [wx, wy] });
   }
 }
 

@@ -7,6 +7,9 @@ import { h } from "./dom.js";
 import * as store from "./store.js";
 import { count } from "./counts.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "download", "edits", "fileHash", "name", "nodeById", "status", "ui"];
+
 export const SIDECAR_FORMAT = "ainb-editor-layout/1";
 // At most this many arrangements are kept, the least recently used dropped first, and none
 // bigger than MAX_BYTES (a 7,000-node file takes about 200 KB).

@@ -18,6 +18,9 @@ import { childCount, encodeShared, flatten, linkShared, resolvePath, rootOf } fr
 import * as treeapi from "./treeapi.js";
 import * as store from "./store.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["download", "emit", "on", "packs", "root", "session", "status", "timings", "ui", "workspace"];
+
 // Names the editor opens in the tree view: BYML (.byml, .bgyml, .sbyml, .mubin...) and the
 // AAMP parameter archives of Breath of the Wild and Tears of the Kingdom, each maybe .zs.
 export const TREE_NAME = new RegExp("\\.(byml|bgyml|sbyml|mubin|smubin|bxml|sbxml|baiprog|bphysics|bphyscharcon|bphyscontact|bphyslayer|" +
