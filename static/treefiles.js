@@ -53,8 +53,9 @@ export class TreeFiles {
     this.ed = ed;
     this.active = null; // the session shown, null while the graph shows
     this.view = new TreeView(ed, this);
-    // An AINB document shown brings the graph back.
-    ed.on("document", () => this.leave());
+    // An AINB document shown brings the graph back; the graph behind the tree closing (its
+    // pack gone) leaves the tree where it is.
+    ed.on("document", () => ed.doc && this.leave());
   }
 
   // ---- opening

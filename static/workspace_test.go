@@ -253,3 +253,29 @@ func TestSameFileKeepsItsEdits(t *testing.T) {
 		t.Errorf("after the same folder the command is %q", name)
 	}
 }
+
+// A loose BYML file shown over a pack's AINB file stays shown when the pack is opened anew
+// and the AINB file behind it closes with the old pack.
+func TestLooseTreeStaysWhenThePackCloses(t *testing.T) {
+	p := newBrowser(t)
+	p.catchConfirms()
+	path := p.openBattery()
+	p.openPackMember(batteryRoot)
+	_, data := testBYML(t)
+	loose := filepath.Join(t.TempDir(), "Settings.byml")
+	if err := os.WriteFile(loose, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.upload("#file-input", loose)
+	p.treeShown("Settings.byml")
+	p.openPackFile(path, batteryOpened)
+	if eval[bool](p, `ainbEditor.document() !== null`) {
+		t.Error("the old pack's AINB file is still open")
+	}
+	if !eval[bool](p, `!document.querySelector(".tree-pane").hidden && document.querySelector(".doc-title").textContent === "Settings.byml"`) {
+		t.Error("the loose BYML file no longer shows")
+	}
+	if c := p.confirms(); len(c) != 0 {
+		t.Errorf("asked %q", c)
+	}
+}
