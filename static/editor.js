@@ -902,10 +902,10 @@ export class Editor {
 
   // ---- clipboard
 
-  // The clipboard lives in localStorage, so nodes copied in one tab paste in another, even
-  // into another file. It carries what a paste into another document needs (see
-  // Edits.copyNodes and Edits.paste). The copy in memory serves when storage is full or
-  // disabled.
+  // The clipboard lives in the browser's storage (store.js), so nodes copied in one tab
+  // paste in another, even into another file. It carries what a paste into another
+  // document needs (see Edits.copyNodes and Edits.paste). The copy in memory serves when
+  // storage is full or disabled.
   copySelection() {
     if (!this.selection.size) return;
     const ids = this.selectionList();
