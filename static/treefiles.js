@@ -19,7 +19,7 @@ import * as treeapi from "./treeapi.js";
 import * as store from "./store.js";
 
 // The editor members this module uses: its context (context.js).
-export const EDITOR_NEEDS = ["download", "emit", "on", "packs", "root", "session", "status", "timings", "ui", "workspace"];
+export const EDITOR_NEEDS = ["doc", "download", "emit", "on", "packs", "root", "session", "status", "timings", "ui", "workspace"];
 
 // Names the editor opens in the tree view: BYML (.byml, .bgyml, .sbyml, .mubin...) and the
 // AAMP parameter archives of Breath of the Wild and Tears of the Kingdom, each maybe .zs.
