@@ -8,7 +8,9 @@ import * as store from "./store.js";
 import { emptyCatalogue, learn, boundedJSON, fromJSON, classCount } from "./catalogue.js";
 import { count } from "./counts.js";
 
-const STORE_KEY = "catalogue";
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["afterLoad", "doc", "emit", "name", "on", "root", "status", "ui"];
+
 const SAVE_DELAY = 1500;
 const AINB_NAME = /\.ainb(\.zs)?$/i;
 // The server limits parses a client may ask for a minute; an import of a whole game folder
@@ -23,7 +25,7 @@ export class CatalogueStore {
     this.pending = [];
     this.loaded = false;
     this.importing = false;
-    this.ready = store.getDoc(STORE_KEY).then((v) => {
+    this.ready = store.getDoc(store.DOC.catalogue).then((v) => {
       if (v && typeof v.text === "string") this.cat = fromJSON(v.text);
     }).catch(() => {}).finally(() => {
       this.loaded = true;
@@ -64,7 +66,7 @@ export class CatalogueStore {
 
   save() {
     clearTimeout(this.saveTimer);
-    return store.putDoc(STORE_KEY, { text: boundedJSON(this.cat) });
+    return store.putDoc(store.DOC.catalogue, { text: boundedJSON(this.cat) });
   }
 
   // Learns the classes of AINB files (File objects; other names are passed over). Reports

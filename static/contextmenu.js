@@ -5,7 +5,9 @@
 import { h } from "./dom.js";
 import { NODE_WIDTH, nodeClass, EDGE_SOURCE, EDGE_CHILD, EDGE_JUMP, EDGE_QUERY, TYPE_LABEL, takesChildren } from "./model.js";
 import { rowAt, rowCounts, rowY } from "./metrics.js";
-import { openPalette } from "./palette.js";
+
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["catalogue", "copySelection", "deleteSelection", "doc", "duplicateSelection", "edges", "edits", "fitAll", "focusNode", "follow", "hitTest", "nodeById", "openPalette", "paste", "picker", "readClipboard", "select", "selection", "tidy", "ui", "view"];
 
 export class ContextMenu {
   constructor(ed, canvas) {
@@ -68,7 +70,7 @@ export class ContextMenu {
 
   items(hit) {
     const ed = this.ed, doc = ed.doc;
-    const palette = (link, at) => openPalette(ed, { at: at || [hit.wx, hit.wy], link });
+    const palette = (link, at) => ed.openPalette({ at: at || [hit.wx, hit.wy], link });
     switch (hit.kind) {
       case "empty":
         return [
@@ -106,7 +108,7 @@ export class ContextMenu {
   childItems(n) {
     const ed = this.ed, label = `#${n.id} ${nodeClass(n)}`, no = !takesChildren(n);
     return [
-      { id: "add-child", label: "Add a child: new node…", disabled: no, run: () => openPalette(ed, { at: [n.x + NODE_WIDTH + 80, n.y + 15], link: { side: "branch", node: n.id, label } }) },
+      { id: "add-child", label: "Add a child: new node…", disabled: no, run: () => ed.openPalette({ at: [n.x + NODE_WIDTH + 80, n.y + 15], link: { side: "branch", node: n.id, label } }) },
       { id: "pick-child", label: "Add a child: pick a node…", disabled: no, run: () => ed.picker.start({ kind: "branch", node: n.id, label }) },
     ];
   }
@@ -124,7 +126,7 @@ export class ContextMenu {
         const link = { side: "in", node: n.id, index: hit.index, type: it.type, className: it.className, label };
         return [
           { head: `${label} (${TYPE_LABEL[it.type]} input)` },
-          { id: "source-new", label: "Source: new node…", run: () => openPalette(ed, { at: [px, py], link }) },
+          { id: "source-new", label: "Source: new node…", run: () => ed.openPalette({ at: [px, py], link }) },
           { id: "source-pick", label: "Source: pick a node…", run: () => ed.picker.start({ kind: "source", ref: { node: n.id, list: "inputs", index: hit.index }, type: it.type, className: it.className, label }) },
           { id: "disconnect", label: it.sources ? "Remove the last source" : "Disconnect", disabled: !connected, run: () => ed.edits.disconnect(n.id, hit.index) },
           { id: "follow", label: "Go to the source", disabled: !connected, run: () => ed.follow(hit) },
@@ -134,7 +136,7 @@ export class ContextMenu {
         const link = { side: "out", node: n.id, index: hit.index, type: it.type, className: it.className, label };
         return [
           { head: `${label} (${TYPE_LABEL[it.type]} output)` },
-          { id: "reader-new", label: "New node reading it…", run: () => openPalette(ed, { at: [px + 80, py], link }) },
+          { id: "reader-new", label: "New node reading it…", run: () => ed.openPalette({ at: [px + 80, py], link }) },
           { id: "follow", label: "Go to the first reader", run: () => ed.follow(hit) },
         ];
       }
@@ -142,7 +144,7 @@ export class ContextMenu {
         const link = { side: "child", node: n.id, index: hit.index, label };
         return [
           { head: `${label} (child)` },
-          { id: "child-new", label: "Child: new node…", run: () => openPalette(ed, { at: [px + 80, py], link }) },
+          { id: "child-new", label: "Child: new node…", run: () => ed.openPalette({ at: [px + 80, py], link }) },
           { id: "child-pick", label: "Child: pick a node…", run: () => ed.picker.start({ kind: "child", node: n.id, index: hit.index, label }) },
           { id: "follow", label: "Go to the child", run: () => ed.follow(hit) },
           { id: "remove-child", label: "Remove this child", run: () => ed.edits.removeChild(n.id, hit.index) },

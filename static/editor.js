@@ -1,24 +1,35 @@
-// The editor: owns the document and the state around it (view, selection, history) and ties
-// the modules together. Modules talk to it, never to each other's internals.
+// The editor: the canvas controller. It shows one AINB session of the workspace (document,
+// history, problems: session.js) with the state of the canvas around it (view, selection,
+// search), and ties the modules together. Modules talk to it, never to each other's internals.
 
 import { View } from "./view.js";
 import { Grid } from "./spatial.js";
-import { Renderer, LOD_FULL } from "./render.js";
+import * as render from "./render.js";
+import { LOD_FULL } from "./render.js";
 import { History, isReadOnly } from "./history.js";
-import { Edits, CLIPBOARD_FORMAT } from "./edits.js";
-import { Input } from "./input.js";
-import { Panels } from "./panels.js";
+import * as edits from "./edits.js";
+import { CLIPBOARD_FORMAT } from "./edits.js";
+import * as input from "./input.js";
+import * as panels from "./panels.js";
+import * as inspector from "./inspector.js";
+import * as palette from "./palette.js";
+import * as folder from "./folder.js";
+import * as packs from "./packs.js";
+import * as treefiles from "./treefiles.js";
+import * as cataloguestore from "./cataloguestore.js";
+import * as picker from "./picker.js";
+import * as contextmenu from "./contextmenu.js";
+import * as exprcode from "./exprcode.js";
+import { narrow } from "./context.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
 import { count } from "./counts.js";
 import * as shape from "./shape.js";
 import { installFieldTracking } from "./fields.js";
-import { Folder } from "./folder.js";
-import { Packs, PACK_NAME } from "./packs.js";
-import { TreeFiles, TREE_FORMAT, TREE_NAME, sniff } from "./treefiles.js";
-import { CatalogueStore } from "./cataloguestore.js";
-import { Picker } from "./picker.js";
-import { ContextMenu } from "./contextmenu.js";
+import { PACK_NAME } from "./packs.js";
+import { TREE_FORMAT, TREE_NAME, sniff } from "./treefiles.js";
+import { Session, LOOSE } from "./session.js";
+import { Workspace } from "./workspace.js";
 import {
   computeEdges, danglingWarnings, reachable, indexById, nodeClass, formatValue, sourceKind, blackboardLabel, conditionText, FORMAT,
   NODE_WIDTH, nodeHeight, hitNode, rowY, clampPositions,
@@ -26,15 +37,17 @@ import {
 
 const FRAGMENT_DELAY = 250;
 const AUTOSAVE_DELAY = 1000;
-const CLIPBOARD_KEY = "ainb-editor.clipboard";
 // A status that reports something done clears after this long, or at the next edit.
 const STATUS_TTL = 8000;
 
 export class Editor {
   constructor(root) {
     this.root = root;
-    this.doc = null;
-    this.name = "";
+    // Every open file is a session of the workspace; the canvas shows this one (still set,
+    // behind the tree view, while a BYML or AAMP file shows).
+    this.workspace = new Workspace({ confirm: (q) => window.confirm(q), dropped: (s) => this.dropped(s) });
+    this.session = null;
+    this.noHistory = new History();
     this.view = new View();
     this.grid = new Grid();
     this.edges = null;
@@ -44,7 +57,6 @@ export class Editor {
     this.hover = null; // plug under the pointer: {node (id), row, side}
     this.connect = null; // link being dragged
     this.boxSelect = null;
-    this.problems = [];
     this.problemNodes = new Set();
     // What the document says that leads nowhere (model.danglingWarnings): listed with the
     // problems as warnings, kept up to date with every edit, never blocking a save.
@@ -58,34 +70,67 @@ export class Editor {
     this.autosavedEdits = -1; // the undo steps the last stored autosave holds, for tests that reload
     this.lastShare = "";
     this.statusText = "";
-    this.history = new History((cmd, how) => this.changed(cmd, how));
-    this.edits = new Edits(this);
+    // Each collaborator sees only the members of the editor it declares (context.js).
+    const ctx = (m) => narrow(this, m.EDITOR_NEEDS);
+    this.edits = new edits.Edits(ctx(edits));
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
-    this.ui = new Panels(this, root);
-    this.renderer = new Renderer(this, this.ui.canvas);
-    this.input = new Input(this, this.ui.canvas);
+    this.ui = new panels.Panels(ctx(panels), root, { inspector: (el) => new inspector.Inspector(ctx(inspector), el) });
+    this.renderer = new render.Renderer(ctx(render), this.ui.canvas);
+    this.input = new input.Input(ctx(input), this.ui.canvas);
     installFieldTracking();
-    this.fileHash = ""; // SHA-256 of the file as opened or last saved (see shape.js)
-    this.zstdDict = null; // dictionary id of a .zs file as opened, null for a plain one
-    this.shapeUI = new shape.ShapeUI(this);
-    this.folder = new Folder(this);
-    this.packs = new Packs(this);
-    this.trees = new TreeFiles(this);
-    this.catalogue = new CatalogueStore(this);
+    this.shapeUI = new shape.ShapeUI(ctx(shape));
+    this.folder = new folder.Folder(ctx(folder));
+    this.packs = new packs.Packs(ctx(packs));
+    this.trees = new treefiles.TreeFiles(ctx(treefiles));
+    this.catalogue = new cataloguestore.CatalogueStore(ctx(cataloguestore));
     this.catalogue.installInputs(root);
-    this.picker = new Picker(this, this.ui.canvas);
-    this.menu = new ContextMenu(this, this.ui.canvas);
+    this.picker = new picker.Picker(ctx(picker), this.ui.canvas);
+    this.menu = new contextmenu.ContextMenu(ctx(contextmenu), this.ui.canvas);
+    this.paletteContext = ctx(palette);
+    this.exprContext = ctx(exprcode);
     this.frameQueued = false;
     this.afterLoad = [];
     new ResizeObserver(() => this.requestRender()).observe(this.ui.canvas);
     window.addEventListener("beforeunload", (e) => {
-      if ((this.doc && this.history.dirty()) || this.trees.dirty()) {
+      if (this.workspace.dirty()) {
         e.preventDefault();
         e.returnValue = "";
       }
     });
     window.addEventListener("hashchange", () => this.applyFragment());
     this.requestRender();
+  }
+
+  // What the shown session holds, for the modules that edit and draw it.
+  get doc() {
+    return this.session ? this.session.doc : null;
+  }
+
+  get name() {
+    return this.session ? this.session.name : "";
+  }
+
+  get history() {
+    return this.session ? this.session.history : this.noHistory;
+  }
+
+  // SHA-256 of the file as opened or last saved (see shape.js).
+  get fileHash() {
+    return this.session ? this.session.hash : "";
+  }
+
+  // The dictionary id of a .zs file as opened, null for a plain one.
+  get zstdDict() {
+    return this.session ? this.session.zstd : null;
+  }
+
+  get problems() {
+    return this.session ? this.session.problems : [];
+  }
+
+  // Names the document for the clipboard: a paste is local only into the same one.
+  get docKey() {
+    return this.session ? this.session.docKey : "";
   }
 
   on(event, fn) {
@@ -95,6 +140,17 @@ export class Editor {
 
   emit(event, ...args) {
     for (const fn of this.listeners.get(event) || []) fn(...args);
+  }
+
+  // The add-node palette (palette.js). opts: at, link.
+  openPalette(opts = {}) {
+    return palette.openPalette(this.paletteContext, opts);
+  }
+
+  // Expression function k as a code field (exprcode.js), with the form chosen for it in
+  // this editor whichever panel shows it.
+  expressionView(k, key, problem = null) {
+    return exprcode.functionView(this.exprContext, k, key, problem);
   }
 
   // Redraws at the next animation frame, however many changes come before it.
@@ -132,8 +188,9 @@ export class Editor {
 
   // ---- documents
 
-  // opts.keep: the open document is kept elsewhere (see folder.js), so no confirmation;
-  // opts.confirm asks all the same (a folder's file replacing a file opened on its own).
+  // Opens an AINB file (or a pack, or a BYML or AAMP file, by name or bytes). opts.group and
+  // opts.path: the file is one of the open folder's (session.js); opts.push: the file shown
+  // stays on the module trail, so it is not given up.
   async openFile(file, opts = {}) {
     // An archive of the game's opens as a pack: its AINB files become a folder. BYML and
     // AAMP files open in the tree view (treefiles.js), by name or else by their bytes.
@@ -154,15 +211,20 @@ export class Editor {
       this.ui.toast(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; the server takes at most ${(max / 1e6).toFixed(1)} MB.`, "error");
       return false;
     }
+    const group = opts.group || LOOSE, path = opts.path || file.name;
     this.status(`Opening ${file.name}…`);
     let doc, zstd, hash, kept;
     try {
       const bytes = await file.arrayBuffer();
+      hash = await shape.sha256(bytes);
+      // The very file an unsaved session came from: its edits were made on these bytes, so
+      // the session stands for the file, and the user is told the edits are there.
+      const same = this.workspace.reusable(group, path, hash);
+      if (same) return this.enter(same, { push: opts.push, reused: true });
       // A TotK .zs needs one of the game's dictionaries: the ZsDic.pack.zs kept for packs
       // goes with it, so the server need not have them.
       const zsdic = isZstd(bytes) ? await this.packs.zsdic() : null;
-      [{ doc, zstd }, hash] = await Promise.all([api.parseUpload(file.name, bytes, zsdic), shape.sha256(bytes)]);
-      kept = await shape.recall(hash);
+      [{ doc, zstd }, kept] = await Promise.all([api.parseUpload(file.name, bytes, zsdic), shape.recall(hash)]);
     } catch (err) {
       this.status("");
       const d = err.detail || {};
@@ -170,22 +232,30 @@ export class Editor {
       this.ui.toast(`Could not open ${file.name}: ${err.message}`, "error");
       return false;
     }
-    // Only a file that opens may replace the open one: the user is asked now, not before.
-    // A file of a folder or pack takes the edits of the folder's other files with it.
-    const unsaved = opts.keep && !opts.confirm ? [] : this.folder.current ? this.folder.edited() : this.dirty() ? [this.name] : [];
-    if (unsaved.length && !window.confirm(`Discard the unsaved edits of ${unsaved.join(", ")}?`)) {
-      this.status("");
-      return false;
-    }
-    if (!opts.keep && !this.trees.releaseLoose()) {
-      this.status("");
-      return false;
-    }
     this.timings.parsed = performance.now() - this.timings.openStart;
     const restored = !!kept && shape.applyTo(doc, kept.nodes);
-    if (!this.load(doc, { name: file.name, hash, zstd })) return false;
+    const s = new Session({ kind: "ainb", group, path, name: file.name, doc, hash, zstd });
+    if (!this.enter(s, { push: opts.push })) return false;
     this.afterLoad.push(() => store.remember(file.name, doc, { zstd, hash }));
     this.status(`Opened ${file.name}: ${count(doc.nodes.length, "node")}` + (restored ? ", arranged as when it was saved" : ""));
+    return true;
+  }
+
+  // Shows a session in place of the file shown. Only now, the file read, are unsaved edits
+  // it would discard asked about: a loose file gives way to any other file (a file opened
+  // on its own is kept while it shows), unless it stays on the module trail (push). The
+  // files of the folder or pack stay in the workspace with their edits.
+  enter(s, { push = false, reused = false, view = null } = {}) {
+    const ws = this.workspace;
+    if (!push && !ws.release((x) => x.group === LOOSE && x !== s)) {
+      this.status("");
+      return false;
+    }
+    if (!this.show(s, { view })) return false;
+    if (reused) {
+      this.status(`${s.name} is open already, with unsaved edits`);
+      this.ui.toast(`${s.name} is the file already open: its unsaved edits are kept. Save writes them.`);
+    }
     return true;
   }
 
@@ -196,38 +266,55 @@ export class Editor {
       this.ui.toast(`${entry.name} is no longer stored; open the file again.`, "error");
       return;
     }
-    if (this.doc && this.history.dirty() && !window.confirm("Discard the unsaved edits of " + this.name + "?")) return;
-    if (!this.trees.releaseLoose()) return;
     this.timings.openStart = performance.now();
     this.load(doc, { name: entry.name, zstd: stored.zstd, hash: stored.hash });
   }
 
-  // Shows a document. opts: name, view ({command, x, y, zoom, selection}), dirty. Returns
-  // false for something that is not a document of this editor's format (an autosave of an
-  // older editor, say).
+  // Shows a document as a file of its own (a share, an autosave, a recent file), in place of
+  // the loose file open (asking first when it has unsaved edits). opts: name, view
+  // ({command, x, y, zoom, selection}), dirty, hash, zstd. Returns false for something that
+  // is not a document of this editor's format (an autosave of an older editor, say).
   load(doc, opts = {}) {
-    if (!doc || doc.format !== FORMAT || !Array.isArray(doc.nodes)) {
-      this.ui.toast(`Not an editor document of format ${FORMAT}${doc && doc.format ? ` (it is ${doc.format})` : ""}; open the file again.`, "error");
-      return false;
+    if (!this.isDocument(doc)) return false;
+    const name = opts.name || doc.name || "untitled.ainb";
+    const s = new Session({ kind: "ainb", path: name, doc, hash: opts.hash, zstd: opts.zstd, dirty: !!opts.dirty });
+    return this.enter(s, { view: opts.view });
+  }
+
+  isDocument(doc) {
+    if (doc && doc.format === FORMAT && Array.isArray(doc.nodes)) return true;
+    this.ui.toast(`Not an editor document of format ${FORMAT}${doc && doc.format ? ` (it is ${doc.format})` : ""}; open the file again.`, "error");
+    return false;
+  }
+
+  // Puts a session on the canvas, as the user left it (its view, selection and problems),
+  // or fitted when it is new. opts.view: the view to show instead. The session left keeps
+  // its view.
+  show(s, opts = {}) {
+    if (!this.isDocument(s.doc)) return false;
+    this.trees.leave();
+    this.workspace.activate(s);
+    if (s === this.session && !opts.view) {
+      this.emit("dirty");
+      return true;
     }
     const t0 = performance.now();
+    if (this.session && this.session !== s) this.session.view = this.viewState();
+    const doc = s.doc;
     const outside = clampPositions(doc);
-    this.doc = doc;
-    // Names this document for the clipboard: a paste is local only into the same one.
-    this.docKey = randomKey();
-    this.name = opts.name || doc.name || "untitled.ainb";
-    this.fileHash = opts.hash || "";
-    this.zstdDict = Number.isInteger(opts.zstd) ? opts.zstd : null;
-    this.history.reset(!!opts.dirty);
+    this.session = s;
+    s.onChange = (cmd, how) => {
+      if (this.session === s) this.changed(cmd, how);
+    };
+    if (!s.docKey) s.docKey = randomKey();
     this.selection.clear();
-    this.problems = [];
     this.problemNodes.clear();
     this.search = { query: "", hits: [], index: -1, hitSet: null, current: -1, text: null };
     this.rebuild();
     // Problems belong to the file they were found in: the panel shows this one's.
-    this.setProblems(opts.problems || []);
+    this.setProblems(s.problems);
     this.renderer.resize();
-    const v = opts.view;
+    const v = opts.view || s.view;
     if (v && Number.isFinite(v.zoom)) {
       this.command = Number.isInteger(v.command) ? v.command : -1;
       this.view.set(v);
@@ -250,16 +337,20 @@ export class Editor {
     return true;
   }
 
+  // A session left the workspace (its folder or pack closed, another loose file opened): if
+  // it was on show, it is shown no more.
+  dropped(s) {
+    if (s === this.trees.active) this.trees.leave();
+    this.folder.forget(s);
+    if (s === this.session) this.close();
+  }
+
   // Shows no document: the file shown was closed with the pack or folder it came from
   // (whose edits the user chose to discard). The stored autosave goes too, so a reload does
   // not bring the file back as if it were still open.
   close() {
-    if (!this.doc) return;
-    this.doc = null;
-    this.name = "";
-    this.fileHash = "";
-    this.zstdDict = null;
-    this.history.reset(false);
+    if (!this.session) return;
+    this.session = null;
     this.selection.clear();
     this.index = new Map();
     this.grid.build([]);
@@ -267,7 +358,7 @@ export class Editor {
     this.warnings = [];
     this.search = { query: "", hits: [], index: -1, hitSet: null, current: -1, text: null };
     clearTimeout(this.autosaveTimer);
-    store.deleteDoc("current").catch(() => {});
+    store.deleteDoc(store.DOC.current).catch(() => {});
     this.setProblems([]);
     this.renderer.invalidate();
     this.emit("document");
@@ -351,7 +442,7 @@ export class Editor {
       // Stored as JSON text: the document is plain JSON, and a string is what IndexedDB
       // stores fastest.
       const edits = this.history.done.length;
-      store.putDoc("current", { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty(), zstd: this.zstdDict, hash: this.fileHash })
+      store.putDoc(store.DOC.current, { text: JSON.stringify(this.doc), name: this.name, dirty: this.history.dirty(), zstd: this.zstdDict, hash: this.fileHash })
         .then(() => { this.autosavedEdits = edits; }, () => {});
       this.timings.autosave = performance.now() - t0;
     }, delay);
@@ -600,33 +691,35 @@ export class Editor {
     if (!this.doc) return false;
     // A file of the open pack saves the pack: that is the file the user opened.
     if (this.packs.holdsOpenFile()) return this.packs.save();
+    // The session shown when Save was pressed is the one saved, whatever shows when the
+    // answer comes.
+    const s = this.session;
     this.status("Building…");
     let ids = null;
     try {
       // The document is plain JSON (-0, NaN and infinities are strings of their bits), so
       // the native writer serves; only the document is sent.
       const t0 = performance.now();
-      const text = JSON.stringify(this.doc);
+      const text = JSON.stringify(s.doc);
       this.timings.serialize = performance.now() - t0;
-      ids = this.doc.nodes.map((n) => n.id);
-      const zstd = this.zstdDict;
+      ids = s.doc.nodes.map((n) => n.id);
+      const zstd = s.zstd;
       const zsdic = zstd ? await this.packs.zsdic() : null;
       const { blob } = await api.build(text, { zstd, zsdic });
       // The name the file was opened with, whatever the server would call it.
-      const name = this.downloadName();
+      const name = this.downloadName(s);
       this.download(blob, name);
-      this.history.markSaved();
-      this.setProblems([]);
+      // Opening the saved file again finds this arrangement by the file's hash.
+      s.saved(await shape.sha256(await blob.arrayBuffer()));
+      if (s === this.session) this.setProblems([]);
       this.emit("dirty");
       this.scheduleAutosave(0);
-      // Opening the saved file again finds this arrangement by the file's hash.
-      this.fileHash = await shape.sha256(await blob.arrayBuffer());
-      await shape.remember(this.fileHash, name, this.doc);
+      await shape.remember(s.hash, name, s.doc);
       this.status(`Saved ${name} (${blob.size} bytes${zstd === null ? "" : zstd ? `, zstd with dictionary ${zstd}` : ", zstd"})`);
       return true;
     } catch (err) {
       this.status("Save failed", "error");
-      this.showApiProblems(err, ids);
+      if (s === this.session) this.showApiProblems(err, ids);
       this.ui.toast(`The file cannot be built: ${err.message}`, "error");
       return false;
     }
@@ -728,17 +821,17 @@ export class Editor {
 
   // Problems name nodes by id (node, or -1 for none).
   setProblems(problems) {
-    this.problems = problems;
+    if (this.session) this.session.problems = problems;
     this.problemNodes = new Set(problems.map((p) => p.node).filter((n) => n >= 0));
     this.emit("problems");
     this.requestRender();
   }
 
   // The file's own name; a file opened compressed saves compressed, as .zs.
-  downloadName() {
-    const n = this.name.replace(/\.zs$/i, "");
+  downloadName(s = this.session) {
+    const n = s.name.replace(/\.zs$/i, "");
     const plain = /\.ainb$/i.test(n) ? n : n + ".ainb";
-    return this.zstdDict === null ? plain : plain + ".zs";
+    return s.zstd === null ? plain : plain + ".zs";
   }
 
   download(blob, name) {
@@ -798,7 +891,7 @@ export class Editor {
       }
       return;
     }
-    const cur = await store.getDoc("current");
+    const cur = await store.getDoc(store.DOC.current);
     const doc = cur && typeof cur.text === "string" ? parseDoc(cur.text) : null;
     // An autosave of an older editor (cur.doc) is not restored.
     if (doc && doc.format === FORMAT && !this.doc) {
@@ -809,30 +902,24 @@ export class Editor {
 
   // ---- clipboard
 
-  // The clipboard lives in localStorage, so nodes copied in one tab paste in another, even
-  // into another file. It carries what a paste into another document needs (see
-  // Edits.copyNodes and Edits.paste). The copy in memory serves when storage is full or
-  // disabled.
+  // The clipboard lives in the browser's storage (store.js), so nodes copied in one tab
+  // paste in another, even into another file. It carries what a paste into another
+  // document needs (see Edits.copyNodes and Edits.paste). The copy in memory serves when
+  // storage is full or disabled.
   copySelection() {
     if (!this.selection.size) return;
     const ids = this.selectionList();
     this.clipboard = this.edits.copyNodes(ids, this.docKey);
-    try {
-      localStorage.setItem(CLIPBOARD_KEY, JSON.stringify(this.clipboard));
-    } catch {
-      // too big for storage or storage disabled: pasting works in this tab only
-    }
+    // Too big for storage or storage disabled: pasting works in this tab only.
+    store.setPref(store.PREF.clipboard, JSON.stringify(this.clipboard));
     this.status(`Copied ${count(ids.length, "node")}`);
   }
 
   // The last copy made in any tab.
   readClipboard() {
-    try {
-      const c = JSON.parse(localStorage.getItem(CLIPBOARD_KEY) || "null");
-      if (c && c.format === CLIPBOARD_FORMAT && Array.isArray(c.nodes) && c.nodes.length) return c;
-    } catch {
-      // unreadable: fall back to this tab's own copy
-    }
+    // Unreadable, it falls back to this tab's own copy.
+    const c = store.getPrefJSON(store.PREF.clipboard, null);
+    if (c && c.format === CLIPBOARD_FORMAT && Array.isArray(c.nodes) && c.nodes.length) return c;
     return this.clipboard;
   }
 

@@ -17,6 +17,9 @@ import {
   expressionText, forEachSource, hasDefaultChild, newCondition, clone, isSelector, missingOutput,
 } from "./model.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "history"];
+
 export const CLIPBOARD_FORMAT = "ainb-editor-clipboard/2";
 
 // ---- values

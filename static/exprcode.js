@@ -8,6 +8,9 @@
 import { h, clear } from "./dom.js";
 import { failure } from "./api.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "edits", "emit", "on"];
+
 // ---- highlighting
 
 const KEYWORDS = new Set(["if", "else", "call", "return", "noend", "goto", "unless", "asm", "setup", "inc", "dec"]);

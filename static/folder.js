@@ -1,12 +1,18 @@
 // A folder of AINB files: opened with the File System Access API where the browser has it,
 // or a directory/multi-file picker otherwise. A module-caller node opens the module it calls
-// from the folder, with a breadcrumb back; each file visited keeps its working copy and undo
-// history while the user moves between them. Search and "find usages" of a node class,
-// blackboard parameter or module run across the folder's files (see usages.js).
+// from the folder, with a breadcrumb back; each file visited is a session of the workspace
+// (session.js), keeping its working copy and undo history while the user moves between
+// them. Search and "find usages" of a node class, blackboard parameter or module run across
+// the folder's files (see usages.js).
 
 import { h, clear } from "./dom.js";
 import * as api from "./api.js";
+import * as shape from "./shape.js";
+import { FOLDER } from "./session.js";
 import { usagesOf, findUsages, resolveModule, KINDS, KIND_LABEL } from "./usages.js";
+
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "enter", "focusNode", "name", "nodeById", "on", "openFile", "packs", "selection", "selectionList", "session", "status", "ui", "workspace"];
 
 const AINB_NAME = /\.ainb(\.zs)?$/i;
 
@@ -17,9 +23,8 @@ export class Folder {
     this.files = []; // {file (path in the folder), blob (File)}
     this.index = null; // [{file, filename, usages}] once read
     this.stack = []; // sessions of the files left for a module, oldest first
-    this.sessions = new Map(); // path -> session of a file visited and left
-    this.current = ""; // path of the open file when it is one of the folder's
     this.loading = false;
+    this.listed = ""; // what the file list shows (active and edited files), to draw it only when that changes
     // Without the File System Access API: a directory picker, or a plain multi-file picker
     // (for browsers with neither, and for choosing some files of a folder).
     const picked = (input) => () => {
@@ -41,16 +46,28 @@ export class Folder {
     ed.ui.stage.append(this.crumbs);
     this.buildPanel();
     ed.on("document", () => {
-      // A file opened some other way leaves the module trail.
-      if (!this.loading) {
-        this.stack = [];
-        this.sessions.clear();
-        this.current = "";
-      }
+      // A file opened some other way leaves the module trail (the files keep their sessions).
+      if (!this.loading) this.stack = [];
       this.renderCrumbs();
       this.renderModule();
+      this.renderPanel();
     });
     ed.on("selection", () => this.renderModule());
+    ed.on("dirty", () => this.renderPanel());
+  }
+
+  // The path of the file on the canvas when it is one of the folder's, else "".
+  get current() {
+    const s = this.ed.session;
+    return s && s.group === FOLDER ? s.path : "";
+  }
+
+  // A session left the workspace: it leaves the module trail too.
+  forget(s) {
+    const k = this.stack.indexOf(s);
+    if (k < 0) return;
+    this.stack.splice(k, 1);
+    this.renderCrumbs();
   }
 
   async pick() {
@@ -72,33 +89,39 @@ export class Folder {
     this.setFiles(dir.name, files);
   }
 
-  // The names of the folder's files with unsaved edits: the one shown and those left.
+  // The paths of the folder's (or pack's) files with unsaved edits.
   edited() {
-    const ed = this.ed, out = [];
-    if (this.current && ed.dirty()) out.push(this.current);
-    for (const s of [...this.sessions.values(), ...this.stack]) if (s.savedAt !== s.done.length) out.push(s.path);
-    return out;
+    return this.ed.workspace.edited((s) => s.group === FOLDER);
   }
 
-  // Replaces the folder: nothing of the one before is kept, so a file of the new folder
-  // always opens from its bytes, even one with the same path. Unsaved edits in the old
-  // folder's files are discarded only when the user agrees (or, with discard, already did);
-  // its file on show closes with it. Returns false when the user keeps the old folder.
-  setFiles(name, files, { discard = false } = {}) {
-    const edited = discard ? [] : this.edited();
-    if (edited.length && !window.confirm(`Discard the unsaved edits of ${edited.join(", ")}?`)) return false;
-    const shown = !!this.current;
+  // Replaces the folder: the files of the one before (and of the pack open, whose files the
+  // folder held) go, unsaved edits asked about first, unless discard says the user already
+  // agreed. A file of the new folder whose bytes are those an unsaved session came from
+  // keeps that session, and the user is told. Returns false when the user keeps the old
+  // folder.
+  async setFiles(name, files, { discard = false } = {}) {
+    const ed = this.ed, ws = ed.workspace;
+    files = files.filter((f) => AINB_NAME.test(f.file)).sort((a, b) => a.file.localeCompare(b.file));
+    const kept = [];
+    if (!discard) {
+      for (const s of ws.list((x) => x.group === FOLDER && x.graph && x.dirty())) {
+        const f = files.find((x) => x.file === s.path);
+        if (f && s.sameFile(await shape.sha256(await f.blob.arrayBuffer()))) kept.push(s);
+      }
+    }
+    if (!ws.release((s) => s.group === FOLDER && !kept.includes(s), { ask: !discard })) return false;
+    if (!discard) ed.packs.close();
     this.stack = [];
-    this.sessions.clear();
-    this.current = "";
-    if (shown) this.ed.close();
     this.renderCrumbs();
     this.name = name;
-    this.files = files.filter((f) => AINB_NAME.test(f.file)).sort((a, b) => a.file.localeCompare(b.file));
+    this.files = files;
+    this.generation = (this.generation || 0) + 1;
     this.index = null;
     this.renderPanel();
     const n = `${this.files.length} AINB file${this.files.length === 1 ? "" : "s"}`;
-    this.ed.status(name ? `Opened folder ${name}: ${n}` : `Opened ${n} as a folder`);
+    const still = kept.length ? `; unsaved edits kept in ${kept.map((s) => s.path).join(", ")}` : "";
+    ed.status((name ? `Opened folder ${name}: ${n}` : `Opened ${n} as a folder`) + still);
+    if (kept.length) ed.ui.toast(`${kept.map((s) => s.path).join(", ")}: the same file${kept.length === 1 ? " as the one" : "s as those"} edited, so the unsaved edits are kept.`);
     return true;
   }
 
@@ -141,80 +164,48 @@ export class Folder {
     return this.visit(f.file, { push: true });
   }
 
-  // Shows a file of the folder: its kept working copy if it was visited, else the file.
-  // push records the file being left in the breadcrumb.
+  // Shows a file of the folder: its session if it was visited, else the file read. push
+  // puts the file being left on the breadcrumb.
   async visit(path, { push = false, focus = -1 } = {}) {
     const ed = this.ed;
-    // A file on the breadcrumb is gone back to, keeping its working copy.
-    const k = this.stack.findIndex((s) => s.path === path);
-    if (path === this.current || (k >= 0 && this.back(k))) {
+    // A file on the breadcrumb is gone back to.
+    const k = this.stack.findIndex((s) => s.path === path && s.group === FOLDER);
+    if (k >= 0) {
+      if (!this.back(k)) return false;
       if (focus >= 0) ed.focusNode(focus);
       return true;
     }
+    const kept = ed.workspace.get(FOLDER, path);
     const entry = this.files.find((x) => x.file === path);
-    if (!entry) return false;
-    // A file from outside the folder is kept only on the breadcrumb (push); otherwise it
-    // is left as opening another file leaves it (asked once the folder's file has parsed).
-    const leaving = ed.doc && (push || this.current) ? this.session() : null;
+    if (!kept && !entry) return false;
+    const leaving = push && ed.session && ed.session !== kept ? ed.session : null;
     this.loading = true;
     try {
-      const kept = this.sessions.get(path);
-      let ok;
-      if (kept) {
-        this.sessions.delete(path);
-        ok = this.restore(kept);
-      } else {
-        ok = await ed.openFile(entry.blob, { keep: true, confirm: !push && !this.current });
-      }
+      const ok = kept ? ed.enter(kept, { push }) : await ed.openFile(entry.blob, { group: FOLDER, path, push });
       if (!ok) return false;
-      if (leaving) {
-        if (push) this.stack.push(leaving);
-        else this.sessions.set(leaving.path, leaving);
-      }
-      this.current = path;
+      if (leaving && !this.stack.includes(leaving)) this.stack.push(leaving);
     } finally {
       this.loading = false;
     }
+    if (kept) ed.status(`Back in ${kept.name}`);
     this.renderCrumbs();
     if (focus >= 0) ed.focusNode(focus);
     return true;
   }
 
-  // Goes back to the kth file of the breadcrumb; the files after it keep their working copies.
+  // Goes back to the kth file of the breadcrumb; the files after it keep their sessions.
   back(k) {
     const s = this.stack[k];
     if (!s) return false;
-    const leaving = this.session();
     this.loading = true;
     try {
-      if (!this.restore(s)) return false;
+      if (!this.ed.enter(s, { push: true })) return false;
     } finally {
       this.loading = false;
     }
-    for (const later of this.stack.splice(k).slice(1)) this.sessions.set(later.path, later);
-    this.sessions.set(leaving.path, leaving);
-    this.current = s.path;
+    this.stack.splice(k);
+    this.ed.status(`Back in ${s.name}`);
     this.renderCrumbs();
-    return true;
-  }
-
-  // The open file's working copy, undo history and view.
-  session() {
-    const ed = this.ed;
-    return {
-      path: this.current || ed.name, doc: ed.doc, name: ed.name, hash: ed.fileHash, zstd: ed.zstdDict,
-      done: ed.history.done, undone: ed.history.undone, savedAt: ed.history.savedAt, view: ed.viewState(), problems: ed.problems,
-    };
-  }
-
-  restore(s) {
-    const ed = this.ed;
-    if (!ed.load(s.doc, { name: s.name, view: s.view, hash: s.hash, zstd: s.zstd, problems: s.problems })) return false;
-    ed.history.done = s.done;
-    ed.history.undone = s.undone;
-    ed.history.savedAt = s.savedAt;
-    ed.emit("dirty");
-    ed.status(`Back in ${s.name}`);
     return true;
   }
 
@@ -251,12 +242,22 @@ export class Folder {
     this.ed.ui.left.append(this.panel);
   }
 
+  // The file list marks the file shown and those with unsaved edits (●), as the Pack panel
+  // does; it is drawn again only when that changes, not at every edit.
   renderPanel() {
+    const ws = this.ed.workspace;
+    const shown = ws.active && ws.active.group === FOLDER ? ws.active.path : "";
+    const edited = new Set(this.edited());
+    const listed = [this.generation, shown, ...edited].join("\n");
+    if (listed === this.listed) return;
+    this.listed = listed;
     const n = `${this.files.length} AINB file${this.files.length === 1 ? "" : "s"}`;
-    this.summary.textContent = this.files.length ? (this.name ? `${this.name}: ${n}` : n) : "No folder open.";
+    // A pack without AINB files is open as a folder of none.
+    this.summary.textContent = this.files.length || this.name ? (this.name ? `${this.name}: ${n}` : n) : "No folder open.";
     clear(this.fileList);
     for (const f of this.files) {
-      this.fileList.append(h("li.item", {}, h("button.item-main", { dataset: { file: f.file }, onclick: () => this.visit(f.file) }, h("span.item-title", {}, f.file))));
+      this.fileList.append(h("li.item" + (f.file === shown ? ".active" : ""), {}, h("button.item-main", { dataset: { file: f.file }, onclick: () => this.visit(f.file) },
+        h("span.item-title", {}, (edited.has(f.file) ? "● " : "") + f.file))));
     }
   }
 

@@ -11,6 +11,9 @@ import { hasPendingText } from "./fields.js";
 import { wheelAction, wheelMode } from "./wheel.js";
 import { LOD_FULL } from "./render.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["boxSelect=", "connect=", "copySelection", "deleteSelection", "doc", "duplicateSelection", "edits", "fitAll", "fitSelection", "focusNode", "follow", "grid", "hitTest", "hover=", "indexOf", "lastRefusal=", "nodeById", "paste", "redo", "renderer", "requestRender", "save", "searchStep", "select", "selection", "showMinimap=", "status", "tidy", "ui", "undo", "view", "viewChanged"];
+
 const DRAG_THRESHOLD = 4;
 
 export class Input {

@@ -13,8 +13,10 @@ import {
 import { parseF32, parseInt32, toS32 } from "./edits.js";
 import { classKey, missing } from "./catalogue.js";
 import { addParam, removeParam, removeProblem } from "./plugedits.js";
-import { openPalette } from "./palette.js";
-import { functionView, fit } from "./exprcode.js";
+import { fit } from "./exprcode.js";
+
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["catalogue", "doc", "edits", "expressionView", "focusNode", "name", "nodeById", "on", "openPalette", "picker", "problems", "selectionList", "ui"];
 
 const SOURCE_KINDS = [["value", "Value"], ["node", "Node output"], ["blackboard", "Blackboard"], ["expression", "Expression"]];
 
@@ -237,7 +239,7 @@ export class Inspector {
       h("button", { title: "Add a child: pick its node on the canvas", dataset: { key: "children.pick" },
         onclick: () => ed.picker.start({ kind: "branch", node: id, label: `#${id} ${nodeClass(n)}` }) }, "Pick…"),
       h("button", { title: "Add a child: a new node from the catalogue", dataset: { key: "children.new" },
-        onclick: () => openPalette(ed, { at: [n.x + 340, n.y + 15], link: { side: "branch", node: id, label: `#${id} ${nodeClass(n)}` } }) }, "New…")));
+        onclick: () => ed.openPalette({ at: [n.x + 340, n.y + 15], link: { side: "branch", node: id, label: `#${id} ${nodeClass(n)}` } }) }, "New…")));
     if (!kids.length && !isSelector(n)) rows.unshift(h("p.hint", {}, "No children."));
     return rows;
   }
@@ -370,7 +372,7 @@ export class Inspector {
         // The function itself, as code (or its instructions) to read and edit in place.
         if (s.expression >= 0 && s.expression < n) {
           const err = ed.problems.find((q) => q.expression === s.expression);
-          wrap.append(h("div.src-expr", {}, functionView(ed, s.expression, key + ".code",
+          wrap.append(h("div.src-expr", {}, ed.expressionView(s.expression, key + ".code",
             err ? { line: err.line || 0, column: err.column || 0, message: err.message } : null)));
         }
         break;
@@ -402,7 +404,7 @@ export class Inspector {
     ];
     if (s.expression >= 0 && s.expression < n) {
       const err = ed.problems.find((q) => q.expression === s.expression);
-      rows.push(h("div.src-expr", {}, functionView(ed, s.expression, key + ".code",
+      rows.push(h("div.src-expr", {}, ed.expressionView(s.expression, key + ".code",
         err ? { line: err.line || 0, column: err.column || 0, message: err.message } : null)));
     }
     return rows;

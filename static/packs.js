@@ -5,17 +5,19 @@
 // opened and asks the server for the pack with exactly the members whose bytes changed
 // replaced, in the pack's own compression and dictionary. The server keeps nothing: the pack
 // as last saved goes with each request, and so does the game's ZsDic.pack.zs, which the user
-// chooses once and the browser keeps (IndexedDB, key "zsdic").
+// chooses once and the browser keeps (store.js).
 
 import { h, clear } from "./dom.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
 import * as shape from "./shape.js";
+import { FOLDER } from "./session.js";
+
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "download", "emit", "folder", "name", "on", "openFile", "scheduleAutosave", "session", "setProblems", "status", "timings", "trees", "ui", "workspace"];
 
 // Names the editor opens as packs rather than as AINB files.
 export const PACK_NAME = /\.(pack|sarc|szs|bfarc|blarc|sblarc|sbactorpack|sbeventpack)(\.zs)?$/i;
-
-const ZSDIC_KEY = "zsdic";
 
 const base64Bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
@@ -73,26 +75,26 @@ export class Packs {
     const bytes = new Uint8Array(await file.arrayBuffer());
     let reply;
     try {
-      reply = await api.openPack(file.name, bytes, await store.getDoc(ZSDIC_KEY));
+      reply = await api.openPack(file.name, bytes, await store.getDoc(store.DOC.zsdic));
     } catch (err) {
       ed.status("");
       if (err.detail && err.detail.missing === "ZsDic.pack.zs") return this.needZsDic(file);
       ed.ui.toast(`Could not open ${file.name}: ${err.message}`, "error");
       return false;
     }
-    // Only now, the pack read, are edits that opening it would discard asked about. The
-    // same file as the open pack (its bytes as opened or last saved) keeps them: it is the
-    // file they were made on, and the user is told they are there.
-    const inPack = this.visited().filter((m) => m.dirty).map((m) => m.path);
-    const edited = [...new Set([...inPack, ...ed.folder.edited()])];
-    if (inPack.length === edited.length && edited.length && file.name === this.pack.name && sameBytes(bytes, this.pack.bytes)) {
+    // Only now, the pack read, are edits that opening it would discard asked about: those of
+    // the open pack's or folder's files. The same file as the open pack (its bytes as opened
+    // or last saved) keeps them: it is the file they were made on, and the user is told.
+    const ws = ed.workspace;
+    const edited = ed.folder.edited();
+    if (this.pack && edited.length && file.name === this.pack.name && sameBytes(bytes, this.pack.bytes) && edited.every((p) => this.pack.members.has(p))) {
       const n = `${edited.length} file${edited.length === 1 ? "" : "s"}`;
       ed.status(`${file.name} is open already, with unsaved edits in ${n}`);
       ed.ui.toast(`${file.name} is the pack already open: its unsaved edits (${edited.join(", ")}) are kept. Save pack writes them.`);
       this.renderList();
       return true;
     }
-    if (edited.length && !window.confirm(`Discard the unsaved edits of ${edited.join(", ")}?`)) {
+    if (!ws.release((s) => s.group === FOLDER)) {
       ed.status("");
       return false;
     }
@@ -104,7 +106,6 @@ export class Packs {
     this.pack = { name: file.name, bytes, wrapping: reply.wrapping, members, warnings };
     this.waiting = null;
     this.dictButton.classList.remove("attention");
-    ed.trees.clearPack();
     const ainb = reply.files.filter((f) => f.format === "ainb");
     // The pack's AINB files become the folder (replacing any folder open before).
     // The file shown, if it was the old pack's or folder's, closes with it; a file opened on
@@ -122,16 +123,19 @@ export class Packs {
       counts.set(k, (counts.get(k) || 0) + 1);
     }
     const kinds = ["AINB", "BYML", "AAMP", "other"].filter((k) => counts.has(k)).map((k) => `${counts.get(k)} ${k}`).join(", ");
-    // A graph still shown is a file opened on its own, and the status says so.
-    const shown = ed.doc ? `; the graph shows ${ed.name}, which is not in the pack` : "";
-    ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"} (${kinds})` + shown);
+    // A graph still shown is a file opened on its own, and the status says so. A pack
+    // without AINB files says that plainly: its BYML and AAMP files are in the list.
+    const trees = reply.files.filter((f) => f.format === "byml" || f.format === "aamp").length;
+    const none = ainb.length ? "" : trees ? "; no AINB file: its BYML and AAMP files open from the Pack panel" : "; no AINB, BYML or AAMP file the editor opens";
+    const shown = ed.doc ? `; the graph still shows ${ed.name}, opened on its own` : "";
+    ed.status(`Opened pack ${file.name}: ${reply.files.length} file${reply.files.length === 1 ? "" : "s"} (${kinds})` + none + shown);
     for (const w of warnings) ed.ui.toast(`${file.name}: ${w}`);
     return true;
   }
 
   async setZsDic(file) {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    await store.putDoc(ZSDIC_KEY, bytes);
+    await store.putDoc(store.DOC.zsdic, bytes);
     this.ed.status(`Kept ${file.name} for compressed packs`);
     if (this.waiting) return this.ed.openFile(this.waiting);
     return true;
@@ -140,36 +144,31 @@ export class Packs {
   // The game's ZsDic.pack.zs as the user chose it (bytes), or undefined: loose .zs files
   // open and save with it too.
   zsdic() {
-    return store.getDoc(ZSDIC_KEY);
+    return store.getDoc(store.DOC.zsdic);
+  }
+
+  // The pack's files go (its sessions were released first: see Folder.setFiles).
+  close() {
+    if (!this.pack) return;
+    this.pack = null;
+    this.renderList();
   }
 
   // Whether the open file is one of the open pack's (so Save saves the pack).
   holdsOpenFile() {
-    const folder = this.ed.folder;
-    return !!this.pack && folder.name === this.pack.name && this.pack.members.has(folder.current);
+    const s = this.ed.session;
+    return !!this.pack && !!s && s.group === FOLDER && this.pack.members.has(s.path);
   }
 
   // What a share of the open file says of the pack it is in.
   shareView() {
-    return this.holdsOpenFile() ? { pack: { name: this.pack.name, member: this.ed.folder.current } } : {};
+    return this.holdsOpenFile() ? { pack: { name: this.pack.name, member: this.ed.session.path } } : {};
   }
 
-  // The pack's files visited since it was opened, each with its working copy: the AINB files
-  // (the open one and those left for another) and the BYML and AAMP files (tree: the
-  // session). dirty says whether it has edits not yet saved.
+  // The sessions of the pack's files visited since it was opened: AINB graphs and BYML and
+  // AAMP trees, each with its working copy.
   visited() {
-    const ed = this.ed, folder = ed.folder, out = [];
-    if (!this.pack) return out;
-    if (folder.name === this.pack.name) {
-      if (folder.current && ed.doc) out.push({ path: folder.current, doc: ed.doc, dirty: ed.history.dirty(), mark: () => ed.history.markSaved() });
-      for (const s of [...folder.sessions.values(), ...folder.stack]) {
-        if (this.pack.members.has(s.path)) out.push({ path: s.path, doc: s.doc, dirty: s.savedAt !== s.done.length, mark: () => (s.savedAt = s.done.length) });
-      }
-    }
-    for (const s of ed.trees.packSessions()) {
-      if (this.pack.members.has(s.path)) out.push({ path: s.path, tree: s, dirty: s.history.dirty(), mark: () => s.history.markSaved() });
-    }
-    return out;
+    return this.pack ? this.ed.workspace.list((s) => s.group === FOLDER && this.pack.members.has(s.path)) : [];
   }
 
   // Builds each AINB file visited, then the pack with those whose bytes now differ from the
@@ -181,20 +180,23 @@ export class Packs {
     if (!this.pack) return false;
     const visited = this.visited();
     ed.status(`Building ${this.pack.name}…`);
-    const changed = [];
+    const changed = [], hashes = new Map();
     let blob, warnings;
     try {
-      for (const m of visited) {
+      for (const s of visited) {
         // A tree never edited is its member's bytes; an edited one is built onto them.
-        if (m.tree && !m.tree.history.done.length) continue;
-        const built = m.tree ? await this.ed.trees.build(m.tree) : await api.build(JSON.stringify(m.doc));
+        if (!s.graph && !s.history.done.length) continue;
+        const built = s.graph ? await api.build(JSON.stringify(s.doc)) : await this.ed.trees.build(s);
         const bytes = new Uint8Array(await built.blob.arrayBuffer());
         // The arrangement is kept by the file's hash, as a loose save keeps it: opening the
         // saved pack's member finds it (moving nodes alone changes no byte).
-        if (!m.tree) await shape.remember(await shape.sha256(bytes), baseName(m.path), m.doc);
-        if (!sameBytes(bytes, this.pack.members.get(m.path).bytes)) changed.push({ name: m.path, data: built.blob, bytes });
+        if (s.graph) {
+          hashes.set(s, await shape.sha256(bytes));
+          await shape.remember(hashes.get(s), baseName(s.path), s.doc);
+        }
+        if (!sameBytes(bytes, this.pack.members.get(s.path).bytes)) changed.push({ name: s.path, data: built.blob, bytes });
       }
-      ({ blob, warnings } = await api.buildPack(this.pack.name, this.pack.bytes, await store.getDoc(ZSDIC_KEY), changed));
+      ({ blob, warnings } = await api.buildPack(this.pack.name, this.pack.bytes, await store.getDoc(store.DOC.zsdic), changed));
     } catch (err) {
       ed.status("Save failed", "error");
       ed.ui.toast(`The pack cannot be saved: ${err.message}`, "error");
@@ -203,7 +205,8 @@ export class Packs {
     ed.download(blob, this.pack.name);
     this.pack.bytes = new Uint8Array(await blob.arrayBuffer());
     for (const c of changed) this.pack.members.get(c.name).bytes = c.bytes;
-    for (const m of visited) m.mark();
+    for (const s of visited) s.saved(hashes.get(s));
+    if (ed.session && visited.includes(ed.session)) ed.setProblems([]);
     // The autosave of the file shown says it is saved now, so a reload does not flag it.
     ed.scheduleAutosave(0);
     this.lastSaved = changed.map((c) => c.name);
@@ -219,10 +222,17 @@ export class Packs {
   renderList() {
     const c = clear(this.list);
     this.saveButton.disabled = !this.pack;
-    if (!this.pack) return;
-    const edited = new Set(this.visited().filter((m) => m.dirty).map((m) => m.path));
-    const tree = this.ed.trees.active;
-    const shown = tree ? tree.path : this.ed.folder.name === this.pack.name ? this.ed.folder.current : "";
+    if (!this.pack) {
+      // A pack waiting for the game's dictionaries keeps saying so.
+      if (!this.waiting) this.summary.textContent = "No pack open.";
+      this.summary.title = "";
+      return;
+    }
+    const edited = new Set(this.visited().filter((s) => s.dirty()).map((s) => s.path));
+    // The file on show, if it is one of the pack's (not a file opened on its own, nor a
+    // file of a folder opened since).
+    const on = this.ed.workspace.active;
+    const shown = on && on.group === FOLDER ? on.path : "";
     const w = this.pack.wrapping;
     const how = w.kind === "zstd" ? (w.dictionary ? `zstd, dictionary ${w.dictionary}` : "zstd") : w.kind || "not compressed";
     const ws = this.pack.warnings;
@@ -236,10 +246,7 @@ export class Packs {
       const li = "li.item" + (name === shown ? ".active" : "");
       if (f.format === "ainb") {
         // The graph comes back for an AINB file (the trees keep their sessions).
-        c.append(h(li, {}, h("button.item-main", { dataset: { member: f.name }, title: `Open ${f.name}`, onclick: () => {
-          this.ed.trees.leave();
-          this.ed.folder.visit(f.name);
-        } }, title, meta)));
+        c.append(h(li, {}, h("button.item-main", { dataset: { member: f.name }, title: `Open ${f.name}`, onclick: () => this.ed.folder.visit(f.name) }, title, meta)));
       } else if (f.format === "byml" || f.format === "aamp") {
         c.append(h(li, {}, h("button.item-main", { dataset: { member: f.name }, title: `Open ${f.name} in the tree view`, onclick: () => this.ed.trees.openMember(f.name) }, title, meta)));
       } else {

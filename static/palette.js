@@ -9,6 +9,9 @@ import { offer, template, classCount } from "./catalogue.js";
 import { addLinked } from "./plugedits.js";
 import { count as countOf } from "./counts.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["catalogue", "doc", "edits", "on", "select", "status", "ui", "view"];
+
 const SHOWN = 200;
 const listening = new WeakSet();
 const refresh = new WeakMap();

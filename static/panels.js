@@ -2,8 +2,7 @@
 // problems), inspector, legend, status bar and overlays (help, add-node palette, toasts).
 
 import { h, clear } from "./dom.js";
-import { functionView, errorText } from "./exprcode.js";
-import { Inspector } from "./inspector.js";
+import { errorText } from "./exprcode.js";
 import { SHORTCUTS, KEYS, keyLabel } from "./input.js";
 import * as store from "./store.js";
 import { wheelMode, setWheelMode } from "./wheel.js";
@@ -12,8 +11,10 @@ import {
   VALUE_TYPES, TYPE_COLOR, TYPE_LABEL, LINK_COLOR, BLACKBOARD_TYPES, nodeClass, formatFloat,
 } from "./model.js";
 import { parseF32, parseInt32 } from "./edits.js";
-import { openPalette } from "./palette.js";
 import { TREE_SHORTCUTS, TREE_KEYS } from "./tree.js";
+
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["command", "dirty", "doc", "edits", "emit", "expressionView", "fitAll", "focusCommand", "focusNode", "history", "name", "nodeById", "on", "openFile", "openPalette", "problems", "redo", "reopen", "runSearch", "save", "search", "searchStep", "selection", "selectionList", "share", "tidy", "trees", "undo", "view", "warnings"];
 
 // The editor's keys that are not the graph's and that the tree does not take (TREE_SHORTCUTS
 // lists undo and redo): they work in the tree view too.
@@ -23,7 +24,8 @@ const GENERAL_SHORTCUTS = KEYS.filter((b) => b.when !== "doc" && !b.keys.some((k
 const TABS = [["commands", "Commands"], ["search", "Search"], ["blackboard", "Blackboard"], ["expressions", "Expressions"], ["problems", "Problems"]];
 
 export class Panels {
-  constructor(ed, root) {
+  // inspector(el) makes the inspector in its element (the editor gives it its own context).
+  constructor(ed, root, { inspector }) {
     this.ed = ed;
     this.root = root;
     clear(root);
@@ -64,7 +66,7 @@ export class Panels {
       h("footer.statusbar", {}, this.statusEl, this.statusInfo),
       this.fileInput,
     );
-    this.inspector = new Inspector(ed, this.inspectorEl);
+    this.inspector = inspector(this.inspectorEl);
     this.buildCommands();
     this.buildSearch();
     this.buildBlackboard();
@@ -189,22 +191,12 @@ export class Panels {
     rows.push(legendRow(LINK_COLOR.expression, "ƒ expression", "text"));
     const body = h("div.legend-body", {}, rows);
     // Collapsed or open, as the user left it last time.
-    const KEY = "ainb-editor.legend";
-    let collapsed = false;
-    try {
-      collapsed = localStorage.getItem(KEY) === "collapsed";
-    } catch {
-      // storage disabled: open
-    }
+    let collapsed = store.getPref(store.PREF.legend) === "collapsed";
     const toggle = h("button.legend-toggle", { title: "Show or hide the legend", dataset: { action: "legend" }, "aria-expanded": String(!collapsed), onclick: () => {
       collapsed = el.classList.toggle("collapsed");
       toggle.setAttribute("aria-expanded", String(!collapsed));
       toggle.textContent = collapsed ? "Legend ▸" : "Legend ▾";
-      try {
-        localStorage.setItem(KEY, collapsed ? "collapsed" : "open");
-      } catch {
-        // storage disabled: this page only
-      }
+      store.setPref(store.PREF.legend, collapsed ? "collapsed" : "open"); // refused: this page only
     } }, collapsed ? "Legend ▸" : "Legend ▾");
     const el = h("div.legend" + (collapsed ? ".collapsed" : ""), {}, toggle, body);
     return el;
@@ -459,7 +451,7 @@ export class Panels {
       body.append(h("p.hint", {}, "Each expression shows as readable code or as its instructions (the toggle). Edit either and leave the field to apply; the file is built from it when you save."));
       fns.forEach((fn, k) => {
         const err = ed.problems.find((p) => p.expression === k);
-        const view = functionView(ed, k, `fn.${k}`, err ? { line: err.line || 0, column: err.column || 0, message: err.message } : null);
+        const view = ed.expressionView(k, `fn.${k}`, err ? { line: err.line || 0, column: err.column || 0, message: err.message } : null);
         body.append(h("div.fn" + (err ? ".has-error" : ""), { dataset: { expression: k } },
           h("h3.group", {}, `Expression ${k}`, err ? h("span.error-text", {}, " " + errorText({ line: err.line, column: err.column, message: err.message })) : null), view));
       });
@@ -586,7 +578,7 @@ export class Panels {
   // The add-node palette (palette.js): every class the node catalogue knows. opts: link,
   // when a dragged link asks for a node that fits it.
   openPalette(wx, wy, opts = {}) {
-    return openPalette(this.ed, { ...opts, at: wx === undefined ? undefined : [wx, wy] });
+    return this.ed.openPalette({ ...opts, at: wx === undefined ? undefined : [wx, wy] });
   }
 }
 

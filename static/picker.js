@@ -6,6 +6,9 @@
 import { h } from "./dom.js";
 import { TYPE_LABEL, nodeClass, childProblem } from "./model.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "edits", "hitTest", "nodeById", "on", "status", "ui"];
+
 export class Picker {
   constructor(ed, canvas) {
     this.ed = ed;

@@ -10,6 +10,9 @@ import {
   EDGE_SOURCE, EDGE_CHILD, EDGE_JUMP, EDGE_QUERY,
 } from "./model.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["boxSelect", "connect", "doc", "edges", "grid", "hover", "indexOf", "problemNodes", "search", "selection", "showMinimap", "view"];
+
 // The grid is drawn from zoom 0.6 on: a screen of 8,000 pixels needs 333 steps an axis.
 const MAX_GRID_STEPS = 1000;
 

@@ -7,8 +7,10 @@ import { h } from "./dom.js";
 import * as store from "./store.js";
 import { count } from "./counts.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "download", "edits", "fileHash", "name", "nodeById", "status", "ui"];
+
 export const SIDECAR_FORMAT = "ainb-editor-layout/1";
-const INDEX_KEY = "ainb-editor.layouts";
 // At most this many arrangements are kept, the least recently used dropped first, and none
 // bigger than MAX_BYTES (a 7,000-node file takes about 200 KB).
 const MAX_LAYOUTS = 50;
@@ -25,20 +27,12 @@ export function arrangement(doc) {
 }
 
 function index() {
-  try {
-    const v = JSON.parse(localStorage.getItem(INDEX_KEY) || "[]");
-    return Array.isArray(v) ? v : [];
-  } catch {
-    return [];
-  }
+  const v = store.getPrefJSON(store.PREF.layouts, []);
+  return Array.isArray(v) ? v : [];
 }
 
 function writeIndex(list) {
-  try {
-    localStorage.setItem(INDEX_KEY, JSON.stringify(list));
-  } catch {
-    // storage full or disabled: arrangements are a convenience
-  }
+  store.setPref(store.PREF.layouts, JSON.stringify(list)); // arrangements are a convenience
 }
 
 // Keeps the arrangement of doc for the file whose bytes hash to hash.
@@ -47,16 +41,16 @@ export async function remember(hash, name, doc) {
   if (JSON.stringify(value).length > MAX_BYTES) return false;
   const list = index().filter((e) => e.hash !== hash);
   list.unshift({ hash, name, time: Date.now() });
-  for (const e of list.splice(MAX_LAYOUTS)) store.deleteDoc("layout:" + e.hash);
+  for (const e of list.splice(MAX_LAYOUTS)) store.deleteDoc(store.DOC.layout(e.hash));
   writeIndex(list);
-  await store.putDoc("layout:" + hash, value);
+  await store.putDoc(store.DOC.layout(hash), value);
   return true;
 }
 
 // The arrangement kept for a file's hash, or null.
 export async function recall(hash) {
   if (!index().some((e) => e.hash === hash)) return null;
-  const v = await store.getDoc("layout:" + hash);
+  const v = await store.getDoc(store.DOC.layout(hash));
   return v && Array.isArray(v.nodes) ? v : null;
 }
 

@@ -1,11 +1,60 @@
-// What survives a reload: the list of recently opened files (localStorage) and the documents
-// themselves (IndexedDB, which keeps big documents that localStorage cannot), stored as
-// their JSON text.
+// Everything the editor keeps in the browser, and every key it keeps it under: no other
+// module spells a key. Small settings live in localStorage (prefs), documents and bytes in
+// IndexedDB (which keeps big documents that localStorage cannot), documents as their JSON
+// text. Storage refused (private mode, a sandboxed frame, node in tests) is no storage:
+// reads find nothing and writes are dropped, since all of it is a convenience.
 
-const RECENT_KEY = "ainb-editor.recent";
+// localStorage keys.
+export const PREF = Object.freeze({
+  recent: "ainb-editor.recent", // the recently opened files, newest first
+  layouts: "ainb-editor.layouts", // the index of kept node arrangements (shape.js)
+  clipboard: "ainb-editor.clipboard", // nodes copied, for a paste in any tab
+  legend: "ainb-editor.legend", // the legend "collapsed" or "open"
+  wheel: "ainb.wheel", // what the wheel does: "zoom" or "pan" (wheel.js)
+});
+
+// IndexedDB keys: the autosave of the file shown, the game's ZsDic.pack.zs, the node
+// catalogue, and one key per recent file and per kept arrangement.
+export const DOC = Object.freeze({
+  current: "current",
+  zsdic: "zsdic",
+  catalogue: "catalogue",
+  recent: (name) => "recent:" + name,
+  layout: (hash) => "layout:" + hash,
+});
+
 const MAX_RECENT = 10;
 const DB = "ainb-editor";
 const STORE = "documents";
+
+// A localStorage value, or null (absent, or storage refused).
+export function getPref(key) {
+  try {
+    return globalThis.localStorage ? localStorage.getItem(key) : null;
+  } catch {
+    return null;
+  }
+}
+
+// Sets a localStorage value; returns false when storage refused it (full or disabled).
+export function setPref(key, value) {
+  try {
+    localStorage.setItem(key, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// A localStorage value read as JSON, or fallback when absent or unreadable.
+export function getPrefJSON(key, fallback) {
+  try {
+    const v = JSON.parse(getPref(key) ?? "null");
+    return v ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
 
 function openDB() {
   return new Promise((resolve, reject) => {
@@ -46,26 +95,18 @@ export function deleteDoc(key) {
 }
 
 export function recent() {
-  try {
-    const v = JSON.parse(localStorage.getItem(RECENT_KEY) || "[]");
-    return Array.isArray(v) ? v : [];
-  } catch {
-    return [];
-  }
+  const v = getPrefJSON(PREF.recent, []);
+  return Array.isArray(v) ? v : [];
 }
 
 // Adds a file to the recent list and keeps its document (as JSON text) for re-opening, with
 // extra facts about the file (how it was compressed, its hash).
 export async function remember(name, doc, extra = {}) {
-  const key = "recent:" + name;
+  const key = DOC.recent(name);
   const list = recent().filter((r) => r.key !== key);
   list.unshift({ name, key, time: Date.now(), nodes: doc.nodes.length });
   const dropped = list.splice(MAX_RECENT);
-  try {
-    localStorage.setItem(RECENT_KEY, JSON.stringify(list));
-  } catch {
-    // storage full or disabled: the list is a convenience
-  }
+  setPref(PREF.recent, JSON.stringify(list)); // the list is a convenience
   for (const r of dropped) deleteDoc(r.key);
   await putDoc(key, { ...extra, text: JSON.stringify(doc) });
 }

@@ -14,6 +14,9 @@ import {
 } from "./treemodel.js";
 import { TreeYaml } from "./treeyaml.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["root", "status", "ui"];
+
 export const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
 const SEARCH_DELAY = 150;

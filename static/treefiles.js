@@ -1,8 +1,9 @@
 // BYML and AAMP files open in the tree view (tree.js) instead of the graph: loose files
 // (.byml, .bgyml, .byml.zs, .bxml, .baiprog, .bphysics, ... or any file whose bytes say
-// BYML or AAMP) and the members of an opened pack (packs.js). Each file is a session with its
-// own document, undo history, expansions and selection, kept while the user moves between
-// the pack's files; a loose file's session lasts until another file is opened.
+// BYML or AAMP) and the members of an opened pack (packs.js). Each file is a session of the
+// workspace (session.js) with its own document, undo history, expansions and selection,
+// kept while the user moves between the pack's files; a loose file's session lasts until
+// another file is opened.
 //
 // The server keeps nothing: a file is opened through /api/tree, and saved through
 // /api/tree/build with the bytes it was opened from, so the built file keeps their layout
@@ -10,12 +11,15 @@
 // its own zstd dictionary or Yaz0; a pack member is saved with the pack (Save pack), or
 // alone by Save.
 
-import { History } from "./history.js";
+import { Session, LOOSE, FOLDER } from "./session.js";
 import { TreeEdits } from "./treeedits.js";
 import { TreeView } from "./tree.js";
 import { childCount, encodeShared, flatten, linkShared, resolvePath, rootOf } from "./treemodel.js";
 import * as treeapi from "./treeapi.js";
 import * as store from "./store.js";
+
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["doc", "download", "emit", "on", "packs", "root", "session", "status", "timings", "ui", "workspace"];
 
 // Names the editor opens in the tree view: BYML (.byml, .bgyml, .sbyml, .mubin...) and the
 // AAMP parameter archives of Breath of the Wild and Tears of the Kingdom, each maybe .zs.
@@ -23,8 +27,6 @@ export const TREE_NAME = new RegExp("\\.(byml|bgyml|sbyml|mubin|smubin|bxml|sbxm
   "bphysmaterial|bas|baslist|bmodellist|bbonectrl|bdemo|batcl|batcllist|bawareness|bawntable|bchemical|bdmgparam|bdrop|bgparamlist|" +
   "bglght|bksky|blifecondition|blod|bmscdef|bmscinfo|brecipe|brgbw|brgcon|brgconfiglist|bshop|bsft|bsfbt|bumii|bxmlst|" +
   "bagl[a-z]+)(\\.zs)?$", "i");
-
-const ZSDIC_KEY = "zsdic";
 
 // The format of a tree as /api/tree answers it, and as a share holds it.
 export const TREE_FORMAT = "ainb-editor-tree/1";
@@ -44,37 +46,47 @@ export function sniff(b) {
 }
 
 const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
+const sameBytes = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 export class TreeFiles {
   constructor(ed) {
     this.ed = ed;
-    this.sessions = new Map(); // key ("pack:PATH" or "file:NAME") -> session
     this.active = null; // the session shown, null while the graph shows
-    this.loose = null; // the loose file's session
     this.view = new TreeView(ed, this);
-    // An AINB document shown brings the graph back.
-    ed.on("document", () => this.leave());
+    // An AINB document shown brings the graph back; the graph behind the tree closing (its
+    // pack gone) leaves the tree where it is.
+    ed.on("document", () => ed.doc && this.leave());
   }
 
   // ---- opening
 
-  // Opens a loose file.
+  // Opens a loose file. Unsaved edits it would discard (the loose tree open before) are
+  // asked about once it has opened; the same bytes as an edited loose file keep its session.
   async openFile(file) {
-    const ed = this.ed;
-    if (this.loose && this.loose.history.dirty() && !window.confirm(`Discard the unsaved edits of ${this.loose.name}?`)) return false;
+    const ed = this.ed, ws = ed.workspace;
     const t0 = performance.now();
     ed.status(`Opening ${file.name}…`);
     const bytes = new Uint8Array(await file.arrayBuffer());
+    const same = ws.get(LOOSE, file.name);
+    if (same && !same.graph && same.dirty() && same.original && sameBytes(same.original, bytes)) {
+      this.show(same);
+      ed.status(`${same.name} is open already, with unsaved edits`);
+      ed.ui.toast(`${same.name} is the file already open: its unsaved edits are kept. Save writes them.`);
+      return true;
+    }
     let reply;
     try {
-      reply = await treeapi.openTree(file.name, bytes, await store.getDoc(ZSDIC_KEY));
+      reply = await treeapi.openTree(file.name, bytes, await store.getDoc(store.DOC.zsdic));
     } catch (err) {
       return this.failed(file, err);
     }
-    if (this.loose) this.sessions.delete(this.loose.key);
-    const s = this.session(`file:${file.name}`, file.name, null, reply, bytes);
-    this.loose = s;
-    this.show(s, t0);
+    // The graph of a loose AINB file stays behind the tree (an AINB file opened next gives
+    // way to both).
+    if (!ws.release((s) => s.group === LOOSE && !s.graph)) {
+      ed.status("");
+      return false;
+    }
+    this.show(this.session(LOOSE, file.name, reply, bytes), t0);
     return true;
   }
 
@@ -83,7 +95,7 @@ export class TreeFiles {
     const ed = this.ed, pack = ed.packs.pack;
     const m = pack && pack.members.get(path);
     if (!m) return false;
-    const kept = this.sessions.get(`pack:${path}`);
+    const kept = ed.workspace.get(FOLDER, path);
     if (kept) {
       this.show(kept);
       ed.status(`Back in ${kept.name}`);
@@ -93,12 +105,12 @@ export class TreeFiles {
     ed.status(`Opening ${path}…`);
     let reply;
     try {
-      reply = await treeapi.openTree(baseName(path), m.bytes, await store.getDoc(ZSDIC_KEY));
+      reply = await treeapi.openTree(baseName(path), m.bytes, await store.getDoc(store.DOC.zsdic));
     } catch (err) {
       return this.failed({ name: path }, err);
     }
     if (ed.packs.pack !== pack) return false; // another pack opened meanwhile
-    this.show(this.session(`pack:${path}`, baseName(path), path, reply, null), t0);
+    this.show(this.session(FOLDER, path, reply, null), t0);
     return true;
   }
 
@@ -110,18 +122,19 @@ export class TreeFiles {
     return false;
   }
 
-  session(key, name, path, reply, original) {
-    const s = {
-      key, name, path, kind: reply.kind, doc: reply.document, wrapping: reply.wrapping, original,
-      warnings: Array.isArray(reply.warnings) ? reply.warnings : [],
-      expanded: new Set(), selected: null, scrollTop: 0, query: "", addType: "",
-    };
-    s.history = new History((cmd, how) => this.changed(s, cmd, how));
+  // A new session of the workspace for a file as /api/tree answered it (original: a loose
+  // file's bytes, which saving builds onto).
+  session(group, path, reply, original) {
+    const s = new Session({ kind: reply.kind, group, path, name: baseName(path), doc: reply.document, wrapping: reply.wrapping, original,
+      warnings: Array.isArray(reply.warnings) ? reply.warnings : [] });
+    // What the tree view shows of it.
+    Object.assign(s, { expanded: new Set(), selected: null, scrollTop: 0, query: "", addType: "" });
+    s.onChange = (cmd, how) => this.changed(s, cmd, how);
     s.edits = new TreeEdits(s);
     // A small top level opens at once.
     const root = rootOf(s.kind, s.doc);
     if (root && childCount(s.kind, root) <= 3) for (const c of s.kind === "byml" ? root.value.map((x) => (root.type === "array" ? x : x[1])) : [...root.objects, ...root.lists]) s.expanded.add(c);
-    this.sessions.set(key, s);
+    this.ed.workspace.add(s);
     return s;
   }
 
@@ -130,6 +143,7 @@ export class TreeFiles {
   show(s, t0) {
     const ed = this.ed;
     this.active = s;
+    ed.workspace.activate(s);
     ed.root.classList.add("tree-mode");
     const t1 = performance.now();
     this.view.show(s);
@@ -150,36 +164,11 @@ export class TreeFiles {
   leave() {
     if (!this.active) return;
     this.active = null;
+    this.ed.workspace.active = this.ed.session;
     this.ed.root.classList.remove("tree-mode");
     this.view.hide();
     this.ed.ui.updateInfo();
     this.ed.emit("dirty");
-  }
-
-  // Another file opens outside the trees: the loose file's session goes (asking first when
-  // it has unsaved edits). Returns false when the user keeps it.
-  releaseLoose() {
-    const s = this.loose;
-    if (!s) return true;
-    if (s.history.dirty() && !window.confirm(`Discard the unsaved edits of ${s.name}?`)) return false;
-    this.sessions.delete(s.key);
-    this.loose = null;
-    if (this.active === s) this.leave();
-    return true;
-  }
-
-  // ---- the pack's members
-
-  packSessions() {
-    return [...this.sessions.values()].filter((s) => s.path !== null);
-  }
-
-  // A new pack: the old one's members go.
-  clearPack() {
-    for (const s of this.packSessions()) {
-      this.sessions.delete(s.key);
-      if (this.active === s) this.leave();
-    }
   }
 
   // ---- edits
@@ -199,10 +188,6 @@ export class TreeFiles {
     if (cmd) this.ed.status(`Redid: ${cmd.label}`);
   }
 
-  dirty() {
-    return [...this.sessions.values()].some((s) => s.history.dirty());
-  }
-
   // ---- shares
 
   // The shown tree as a share's document and view: its JSON form, the expanded containers and
@@ -215,7 +200,7 @@ export class TreeFiles {
         selected: rows.find((r) => r.node === s.selected)?.path ?? "",
       },
     };
-    if (s.path !== null && this.ed.packs.pack) view.pack = { name: this.ed.packs.pack.name, member: s.path };
+    if (s.group === FOLDER && this.ed.packs.pack) view.pack = { name: this.ed.packs.pack.name, member: s.path };
     const doc = s.kind === "byml" ? encodeShared(s.doc) : s.doc; // shared nodes sent once
     return [{ format: TREE_FORMAT, name: s.name, kind: s.kind, document: doc }, view];
   }
@@ -223,7 +208,7 @@ export class TreeFiles {
   // Shows a shared tree as a loose file of its own (Save writes it laid out anew), opened as
   // it was shared.
   openShared(shared, view) {
-    if (!this.releaseLoose()) return false;
+    if (!this.ed.workspace.release((s) => s.group === LOOSE)) return false;
     const { name, kind } = shared;
     let doc = shared.document;
     if (kind === "byml") {
@@ -234,7 +219,7 @@ export class TreeFiles {
         return false;
       }
     }
-    const s = this.session(`share:${name}`, String(name), null, { kind, document: doc, wrapping: null }, null);
+    const s = this.session(LOOSE, String(name), { kind, document: doc, wrapping: null }, null);
     const t = view && typeof view.tree === "object" && view.tree ? view.tree : {};
     const last = (path) => {
       const chain = typeof path === "string" ? resolvePath(kind, doc, path) : null;
@@ -244,7 +229,6 @@ export class TreeFiles {
       const node = last(path);
       if (node) s.expanded.add(node);
     }
-    this.loose = s;
     this.show(s);
     const selected = last(t.selected);
     if (selected) this.view.select(selected, { reveal: true });
@@ -256,8 +240,8 @@ export class TreeFiles {
   // The open file as built: the bytes it was opened from (a pack member's as last saved)
   // give it their layout and wrapping.
   async build(s) {
-    const original = s.path !== null ? this.ed.packs.pack.members.get(s.path).bytes : s.original;
-    const zsdic = s.wrapping && s.wrapping.kind === "zstd" ? await store.getDoc(ZSDIC_KEY) : null;
+    const original = s.group === FOLDER ? this.ed.packs.pack.members.get(s.path).bytes : s.original;
+    const zsdic = s.wrapping && s.wrapping.kind === "zstd" ? await store.getDoc(store.DOC.zsdic) : null;
     return treeapi.buildTree(s.kind, s.doc, { name: s.path ?? s.name, original, zsdic });
   }
 
@@ -276,8 +260,8 @@ export class TreeFiles {
       return false;
     }
     ed.download(built.blob, s.name);
-    if (s.path === null) s.original = new Uint8Array(await built.blob.arrayBuffer());
-    s.history.markSaved();
+    if (s.group === LOOSE) s.original = new Uint8Array(await built.blob.arrayBuffer());
+    s.saved();
     ed.emit("dirty");
     const w = s.wrapping || {};
     const how = w.kind === "zstd" ? `, zstd${w.dictionary ? ` with dictionary ${w.dictionary}` : ""}` : w.kind === "yaz0" ? ", Yaz0" : "";

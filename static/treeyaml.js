@@ -5,6 +5,9 @@
 import { h } from "./dom.js";
 import * as treeapi from "./treeapi.js";
 
+// The editor members this module uses: its context (context.js).
+export const EDITOR_NEEDS = ["status", "ui"];
+
 export class TreeYaml {
   constructor(ed, view, host) {
     this.ed = ed;

@@ -1,23 +1,16 @@
 // What the mouse wheel does on the canvas: zoom at the cursor (the default, as in most
-// graph editors) or pan (better with a trackpad). The choice is remembered in localStorage.
+// graph editors) or pan (better with a trackpad). The choice is remembered (store.js).
 // wheelAction has no DOM, so it runs under node too.
 
-export const WHEEL_KEY = "ainb.wheel";
+import { getPref, setPref, PREF } from "./store.js";
 
+// Storage refused, the wheel zooms, and a choice holds for this page only through the select.
 export function wheelMode() {
-  try {
-    return globalThis.localStorage && localStorage.getItem(WHEEL_KEY) === "pan" ? "pan" : "zoom";
-  } catch {
-    return "zoom"; // storage refused (private mode, a sandboxed frame)
-  }
+  return getPref(PREF.wheel) === "pan" ? "pan" : "zoom";
 }
 
 export function setWheelMode(mode) {
-  try {
-    localStorage.setItem(WHEEL_KEY, mode === "pan" ? "pan" : "zoom");
-  } catch {
-    // not remembered; the choice holds for this page only through the select
-  }
+  setPref(PREF.wheel, mode === "pan" ? "pan" : "zoom");
 }
 
 // wheelAction turns a wheel event ({deltaX, deltaY, deltaMode, ctrlKey, metaKey, shiftKey})
