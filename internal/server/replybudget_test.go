@@ -64,7 +64,7 @@ func TestTreeSharedChain(t *testing.T) {
 	if rec.Body.Len() > 5*len(data)/2 {
 		t.Errorf("a %d-byte file answered %d bytes", len(data), rec.Body.Len())
 	}
-	if n > 16*uint64(len(data)) {
+	if n > allocBound(16*uint64(len(data))) {
 		t.Errorf("a %d-byte upload allocated %d bytes", len(data), n)
 	}
 }
@@ -82,7 +82,7 @@ func TestTreeSharedChainZstd(t *testing.T) {
 	limit := MaxReplyBase + MaxReplyWrappedRatio*len(data)
 	wantBudgetError(t, rec, fmt.Sprintf("the file's JSON form passes the %d bytes allowed for a %d-byte file compressed in %d bytes at \"/0/0/0/", limit, len(plain), len(data)), limit, "/0/0/0/")
 	// Reading holds the file and a pointer per item: three times the file.
-	if budget := 3*uint64(len(plain)) + 3*uint64(limit); n > budget {
+	if budget := allocBound(3*uint64(len(plain)) + 3*uint64(limit)); n > budget {
 		t.Errorf("refusing it allocated %d bytes, more than %d", n, budget)
 	}
 }
@@ -98,7 +98,7 @@ func TestPackEscapedNamesZstd(t *testing.T) {
 	limit := MaxReplyBase + MaxReplyWrappedRatio*len(data)
 	wantBudgetError(t, rec, fmt.Sprintf("the pack's listing passes the %d bytes allowed for a ", limit), limit, "member ")
 	// Unwrapping and reading the names take about twice the archive.
-	if budget := 3*uint64(len(plain)) + 3*uint64(limit); n > budget {
+	if budget := allocBound(3*uint64(len(plain)) + 3*uint64(limit)); n > budget {
 		t.Errorf("refusing it allocated %d bytes, more than %d", n, budget)
 	}
 }
@@ -112,7 +112,7 @@ func TestPackEscapedNamesPlain(t *testing.T) {
 	t.Logf("upload %d bytes: %d, reply %d bytes, allocated %d", len(data), rec.Code, rec.Body.Len(), n)
 	limit := int(s.cfg.MaxDocument)
 	wantBudgetError(t, rec, fmt.Sprintf("the pack's listing passes the %d bytes allowed for a ", limit), limit, "member ")
-	if budget := 4*uint64(len(data)) + 3*uint64(limit); n > budget {
+	if budget := allocBound(4*uint64(len(data)) + 3*uint64(limit)); n > budget {
 		t.Errorf("refusing it allocated %d bytes, more than %d", n, budget)
 	}
 }
@@ -130,7 +130,7 @@ func TestParsePaddedAmplifierZstd(t *testing.T) {
 	limit := MaxReplyBase + MaxReplyWrappedRatio*len(data)
 	wantBudgetError(t, rec, fmt.Sprintf("the file's document passes the %d bytes allowed for a %d-byte file compressed in %d bytes at \"node 0\"", limit, len(plain), len(data)), limit, "node 0")
 	// Reading the file (the names shared, the document's nodes) takes a few times its size.
-	if budget := 8*uint64(len(plain)) + 2*uint64(limit); n > budget {
+	if budget := allocBound(8*uint64(len(plain)) + 2*uint64(limit)); n > budget {
 		t.Errorf("refusing it allocated %d bytes, more than %d", n, budget)
 	}
 	// Sent as it is, the same file is 4 MiB, and its document within 16 times that and
