@@ -142,37 +142,38 @@ func requireChromium(t testing.TB) {
 	}
 }
 
-// newBrowser starts a headless Chromium of its own for a test and returns its first tab,
-// already on the editor.
+// newBrowser opens a tab on the editor for a test, in a browser context of its own on the
+// package's shared Chromium (see sharedChromium).
 func newBrowser(t testing.TB) *page {
 	t.Helper()
 	return newBrowserWith(t)
 }
 
-// newBrowserWith is newBrowser on a server whose configuration edit adjusts.
+// newBrowserWith is newBrowser on a server whose configuration edit adjusts. The server is
+// the test's own; only the Chromium process is shared. The tab lives in a new browser
+// context, which has its own storage, cookies and downloads, so a test sees what a fresh
+// Chromium would show it, and it gets the 90 seconds a test's browser always had.
 func newBrowserWith(t testing.TB, edit ...func(*server.Config)) *page {
 	t.Helper()
 	requireChromium(t)
 	srv, app := newTestServer(t, edit...)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath),
-		chromedp.NoSandbox,
-		chromedp.WindowSize(1400, 900),
-	)
-	base, cancelBase := context.WithTimeout(context.Background(), 90*time.Second)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(base, opts...)
-	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	root, err := sharedChromium()
+	if err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	budget, cancelBudget := context.WithTimeout(root, 90*time.Second)
+	ctx, cancelCtx := chromedp.NewContext(budget, chromedp.WithNewBrowserContext())
 	t.Cleanup(func() {
-		cancelCtx()
-		cancelAlloc()
-		cancelBase()
+		cancelCtx() // closes the tab and disposes of its browser context
+		cancelBudget()
 	})
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting Chromium: %v", err)
+		t.Fatalf("opening a tab in a new browser context: %v", err)
 	}
 	dl := t.TempDir()
 	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl,
+		BrowserContextID: chromedp.FromContext(ctx).BrowserContextID,
 	}); err != nil {
 		t.Fatalf("download behavior: %v", err)
 	}
@@ -182,7 +183,7 @@ func newBrowserWith(t testing.TB, edit ...func(*server.Config)) *page {
 	return p
 }
 
-// newTab opens another tab in the same browser.
+// newTab opens another tab in the same browser context (same storage, same downloads).
 func (p *page) newTab(path string) *page {
 	p.t.Helper()
 	ctx, cancel := chromedp.NewContext(p.ctx)

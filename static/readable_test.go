@@ -3,11 +3,7 @@ package static_test
 import (
 	"fmt"
 	"math"
-	"path/filepath"
-	"strings"
 	"testing"
-
-	"ainbeditor/internal/testcorpus"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -63,60 +59,6 @@ const overlapJS = `import("/static/metrics.js").then((m) => {
   }
   return "";
 })`
-
-// Over every corpus file: select all, copy, paste (at the view's centre, over the graph),
-// duplicate the pasted nodes; then pin two nodes on top of each other and Tidy. After each
-// step no two nodes overlap, and Tidy does not say "Already tidy". Files are split among a
-// few browsers, each within its time budget.
-func TestNoOverlapAfterPasteDuplicateTidy(t *testing.T) {
-	files := testcorpus.AINB(t)
-	const per = 10
-	checked := 0
-	for start := 0; start < len(files); start += per {
-		chunk := files[start:min(start+per, len(files))]
-		t.Run(filepath.Base(chunk[0]), func(t *testing.T) {
-			p := newBrowser(t)
-			// Each file is opened over the edited one before: discard without asking.
-			p.run(`window.confirm = () => true`)
-			for _, path := range chunk {
-				name := filepath.Base(path)
-				p.open(path)
-				n := eval[int](p, `ainbEditor.document().nodes.length`)
-				if n == 0 {
-					continue
-				}
-				checked++
-				p.key("a", chromedp.ModifierCtrl)
-				p.key("c", chromedp.ModifierCtrl)
-				p.key("v", chromedp.ModifierCtrl)
-				if got := eval[int](p, `ainbEditor.document().nodes.length`); got != 2*n {
-					t.Fatalf("%s: %d nodes after pasting %d, want %d", name, got, n, 2*n)
-				}
-				if o := eval[string](p, overlapJS); o != "" {
-					t.Errorf("%s: after paste %s overlap", name, o)
-				}
-				p.key("d", chromedp.ModifierCtrl)
-				if got := eval[int](p, `ainbEditor.document().nodes.length`); got != 3*n {
-					t.Fatalf("%s: %d nodes after duplicating %d, want %d", name, got, n, 3*n)
-				}
-				if o := eval[string](p, overlapJS); o != "" {
-					t.Errorf("%s: after duplicate %s overlap", name, o)
-				}
-				// Pinned by hand, as a drag would: the first node, and the second on top of it.
-				p.run(`(() => { const ns = ainbEditor.document().nodes; ns[0].pinned = true; ns[1].pinned = true; ns[1].x = ns[0].x + 10; ns[1].y = ns[0].y + 10; })()`)
-				p.key("l")
-				p.waitFor(`ainbEditor.history().undo.at(-1) === "Tidy" && !document.querySelector('[data-action="tidy"]').disabled`)
-				if o := eval[string](p, overlapJS); o != "" {
-					t.Errorf("%s: after Tidy %s overlap", name, o)
-				}
-				if s := eval[string](p, `ainbEditor.status()`); strings.Contains(s, "Already tidy") {
-					t.Errorf("%s: Tidy says %q with two pinned nodes on top of each other", name, s)
-				}
-			}
-		})
-	}
-	t.Logf("%d of %d corpus files have nodes and were checked", checked, len(files))
-}
 
 // drawn runs a script and waits until the canvas has drawn a frame after it.
 func (p *page) drawn(js string) {
