@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -357,13 +358,30 @@ func corpusFile(t testing.TB, rel string) string {
 	return path
 }
 
-// The embedded assets must all be there: a missing module breaks the page at load.
+// The embedded assets must all be there: a missing module breaks the page at load. Every
+// module, style sheet and icon beside this file is in the embedded file system.
 func TestEmbeddedAssets(t *testing.T) {
-	for _, name := range []string{"main.js", "editor.js", "editor.css", "render.js", "model.js", "metrics.js", "edits.js", "history.js",
-		"catalogue.js", "plugedits.js", "cataloguestore.js", "palette.js", "picker.js", "contextmenu.js", "folder.js", "packs.js",
-		"treemodel.js", "treeedits.js", "tree.js", "treeyaml.js", "treeapi.js", "treefiles.js"} {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasSuffix(name, ".test.mjs") || !slices.Contains([]string{".js", ".css", ".svg"}, filepath.Ext(name)) {
+			continue
+		}
+		n++
 		if _, err := fs.Stat(static.FS, name); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+	for _, name := range []string{"main.js", "editor.js", "session.js", "workspace.js", "context.js", "editor.css"} {
+		if _, err := fs.Stat(static.FS, name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d assets beside the test", n)
 	}
 }
