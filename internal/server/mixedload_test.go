@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	rtmetrics "runtime/metrics"
 	"slices"
@@ -295,6 +296,13 @@ func TestMixedHostileLoad(t *testing.T) {
 	// within the collector's soft limit and a margin, whatever the hostile clients send.
 	if limit := uint64(memoryLimit) + memoryLimit/2; peak > limit {
 		t.Errorf("heap in use reached %d MB, more than %d MB", peak>>20, limit>>20)
+	}
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "VmHWM:") {
+				t.Logf("peak RSS of the test process (server and clients): %s", strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:")))
+			}
+		}
 	}
 	slices.Sort(latencies)
 	if len(latencies) > 0 {
