@@ -151,14 +151,7 @@ func TestSharePageUnreadableShare(t *testing.T) {
 // TestPreviewImage: the picture is a 1200x630 PNG, cacheable for good under an ETag that
 // answers 304 without the store being asked; unknown shares are 404s.
 func TestPreviewImage(t *testing.T) {
-	dir, err := share.OpenDir(t.TempDir(), 64<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := &countingStore{Store: dir}
-	cfg := DefaultConfig()
-	noRateLimits(&cfg)
-	s := newServerWithStore(t, cfg, store)
+	s, store, _ := countingServer(t, noRateLimits)
 	id := createShare(t, s, shareBody(t, smallDoc("Enemy.root.ainb"), `{"command":0}`))
 	rec := do(s, "GET", "/s/"+id+"/preview.png", "", nil)
 	if rec.Code != 200 {
@@ -295,14 +288,7 @@ func TestPreviewHostileShare(t *testing.T) {
 // TestPreviewConcurrentOnce: requests arriving together for a picture not yet drawn wait
 // for one drawing, from one read of the share.
 func TestPreviewConcurrentOnce(t *testing.T) {
-	dir, err := share.OpenDir(t.TempDir(), 64<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := &countingStore{Store: dir}
-	cfg := DefaultConfig()
-	noRateLimits(&cfg)
-	s := newServerWithStore(t, cfg, store)
+	s, store, _ := countingServer(t, noRateLimits)
 	id := createShare(t, s, shareBody(t, smallDoc("Enemy.root.ainb"), `{"command":0}`))
 	const n = 8
 	bodies := make([][]byte, n)

@@ -23,6 +23,22 @@ type countingStore struct {
 	gets, stats atomic.Int64
 }
 
+// countingServer is a test server whose share directory counts its reads; edit adjusts the
+// configuration.
+func countingServer(t *testing.T, edit func(*Config)) (*Server, *countingStore, *share.Dir) {
+	t.Helper()
+	dir, err := share.OpenDir(t.TempDir(), 64<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &countingStore{Store: dir}
+	cfg := DefaultConfig()
+	if edit != nil {
+		edit(&cfg)
+	}
+	return newServerWithStore(t, cfg, store), store, dir
+}
+
 func (c *countingStore) Get(ctx context.Context, id string) ([]byte, error) {
 	c.gets.Add(1)
 	return c.Store.Get(ctx, id)
@@ -38,12 +54,7 @@ func (c *countingStore) Stat(ctx context.Context, id string) (share.Info, error)
 // description kept and only asks the store whether the share exists (Stat), allocating far
 // less than the share's size.
 func TestSharePageReadsShareOnce(t *testing.T) {
-	dir, err := share.OpenDir(t.TempDir(), 64<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := &countingStore{Store: dir}
-	s := newServerWithStore(t, DefaultConfig(), store)
+	s, store, dir := countingServer(t, nil)
 	const size = 32 << 20
 	id, err := dir.Put(context.Background(), []byte(`{"document":{},"view":{"x":"`+strings.Repeat("x", size-31)+`"}}`))
 	if err != nil {
