@@ -11,26 +11,32 @@ import (
 	"unsafe"
 
 	"ainbeditor/internal/graph"
+	"ainbeditor/internal/zs"
 )
 
 // handleBuild turns an editor document into an AINB file, offered as a download. With
 // ?zstd=ID the file comes zstd-compressed with dictionary ID (0: none) and named .zs, as the
 // upload it was opened from was (see zstdDictHeader).
 func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
-	if isMultipart(r) {
-		return s.handleBuildZsDic(w, r) // with the game's dictionaries (zsdicupload.go)
-	}
 	dict, compress, err := zstdParam(r)
 	if err != nil {
 		return err
 	}
-	if compress {
-		// Refused before the document is read: without the dictionary the work is wasted.
-		if _, err := s.unzstd.encoder(dict); err != nil {
-			return err
+	var doc *graph.Document
+	var codec *zs.Codec
+	var release func()
+	if isMultipart(r) {
+		// With the game's dictionaries (zsdicupload.go).
+		doc, codec, release, err = s.readDocumentForm(w, r)
+	} else {
+		if compress {
+			// Refused before the document is read: without the dictionary the work is wasted.
+			if _, err := s.unzstd.encoder(dict); err != nil {
+				return err
+			}
 		}
+		doc, release, err = s.readDocument(w, r)
 	}
-	doc, release, err := s.readDocument(w, r)
 	if err != nil {
 		return err
 	}
@@ -46,7 +52,7 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	name, ctype := doc.Name, "application/octet-stream"
 	if compress {
-		if out, err = s.unzstd.encode(out, dict); err != nil {
+		if out, err = s.zstdEncode(codec, out, dict); err != nil {
 			return err
 		}
 		name, ctype = name+".zs", "application/zstd"

@@ -43,9 +43,8 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
-	unpacked := isZstd(data)
-	wrapped := 0
-	if unpacked {
+	wrapped := 0 // the upload's size when it came zstd-compressed
+	if isZstd(data) {
 		dict := frameDict(data)
 		wrapped = len(data)
 		if data, err = s.unzstdUpload(data, zsdic); err != nil {
@@ -59,7 +58,7 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	}
 	doc, err := graph.Parse(name, data)
 	if err != nil {
-		return openError(data, unpacked, err)
+		return openError(data, wrapped > 0, err)
 	}
 	if err := gone(r); err != nil {
 		return err

@@ -1,11 +1,12 @@
 package server
 
 import (
-	"errors"
-	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
-	"strconv"
+
+	"ainbeditor/internal/graph"
+	"ainbeditor/internal/zs"
 )
 
 // A loose TotK .ainb.zs is compressed with one of the game's dictionaries. The browser keeps
@@ -49,84 +50,52 @@ func isMultipart(r *http.Request) bool {
 	return err == nil && mt == "multipart/form-data"
 }
 
-// handleBuildZsDic is /api/build?zstd=ID with the document and the game's ZsDic.pack.zs as
-// the multipart fields "document" and "zsdic": the file is built and compressed with the
-// dictionary ID of those the request sends.
-func (s *Server) handleBuildZsDic(w http.ResponseWriter, r *http.Request) error {
-	dict, compress, err := zstdParam(r)
-	if err != nil {
-		return err
-	}
-	if r.ContentLength > s.buildBodyCap() {
-		return tooLarge(s.cfg.MaxDocument)
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.buildBodyCap())
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
-	}
+// readDocumentForm reads /api/build's multipart body, the document with the game's
+// ZsDic.pack.zs as the fields "document" and "zsdic", and decodes the document holding a
+// conversion slot, as readDocument does: release it when done. The codec holds the
+// request's dictionaries, else the server's (nil when neither has any).
+func (s *Server) readDocumentForm(w http.ResponseWriter, r *http.Request) (*graph.Document, *zs.Codec, func(), error) {
 	var body, zsdic []byte
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
+	fields := map[string]formField{"document": {limit: s.cfg.MaxDocument}, "zsdic": {limit: maxZsDic}}
+	err := s.readForm(w, r, s.buildBodyCap(), `send the document as the multipart field "document"`, fields, func(field string, _ *multipart.Part, b []byte) error {
+		if field == "zsdic" {
+			zsdic = b
+		} else {
+			body = b
 		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return tooLarge(s.cfg.MaxDocument)
-			}
-			return errorf(http.StatusBadRequest, "malformed multipart body")
-		}
-		switch part.FormName() {
-		case "document":
-			body, err = readAll(part, s.cfg.MaxDocument)
-		case "zsdic":
-			zsdic, err = readAll(part, maxZsDic)
-		}
-		if err != nil {
-			return err
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	if len(body) == 0 {
-		return errorf(http.StatusBadRequest, "no multipart field \"document\": send the document as JSON in it")
+		return nil, nil, nil, errorf(http.StatusBadRequest, "no multipart field \"document\": send the document as JSON in it")
 	}
 	codec, err := s.zsdics.codec(zsdic)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	release, err := s.conversions.acquire(r.Context())
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
-	defer release()
 	doc, err := decodeDocument(body)
 	if err != nil {
-		return err
+		release()
+		return nil, nil, nil, err
 	}
-	out, err := doc.Build()
+	return doc, codec, release, nil
+}
+
+// zstdEncode compresses a built file with dictionary dict: the request's dictionaries when
+// it sent them (codec), else the server's own.
+func (s *Server) zstdEncode(codec *zs.Codec, out []byte, dict uint32) ([]byte, error) {
+	if codec == nil {
+		return s.unzstd.encode(out, dict)
+	}
+	out, err := codec.EncodeDict(dict, out)
 	if err != nil {
-		return codecError(err)
+		return nil, packError(err)
 	}
-	name, ctype := doc.Name, "application/octet-stream"
-	h := w.Header()
-	if compress {
-		if codec == nil {
-			// Neither the request nor the server has dictionaries: only dictionary 0 works.
-			if out, err = s.unzstd.encode(out, dict); err != nil {
-				return err
-			}
-		} else if out, err = codec.EncodeDict(dict, out); err != nil {
-			return packError(err)
-		}
-		name, ctype = name+".zs", "application/zstd"
-		h.Set(zstdDictHeader, strconv.FormatUint(uint64(dict), 10))
-	}
-	h.Set("Content-Type", ctype)
-	h.Set("Content-Disposition", attachment(name))
-	h.Set("Content-Length", strconv.Itoa(len(out)))
-	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	w.Write(out)
-	return nil
+	return out, nil
 }
