@@ -134,42 +134,31 @@ func obj(kv ...any) *jv {
 
 // write writes v as json.MarshalIndent does with a two-space indent.
 func (v *jv) write(b *bytes.Buffer, indent string) {
-	switch v.kind {
-	case 's':
+	if v.kind == 's' {
 		b.WriteString(v.raw)
-	case 'o':
-		if len(v.keys) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{\n")
-		for i, k := range v.keys {
-			b.WriteString(indent + "  ")
-			b.WriteString(str(k).raw)
-			b.WriteString(": ")
-			v.vals[i].write(b, indent+"  ")
-			if i < len(v.keys)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "}")
-	case 'a':
-		if len(v.vals) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[\n")
-		for i, e := range v.vals {
-			b.WriteString(indent + "  ")
-			e.write(b, indent+"  ")
-			if i < len(v.vals)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "]")
+		return
 	}
+	open, end := "[", "]"
+	if v.kind == 'o' {
+		open, end = "{", "}"
+	}
+	if len(v.vals) == 0 {
+		b.WriteString(open + end)
+		return
+	}
+	b.WriteString(open + "\n")
+	for i, e := range v.vals {
+		b.WriteString(indent + "  ")
+		if v.kind == 'o' {
+			b.WriteString(str(v.keys[i]).raw + ": ")
+		}
+		e.write(b, indent+"  ")
+		if i < len(v.vals)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(indent + end)
 }
 
 // schema gives the schema with each object's members named, ordered and required as
