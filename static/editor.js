@@ -20,6 +20,7 @@ import * as cataloguestore from "./cataloguestore.js";
 import * as picker from "./picker.js";
 import * as contextmenu from "./contextmenu.js";
 import * as exprcode from "./exprcode.js";
+import * as picture from "./picture.js";
 import { narrow } from "./context.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
@@ -37,6 +38,8 @@ import {
 
 const FRAGMENT_DELAY = 250;
 const AUTOSAVE_DELAY = 1000;
+const sameMark = (a, b) => !!a && a.n === b.n && a.top === b.top;
+
 // A status that reports something done clears after this long, or at the next edit.
 const STATUS_TTL = 8000;
 
@@ -88,6 +91,7 @@ export class Editor {
     this.menu = new contextmenu.ContextMenu(ctx(contextmenu), this.ui.canvas);
     this.paletteContext = ctx(palette);
     this.exprContext = ctx(exprcode);
+    this.pictureContext = ctx(picture);
     this.frameQueued = false;
     this.afterLoad = [];
     new ResizeObserver(() => this.requestRender()).observe(this.ui.canvas);
@@ -486,9 +490,102 @@ export class Editor {
     return { command: Number.isInteger(num("cmd")) ? num("cmd") : -1, x: num("x"), y: num("y"), zoom: num("z"), selection: sel };
   }
 
+  // A link to a place: #node=ID selects and centres that node, #command=NAME that command's
+  // root. Null for any other fragment.
+  static parsePlace(hash) {
+    const p = new URLSearchParams((hash || "").replace(/^#/, ""));
+    if (p.has("node")) {
+      const id = Number(p.get("node"));
+      return { node: Number.isInteger(id) ? id : NaN, text: p.get("node") };
+    }
+    if (p.has("command")) return { command: p.get("command") };
+    return null;
+  }
+
+  // Goes to a place (parsePlace); says in the status bar when the file has no such place.
+  goToPlace(place) {
+    if (!this.doc || !place) return false;
+    if ("command" in place) {
+      const k = (this.doc.commands || []).findIndex((c) => c.name === place.command);
+      if (k < 0) {
+        this.status(`This file has no command named “${place.command}”`, "error");
+        return false;
+      }
+      // The command's root is centred at a readable zoom, as a link to that node would.
+      this.command = k;
+      this.emit("command");
+      const root = this.doc.commands[k].root;
+      if (this.nodeById(root)) this.focusNode(root);
+      else this.focusCommand(k);
+      this.status(`Command ${place.command}`);
+      return true;
+    }
+    const n = this.nodeById(place.node);
+    if (!n) {
+      this.status(`This file has no node ${place.text}`, "error");
+      return false;
+    }
+    // The command whose tree holds the node becomes the one in view, as following a link does.
+    const k = (this.doc.commands || []).findIndex((c) => reachable(this.doc, [c.root, c.secondary], this.index).has(n.id));
+    if (k >= 0 && k !== this.command) {
+      this.command = k;
+      this.emit("command");
+    }
+    this.focusNode(n.id);
+    this.status(`Node ${n.id}: ${n.name || n.type}`);
+    return true;
+  }
+
+  // The link to a node of the shown document: on the share the page shows or that this file
+  // was last shared as, with #node=ID; null when the document has changed since (or was
+  // never shared), so the caller shares it first.
+  nodeLink(id) {
+    const base = this.shareBase();
+    return base ? `${base}#node=${id}` : null;
+  }
+
+  shareBase() {
+    const s = this.session;
+    if (!s || !this.doc) return null;
+    if (s.shared && s.shared.doc === this.doc && sameMark(s.shared.mark, this.historyMark())) return s.shared.link;
+    return null;
+  }
+
+  // Where the history stands: equal marks mean the same document (an undo and a redo come
+  // back to the mark; an undo and another edit do not).
+  historyMark() {
+    const done = this.history.done;
+    return { n: done.length, top: done[done.length - 1] || null };
+  }
+
+  // Copies the link to a node, sharing the document first when it has no share that shows
+  // it as it is now.
+  async copyNodeLink(id) {
+    let link = this.nodeLink(id);
+    if (!link) {
+      if (!(await this.share({ quiet: true }))) return null;
+      link = this.nodeLink(id);
+      if (!link) return null;
+    }
+    this.lastNodeLink = link;
+    try {
+      await navigator.clipboard.writeText(link);
+      this.status(`Link to node ${id} copied`);
+    } catch {
+      this.ui.shareToast(link, false);
+      this.status(`Link to node ${id} created`);
+    }
+    return link;
+  }
+
   // Follows a fragment the user typed or pasted.
   applyFragment() {
     if (!this.doc || location.hash === this.writingFragment) return;
+    const place = Editor.parsePlace(location.hash);
+    if (place) {
+      this.goToPlace(place);
+      return;
+    }
     const v = Editor.parseFragment(location.hash);
     if (!v) return;
     this.command = v.command;
@@ -845,16 +942,23 @@ export class Editor {
     setTimeout(() => URL.revokeObjectURL(a.href), 10000);
   }
 
-  async share() {
+  // Shares the document and view; quiet: the caller copies a link of its own (a node's), so
+  // the share link is neither copied nor shown.
+  async share({ quiet = false } = {}) {
     const tree = this.trees.active;
     if (!this.doc && !tree) return null;
     this.status("Sharing…");
     try {
       // A tree shares its JSON form; a file of a pack says which pack it is in.
       const [doc, view] = tree ? this.trees.shareOf(tree) : [this.doc, { ...this.viewState(), ...this.packs.shareView() }];
+      const mark = this.historyMark();
       const res = await api.createShare(doc, view);
       const link = new URL(res.url, location.href).href;
       this.lastShare = link;
+      this.lastEmbed = typeof res.embed === "string" ? res.embed : "";
+      // Links to its nodes use this share while the document stays as it was shared.
+      if (!tree && this.session) this.session.shared = { link, doc, mark };
+      if (quiet) return link;
       let copied = false;
       try {
         await navigator.clipboard.writeText(link);
@@ -862,7 +966,7 @@ export class Editor {
       } catch {
         // no clipboard permission (or no focus): the toast shows the link to copy by hand
       }
-      this.ui.shareToast(link, copied);
+      this.ui.shareToast(link, copied, this.lastEmbed);
       this.status(copied ? "Share link copied" : "Share link created");
       return link;
     } catch (err) {
@@ -885,7 +989,12 @@ export class Editor {
         this.timings.openStart = performance.now();
         if (s.document && s.document.format === TREE_FORMAT) {
           if (this.trees.openShared(s.document, s.view)) this.status(`Opened share ${id}` + from);
-        } else if (this.load(s.document, { name: s.document.name, view })) this.status(`Opened share ${id}` + from);
+        } else if (this.load(s.document, { name: s.document.name, view })) {
+          this.status(`Opened share ${id}` + from);
+          // The share is the document as it is: links to its nodes need no new share.
+          if (this.session) this.session.shared = { link: new URL(`/s/${encodeURIComponent(id)}`, location.href).href, doc: this.doc, mark: this.historyMark() };
+          this.afterStart();
+        }
       } catch (err) {
         this.ui.toast(`Could not open share ${id}: ${err.message}`, "error");
       }
@@ -896,7 +1005,54 @@ export class Editor {
     // An autosave of an older editor (cur.doc) is not restored.
     if (doc && doc.format === FORMAT && !this.doc) {
       this.timings.openStart = performance.now();
-      if (this.load(doc, { name: cur.name, view: frag, dirty: cur.dirty, zstd: cur.zstd, hash: cur.hash })) this.status(`Restored ${cur.name}` + (cur.dirty ? " with unsaved edits" : ""));
+      if (this.load(doc, { name: cur.name, view: frag, dirty: cur.dirty, zstd: cur.zstd, hash: cur.hash })) {
+        this.status(`Restored ${cur.name}` + (cur.dirty ? " with unsaved edits" : ""));
+        this.afterStart();
+      }
+    }
+  }
+
+  // A link to a place (#node=, #command=) is followed once the page's document shows; the
+  // canvas must have its size first, so the place lands in the centre.
+  afterStart() {
+    const place = Editor.parsePlace(location.hash);
+    if (!place) return;
+    requestAnimationFrame(() => {
+      this.renderer.resize();
+      this.goToPlace(place);
+    });
+  }
+
+  // Removes what a picture must not show (hover, a link being dragged, the selection, search
+  // hits) and returns what puts it back.
+  pictureless() {
+    const kept = { hover: this.hover, connect: this.connect, selection: this.selection, search: this.search };
+    this.hover = null;
+    this.connect = null;
+    this.selection = new Set();
+    this.search = { ...this.search, hitSet: null, current: -1 };
+    return () => Object.assign(this, kept);
+  }
+
+  // Saves the view or the whole graph as a PNG or SVG file.
+  async exportImage({ whole = false, format = "png" } = {}) {
+    if (!this.doc) return null;
+    this.status("Drawing the picture…");
+    try {
+      const t0 = performance.now();
+      const blob = await picture.picture(this.pictureContext, { whole, format });
+      this.timings.picture = performance.now() - t0;
+      const base = this.downloadName().replace(/\.zs$/i, "").replace(/\.ainb$/i, "");
+      const name = `${base}${whole ? "" : "-view"}.${format}`;
+      this.download(blob, name);
+      this.status(`Saved ${name}`);
+      return blob;
+    } catch (err) {
+      this.status(`Could not draw the picture: ${err.message}`, "error");
+      return null;
+    } finally {
+      this.renderer.dropScene();
+      this.requestRender();
     }
   }
 

@@ -16,7 +16,7 @@ import { addParam, removeParam, removeProblem } from "./plugedits.js";
 import { fit } from "./exprcode.js";
 
 // The editor members this module uses: its context (context.js).
-export const EDITOR_NEEDS = ["catalogue", "doc", "edits", "expressionView", "focusNode", "name", "nodeById", "on", "openPalette", "picker", "problems", "selectionList", "ui"];
+export const EDITOR_NEEDS = ["catalogue", "copyNodeLink", "doc", "edits", "expressionView", "focusNode", "name", "nodeById", "on", "openPalette", "picker", "problems", "selectionList", "ui"];
 
 const SOURCE_KINDS = [["value", "Value"], ["node", "Node output"], ["blackboard", "Blackboard"], ["expression", "Expression"]];
 
@@ -95,6 +95,9 @@ export class Inspector {
         h("h2", {}, nodeClass(n)),
         h("span.idx", {}, "#" + id)),
       h("div.sub", {}, n.type + (n.guid ? " · " + n.guid : "")),
+      h("div.node-actions", {}, h("button.small", { dataset: { action: "node-link" },
+        title: "A link that opens this file with this node selected and centred (shares the file first if it has changed since it was shared)",
+        onclick: () => ed.copyNodeLink(id) }, "Copy link to this node")),
     );
     const meta = h("div.fields", {});
     meta.append(field(n.type === "UserDefined" ? "Class" : "Name", textInput(n.name || "", "name", (v) => ed.edits.renameNode(id, v))));

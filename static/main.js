@@ -22,6 +22,8 @@ if (app) {
     problems: () => ed.problems.slice(),
     warnings: () => ed.warnings.slice(),
     lastShare: () => ed.lastShare,
+    lastEmbed: () => ed.lastEmbed || "",
+    lastNodeLink: () => ed.lastNodeLink || "",
     lastRefusal: () => ed.lastRefusal || "",
     history: () => ({ undo: ed.history.done.map((c) => c.label), redo: ed.history.undone.map((c) => c.label) }),
     // Nodes are named by id: screenOf(id, row, side), selection() lists ids.

@@ -14,7 +14,7 @@ import { parseF32, parseInt32 } from "./edits.js";
 import { TREE_SHORTCUTS, TREE_KEYS } from "./tree.js";
 
 // The editor members this module uses: its context (context.js).
-export const EDITOR_NEEDS = ["command", "dirty", "doc", "edits", "emit", "expressionView", "fitAll", "focusCommand", "focusNode", "history", "name", "nodeById", "on", "openFile", "openPalette", "problems", "redo", "reopen", "runSearch", "save", "search", "searchStep", "selection", "selectionList", "share", "tidy", "trees", "undo", "view", "warnings"];
+export const EDITOR_NEEDS = ["command", "dirty", "doc", "edits", "emit", "exportImage", "expressionView", "fitAll", "focusCommand", "focusNode", "history", "name", "nodeById", "on", "openFile", "openPalette", "problems", "redo", "reopen", "runSearch", "save", "search", "searchStep", "selection", "selectionList", "share", "tidy", "trees", "undo", "view", "warnings"];
 
 // The editor's keys that are not the graph's and that the tree does not take (TREE_SHORTCUTS
 // lists undo and redo): they work in the tree view too.
@@ -123,6 +123,7 @@ export class Panels {
       h("span.menu-wrap", {}, recentBtn, this.recentMenu),
       btn("Save", "Build the .ainb and download it (Ctrl+S)", () => ed.save(), { dataset: { action: "save" } }),
       btn("Share", "Create a link to this document and view", () => ed.share(), { dataset: { action: "share" } }),
+      this.buildPictureMenu(btn),
       h("span.sep", {}),
       this.undoBtn, this.redoBtn,
       h("span.sep", {}),
@@ -134,6 +135,30 @@ export class Panels {
       h("span.doc", {}, this.dirtyEl, this.titleEl),
       btn("?", "Keyboard shortcuts (?)", () => this.toggleHelp(), { dataset: { action: "help" } }),
     );
+  }
+
+  // Export image: the view or the whole graph, as PNG or SVG (picture.js).
+  buildPictureMenu(btn) {
+    const ed = this.ed;
+    const menu = h("div.menu", { hidden: true });
+    const item = (label, title, opts) => h("button.menu-item", { title, dataset: { picture: `${opts.whole ? "whole" : "view"}-${opts.format}` },
+      onclick: () => {
+        menu.hidden = true;
+        ed.exportImage(opts);
+      } }, label);
+    menu.append(
+      item("View as PNG", "The canvas as it shows now, at twice its pixels", { whole: false, format: "png" }),
+      item("View as SVG", "The canvas as it shows now; titles stay text", { whole: false, format: "svg" }),
+      item("Whole graph as PNG", "Every node, as large as a picture can be", { whole: true, format: "png" }),
+      item("Whole graph as SVG", "Every node at full size; titles stay text", { whole: true, format: "svg" }),
+    );
+    document.addEventListener("click", () => (menu.hidden = true));
+    const open = btn("Image ▾", "Export image: save the view or the whole graph as PNG or SVG", (e) => {
+      e.stopPropagation();
+      if (!ed.doc) return;
+      menu.hidden = !menu.hidden;
+    }, { dataset: { action: "picture" } });
+    return h("span.menu-wrap", {}, open, menu);
   }
 
   pickFile() {
@@ -532,11 +557,32 @@ export class Panels {
     return t;
   }
 
-  shareToast(link, copied) {
-    const input = h("input.text.share-link", { type: "text", value: link, readonly: true, onclick: () => input.select() });
-    const t = h("div.toast.share", {}, h("div", {}, copied ? "Link copied to the clipboard:" : "Share link:"), input);
+  // The link, and the snippet that frames the share on a web page (a wiki, a forum), each
+  // with a button that copies it.
+  shareToast(link, copied, embed = "") {
+    const field = (cls, value, what) => {
+      const input = h(`input.text.${cls}`, { type: "text", value, readonly: true, onclick: () => input.select() });
+      const copy = h("button.small", { dataset: { action: `copy-${cls}` }, onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(value);
+          copy.textContent = "Copied";
+        } catch {
+          input.select();
+          copy.textContent = "Press Ctrl+C";
+        }
+      } }, "Copy");
+      return h("div.share-row", { title: what }, input, copy);
+    };
+    const t = h("div.toast.share", {}, h("div", {}, copied ? "Link copied to the clipboard:" : "Share link:"),
+      field("share-link", link, "The link to this document and view"));
+    if (embed) t.append(h("div", {}, "Embed it in a web page:"), field("share-embed", embed, "An <iframe> that shows this share read-only, pan- and zoomable"));
     this.toasts.append(t);
-    setTimeout(() => t.remove(), 15000);
+    // Long enough to copy the snippet too; a click inside keeps it until it is closed.
+    let timer = setTimeout(() => t.remove(), 20000);
+    t.addEventListener("pointerdown", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => t.remove(), 60000);
+    });
   }
 
   tip(text, x, y) {

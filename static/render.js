@@ -11,7 +11,7 @@ import {
 } from "./model.js";
 
 // The editor members this module uses: its context (context.js).
-export const EDITOR_NEEDS = ["boxSelect", "connect", "doc", "edges", "grid", "hover", "indexOf", "problemNodes", "search", "selection", "showMinimap", "view"];
+export const EDITOR_NEEDS = ["boxSelect", "connect", "doc", "edges", "grid", "hover", "indexOf", "pictureless", "problemNodes", "search", "selection", "showMinimap", "view"];
 
 // The grid is drawn from zoom 0.6 on: a screen of 8,000 pixels needs 333 steps an axis.
 const MAX_GRID_STEPS = 1000;
@@ -177,6 +177,29 @@ export class Renderer {
       this.placed = z < LOD_FULL ? this.drawLabels(vis, z, v.width + 2 * m, v.height + 2 * m) : [];
     } finally {
       this.ctx = main;
+    }
+  }
+
+  // Draws the graph for a view that is not the canvas's (an exported picture): view is
+  // {x, y, zoom, width, height} in CSS pixels, scale the device pixels per CSS pixel, ctx a
+  // canvas context or an SVGContext of width*scale by height*scale. Nothing transient is
+  // drawn: no hover, no link being dragged, no selection, no search hits. The canvas's own
+  // view, caches and counters are as they were afterwards.
+  paintPicture(ctx, view, scale) {
+    const ed = this.ed, v = ed.view;
+    const saved = { x: v.x, y: v.y, zoom: v.zoom, width: v.width, height: v.height };
+    const keep = { dpr: this.dpr, placed: this.placed, visible: this.visible_ };
+    const transient = ed.pictureless();
+    try {
+      Object.assign(v, view);
+      this.dpr = scale;
+      this.paint(ctx, 0);
+    } finally {
+      Object.assign(v, saved);
+      this.dpr = keep.dpr;
+      this.placed = keep.placed;
+      this.visible_ = keep.visible;
+      transient();
     }
   }
 

@@ -37,6 +37,9 @@ export class Session {
     this.history.reset(dirty);
     this.view = null; // a graph's {command, x, y, zoom, selection} when it was last left
     this.problems = []; // what the last save or tidy found wrong, by node id
+    // The share that shows this document as it now is ({link, doc, mark}: see
+    // Editor.shareBase), which links to its nodes use.
+    this.shared = null;
   }
 
   get key() {
