@@ -72,7 +72,7 @@ export class Inspector {
   fileSummary(sel) {
     const d = this.ed.doc;
     return h("div", {},
-      h("h2", {}, this.ed.name),
+      h("h2.file-name", {}, this.ed.name),
       h("dl.facts", {},
         fact("Version", "0x" + (d.version || 0).toString(16)),
         fact("Filename", d.filename || ""),

@@ -89,3 +89,34 @@ func TestToolbarLongFileName(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectorLongFileName: the inspector's heading shows a long file name whole, broken
+// over lines inside the panel, and the facts under it stay inside too.
+func TestInspectorLongFileName(t *testing.T) {
+	p := newBrowser(t)
+	name := strings.Repeat("Enemy_Bokoblin_Boss_Gold_Behaviour_", 6) + "Root.ainb"
+	data, err := os.ReadFile(corpusFile(t, "synthetic/minimal_v407.ainb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.open(path)
+	got := eval[map[string]any](p, `(() => {
+		const panel = document.querySelector(".inspector-body").getBoundingClientRect();
+		const h = document.querySelector(".inspector-body h2.file-name");
+		const past = [h, ...document.querySelectorAll(".inspector-body .facts dd")].map((el) => el.getBoundingClientRect().right - panel.right);
+		return {text: h.textContent, past: Math.max(...past), scroll: h.scrollWidth - h.clientWidth};
+	})()`)
+	if got["text"] != name {
+		t.Errorf("heading %q, want %q", got["text"], name)
+	}
+	if past := got["past"].(float64); past > 0 {
+		t.Errorf("the heading or a fact ends %v px past the inspector's right edge", past)
+	}
+	if s := got["scroll"].(float64); s > 0 {
+		t.Errorf("the heading is %v px wider than its box", s)
+	}
+}
