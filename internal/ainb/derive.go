@@ -1,6 +1,9 @@
 package ainb
 
-import "slices"
+import (
+	"iter"
+	"slices"
+)
 
 // Counts the writer derives from the model, declared once for the writer, which writes them,
 // and the reader, which records a Kept where a file stored something else. Each says what the
@@ -197,61 +200,56 @@ func (f *File) keptCounts(links, exprSize, hashes []uint32, queries, outputs, re
 	}
 }
 
+// multiInputs yields the sources of every multi-input in the order the multi-input array
+// lists them before equal windows are shared: by param type, then element, as the game lists
+// them, or element by element (the reference writer's order, Layout.MultiByElement).
+func (f *File) multiInputs(byElement bool) iter.Seq[[]Source] {
+	return func(yield func([]Source) bool) {
+		each := func(i int, t ParamType) bool {
+			for _, in := range f.Elements[i].Inputs.Of(t) {
+				if !yield(in.Sources) {
+					return false
+				}
+			}
+			return true
+		}
+		if byElement {
+			for i := range f.Elements {
+				for t := range NumParamTypes {
+					if !each(i, t) {
+						return
+					}
+				}
+			}
+			return
+		}
+		for t := range NumParamTypes {
+			for i := range f.Elements {
+				if !each(i, t) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // multiSourcesAre reports whether want is multiSources(byElement), without building it.
 func (f *File) multiSourcesAre(byElement bool, want []Source) bool {
 	k := 0
-	same := func(srcs []Source) bool {
+	for srcs := range f.multiInputs(byElement) {
 		if k+len(srcs) > len(want) || !slices.Equal(want[k:k+len(srcs)], srcs) {
 			return false
 		}
 		k += len(srcs)
-		return true
-	}
-	if byElement {
-		for i := range f.Elements {
-			for t := range NumParamTypes {
-				for _, in := range f.Elements[i].Inputs.Of(t) {
-					if !same(in.Sources) {
-						return false
-					}
-				}
-			}
-		}
-		return k == len(want)
-	}
-	for t := range NumParamTypes {
-		for i := range f.Elements {
-			for _, in := range f.Elements[i].Inputs.Of(t) {
-				if !same(in.Sources) {
-					return false
-				}
-			}
-		}
 	}
 	return k == len(want)
 }
 
-// multiSources is the multi-input array before equal windows are shared: every multi-input's
-// sources by param type, then element, as the game lists them, or element by element (the
-// reference writer's order, Layout.MultiByElement).
+// multiSources is the multi-input array before equal windows are shared (multiInputs).
 func (f *File) multiSources(byElement bool) []Source {
 	var out []Source
-	if byElement {
-		for i := range f.Elements {
-			for t := range NumParamTypes {
-				for _, in := range f.Elements[i].Inputs.Of(t) {
-					out = append(out, in.Sources...)
-				}
-			}
-		}
-		return out
-	}
-	for t := range NumParamTypes {
-		for i := range f.Elements {
-			for _, in := range f.Elements[i].Inputs.Of(t) {
-				out = append(out, in.Sources...)
-			}
-		}
+	for srcs := range f.multiInputs(byElement) {
+		out = append(out, srcs...)
 	}
 	return out
 }
