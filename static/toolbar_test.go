@@ -57,16 +57,9 @@ func TestToolbarLongFileName(t *testing.T) {
 	if len(before.Wrapped) != 0 || before.Overflow > 0 || before.Right > 0 {
 		t.Fatalf("with no file the toolbar already wraps %q or overflows by %v px (%v px past the window)", before.Wrapped, before.Overflow, before.Right)
 	}
-	name := strings.Repeat("Enemy_Bokoblin_Boss_Gold_Behaviour_", 6) + "Root.ainb"
-	data, err := os.ReadFile(corpusFile(t, "synthetic/minimal_v407.ainb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := longNamed(t)
 	p.open(path)
+	name := filepath.Base(path)
 	after := eval[toolbarState](p, toolbarJS)
 	if after.Text != name || after.Tip != name {
 		t.Errorf("the toolbar names the file %q with the tooltip %q, want %q for both", after.Text, after.Tip, name)
@@ -94,16 +87,9 @@ func TestToolbarLongFileName(t *testing.T) {
 // over lines inside the panel, and the facts under it stay inside too.
 func TestInspectorLongFileName(t *testing.T) {
 	p := newBrowser(t)
-	name := strings.Repeat("Enemy_Bokoblin_Boss_Gold_Behaviour_", 6) + "Root.ainb"
-	data, err := os.ReadFile(corpusFile(t, "synthetic/minimal_v407.ainb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := longNamed(t)
 	p.open(path)
+	name := filepath.Base(path)
 	got := eval[map[string]any](p, `(() => {
 		const panel = document.querySelector(".inspector-body").getBoundingClientRect();
 		const h = document.querySelector(".inspector-body h2.file-name");
@@ -119,4 +105,19 @@ func TestInspectorLongFileName(t *testing.T) {
 	if s := got["scroll"].(float64); s > 0 {
 		t.Errorf("the heading is %v px wider than its box", s)
 	}
+}
+
+// longNamed copies a small corpus file under a 219-character name and returns its path.
+func longNamed(t *testing.T) string {
+	t.Helper()
+	name := strings.Repeat("Enemy_Bokoblin_Boss_Gold_Behaviour_", 6) + "Root.ainb"
+	data, err := os.ReadFile(corpusFile(t, "synthetic/minimal_v407.ainb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
