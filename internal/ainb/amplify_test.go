@@ -1,14 +1,26 @@
 package ainb
 
 import (
+	"flag"
 	"strings"
 	"testing"
+
+	"ainbeditor/internal/testcorpus"
 )
+
+var updateFixtures = flag.Bool("update-fixtures", false, "write the fixtures this package makes into the top-level testdata folder")
+
+// TestHostileFixtures checks the name amplifiers that the server's tests send
+// (testdata/hostile/names.ainb and tails.ainb) are what amplifier makes.
+func TestHostileFixtures(t *testing.T) {
+	testcorpus.CheckFixture(t, "hostile/names.ainb", amplifier(t, 30000, false), *updateFixtures)
+	testcorpus.CheckFixture(t, "hostile/tails.ainb", amplifier(t, 30000, true), *updateFixtures)
+}
 
 // amplifier is a file whose int properties are all named by references into one 20,000-byte
 // string: at its start (inner false) or at successive offsets inside it (inner true, through
 // recorded tails). Before the text budget, such a 392 KB upload parsed to a 401 MB reply.
-func amplifier(t *testing.T, props int, inner bool) []byte {
+func amplifier(t testing.TB, props int, inner bool) []byte {
 	t.Helper()
 	long := strings.Repeat("Amplify", 20000/7+1)[:20000]
 	l := &Layout{Strings: []string{"Walk", "Tiny", "AI", "Leaf", long}}

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,6 +124,17 @@ func expressionAmplifier(tb testing.TB, lines int) []byte {
 		tb.Fatal(err)
 	}
 	return out
+}
+
+var updateFixtures = flag.Bool("update-fixtures", false, "write the fixtures this package makes into the top-level testdata folder")
+
+// TestHostileFixtures checks the expression amplifiers that the server's tests send
+// (testdata/hostile/expressions200.ainb and expressions2000.ainb) are what
+// expressionAmplifier makes.
+func TestHostileFixtures(t *testing.T) {
+	for _, lines := range []int{200, 2000} {
+		testcorpus.CheckFixture(t, fmt.Sprintf("hostile/expressions%d.ainb", lines), expressionAmplifier(t, lines), *updateFixtures)
+	}
 }
 
 // Parsing the expression amplifier is refused within the bounds (it once allocated 641 MB

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"ainbeditor/internal/ainb"
-	"ainbeditor/internal/graph"
 	"ainbeditor/internal/testalloc"
+	"ainbeditor/internal/testcorpus"
 )
 
 // A 380 KB file whose 30,000 property names all point at one 20,000-byte string once made a
@@ -20,16 +19,9 @@ func TestParseNameAmplifier(t *testing.T) {
 
 // The same names pointing at successive offsets inside the long string: each distinct inner
 // offset was once a new copy of the string's rest, so the reader itself held as much as the
-// reply. The text budget counts every reference the same, wherever it points.
+// reply. The text budget counts every reference the same, wherever it points. (That such
+// references read back as tails is internal/ainb's TestTextBudget.)
 func TestParseInnerOffsetAmplifier(t *testing.T) {
-	// The file's references do point inside the string: read back, fifty tails.
-	f, err := ainb.Read(amplifierFile(t, 50, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(f.Layout.Tails) != 50 {
-		t.Fatalf("50 inner references read back as %d tails", len(f.Layout.Tails))
-	}
 	testAmplifierRefused(t, innerAmplifier(t))
 }
 
@@ -49,56 +41,20 @@ func testAmplifierRefused(t *testing.T, data []byte) {
 	}
 }
 
-// amplifierNames is how many property names the amplifiers hold: 30,000 names of about
-// 20,000 bytes would hand out 600 MB of text.
-const amplifierNames = 30000
-
 // nameAmplifier is a 380 KB file whose 30,000 property names all point at one 20,000-byte
-// string.
-func nameAmplifier(t testing.TB) []byte { return amplifierFile(t, amplifierNames, false) }
+// string: 600 MB of names (testdata/hostile, made by internal/ainb's tests).
+func nameAmplifier(t testing.TB) []byte { return testcorpus.Fixture(t, "hostile/names.ainb") }
 
-// innerAmplifier is a 380 KB file whose 30,000 property names point at 50 successive offsets
-// inside one 20,000-byte string (recorded as the layout's tails, as the reader records them).
-func innerAmplifier(t testing.TB) []byte { return amplifierFile(t, amplifierNames, true) }
-
-func amplifierFile(t testing.TB, names int, inner bool) []byte {
-	t.Helper()
-	long := strings.Repeat("Amplify", 20000/7+1)[:20000]
-	props := make([]ainb.Property, names)
-	for i := range props {
-		props[i].Name = long
-		if inner {
-			props[i].Name = long[1+i%50:]
-		}
-	}
-	f := &ainb.File{Version: ainb.Version407, Filename: "Amp", Category: "AI", HasSection6C: true,
-		Replacement: &ainb.ReplacementTable{},
-		Commands:    []ainb.Command{{Name: "Walk", Root: 0, Secondary: -1}},
-		Elements:    []ainb.Element{{Name: "Leaf"}}}
-	if inner {
-		// Without the tails a write would store each name as a string of its own.
-		f.Layout = &ainb.Layout{Strings: []string{long}}
-		for i := range min(names, 50) {
-			f.Layout.Tails = append(f.Layout.Tails, long[1+i:])
-		}
-	}
-	f.Elements[0].Properties.Set(ainb.ParamInt, props)
-	data, err := f.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(data) > 500<<10 {
-		t.Fatalf("the amplifier is %d bytes: the names are not shared", len(data))
-	}
-	return data
-}
+// innerAmplifier is the same with the names pointing at 50 successive offsets inside the
+// string (recorded as the layout's tails, as the reader records them).
+func innerAmplifier(t testing.TB) []byte { return testcorpus.Fixture(t, "hostile/tails.ainb") }
 
 // A document whose expression compares with one 20,000-byte string on 2,000 lines builds to
 // a small file (the string is stored once); parsing that file once disassembled to 40 MB of
 // text. Now /api/parse refuses it with a 422.
 func TestParseExpressionAmplifier(t *testing.T) {
 	s := newTestServer(t, nil)
-	bin := expressionAmplifier(t, s, 2000)
+	bin := expressionAmplifier(t)
 	rec := do(s, "POST", "/api/parse", "application/octet-stream", bin) // warm up
 	n := testalloc.Bytes(func() { rec = do(s, "POST", "/api/parse", "application/octet-stream", bin) })
 	t.Logf("a document of 2,000 comparisons built a %d-byte file; parsing it answers %d with %d bytes, allocating %d bytes", len(bin), rec.Code, rec.Body.Len(), n)
@@ -113,27 +69,10 @@ func TestParseExpressionAmplifier(t *testing.T) {
 	}
 }
 
-// expressionAmplifier builds, through s's /api/build, a file whose expression compares with
-// one 20,000-byte string on the given number of lines.
-func expressionAmplifier(t testing.TB, s *Server, lines int) []byte {
-	t.Helper()
-	doc, err := graph.Parse("x.ainb", corpusFile(t, "synthetic/expressions_v407.ainb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	long := strings.Repeat("amplify ", 2500)
-	var b strings.Builder
-	b.WriteString(".input STRING\n.output BOOL\n.main\n")
-	for range lines {
-		b.WriteString("0x0000  EQL str GMem[0x0], str \"" + long + "\"\n")
-	}
-	b.WriteString("0x0000  END\n")
-	doc.Expressions.Functions = append(doc.Expressions.Functions, graph.Function{Text: b.String()})
-	rec := do(s, "POST", "/api/build", "application/json", doc.Encode())
-	if rec.Code != 200 {
-		t.Fatalf("build: status %d: %s", rec.Code, cut(rec.Body.Bytes()))
-	}
-	return rec.Body.Bytes()
+// expressionAmplifier is a file whose expression compares with one 20,000-byte string on
+// 2,000 lines (testdata/hostile, made by internal/graph's tests).
+func expressionAmplifier(t testing.TB) []byte {
+	return testcorpus.Fixture(t, "hostile/expressions2000.ainb")
 }
 
 // The parse reply has a budget of its own, proportional to the file: a document past it is a

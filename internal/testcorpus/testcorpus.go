@@ -1,8 +1,11 @@
-// Package testcorpus finds the shared test corpus (../shared/corpus beside the project root)
-// for tests. It must never be imported by non-test code: the corpus is test data only.
+// Package testcorpus finds test data for tests: the shared corpus (../shared/corpus beside
+// the project root), the games' own files, and the project's own fixtures in the top-level
+// testdata folder (Fixture). It must never be imported by non-test code: all of it is test
+// data only.
 package testcorpus
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,9 +19,8 @@ func Dir(tb testing.TB) string {
 	return shared(tb, "corpus", "test corpus ../shared/corpus")
 }
 
-// shared returns the folder sub of ../shared beside the project root, or fails the test under
-// CI and skips it elsewhere, naming what is missing.
-func shared(tb testing.TB, sub, what string) string {
+// root returns the project root: the nearest folder above the test's own with a go.mod.
+func root(tb testing.TB) string {
 	tb.Helper()
 	wd, err := os.Getwd()
 	if err != nil {
@@ -26,15 +28,62 @@ func shared(tb testing.TB, sub, what string) string {
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			c := filepath.Join(dir, "..", "shared", sub)
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-			break
+			return dir
 		}
 		if filepath.Dir(dir) == dir {
-			break
+			tb.Fatalf("no go.mod above %s", wd)
 		}
+	}
+}
+
+// FixturePath is the path of one of the project's own fixtures, testdata/NAME at the
+// project root: inputs the project makes itself that tests of several packages read (see
+// testdata/README.md). The package that makes a fixture checks it is current.
+func FixturePath(tb testing.TB, name string) string {
+	tb.Helper()
+	return filepath.Join(root(tb), "testdata", filepath.FromSlash(name))
+}
+
+// Fixture reads testdata/NAME at the project root (FixturePath).
+func Fixture(tb testing.TB, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(FixturePath(tb, name))
+	if err != nil {
+		tb.Fatalf("fixture %s: %v (go test the package that makes it with -update-fixtures)", name, err)
+	}
+	return b
+}
+
+// CheckFixture fails the test unless testdata/NAME holds exactly want; with update it
+// writes want there first. The package that makes a fixture calls it, so a change to the
+// maker shows as a failing test until the fixture is written again.
+func CheckFixture(tb testing.TB, name string, want []byte, update bool) {
+	tb.Helper()
+	path := FixturePath(tb, name)
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatalf("fixture %s: %v (run the test with -update-fixtures)", name, err)
+	}
+	if !bytes.Equal(got, want) {
+		tb.Fatalf("fixture %s (%d bytes) is not what its maker makes now (%d bytes): run the test with -update-fixtures", name, len(got), len(want))
+	}
+}
+
+// shared returns the folder sub of ../shared beside the project root, or fails the test under
+// CI and skips it elsewhere, naming what is missing.
+func shared(tb testing.TB, sub, what string) string {
+	tb.Helper()
+	c := filepath.Join(root(tb), "..", "shared", sub)
+	if st, err := os.Stat(c); err == nil && st.IsDir() {
+		return c
 	}
 	if os.Getenv("CI") == "true" {
 		tb.Fatalf("%s not found beside the project root; CI needs it", what)
