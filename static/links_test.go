@@ -78,6 +78,15 @@ func TestNodeLinks(t *testing.T) {
 	if !eval[bool](e, `ainbEditor.readOnly() && ainbEditor.history().undo.length === 0 && !ainbEditor.dirty()`) {
 		t.Error("following a link in the embed edited the document")
 	}
+	// A reader of the wiki page can link the node too: to the share, not the embed.
+	if !eval[bool](e, `(() => { const s = getComputedStyle(document.querySelector('[data-action="node-link"]')); return s.display !== "none" && s.pointerEvents !== "none"; })()`) {
+		t.Error("the embed hides Copy link to this node")
+	}
+	e.run(`document.querySelector('[data-action="node-link"]').click()`)
+	e.waitFor(`ainbEditor.lastNodeLink() !== ""`)
+	if got, want := eval[string](e, `ainbEditor.lastNodeLink()`), p.srv.URL+"/s/"+id+"#node=7"; got != want {
+		t.Errorf("the embed's link to node 7 is %q, want %q", got, want)
+	}
 
 	// The editor with a file open follows a pasted link as well.
 	p.run(`location.hash = "#node=7"`)
