@@ -26,7 +26,7 @@ func TestLooseZstdWithBrowserDictionary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	z, err := codec.EncodeDict(1, plain)
+	z, err := codec.Compress(1, plain, zs.Fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestLooseZstdWithBrowserDictionary(t *testing.T) {
 		if id, err := zs.FrameDictID(out); err != nil || id != 1 {
 			t.Fatalf("saved with dictionary %d (%v), want 1", id, err)
 		}
-		got, err := codec.Decode(out)
+		got, err := codec.Decompress(out, zs.MaxSize)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -630,11 +630,11 @@ func TestTreeLooseZstd(t *testing.T) {
 	}
 	codec := zsCodec(t)
 	in, _ := os.ReadFile(path)
-	was, err := codec.Decode(in)
+	was, err := codec.Decompress(in, zs.MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	now, err := codec.Decode(out)
+	now, err := codec.Decompress(out, zs.MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,10 @@ func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zs
 		wantYaz0 = fs.Lookup("yaz0").Value.(flag.Getter).Get().(bool)
 	}
 	var err error
-	switch _, isZs := zs.DictFor(filepath.Base(out)); {
+	// A new .zs file has no frame yet to name its dictionary: its name says which the game
+	// expects.
+	dict, isZs := zs.DictFor(filepath.Base(out))
+	switch {
 	case isZs && isSet(fs, "yaz0") && wantYaz0:
 		say(stderr, "ainb: %s: -yaz0 and a .zs name ask for two compressions", out)
 		return 2
@@ -88,7 +91,7 @@ func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zs
 			say(stderr, "ainb: -zsdic: %v", err)
 			return 1
 		}
-		data, err = c.Encode(filepath.Base(out), data)
+		data, err = c.Compress(dict, data, zs.Smallest)
 		c.Close()
 		if errors.Is(err, zs.ErrMissingDict) {
 			err = fmt.Errorf("%w; give its path with -zsdic PATH or AINB_ZSDIC", err)

@@ -195,7 +195,7 @@ func describeInner(b []byte, ws []*wrapper) string {
 func layers(ws []*wrapper) string {
 	var s string
 	for _, w := range ws {
-		s += w.name + "+"
+		s += w.Kind + "+"
 	}
 	return s
 }

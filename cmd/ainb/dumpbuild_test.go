@@ -30,7 +30,7 @@ func TestDumpBuildAAMP(t *testing.T) {
 		t.Fatal(err)
 	}
 	yz, _ := yaz0.Encode(orig, 0)
-	z, _ := c.Encode("x.bchemical.zs", orig)
+	z, _ := c.Compress(zs.DictZs, orig, zs.Smallest)
 	for _, in := range []string{src, write(t, "x.sbchemical", yz), write(t, "x.bchemical.zs", z)} {
 		out, errs, code := runCLI(t, "dump", "-zsdic", dic, in)
 		if code != 0 || out != string(want) {
@@ -50,7 +50,7 @@ func TestDumpBuildAAMP(t *testing.T) {
 		{"forced.bchemical", []string{"-yaz0"}, func(b []byte) ([]byte, error) { _, d, err := yaz0.Decode(b); return d, err }},
 		{"unforced.sbchemical", []string{"-yaz0=false"}, nil},
 		{"plain.sarc", nil, nil}, // .sarc is the uncompressed extension
-		{"x.bchemical.zs", []string{"-zsdic", dic}, c.Decode},
+		{"x.bchemical.zs", []string{"-zsdic", dic}, func(b []byte) ([]byte, error) { return c.Decompress(b, zs.MaxSize) }},
 	} {
 		p := filepath.Join(tmp, tc.out)
 		args := append([]string{"build", yml, "-o", p}, tc.flags...)
@@ -91,7 +91,7 @@ func TestBuildTextErrors(t *testing.T) {
 		{[]string{"build", bad, "-o", filepath.Join(tmp, "x.bxml")}, 1,
 			"ainb: " + bad + ": aamp: yaml: line 4 column 13: parameter list is not a mapping\n"},
 		{[]string{"build", in, "-o", filepath.Join(tmp, "x.pack.zs")}, 1,
-			"ainb: zs: encode x.pack.zs: needs dictionary 3 (pack.zsdic); load ZsDic.pack.zs: missing dictionary; give its path with -zsdic PATH or AINB_ZSDIC\n"},
+			"ainb: zstd frame needs dictionary 3 (TotK's pack.zsdic); give its path with -zsdic PATH or AINB_ZSDIC\n"},
 		{[]string{"build", "-yaz0", "-zsdic", dic, in, "-o", filepath.Join(tmp, "y.bxml.zs")}, 2,
 			"ainb: " + filepath.Join(tmp, "y.bxml.zs") + ": -yaz0 and a .zs name ask for two compressions\n"},
 	} {

@@ -2,19 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
-
-	"github.com/klauspost/compress/zstd"
 
 	"ainbeditor/internal/aamp"
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/byml"
 	archive "ainbeditor/internal/pack"
 	"ainbeditor/internal/sarc"
-	"ainbeditor/internal/yaz0"
+	"ainbeditor/internal/wrap"
 	"ainbeditor/internal/zs"
 )
 
@@ -218,22 +217,14 @@ func differs(a, b []byte) error {
 	return fmt.Errorf("written file is %d bytes, was %d", len(b), len(a))
 }
 
-// A wrapper is a compression layer around a file.
-type wrapper struct {
-	name  string
-	magic string
-}
+// A wrapper is a compression layer around a file, as internal/wrap reads it from the
+// file's first bytes: Kind names it in messages ("yaz0", "zstd").
+type wrapper = wrap.Wrapping
 
-var (
-	wrapYaz0 = &wrapper{"yaz0", "Yaz0"}
-	wrapZstd = &wrapper{"zstd", "\x28\xb5\x2f\xfd"}
-)
-
+// wrapperOf is the compression layer b starts with, or nil for none.
 func wrapperOf(b []byte) *wrapper {
-	for _, w := range []*wrapper{wrapYaz0, wrapZstd} {
-		if bytes.HasPrefix(b, []byte(w.magic)) {
-			return w
-		}
+	if w := wrap.Of(b); w.Kind != wrap.None {
+		return &w
 	}
 	return nil
 }
@@ -264,38 +255,16 @@ func newReader(c *zs.Codec, size int) *reader {
 	return &reader{zs: c, budget: min(budgetRatio*int64(size)+budgetBase, zs.MaxSize)}
 }
 
-// unwrap decodes one compression layer.
+// unwrap decodes one compression layer, within what is left of the budget.
 func (r *reader) unwrap(w *wrapper, b []byte) ([]byte, error) {
-	var need uint64
-	switch w {
-	case wrapYaz0:
-		h, err := yaz0.ParseHeader(b)
-		if err != nil {
-			return nil, err
-		}
-		need = uint64(h.Size)
-	case wrapZstd:
-		var h zstd.Header
-		if err := h.Decode(b); err != nil {
-			return nil, fmt.Errorf("zs: at 0x0: zstd frame header: %w", err)
-		}
-		// A frame without content size is decoded with the budget as its limit (below).
-		if h.HasFCS {
-			need = h.FrameContentSize
-		}
-	}
-	if need > uint64(r.budget) {
-		return nil, fmt.Errorf("%s: decoding would pass %d bytes, the budget for the input file", w.name, r.budget)
-	}
-	var out []byte
-	var err error
-	if w == wrapYaz0 {
-		_, out, err = yaz0.Decode(b)
-	} else {
-		out, err = r.zs.DecodeLimit(b, uint64(max(r.budget, 0)))
-		if errors.Is(err, zs.ErrMissingDict) {
-			err = fmt.Errorf("%w; give its path with -zsdic PATH or AINB_ZSDIC", err)
-		}
+	out, _, err := wrap.Unwrap(b, r.zs, uint64(max(r.budget, 1)))
+	var le *zs.LimitError
+	var wl *wrap.LimitError
+	switch {
+	case errors.Is(err, zs.ErrMissingDict):
+		err = fmt.Errorf("%w; give its path with -zsdic PATH or AINB_ZSDIC", err)
+	case errors.As(err, &le) && le.Window == 0, errors.As(err, &wl):
+		err = fmt.Errorf("%s: decoding would pass %d bytes, the budget for the input file", w.Kind, r.budget)
 	}
 	if err != nil {
 		return nil, err
@@ -320,38 +289,21 @@ func (r *reader) unwrapAll(b []byte) ([]byte, []*wrapper, error) {
 	return b, ws, nil
 }
 
-// dictNames gives a file name for each dictionary id, for Encode, which picks the dictionary
-// by name.
-var dictNames = map[uint32]string{0: zs.ZsDicName, zs.DictZs: "x.zs", zs.DictBcettByml: "x.bcett.byml.zs", zs.DictPack: "x.pack.zs"}
-
 // recompress checks that this tool's encoder for the layer w gives a stream that decodes
 // back to inner (Nintendo's encoders' exact bytes are not reproduced, so the compressed
-// bytes themselves cannot be compared).
+// bytes themselves cannot be compared). A zstd frame is made with the dictionary the file's
+// own frame names, and must read back within exactly the bytes it holds.
 func (r *reader) recompress(w *wrapper, outer, inner []byte) error {
-	var enc, dec []byte
-	var err error
-	switch w {
-	case wrapYaz0:
-		h, _ := yaz0.ParseHeader(outer)
-		if enc, err = yaz0.Encode(inner, h.Alignment); err == nil {
-			_, dec, err = yaz0.Decode(enc)
-		}
-	case wrapZstd:
-		id, _ := zs.FrameDictID(outer)
-		name, ok := dictNames[id]
-		if !ok {
-			return nil // a dictionary the game does not use: Encode cannot pick it by name
-		}
-		// The frame must read back within exactly the bytes it holds.
-		if enc, err = r.zs.Encode(name, inner); err == nil {
-			dec, err = r.zs.DecodeLimit(enc, uint64(len(inner)))
-		}
+	enc, err := w.Wrap(context.Background(), inner, r.zs, zs.Smallest)
+	var dec []byte
+	if err == nil {
+		dec, _, err = wrap.Unwrap(enc, r.zs, uint64(max(len(inner), 1)))
 	}
 	if err != nil {
-		return fmt.Errorf("%s: compressing again: %w", w.name, err)
+		return fmt.Errorf("%s: compressing again: %w", w.Kind, err)
 	}
 	if !bytes.Equal(dec, inner) {
-		return fmt.Errorf("%s: compressed again, it decodes to different bytes", w.name)
+		return fmt.Errorf("%s: compressed again, it decodes to different bytes", w.Kind)
 	}
 	return nil
 }

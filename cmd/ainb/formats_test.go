@@ -133,7 +133,7 @@ func TestCheckZsDic(t *testing.T) {
 	dic := zsdic(t)
 	pack := glob(t, "sarc/Armor_006_Upper.pack.zs")[0]
 	out, _, code := runCLI(t, "check", pack)
-	want := "FAIL " + pack + ": zs: zstd frame needs dictionary 3 (pack.zsdic); load ZsDic.pack.zs: missing dictionary; give its path with -zsdic PATH or AINB_ZSDIC\n"
+	want := "FAIL " + pack + ": zstd frame needs dictionary 3 (TotK's pack.zsdic); give its path with -zsdic PATH or AINB_ZSDIC\n"
 	if out != want || code != 1 {
 		t.Fatalf("got %q (exit %d), want %q", out, code, want)
 	}
@@ -168,8 +168,8 @@ func TestCheckCorrupt(t *testing.T) {
 	yzGood, _ := yaz0.Encode(good, 0)
 	nestedArc.Add("c/good.sbxml", yzGood)
 	nested, _ := nestedArc.Write()
-	zsBad, _ := c.Encode("bad.bxml.zs", bad)
-	packZs, _ := c.Encode("x.pack.zs", pack)
+	zsBad, _ := c.Compress(zs.DictZs, bad, zs.Smallest)
+	packZs, _ := c.Compress(zs.DictPack, pack, zs.Smallest)
 	truncated, _ := yaz0.Encode(good, 0)
 	truncated = truncated[:len(truncated)/2]
 	hdr := bytes.Clone(pack)

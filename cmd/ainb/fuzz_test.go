@@ -46,7 +46,7 @@ func FuzzCheck(f *testing.F) {
 	outer.Add("in.ssarc", yz)
 	outer.Add("x", []byte("Yaz0\x00\x00\x10\x00"))
 	ob, _ := outer.Write()
-	z, _ := c.Encode("x.pack.zs", ob)
+	z, _ := c.Compress(zs.DictPack, ob, zs.Smallest)
 	for _, b := range [][]byte{ib, yz, ob, z, []byte("Yaz0"), {0x28, 0xb5, 0x2f, 0xfd}, []byte("SARC"), aamp, []byte("AIB \x07\x04")} {
 		f.Add(b)
 	}

@@ -49,7 +49,7 @@ func walkLayers(r *reader, b []byte, path string, out *[]layerResult) {
 		if err == nil {
 			err = r.recompress(w, b, inner)
 		}
-		*out = append(*out, layerResult{path, w.name, err})
+		*out = append(*out, layerResult{path, w.Kind, err})
 		if inner != nil {
 			walkLayers(r, inner, path, out)
 		}

@@ -12,7 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"ainbeditor/internal/sarc"
-	"ainbeditor/internal/yaz0"
+	"ainbeditor/internal/wrap"
 )
 
 // manifestName is the file unpack writes beside the archive's files with the layout facts a
@@ -83,9 +83,8 @@ func unpackFile(src, dir, zsdic string) error {
 	}
 
 	m := manifest{BigEndian: a.BigEndian, HashMultiplier: a.HashMultiplier, MinAlignment: a.MinAlignment}
-	if wrapperOf(b) == wrapYaz0 {
-		h, _ := yaz0.ParseHeader(b)
-		m.Yaz0Alignment = h.Alignment
+	if w := wrap.Of(b); w.Kind == wrap.Yaz0 {
+		m.Yaz0Alignment = w.Yaz0Alignment
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -66,7 +66,7 @@ func exbCorpus(tb testing.TB) []exbFile {
 		for _, p := range packs {
 			b, err := os.ReadFile(p)
 			if err == nil {
-				b, err = codec.Decode(b)
+				b, err = codec.Decompress(b, zs.MaxSize)
 			}
 			var a *sarc.Archive
 			if err == nil {

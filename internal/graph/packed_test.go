@@ -34,7 +34,7 @@ func packedAINB(t *testing.T) map[string][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := codec.Decode(b)
+		raw, err := codec.Decompress(b, zs.MaxSize)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"ainbeditor/internal/zs"
 	"testing"
 
 	"ainbeditor/internal/sarc"
@@ -31,7 +32,7 @@ func BenchmarkOpenSave(b *testing.B) {
 		b.Run(name+"/save", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := p.Save(c); err != nil {
+				if _, err := p.Save(c, zs.Fast); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -18,19 +18,13 @@ import (
 	"fmt"
 
 	"ainbeditor/internal/sarc"
+	"ainbeditor/internal/wrap"
 	"ainbeditor/internal/yaz0"
 	"ainbeditor/internal/zs"
 )
 
-// Wrapping is how an archive is compressed.
-type Wrapping struct {
-	// Kind is "zstd", "yaz0" or "" for none.
-	Kind string `json:"kind"`
-	// Dictionary is the zstd frame's dictionary id (0 for none).
-	Dictionary uint32 `json:"dictionary,omitempty"`
-	// Yaz0Alignment is the alignment word of a Yaz0 header, written back as it was.
-	Yaz0Alignment uint32 `json:"yaz0Alignment,omitempty"`
-}
+// Wrapping is how an archive is compressed (see package wrap, which unwraps and wraps).
+type Wrapping = wrap.Wrapping
 
 // Pack is an opened archive.
 type Pack struct {
@@ -56,38 +50,11 @@ func Open(data []byte, codec *zs.Codec, limit uint64) (*Pack, error) {
 	if limit == 0 {
 		limit = zs.MaxSize
 	}
-	p := &Pack{}
-	inner := data
-	switch Format(data) {
-	case "zstd":
-		id, err := zs.FrameDictID(data)
-		if err != nil {
-			return nil, err
-		}
-		if codec == nil {
-			if codec, err = zs.New(); err != nil {
-				return nil, err
-			}
-			defer codec.Close()
-		}
-		if inner, err = codec.DecodeLimit(data, limit); err != nil {
-			return nil, err
-		}
-		p.Wrapping = Wrapping{Kind: "zstd", Dictionary: id}
-	case "yaz0":
-		h, err := yaz0.ParseHeader(data)
-		if err != nil {
-			return nil, err
-		}
-		if uint64(h.Size) > limit {
-			return nil, fmt.Errorf("pack: at 0x4: Yaz0 size %d is more than the %d bytes allowed", h.Size, limit)
-		}
-		h, out, err := yaz0.Decode(data)
-		if err != nil {
-			return nil, err
-		}
-		inner, p.Wrapping = out, Wrapping{Kind: "yaz0", Yaz0Alignment: h.Alignment}
+	inner, w, err := wrap.Unwrap(data, codec, limit)
+	if err != nil {
+		return nil, err
 	}
+	p := &Pack{Wrapping: w}
 	if f := Format(inner); f != "sarc" {
 		if f == "" {
 			f = "data of no known format"
@@ -161,15 +128,15 @@ func (p *Pack) ReplaceAll(rs []Replacement) error {
 	return nil
 }
 
-// Save writes the archive and wraps it as it was read. codec must hold the dictionary of a
-// zstd pack's frame.
-func (p *Pack) Save(codec *zs.Codec) ([]byte, error) {
-	return p.SaveContext(context.Background(), codec)
+// Save writes the archive and wraps it as it was read, zstd at level (see zs.Level). codec
+// must hold the dictionary of a zstd pack's frame.
+func (p *Pack) Save(codec *zs.Codec, level zs.Level) ([]byte, error) {
+	return p.SaveContext(context.Background(), codec, level)
 }
 
 // SaveContext is Save that stops, returning ctx's error, once ctx is done: compressing a
 // large Yaz0 pack takes seconds.
-func (p *Pack) SaveContext(ctx context.Context, codec *zs.Codec) ([]byte, error) {
+func (p *Pack) SaveContext(ctx context.Context, codec *zs.Codec, level zs.Level) ([]byte, error) {
 	out, err := p.Archive.Write()
 	if err != nil {
 		return nil, err
@@ -177,19 +144,7 @@ func (p *Pack) SaveContext(ctx context.Context, codec *zs.Codec) ([]byte, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	switch p.Wrapping.Kind {
-	case "zstd":
-		if codec == nil {
-			if codec, err = zs.New(); err != nil {
-				return nil, err
-			}
-			defer codec.Close()
-		}
-		return codec.EncodeDict(p.Wrapping.Dictionary, out)
-	case "yaz0":
-		return yaz0.EncodeContext(ctx, out, p.Wrapping.Yaz0Alignment)
-	}
-	return out, nil
+	return p.Wrapping.Wrap(ctx, out, codec, level)
 }
 
 // Format names what b is by its magic: "ainb", "byml", "aamp", "sarc", "zsdic" (a zstd

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"ainbeditor/internal/zs"
 	"bytes"
 	"context"
 	"errors"
@@ -76,10 +77,10 @@ func TestSaveContextCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if out, err := p.SaveContext(ctx, nil); !errors.Is(err, context.Canceled) || out != nil {
+	if out, err := p.SaveContext(ctx, nil, zs.Fast); !errors.Is(err, context.Canceled) || out != nil {
 		t.Errorf("cancelled save: %d bytes, %v", len(out), err)
 	}
-	if out, err := p.SaveContext(context.Background(), nil); err != nil || !bytes.Equal(out, in) {
+	if out, err := p.SaveContext(context.Background(), nil, zs.Fast); err != nil || !bytes.Equal(out, in) {
 		t.Errorf("save: %v, same bytes %v", err, bytes.Equal(out, in))
 	}
 }

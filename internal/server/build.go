@@ -31,8 +31,8 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		if compress {
 			// Refused before the document is read: without the dictionary the work is wasted.
-			if _, err := s.unzstd.encoder(dict); err != nil {
-				return err
+			if !s.zsdics.base.Has(dict) {
+				return noServerDict(dict)
 			}
 		}
 		doc, release, err = s.readDocument(w, r)

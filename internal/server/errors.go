@@ -10,6 +10,8 @@ import (
 
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/graph"
+	"ainbeditor/internal/wrap"
+	"ainbeditor/internal/zs"
 )
 
 // apiError is an error meant for the client: a status, a message and optional structured
@@ -126,6 +128,37 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	writeJSON(w, ae.Status, errorBody{ae.Message, ae.Detail})
 }
+
+// unwrapError says what went wrong removing a file's wrapping (internal/wrap, internal/zs,
+// internal/yaz0), with the status for it: a file too big to decompress is a 413, anything
+// else a 422. missing is what the user can do about a dictionary the codec lacks.
+func unwrapError(err error, missing string) *apiError {
+	var (
+		de *zs.DictionaryError
+		le *zs.LimitError
+		we *wrap.LimitError
+	)
+	switch {
+	case errors.As(err, &de):
+		return &apiError{http.StatusUnprocessableEntity, de.Error() + missing, map[string]any{"dictionary": de.ID, "missing": zs.ZsDicName}}
+	case errors.As(err, &le):
+		d := map[string]any{"limit": le.Limit}
+		if le.Window > 0 {
+			d["window"] = le.Window
+		}
+		return &apiError{http.StatusRequestEntityTooLarge, le.Error(), d}
+	case errors.As(err, &we):
+		return &apiError{http.StatusRequestEntityTooLarge, we.Error(), map[string]any{"limit": we.Limit}}
+	}
+	return errorf(http.StatusUnprocessableEntity, "%v", err)
+}
+
+// What to do about a missing dictionary: on an upload the server decompresses with its own
+// -zstd-dicts, on files the browser sends with the game's ZsDic.pack.zs.
+const (
+	missingServerDict = "; upload the decompressed .ainb"
+	missingZsDic      = " (choose the game's " + zs.ZsDicName + ", from its Pack folder)"
+)
 
 func tooLarge(limit int64) *apiError {
 	return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large: the limit is %d bytes", limit), map[string]any{"limit": limit}}

@@ -3,7 +3,6 @@ package server
 import (
 	"crypto/sha256"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"mime"
 	"mime/multipart"
@@ -89,14 +88,7 @@ func (s *Server) openPack(req *packRequest) (*pack.Pack, *zs.Codec, error) {
 }
 
 // packError turns the codecs' errors into what the user must do.
-func packError(err error) error {
-	if errors.Is(err, zs.ErrMissingDict) {
-		return &apiError{http.StatusUnprocessableEntity,
-			err.Error() + " (choose the game's " + zs.ZsDicName + ", from its Pack folder)",
-			map[string]any{"missing": zs.ZsDicName}}
-	}
-	return errorf(http.StatusUnprocessableEntity, "%v", err)
-}
+func packError(err error) error { return unwrapError(err, missingZsDic) }
 
 // handleOpenPack lists a pack's members with their bytes (base64) and how the pack is
 // wrapped, within the reply budget: a listing is a third more than the archive, but a
@@ -194,7 +186,7 @@ func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
 		if err := p.ReplaceAll(req.members); err != nil {
 			return errorf(http.StatusUnprocessableEntity, "%v", err)
 		}
-		out, err := p.SaveContext(r.Context(), codec)
+		out, err := p.SaveContext(r.Context(), codec, zs.Fast)
 		if err != nil {
 			return packError(err)
 		}
@@ -242,7 +234,7 @@ func (s *Server) withPack(w http.ResponseWriter, r *http.Request, fn func(req *p
 // version), so a request does not rebuild the dictionaries' encoders. It holds no request's
 // state: any instance answers any request the same.
 type zsdicCache struct {
-	base *zs.Codec // the server's -zstd-dicts; nil without
+	base *zs.Codec // the server's -zstd-dicts (possibly none: frames without one still decode)
 
 	mu    sync.Mutex
 	byKey map[[32]byte]*zs.Codec
@@ -253,21 +245,29 @@ const zsdicCacheSize = 4
 
 func newZsdicCache(dicts [][]byte) (*zsdicCache, error) {
 	c := &zsdicCache{byKey: map[[32]byte]*zs.Codec{}}
-	if len(dicts) > 0 {
-		var ds []zs.Dict
-		for i, b := range dicts {
-			d, err := zs.ParseDict(fmt.Sprintf("number %d", i+1), b)
-			if err != nil {
-				return nil, err
-			}
-			ds = append(ds, d)
-		}
-		var err error
-		if c.base, err = zs.New(ds...); err != nil {
+	var ds []zs.Dict
+	for i, b := range dicts {
+		d, err := zs.ParseDict(fmt.Sprintf("number %d", i+1), b)
+		if err != nil {
 			return nil, err
 		}
+		ds = append(ds, d)
+	}
+	var err error
+	if c.base, err = zs.New(ds...); err != nil {
+		return nil, err
 	}
 	return c, nil
+}
+
+// close releases the server's codec and the cached ones. No request may be using them.
+func (c *zsdicCache) close() {
+	c.base.Close()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, codec := range c.byKey {
+		codec.Close()
+	}
 }
 
 // codec returns the codec for a request's ZsDic.pack.zs, or the server's own without one.

@@ -142,11 +142,11 @@ func TestPackOpenAndBuild(t *testing.T) {
 	if rec.Code != http.StatusOK {
 		t.Fatalf("unedited build: %d %s", rec.Code, cut(rec.Body.Bytes()))
 	}
-	inner, err := codec.Decode(rec.Body.Bytes())
+	inner, err := codec.Decompress(rec.Body.Bytes(), zs.MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orig2, _ := codec.Decode(in)
+	orig2, _ := codec.Decompress(in, zs.MaxSize)
 	if !bytes.Equal(inner, orig2) {
 		t.Error("an unedited pack's archive changed")
 	}
@@ -177,7 +177,7 @@ func TestPackErrors(t *testing.T) {
 	// No dictionary: the message says which and where to find it.
 	ct, body := packForm(t, packPart{"file", "Accessory_Battery.pack.zs", in})
 	e := wantError(t, do(s, "POST", "/api/pack", ct, body), http.StatusUnprocessableEntity)
-	if !strings.Contains(e.Error, "dictionary 3 (pack.zsdic)") || !strings.Contains(e.Error, "choose the game's ZsDic.pack.zs") {
+	if !strings.Contains(e.Error, "dictionary 3 (TotK's pack.zsdic)") || !strings.Contains(e.Error, "choose the game's ZsDic.pack.zs") {
 		t.Errorf("no dictionary: %q", e.Error)
 	}
 	// A zsdic field that is not ZsDic.pack.zs.

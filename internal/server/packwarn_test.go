@@ -71,7 +71,7 @@ func TestPackWarnings(t *testing.T) {
 		if err := json.Unmarshal([]byte(rec.Header().Get(packWarningsHeader)), &ws); err != nil || !slices.Equal(ws, c.want) {
 			t.Errorf("%s: %s %q (%v)\nwant %q", c.name, packWarningsHeader, ws, err, c.want)
 		}
-		inner, err := codec.Decode(rec.Body.Bytes())
+		inner, err := codec.Decompress(rec.Body.Bytes(), zs.MaxSize)
 		if err != nil {
 			t.Fatal(err)
 		}

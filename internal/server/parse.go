@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"ainbeditor/internal/graph"
+	"ainbeditor/internal/wrap"
+	"ainbeditor/internal/zs"
 )
 
 // rawUploadTypes are the content types /api/parse takes as the file itself. An empty type
@@ -44,14 +46,21 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer release()
 	wrapped := 0 // the upload's size when it came zstd-compressed
-	if isZstd(data) {
-		dict := frameDict(data)
-		wrapped = len(data)
-		if data, err = s.unzstdUpload(data, zsdic); err != nil {
+	if zs.IsZstd(data) {
+		codec, err := s.zsdics.codec(zsdic)
+		if err != nil {
 			return err
 		}
+		inner, wr, err := wrap.Unwrap(data, codec, s.decompressLimit())
+		if err != nil {
+			if len(zsdic) > 0 {
+				return unwrapError(err, missingZsDic)
+			}
+			return unwrapError(err, missingServerDict)
+		}
+		wrapped, data = len(data), inner
 		// The editor saves the file back compressed the same way (see handleBuild).
-		w.Header().Set(zstdDictHeader, strconv.FormatUint(uint64(dict), 10))
+		w.Header().Set(zstdDictHeader, strconv.FormatUint(uint64(wr.Dictionary), 10))
 	}
 	if err := gone(r); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"ainbeditor/internal/zs"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -175,7 +176,7 @@ func TestParseZstd(t *testing.T) {
 	data := corpusFile(t, midFile)
 	plain := parseOK(t, s, "x.ainb", data)
 	z := zstdEncode(t, data)
-	if len(z) >= len(data) || !isZstd(z) {
+	if len(z) >= len(data) || !zs.IsZstd(z) {
 		t.Fatalf("compressed %d -> %d bytes", len(data), len(z))
 	}
 	for _, c := range []struct{ ct, name string }{{"application/zstd", "x.ainb.zs"}, {"application/octet-stream", "x.ainb.zs"}, {"", "x.ainb"}} {

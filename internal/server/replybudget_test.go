@@ -155,7 +155,7 @@ func TestReplyBudgetOfCompressedGameFiles(t *testing.T) {
 	most, kinds := 0.0, map[string]int{}
 	for _, path := range files {
 		data := readFile(t, path)
-		in, err := codec.Decode(data)
+		in, err := codec.Decompress(data, zs.MaxSize)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}

@@ -22,7 +22,6 @@ type Server struct {
 	cfg         Config
 	store       share.Store
 	log         *slog.Logger
-	unzstd      *unzstd
 	zsdics      *zsdicCache
 	assets      map[string]asset
 	conversions limiter
@@ -62,29 +61,22 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 		}
 		dicts = append(dicts, b)
 	}
-	u, err := newUnzstd(DecompressFactor*cfg.MaxUpload, cfg.MaxConversions, dicts)
-	if err != nil {
-		return nil, err
-	}
 	origins, err := newOriginGuard(cfg.AllowOrigins)
 	if err != nil {
 		return nil, err
 	}
 	assets, err := loadAssets(static.FS)
 	if err != nil {
-		u.close()
 		return nil, err
 	}
 	zsdics, err := newZsdicCache(dicts)
 	if err != nil {
-		u.close()
 		return nil, err
 	}
 	s := &Server{
 		cfg:         cfg,
 		store:       withDeadlines(store, cfg.StoreTimeout),
 		log:         log,
-		unzstd:      u,
 		zsdics:      zsdics,
 		assets:      assets,
 		conversions: make(limiter, cfg.MaxConversions),
@@ -107,7 +99,10 @@ func New(cfg Config, store share.Store, log *slog.Logger) (*Server, error) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
 
 // Close releases the server's resources. Call it once no request is being served.
-func (s *Server) Close() { s.unzstd.close() }
+func (s *Server) Close() { s.zsdics.close() }
+
+// decompressLimit is the most an upload may decompress to.
+func (s *Server) decompressLimit() uint64 { return uint64(DecompressFactor * s.cfg.MaxUpload) }
 
 // Run serves the editor as cfg says until ctx is done, then shuts down gracefully, waiting up
 // to cfg.ShutdownTimeout for requests in flight. Once listening it prints the URL to open to

@@ -101,8 +101,8 @@ type faultStore struct {
 func (f faultStore) Put(context.Context, []byte) (string, error) { return "", f.err }
 func (f faultStore) Writable(context.Context) error              { return f.err }
 
-// wrap dresses err as a store does: the kind, then the filesystem's own error.
-func wrap(kind error, errno syscall.Errno) error {
+// storeError dresses err as a store does: the kind, then the filesystem's own error.
+func storeError(kind error, errno syscall.Errno) error {
 	return fmt.Errorf("%w: %w", kind, &fs.PathError{Op: "write", Path: "/srv/secret/shares/.tmp-1", Err: errno})
 }
 
@@ -125,9 +125,9 @@ func TestShareStoreFaults(t *testing.T) {
 		createBody, healthBody string
 		retryAfter             string // of the create answer
 	}{
-		{wrap(share.ErrReadOnly, syscall.EROFS), 503, 503, bodyReadOnly, bodyReadOnly, "60"},
-		{wrap(share.ErrUnavailable, syscall.ENOTDIR), 503, 503, bodyUnavailable, bodyUnavailable, "60"},
-		{wrap(share.ErrFull, syscall.ENOSPC), 507, 503, bodyFull, bodyFull, ""},
+		{storeError(share.ErrReadOnly, syscall.EROFS), 503, 503, bodyReadOnly, bodyReadOnly, "60"},
+		{storeError(share.ErrUnavailable, syscall.ENOTDIR), 503, 503, bodyUnavailable, bodyUnavailable, "60"},
+		{storeError(share.ErrFull, syscall.ENOSPC), 507, 503, bodyFull, bodyFull, ""},
 		// A full quota is a 507 for new shares, yet the instance is healthy: it serves.
 		{share.ErrQuota, 507, 200, bodyQuota, `{"status":"ok"}` + "\n", ""},
 		// An error the server does not know stays an opaque 500 and an unavailable store.

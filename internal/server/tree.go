@@ -15,7 +15,7 @@ import (
 	"ainbeditor/internal/byml"
 	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/pack"
-	"ainbeditor/internal/yaz0"
+	"ainbeditor/internal/wrap"
 	"ainbeditor/internal/zs"
 )
 
@@ -105,69 +105,31 @@ func treeKind(r *http.Request) (string, error) {
 // unwrapped is a tree file with its wrapping removed.
 type unwrapped struct {
 	data     []byte
-	wrapping pack.Wrapping
+	wrapping wrap.Wrapping
 	codec    *zs.Codec // for a zstd file: compresses the built file again
-	close    func()
 }
 
 // unwrap removes a zstd (with the request's or the server's dictionaries) or Yaz0 wrapping,
-// within the decompression budget of uploads. Call close when done.
+// within the decompression budget of uploads.
 func (s *Server) unwrap(data, zsdic []byte) (*unwrapped, error) {
-	u := &unwrapped{data: data, close: func() {}}
-	limit := uint64(DecompressFactor * s.cfg.MaxUpload)
-	switch pack.Format(data) {
-	case "zstd":
-		codec, err := s.zsdics.codec(zsdic)
-		if err != nil {
-			return nil, err
-		}
-		if codec == nil {
-			// No dictionary anywhere: frames without one still decode.
-			if codec, err = zs.New(); err != nil {
-				return nil, err
-			}
-			u.close = codec.Close
-		}
-		id, err := zs.FrameDictID(data)
-		if err == nil {
-			u.data, err = codec.DecodeLimit(data, limit)
-		}
-		if err != nil {
-			u.close()
-			return nil, packError(err)
-		}
-		u.wrapping, u.codec = pack.Wrapping{Kind: "zstd", Dictionary: id}, codec
-	case "yaz0":
-		h, err := yaz0.ParseHeader(data)
-		if err != nil {
-			return nil, errorf(http.StatusUnprocessableEntity, "%v", err)
-		}
-		if uint64(h.Size) > limit {
-			return nil, &apiError{http.StatusRequestEntityTooLarge,
-				fmt.Sprintf("the file decompresses to %d bytes, more than the limit of %d", h.Size, limit), map[string]any{"limit": limit}}
-		}
-		h, out, err := yaz0.Decode(data)
-		if err != nil {
-			return nil, errorf(http.StatusUnprocessableEntity, "%v", err)
-		}
-		u.data, u.wrapping = out, pack.Wrapping{Kind: "yaz0", Yaz0Alignment: h.Alignment}
+	codec, err := s.zsdics.codec(zsdic)
+	if err != nil {
+		return nil, err
 	}
-	return u, nil
+	inner, w, err := wrap.Unwrap(data, codec, s.decompressLimit())
+	if err != nil {
+		return nil, packError(err)
+	}
+	return &unwrapped{data: inner, wrapping: w, codec: codec}, nil
 }
 
 // wrap compresses a built file as u's file was, stopping once ctx is done.
 func (u *unwrapped) wrap(ctx context.Context, out []byte) ([]byte, error) {
-	switch u.wrapping.Kind {
-	case "zstd":
-		b, err := u.codec.EncodeDict(u.wrapping.Dictionary, out)
-		if err != nil {
-			return nil, packError(err)
-		}
-		return b, nil
-	case "yaz0":
-		return yaz0.EncodeContext(ctx, out, u.wrapping.Yaz0Alignment)
+	b, err := u.wrapping.Wrap(ctx, out, u.codec, zs.Fast)
+	if err != nil {
+		return nil, packError(err)
 	}
-	return out, nil
+	return b, nil
 }
 
 // notTree says what a file is instead of BYML or AAMP.
@@ -205,7 +167,6 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	defer u.close()
 	kind := pack.Format(u.data)
 	var bymlDoc *byml.Document
 	var pio *aamp.ParameterIO
@@ -298,17 +259,15 @@ func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
-	u := &unwrapped{close: func() {}}
+	u := &unwrapped{}
 	if len(req.file) > 0 {
 		if u, err = s.unwrap(req.file, req.zsdic); err != nil {
 			return err
 		}
 		if f := pack.Format(u.data); f != kind {
-			u.close()
 			return notTree(req.name, f)
 		}
 	}
-	defer u.close()
 	var out []byte
 	layout := ""
 	switch kind {

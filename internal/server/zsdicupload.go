@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -22,27 +23,6 @@ func (s *Server) parseBodyCap() int64 { return s.cfg.MaxUpload + maxZsDic + mult
 // buildBodyCap is the most an /api/build body may be: the document, the dictionaries and the
 // multipart framing.
 func (s *Server) buildBodyCap() int64 { return s.cfg.MaxDocument + maxZsDic + multipartSlack }
-
-// unzstdUpload decompresses a zstd upload with the request's ZsDic.pack.zs, or with the
-// server's dictionaries when the request sends none.
-func (s *Server) unzstdUpload(data, zsdic []byte) ([]byte, error) {
-	if len(zsdic) == 0 {
-		return s.unzstd.decode(data)
-	}
-	codec, err := s.zsdics.codec(zsdic)
-	if err != nil {
-		return nil, err
-	}
-	// A damaged file is named damaged, with the place, as the server's own decoder says it.
-	if _, err := scanFrames(data); err != nil {
-		return nil, err
-	}
-	out, err := codec.DecodeLimit(data, uint64(s.unzstd.max))
-	if err != nil {
-		return nil, packError(err)
-	}
-	return out, nil
-}
 
 // isMultipart says whether a request's body is multipart/form-data.
 func isMultipart(r *http.Request) bool {
@@ -90,12 +70,22 @@ func (s *Server) readDocumentForm(w http.ResponseWriter, r *http.Request) (*grap
 // zstdEncode compresses a built file with dictionary dict: the request's dictionaries when
 // it sent them (codec), else the server's own.
 func (s *Server) zstdEncode(codec *zs.Codec, out []byte, dict uint32) ([]byte, error) {
-	if codec == nil {
-		return s.unzstd.encode(out, dict)
+	if codec == nil || codec == s.zsdics.base {
+		if !s.zsdics.base.Has(dict) {
+			return nil, noServerDict(dict)
+		}
+		codec = s.zsdics.base
 	}
-	out, err := codec.EncodeDict(dict, out)
+	out, err := codec.Compress(dict, out, zs.Fast)
 	if err != nil {
 		return nil, packError(err)
 	}
 	return out, nil
+}
+
+// noServerDict is a build asked to compress with a dictionary the server was not given.
+func noServerDict(id uint32) *apiError {
+	return &apiError{http.StatusUnprocessableEntity,
+		fmt.Sprintf("the server has no zstd dictionary %d%s to compress the file with; save it as .ainb", id, zs.DictLabel(id)),
+		map[string]any{"dictionary": id}}
 }

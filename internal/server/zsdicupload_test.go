@@ -53,7 +53,7 @@ func TestParseBuildWithRequestZsDic(t *testing.T) {
 	}
 	defer codec.Close()
 	plain := corpusFile(t, midFile)
-	z, err := codec.EncodeDict(1, plain)
+	z, err := codec.Compress(1, plain, zs.Fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestParseBuildWithRequestZsDic(t *testing.T) {
 	if id, err := zs.FrameDictID(rec.Body.Bytes()); err != nil || id != 1 {
 		t.Errorf("saved with dictionary %d (%v), want 1", id, err)
 	}
-	out, err := codec.Decode(rec.Body.Bytes())
+	out, err := codec.Decompress(rec.Body.Bytes(), zs.MaxSize)
 	if err != nil || !bytes.Equal(out, want.Body.Bytes()) {
 		t.Errorf("the saved .zs does not decompress to the plain build (%v)", err)
 	}
@@ -102,7 +102,7 @@ func TestParseBuildWithRequestZsDic(t *testing.T) {
 	}
 
 	// A frame without a dictionary decodes with the request's dictionaries as without them.
-	z0, err := codec.EncodeDict(0, plain)
+	z0, err := codec.Compress(0, plain, zs.Fast)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package zs
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -34,11 +35,11 @@ func TestOwnOutputReadsBack(t *testing.T) {
 			in := gen(n)
 			for _, name := range []string{ZsDicName, "a.zs", "a.bcett.byml.zs", "a.pack.zs"} {
 				t.Run(fmt.Sprintf("%s/%d/%s", kind, n, name), func(t *testing.T) {
-					enc, err := c.Encode(name, in)
+					enc, err := encodeAs(c, name, in)
 					if err != nil {
 						t.Fatal(err)
 					}
-					out, err := c.Decode(enc)
+					out, err := c.Decompress(enc, MaxSize)
 					if err != nil {
 						t.Fatalf("%d bytes encoded to %d (%dx): %v", n, len(enc), n/len(enc), err)
 					}
@@ -46,7 +47,7 @@ func TestOwnOutputReadsBack(t *testing.T) {
 						t.Fatalf("%d bytes encoded to %d read back as %d different bytes", n, len(enc), len(out))
 					}
 					// Within the exact budget too, as a caller that knows the size asks.
-					if _, err := c.DecodeLimit(enc, uint64(n)); err != nil {
+					if _, err := c.Decompress(enc, uint64(n)); err != nil {
 						t.Fatalf("within its own size: %v", err)
 					}
 				})
@@ -55,7 +56,7 @@ func TestOwnOutputReadsBack(t *testing.T) {
 	}
 	// The test would catch a ratio guard: 4 KiB of zeros is 11 bytes (372x), 16 MiB 522.
 	for n, want := range map[int]int{4 << 10: 11, 16 << 20: 522} {
-		if enc, _ := c.Encode(ZsDicName, make([]byte, n)); len(enc) != want {
+		if enc, _ := encodeAs(c, ZsDicName, make([]byte, n)); len(enc) != want {
 			t.Errorf("%d zeros encode to %d bytes, want %d", n, len(enc), want)
 		}
 	}
@@ -75,18 +76,21 @@ func TestBoundErrors(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		in   []byte
+		off  int
 		want string
 	}{
-		{"cut in block header", cat(head, []byte{0x03}), "zs: at 0x6: block header cut short (the input ends at 0x7)"},
-		{"cut in block", cat(head, []byte{0x01, 0x01, 0x00}, []byte("ab")), "zs: at 0x6: block of 32 bytes cut short (the input ends at 0xb)"},
-		{"reserved type", cat(head, []byte{0x07, 0, 0}), "zs: at 0x6: block of the reserved type 3"},
-		{"block too big", cat(head, rle(blockMax+1, true)), "zs: at 0x6: block of 131073 bytes, more than zstd's 131072"},
-		{"stray bytes", cat(head, rle(10, true), []byte("ab")), "zs: at 0xa: 2 stray bytes after the last frame"},
-		{"not a frame", cat(head, rle(10, true), []byte("Yaz0")), "zs: at 0xa: zstd frame header: invalid input: magic number mismatch"},
-		{"skippable cut", cat(head, rle(10, true), []byte{0x50, 0x2a, 0x4d, 0x18, 9, 0, 0, 0}), "zs: at 0xa: skippable frame of 9 bytes, 0 remain"},
+		{"cut in block header", cat(head, []byte{0x03}), 6, "the file ends at byte 7, inside the block header at byte 6 (the file is cut short)"},
+		{"cut in block", cat(head, []byte{0x01, 0x01, 0x00}, []byte("ab")), 6, "the file ends at byte 11, inside the block at byte 6, which needs 30 bytes more (the file is cut short)"},
+		{"reserved type", cat(head, []byte{0x07, 0, 0}), 6, "the block at byte 6 has the reserved type 3"},
+		{"block too big", cat(head, rle(blockMax+1, true)), 6, "the block at byte 6 declares 131073 bytes, more than zstd's 131072"},
+		{"stray bytes", cat(head, rle(10, true), []byte("ab")), 10, "2 stray bytes at byte 10 after the last frame"},
+		{"not a frame", cat(head, rle(10, true), []byte("Yaz0")), 10, "the bytes at byte 10 after the last frame start no zstd frame"},
+		{"skippable cut", cat(head, rle(10, true), []byte{0x50, 0x2a, 0x4d, 0x18, 9, 0, 0, 0}), 10, "the skippable frame at byte 10 needs 9 bytes, the file has 0 after its header"},
 	} {
-		if _, err := Bound(c.in); err == nil || err.Error() != c.want {
-			t.Errorf("%s: %v\nwant %s", c.name, err, c.want)
+		_, err := Bound(c.in)
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Offset != c.off || fe.Reason != c.want || err.Error() != "not a valid zstd file: "+c.want {
+			t.Errorf("%s: %v\nwant at %d: %s", c.name, err, c.off, c.want)
 		}
 	}
 	// Frames, skippable frames between them: the bound is the sum of the blocks' content.

@@ -6,7 +6,11 @@
 // The game ships its dictionaries in Pack/ZsDic.pack.zs: a SARC, itself zstd-compressed
 // without a dictionary, holding zs.zsdic (id 1, for plain .zs files), bcett.byml.zsdic (id 2,
 // for .bcett.byml.zs) and pack.zsdic (id 3, for .pack.zs). A frame names its dictionary by
-// id; Decode picks it by that id, Encode picks it by the file name the way the game expects.
+// id; Decompress picks it by that id, Compress takes the id of the frame it writes (a new
+// file's name gives it through DictFor). This package is the project's only user of the
+// zstd library (besides HTTP response compression), and package wrap its only caller for
+// files: errors are typed (FormatError with the offset, DictionaryError, LimitError) and the
+// level policy is Level's.
 //
 // Decoding is bounded by the caller's budget, never by a ratio to the input: this package's
 // own encoder writes a run as RLE blocks of 4 bytes for 128 KiB (16 MiB of zeros become 522
@@ -14,7 +18,7 @@
 // project wrote. Before anything is allocated the frames' block headers are walked: a frame
 // whose declared content size is more than its blocks can hold is refused with its offset,
 // so what is allocated is at most what the input really decodes to, and at most the budget
-// (DecodeLimit's limit, MaxSize for Decode). Frames that declare no size are streamed through
+// (Decompress's limit, never more than MaxSize). Frames that declare no size are streamed through
 // a reader that stops one byte past the same bound. Their window (the history a streaming
 // decoder keeps) is independent of the output size: a frame of a few kilobytes may declare a
 // 4 MB window. It is held to MaxWindow instead, a constant.
@@ -34,7 +38,7 @@ import (
 	"ainbeditor/internal/sarc"
 )
 
-// MaxSize is the most Decode gives out, and the cap of any DecodeLimit budget.
+// MaxSize is the most Decompress gives out, whatever the limit asked for.
 const MaxSize = 1 << 30
 
 // blockMax is the most one zstd block holds (RFC 8878's Block_Maximum_Size).
@@ -110,13 +114,13 @@ type Codec struct {
 
 	mu     sync.Mutex
 	stream *zstd.Decoder // for frames without a content size; guarded by mu
-	encs   map[uint32]*zstd.Encoder
+	encs   map[encoderKey]*zstd.Encoder
 }
 
 // New returns a codec with the given dictionaries (none is fine: it then handles only
 // frames without a dictionary, such as ZsDic.pack.zs).
 func New(dicts ...Dict) (*Codec, error) {
-	c := &Codec{dicts: map[uint32]Dict{}, encs: map[uint32]*zstd.Encoder{}}
+	c := &Codec{dicts: map[uint32]Dict{}, encs: map[encoderKey]*zstd.Encoder{}}
 	var raw [][]byte
 	for _, d := range dicts {
 		if d.ID == 0 {
@@ -129,14 +133,15 @@ func New(dicts ...Dict) (*Codec, error) {
 		zstd.WithDecoderDicts(raw...),
 		zstd.WithDecoderMaxMemory(MaxSize),
 		zstd.WithDecoderConcurrency(1),
-		zstd.WithDecodeAllCapLimit(true),
 	}
 	var err error
-	if c.dec, err = zstd.NewReader(nil, opts...); err != nil {
+	if c.dec, err = zstd.NewReader(nil, append(opts, zstd.WithDecodeAllCapLimit(true))...); err != nil {
 		return nil, fmt.Errorf("zs: %w", err)
 	}
 	// The stream decoder must really stream: no decoding of the whole input in memory before
-	// the first read (the cap limit already rules that out; say so), and a bounded window.
+	// the first read, and a bounded window. (Without DecodeAll's capacity limit, which in a
+	// stream refuses any later frame that declares its size: the output is bounded by the
+	// LimitReader in Decompress instead.)
 	opts = append(opts, zstd.WithDecodeBuffersBelow(0), zstd.WithDecoderMaxWindow(MaxWindow))
 	if c.stream, err = zstd.NewReader(nil, opts...); err != nil {
 		return nil, fmt.Errorf("zs: %w", err)
@@ -152,7 +157,7 @@ func LoadZsDic(packZs []byte) (*Codec, error) {
 		return nil, err
 	}
 	defer plain.Close()
-	raw, err := plain.Decode(packZs)
+	raw, err := plain.Decompress(packZs, MaxSize)
 	if err != nil {
 		return nil, fmt.Errorf("zs: %s: %w", ZsDicName, err)
 	}
@@ -199,115 +204,133 @@ func (c *Codec) Close() {
 	}
 }
 
-// ErrMissingDict is wrapped by Decode when a frame needs a dictionary the codec lacks.
-var ErrMissingDict = errors.New("missing dictionary")
-
 // FrameDictID returns the dictionary id in a zstd frame header (0 for none).
 func FrameDictID(src []byte) (uint32, error) {
 	var h zstd.Header
 	if err := h.Decode(src); err != nil {
-		return 0, fmt.Errorf("zs: at 0x0: zstd frame header: %w", err)
+		return 0, formatError(0, "the frame header at byte 0 is damaged (%v)", err)
 	}
 	return h.DictionaryID, nil
 }
 
-// Decode decompresses a zstd frame with the dictionary its header names, to at most MaxSize
-// bytes.
-func (c *Codec) Decode(src []byte) ([]byte, error) { return c.DecodeLimit(src, MaxSize) }
-
-// DecodeLimit is Decode with the output held to at most limit bytes (and never more than
-// MaxSize), for callers with a budget: the server's per request, the command's per file.
-func (c *Codec) DecodeLimit(src []byte, limit uint64) ([]byte, error) {
+// Decompress decompresses src, one or more zstd frames, with the dictionary each header
+// names, to at most limit bytes (and never more than MaxSize). Errors are a *FormatError, a
+// *DictionaryError or a *LimitError.
+func (c *Codec) Decompress(src []byte, limit uint64) ([]byte, error) {
 	var h zstd.Header
 	if err := h.Decode(src); err != nil {
-		return nil, fmt.Errorf("zs: at 0x0: zstd frame header: %w", err)
+		return nil, formatError(0, "the frame header at byte 0 is damaged (%v)", err)
 	}
 	if h.Skippable {
-		return nil, fmt.Errorf("zs: at 0x0: skippable frame, not a compressed file")
+		return nil, formatError(0, "the file starts with a skippable frame, not a compressed file")
 	}
 	if id := h.DictionaryID; id != 0 {
 		if _, ok := c.dicts[id]; !ok {
-			name := DictNames[id]
-			if name == "" {
-				name = "not one of TotK's"
-			}
-			return nil, fmt.Errorf("zs: zstd frame needs dictionary %d (%s); load %s: %w", id, name, ZsDicName, ErrMissingDict)
+			return nil, &DictionaryError{ID: id}
 		}
 	}
-	bound, err := Bound(src)
+	// A damaged file is named damaged, with the place, before a garbled header's size or
+	// window can pass for a file too big to decompress.
+	bound, frames, err := walk(src)
 	if err != nil {
 		return nil, err
 	}
 	limit = min(limit, MaxSize)
-	if h.HasFCS {
+	// One frame that declares its size decodes into a buffer of that size; several frames
+	// stream, as frames without a size do (the first frame's size is not the file's).
+	if h.HasFCS && frames == 1 {
 		if h.FrameContentSize > limit {
-			return nil, fmt.Errorf("zs: at 0x0: frame content size %d beyond the limit of %d bytes", h.FrameContentSize, limit)
+			return nil, &LimitError{Limit: limit}
 		}
 		// The capacity limit makes DecodeAll fail rather than grow past the declared size.
 		out, err := c.dec.DecodeAll(src, make([]byte, 0, h.FrameContentSize))
 		if err != nil {
-			return nil, fmt.Errorf("zs: %w", err)
+			return nil, decodeError(err, limit)
 		}
 		return out, nil
 	}
-	// No declared size. The window says nothing about the output (a small file may declare a
-	// large one), only about the decoder's memory.
-	if h.WindowSize > MaxWindow {
-		return nil, fmt.Errorf("zs: at 0x0: window size %d beyond %d for a frame without content size", h.WindowSize, MaxWindow)
+	// Streamed. The window says nothing about the output (a small file may declare a large
+	// one), only about the decoder's memory.
+	if !h.HasFCS && h.WindowSize > MaxWindow {
+		return nil, &LimitError{Limit: limit, Window: h.WindowSize}
 	}
 	// Stream, and stop one byte past the limit: the decoder works a block (at most 128 KiB)
 	// at a time, so it never decodes much further than that. The blocks cannot give more
 	// than bound, so that is the limit when smaller.
-	limit = min(limit, bound)
+	within := min(limit, bound)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.stream.Reset(bytes.NewReader(src)); err != nil {
-		return nil, fmt.Errorf("zs: %w", err)
+		return nil, decodeError(err, limit)
 	}
 	defer c.stream.Reset(nil) // let go of src
 	var buf bytes.Buffer
-	n, err := io.Copy(&buf, io.LimitReader(c.stream, int64(limit)+1))
-	if uint64(n) > limit {
-		return nil, fmt.Errorf("zs: frame without content size decodes past %d bytes, the limit", limit)
+	n, err := io.Copy(&buf, io.LimitReader(c.stream, int64(within)+1))
+	if uint64(n) > within {
+		return nil, &LimitError{Limit: limit}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("zs: %w", err)
+		return nil, decodeError(err, limit)
 	}
 	return buf.Bytes(), nil
 }
 
-// Encode compresses data as the file name, using the dictionary the game expects for it
-// (see DictFor). Frames carry the content size and no checksum, like the game's. The best
-// level is used: on the corpus packs it comes within 9% of Nintendo's sizes (the next level
-// down, 17%) and TotK's files are small enough for its speed.
-func (c *Codec) Encode(name string, data []byte) ([]byte, error) {
-	id, ok := DictFor(name)
-	if !ok {
-		return nil, fmt.Errorf("zs: encode %s: not a .zs file name", name)
+// decodeError says what the decoder found in the words of this package's errors.
+func decodeError(err error, limit uint64) error {
+	switch {
+	case errors.Is(err, zstd.ErrDecoderSizeExceeded), errors.Is(err, zstd.ErrWindowSizeExceeded):
+		return &LimitError{Limit: limit}
+	case errors.Is(err, zstd.ErrUnknownDictionary):
+		return &DictionaryError{}
 	}
-	enc, err := c.encoder(id)
+	return formatError(0, "its compressed data is damaged (zstd: %v)", err)
+}
+
+// Level is how hard Compress works. The project's policy: Fast for every file saved while
+// editing (the server's builds, packs and trees: a 2 MB file in tens of milliseconds, where
+// Smallest takes over a second, for about 8 % more bytes), Smallest when asked for, as the
+// command line does for files meant for release (on the corpus packs within 9 % of
+// Nintendo's sizes). The game reads both.
+type Level uint8
+
+const (
+	Fast     Level = iota // klauspost's SpeedBetterCompression
+	Smallest              // klauspost's SpeedBestCompression
+)
+
+// Compress compresses data as the game's files are: one frame with the content size and no
+// checksum, with dictionary id (0 for none), which the codec must hold (else a
+// *DictionaryError). The output is at most zstd's bound for the input.
+func (c *Codec) Compress(id uint32, data []byte, level Level) ([]byte, error) {
+	enc, err := c.encoder(id, level)
 	if err != nil {
-		return nil, fmt.Errorf("zs: encode %s: %w", name, err)
+		return nil, err
 	}
 	return enc.EncodeAll(data, make([]byte, 0, len(data)/2+64)), nil
 }
 
-// encoder returns the (shared, concurrency-safe for EncodeAll) encoder for a dictionary.
-func (c *Codec) encoder(id uint32) (*zstd.Encoder, error) {
+// encoder returns the (shared, concurrency-safe for EncodeAll) encoder for a dictionary and
+// level.
+func (c *Codec) encoder(id uint32, level Level) (*zstd.Encoder, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.encs[id]; ok {
+	key := encoderKey{id, level}
+	if e, ok := c.encs[key]; ok {
 		return e, nil
+	}
+	speed := zstd.SpeedBetterCompression
+	if level == Smallest {
+		speed = zstd.SpeedBestCompression
 	}
 	opts := []zstd.EOption{
 		zstd.WithEncoderCRC(false),
 		zstd.WithEncoderConcurrency(1),
-		zstd.WithEncoderLevel(zstd.SpeedBestCompression),
+		zstd.WithEncoderLevel(speed),
 	}
 	if id != 0 {
 		d, ok := c.dicts[id]
 		if !ok {
-			return nil, fmt.Errorf("needs dictionary %d (%s); load %s: %w", id, DictNames[id], ZsDicName, ErrMissingDict)
+			return nil, &DictionaryError{ID: id}
 		}
 		opts = append(opts, zstd.WithEncoderDict(d.Data))
 	}
@@ -315,12 +338,30 @@ func (c *Codec) encoder(id uint32) (*zstd.Encoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.encs[id] = e
+	c.encs[key] = e
 	return e, nil
 }
 
-// skippableMagic is the magic of skippable frames, 0x184D2A50 to 0x184D2A5F (little endian).
-const skippableMagic = 0x184D2A50
+// Has says whether the codec holds dictionary id (0, none, it always has).
+func (c *Codec) Has(id uint32) bool {
+	_, ok := c.dicts[id]
+	return id == 0 || ok
+}
+
+type encoderKey struct {
+	id    uint32
+	level Level
+}
+
+// skippableMagic is the magic of skippable frames, 0x184D2A50 to 0x184D2A5F, and frameMagic
+// of the others (28 B5 2F FD), read little endian.
+const (
+	skippableMagic = 0x184D2A50
+	frameMagic     = 0xFD2FB528
+)
+
+// IsZstd says whether b starts like a zstd frame.
+func IsZstd(b []byte) bool { return len(b) >= 4 && binary.LittleEndian.Uint32(b) == frameMagic }
 
 // Bound walks the frames of src, reading block headers only, and returns the most they can
 // decompress to: a raw or RLE block exactly its size, a compressed block at most blockMax. It
@@ -328,33 +369,41 @@ const skippableMagic = 0x184D2A50
 // reserved block type, a block past blockMax, bytes after the last frame that start none, a
 // frame declaring more content than its blocks hold. One step per block, no allocation.
 func Bound(src []byte) (uint64, error) {
-	var total uint64
+	b, _, err := walk(src)
+	return b, err
+}
+
+// walk is Bound, also counting the frames that are not skippable.
+func walk(src []byte) (total uint64, frames int, err error) {
 	off := 0
 	for off < len(src) {
 		if len(src)-off < 4 {
-			return 0, fmt.Errorf("zs: at 0x%x: %d stray bytes after the last frame", off, len(src)-off)
+			return 0, 0, formatError(off, "%d stray bytes at byte %d after the last frame", len(src)-off, off)
 		}
 		if binary.LittleEndian.Uint32(src[off:])&^0xF == skippableMagic {
 			if len(src)-off < 8 {
-				return 0, fmt.Errorf("zs: at 0x%x: skippable frame header cut short", off)
+				return 0, 0, formatError(off, "the file ends inside the skippable frame header at byte %d", off)
 			}
 			size := uint64(binary.LittleEndian.Uint32(src[off+4:]))
 			if size > uint64(len(src)-off-8) {
-				return 0, fmt.Errorf("zs: at 0x%x: skippable frame of %d bytes, %d remain", off, size, len(src)-off-8)
+				return 0, 0, formatError(off, "the skippable frame at byte %d needs %d bytes, the file has %d after its header", off, size, len(src)-off-8)
 			}
 			off += 8 + int(size)
 			continue
 		}
+		if binary.LittleEndian.Uint32(src[off:]) != frameMagic {
+			return 0, 0, formatError(off, "the bytes at byte %d after the last frame start no zstd frame", off)
+		}
 		var h zstd.Header
 		if err := h.Decode(src[off:]); err != nil {
-			return 0, fmt.Errorf("zs: at 0x%x: zstd frame header: %w", off, err)
+			return 0, 0, formatError(off, "the frame header at byte %d is damaged (%v)", off, err)
 		}
 		frame := off
 		off += h.HeaderSize
 		var fbound uint64
 		for {
 			if len(src)-off < 3 {
-				return 0, fmt.Errorf("zs: at 0x%x: block header cut short (the input ends at 0x%x)", off, len(src))
+				return 0, 0, formatError(off, "the file ends at byte %d, inside the block header at byte %d (the file is cut short)", len(src), off)
 			}
 			bh := uint32(src[off]) | uint32(src[off+1])<<8 | uint32(src[off+2])<<16
 			last, typ, size := bh&1 == 1, (bh>>1)&3, int(bh>>3)
@@ -368,13 +417,13 @@ func Bound(src []byte) (uint64, error) {
 			case 2: // compressed: size is the compressed size
 				fbound += blockMax
 			case 3:
-				return 0, fmt.Errorf("zs: at 0x%x: block of the reserved type 3", off)
+				return 0, 0, formatError(off, "the block at byte %d has the reserved type 3", off)
 			}
 			if size > blockMax {
-				return 0, fmt.Errorf("zs: at 0x%x: block of %d bytes, more than zstd's %d", off, size, blockMax)
+				return 0, 0, formatError(off, "the block at byte %d declares %d bytes, more than zstd's %d", off, size, blockMax)
 			}
 			if payload > len(src)-off-3 {
-				return 0, fmt.Errorf("zs: at 0x%x: block of %d bytes cut short (the input ends at 0x%x)", off, payload, len(src))
+				return 0, 0, formatError(off, "the file ends at byte %d, inside the block at byte %d, which needs %d bytes more (the file is cut short)", len(src), off, payload-(len(src)-off-3))
 			}
 			off += 3 + payload
 			if last {
@@ -383,14 +432,15 @@ func Bound(src []byte) (uint64, error) {
 		}
 		if h.HasCheckSum {
 			if len(src)-off < 4 {
-				return 0, fmt.Errorf("zs: at 0x%x: checksum of the frame at 0x%x cut short", off, frame)
+				return 0, 0, formatError(off, "the file ends at byte %d, inside the checksum of the frame at byte %d (the file is cut short)", len(src), frame)
 			}
 			off += 4
 		}
 		if h.HasFCS && h.FrameContentSize > fbound {
-			return 0, fmt.Errorf("zs: at 0x%x: frame content size %d, more than its blocks can hold (%d)", frame, h.FrameContentSize, fbound)
+			return 0, 0, formatError(frame, "the frame header at byte %d declares %d bytes of content, more than its blocks can hold (%d)", frame, h.FrameContentSize, fbound)
 		}
 		total += fbound
+		frames++
 	}
-	return total, nil
+	return total, frames, nil
 }

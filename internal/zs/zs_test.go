@@ -3,9 +3,9 @@ package zs
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
@@ -60,7 +60,7 @@ func TestZsDicHoldsTheCorpusDictionaries(t *testing.T) {
 	if id, err := FrameDictID(src); err != nil || id != 0 {
 		t.Fatalf("ZsDic.pack.zs frame dictionary %d, %v", id, err)
 	}
-	raw, err := c.Decode(src)
+	raw, err := c.Decompress(src, MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestZsDicHoldsTheCorpusDictionaries(t *testing.T) {
 	if err != nil || !bytes.Equal(out, raw) {
 		t.Fatalf("ZsDic SARC does not rewrite identically: %v", err)
 	}
-	enc, err := c.Encode(ZsDicName, raw)
+	enc, err := encodeAs(c, ZsDicName, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestPacksRoundTrip(t *testing.T) {
 			if id, err := FrameDictID(src); err != nil || id != DictPack {
 				t.Fatalf("frame dictionary %d, %v; want 3", id, err)
 			}
-			raw, err := c.Decode(src)
+			raw, err := c.Decompress(src, MaxSize)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,14 +129,14 @@ func TestPacksRoundTrip(t *testing.T) {
 			if err != nil || !bytes.Equal(w, raw) {
 				t.Fatalf("SARC inside does not rewrite identically: %v", err)
 			}
-			enc, err := c.Encode(name, raw)
+			enc, err := encodeAs(c, name, raw)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if id, _ := FrameDictID(enc); id != DictPack {
 				t.Fatalf("re-encoded with dictionary %d, want 3", id)
 			}
-			back, err := c.Decode(enc)
+			back, err := c.Decompress(enc, MaxSize)
 			if err != nil || !bytes.Equal(back, raw) {
 				t.Fatalf("re-encoded frame does not decode back: %v", err)
 			}
@@ -155,20 +155,17 @@ func TestEncodePicksDictionary(t *testing.T) {
 	c := loadCodec(t)
 	data := bytes.Repeat([]byte("YB\x07\x00 some byml-ish text "), 20)
 	for name, want := range map[string]uint32{"a.bcett.byml.zs": DictBcettByml, "b.byml.zs": DictZs, "c.pack.zs": DictPack} {
-		enc, err := c.Encode(name, data)
+		enc, err := encodeAs(c, name, data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if id, _ := FrameDictID(enc); id != want {
 			t.Errorf("%s: dictionary %d, want %d", name, id, want)
 		}
-		back, err := c.Decode(enc)
+		back, err := c.Decompress(enc, MaxSize)
 		if err != nil || !bytes.Equal(back, data) {
 			t.Errorf("%s: round trip failed: %v", name, err)
 		}
-	}
-	if _, err := c.Encode("x.byml", data); err == nil || err.Error() != "zs: encode x.byml: not a .zs file name" {
-		t.Errorf("non-.zs name: %v", err)
 	}
 }
 
@@ -178,13 +175,13 @@ func TestMissingDictionary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	_, err = c.Decode(read(t, "sarc/Armor_006_Upper.pack.zs"))
-	if err == nil || !errors.Is(err, ErrMissingDict) ||
-		!strings.HasPrefix(err.Error(), "zs: zstd frame needs dictionary 3 (pack.zsdic); load ZsDic.pack.zs") {
+	_, err = c.Decompress(read(t, "sarc/Armor_006_Upper.pack.zs"), MaxSize)
+	var de *DictionaryError
+	if !errors.As(err, &de) || de.ID != DictPack || !errors.Is(err, ErrMissingDict) || err.Error() != "zstd frame needs dictionary 3 (TotK's pack.zsdic)" {
 		t.Fatalf("error %v", err)
 	}
-	_, err = c.Encode("x.bcett.byml.zs", []byte("data"))
-	if err == nil || err.Error() != "zs: encode x.bcett.byml.zs: needs dictionary 2 (bcett.byml.zsdic); load ZsDic.pack.zs: missing dictionary" {
+	_, err = encodeAs(c, "x.bcett.byml.zs", []byte("data"))
+	if !errors.As(err, &de) || de.ID != DictBcettByml {
 		t.Fatalf("error %v", err)
 	}
 	// A single dictionary loaded from its own file is enough for its frames.
@@ -197,7 +194,7 @@ func TestMissingDictionary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer one.Close()
-	if _, err := one.Decode(read(t, "sarc/Armor_006_Upper.pack.zs")); err != nil {
+	if _, err := one.Decompress(read(t, "sarc/Armor_006_Upper.pack.zs"), MaxSize); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -223,22 +220,24 @@ func TestDecodeBounds(t *testing.T) {
 	// A declared size beyond what the blocks hold is refused before anything is allocated.
 	big := rawBlockFrame(1<<30, []byte("x"), true)
 	var err2 error
-	if n := testalloc.Bytes(func() { _, err2 = c.Decode(big) }); n > 4<<10 {
+	if n := testalloc.Bytes(func() { _, err2 = c.Decompress(big, MaxSize) }); n > 4<<10 {
 		t.Errorf("refusing the frame allocated %d bytes", n)
 	}
-	if err2 == nil || err2.Error() != "zs: at 0x0: frame content size 1073741824, more than its blocks can hold (1)" {
+	var fe *FormatError
+	if !errors.As(err2, &fe) || fe.Offset != 0 || err2.Error() != "not a valid zstd file: the frame header at byte 0 declares 1073741824 bytes of content, more than its blocks can hold (1)" {
 		t.Fatalf("error %v", err2)
 	}
 	// A declared size the blocks could hold, past the caller's budget.
-	if _, err := c.DecodeLimit(rawBlockFrame(3, []byte("xyz"), true), 2); err == nil || err.Error() != "zs: at 0x0: frame content size 3 beyond the limit of 2 bytes" {
+	var le *LimitError
+	if _, err := c.Decompress(rawBlockFrame(3, []byte("xyz"), true), 2); !errors.As(err, &le) || le.Limit != 2 || err.Error() != "the file decompresses to more than 2 bytes, the limit" {
 		t.Fatalf("error %v", err)
 	}
 	// A declared size smaller than the content: the decoder stops at the declaration.
-	if _, err := c.Decode(rawBlockFrame(2, []byte("xyz"), true)); err == nil {
+	if _, err := c.Decompress(rawBlockFrame(2, []byte("xyz"), true), MaxSize); err == nil {
 		t.Fatal("content past the declared size accepted")
 	}
 	// A well-formed tiny frame.
-	out, err := c.Decode(rawBlockFrame(3, []byte("xyz"), true))
+	out, err := c.Decompress(rawBlockFrame(3, []byte("xyz"), true), MaxSize)
 	if err != nil || string(out) != "xyz" {
 		t.Fatalf("%q %v", out, err)
 	}
@@ -247,18 +246,18 @@ func TestDecodeBounds(t *testing.T) {
 	noFCS := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58} // window descriptor: 2^(10+11) bytes
 	h := uint32(100000)<<3 | 1<<1 | 1                   // last block, type RLE
 	noFCS = append(noFCS, byte(h), byte(h>>8), byte(h>>16), 'z')
-	if out, err := c.Decode(noFCS); err != nil || !bytes.Equal(out, bytes.Repeat([]byte("z"), 100000)) {
+	if out, err := c.Decompress(noFCS, MaxSize); err != nil || !bytes.Equal(out, bytes.Repeat([]byte("z"), 100000)) {
 		t.Fatalf("%d bytes, %v; want 100000 z", len(out), err)
 	}
-	if _, err := c.DecodeLimit(noFCS, 99999); err == nil || err.Error() != "zs: frame without content size decodes past 99999 bytes, the limit" {
+	if _, err := c.Decompress(noFCS, 99999); err == nil || err.Error() != "the file decompresses to more than 99999 bytes, the limit" {
 		t.Fatalf("past the caller's budget: %v", err)
 	}
 	h = uint32(1000)<<3 | 1<<1 | 1
 	ok := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, byte(h), byte(h >> 8), byte(h >> 16), 'z'}
-	if out, err := c.Decode(ok); err != nil || len(out) != 1000 {
+	if out, err := c.Decompress(ok, MaxSize); err != nil || len(out) != 1000 {
 		t.Fatalf("%d bytes, %v", len(out), err)
 	}
-	if _, err := c.Decode([]byte("Yaz0")); err == nil || !strings.HasPrefix(err.Error(), "zs: at 0x0: zstd frame header: ") {
+	if _, err := c.Decompress([]byte("Yaz0"), MaxSize); err == nil || err.Error() != "not a valid zstd file: the frame header at byte 0 is damaged (invalid input: magic number mismatch)" {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -280,7 +279,7 @@ func TestResavedWithoutContentSize(t *testing.T) {
 		out []byte
 		err error
 	)
-	n := testalloc.Bytes(func() { out, err = c.Decode(src) })
+	n := testalloc.Bytes(func() { out, err = c.Decompress(src, MaxSize) })
 	if err != nil || len(out) != 23044 || string(out[:4]) != "YB\x02\x00" {
 		t.Fatalf("%d bytes starting %q, %v; want a 23,044-byte BYML v2", len(out), out[:min(4, len(out))], err)
 	}
@@ -289,7 +288,7 @@ func TestResavedWithoutContentSize(t *testing.T) {
 	}
 	// Every other corpus .zs file decodes too, whichever way it was written.
 	for _, rel := range []string{"byml/totk-resaved/Armor_006_Upper.pack.zs", "byml/totk-resaved/Tag.Product.120.rstbl.byml.zs"} {
-		if _, err := c.Decode(read(t, rel)); err != nil {
+		if _, err := c.Decompress(read(t, rel), MaxSize); err != nil {
 			t.Errorf("%s: %v", rel, err)
 		}
 	}
@@ -324,8 +323,8 @@ func TestNoSizeFramePastLimit(t *testing.T) {
 		t.Fatalf("bound %d, %v; want 131072000", b, err)
 	}
 	const limit = 1000000
-	n := testalloc.Bytes(func() { _, err = c.DecodeLimit(src, limit) })
-	if want := "zs: frame without content size decodes past 1000000 bytes, the limit"; err == nil || err.Error() != want {
+	n := testalloc.Bytes(func() { _, err = c.Decompress(src, limit) })
+	if want := "the file decompresses to more than 1000000 bytes, the limit"; err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %s", err, want)
 	}
 	// The window (the decoder may hold it twice over), blocks and the output buffer: 6.7 MB
@@ -334,15 +333,16 @@ func TestNoSizeFramePastLimit(t *testing.T) {
 		t.Fatalf("decoding allocated %d bytes", n)
 	}
 	// The same frame within a caller's smaller limit, and a small one within it.
-	if _, err := c.DecodeLimit(noSizeFrame(22, 2, 1000), 1999); err == nil || !strings.Contains(err.Error(), "decodes past 1999 bytes") {
+	if _, err := c.Decompress(noSizeFrame(22, 2, 1000), 1999); err == nil || err.Error() != "the file decompresses to more than 1999 bytes, the limit" {
 		t.Fatalf("a caller's limit: %v", err)
 	}
-	if out, err := c.DecodeLimit(noSizeFrame(22, 2, 1000), 2000); err != nil || len(out) != 2000 {
+	if out, err := c.Decompress(noSizeFrame(22, 2, 1000), 2000); err != nil || len(out) != 2000 {
 		t.Fatalf("%d bytes, %v", len(out), err)
 	}
 	// A window past MaxWindow is refused before any is allocated.
 	src = noSizeFrame(24, 1, 10)
-	if _, err := c.Decode(src); err == nil || err.Error() != "zs: at 0x0: window size 16777216 beyond 8388608 for a frame without content size" {
+	var le *LimitError
+	if _, err := c.Decompress(src, MaxSize); !errors.As(err, &le) || le.Window != 16<<20 {
 		t.Fatalf("16 MiB window: %v", err)
 	}
 }
@@ -355,7 +355,7 @@ func FuzzZsDecode(f *testing.F) {
 	}
 	f.Add(rawBlockFrame(3, []byte("xyz"), true))
 	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, 0x41, 0x1f, 0x00, 'z'})
-	small, _ := c.Encode("x.bcett.byml.zs", []byte("a small bcett byml"))
+	small, _ := encodeAs(c, "x.bcett.byml.zs", []byte("a small bcett byml"))
 	f.Add(small)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		var (
@@ -366,7 +366,7 @@ func FuzzZsDecode(f *testing.F) {
 		// run small: a valid 4 KB frame may rightly decode to 128 MB).
 		const limit = 8 << 20
 		blocks, berr := Bound(src)
-		n := testalloc.Bytes(func() { out, err = c.DecodeLimit(src, limit) })
+		n := testalloc.Bytes(func() { out, err = c.Decompress(src, limit) })
 		// Bounded work. What Decode allocates is the output, about 200 KB of decoder tables,
 		// and for a frame without content size the stream decoder's window (once per codec,
 		// at most MaxWindow and two blocks) and a growing buffer (at most 4 times what it
@@ -396,7 +396,7 @@ func FuzzZsDecode(f *testing.F) {
 func benchPack(b *testing.B, name string) (*Codec, []byte, []byte) {
 	c := loadCodec(b)
 	src := read(b, "sarc/"+name)
-	raw, err := c.Decode(src)
+	raw, err := c.Decompress(src, MaxSize)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -410,7 +410,7 @@ func BenchmarkDecode(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := c.Decode(src); err != nil {
+				if _, err := c.Decompress(src, MaxSize); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -425,7 +425,7 @@ func BenchmarkEncode(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := c.Encode(name, raw); err != nil {
+				if _, err := encodeAs(c, name, raw); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -457,7 +457,7 @@ func TestCorpusZstdFolder(t *testing.T) {
 	}
 	defer c.Close()
 	for _, rel := range []string{"sarc/Accessory_Battery.pack.zs", "sarc/Armor_006_Upper.pack.zs", "zstd/ZsDic.pack.zs"} {
-		if _, err := c.Decode(read(t, rel)); err != nil {
+		if _, err := c.Decompress(read(t, rel), MaxSize); err != nil {
 			t.Errorf("%s: %v", rel, err)
 		}
 	}
@@ -470,7 +470,7 @@ func TestCorpusZstdFolder(t *testing.T) {
 func TestConcurrentUse(t *testing.T) {
 	c := loadCodec(t)
 	src := read(t, "sarc/Armor_006_Upper.pack.zs")
-	want, err := c.Decode(src)
+	want, err := c.Decompress(src, MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,21 +482,21 @@ func TestConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 3; j++ {
-				out, err := c.Decode(src)
+				out, err := c.Decompress(src, MaxSize)
 				if err == nil && !bytes.Equal(out, want) {
 					err = errors.New("decode differs")
 				}
 				if err == nil {
 					var enc []byte
-					if enc, err = c.Encode("a.pack.zs", want[:4096]); err == nil {
-						out, err = c.Decode(enc)
+					if enc, err = encodeAs(c, "a.pack.zs", want[:4096]); err == nil {
+						out, err = c.Decompress(enc, MaxSize)
 						if err == nil && !bytes.Equal(out, want[:4096]) {
 							err = errors.New("round trip differs")
 						}
 					}
 				}
 				if err == nil {
-					if out, err = c.Decode(noFCS); err == nil && len(out) != 1000 {
+					if out, err = c.Decompress(noFCS, MaxSize); err == nil && len(out) != 1000 {
 						err = errors.New("stream decode differs")
 					}
 				}
@@ -511,5 +511,44 @@ func TestConcurrentUse(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// encodeAs compresses data with the dictionary the game expects for the file name.
+func encodeAs(c *Codec, name string, data []byte) ([]byte, error) {
+	id, ok := DictFor(name)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a .zs file name", name)
+	}
+	return c.Compress(id, data, Smallest)
+}
+
+// Several frames in a row, the first declaring its size: the file is all of them, not the
+// first frame's size (which once made a second frame pass for a file past the limit).
+func TestFramesInARow(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	data := bytes.Repeat([]byte("abcdefghij"), 30000)
+	var buf bytes.Buffer
+	w, _ := zstd.NewWriter(&buf)
+	w.Write(data[:1000])
+	w.Close()
+	w.Reset(&buf)
+	w.Write(data[1000:])
+	w.Close()
+	var h zstd.Header
+	if err := h.Decode(buf.Bytes()); err != nil || !h.HasFCS || h.FrameContentSize != 1000 {
+		t.Fatalf("first frame %+v, %v: the test needs one that declares 1000 bytes", h, err)
+	}
+	out, err := c.Decompress(buf.Bytes(), MaxSize)
+	if err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("%d bytes, %v; want the %d bytes of both frames", len(out), err, len(data))
+	}
+	var le *LimitError
+	if _, err := c.Decompress(buf.Bytes(), 299999); !errors.As(err, &le) || le.Limit != 299999 {
+		t.Fatalf("one byte under: %v", err)
 	}
 }

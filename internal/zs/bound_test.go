@@ -1,4 +1,4 @@
-package server
+package zs
 
 import (
 	"os"
@@ -14,10 +14,10 @@ import (
 // dictionary.
 var zstdCorpus = []string{"zstd/ZsDic.pack.zs", "sarc/Accessory_Battery.pack.zs", "sarc/Armor_006_Upper.pack.zs"}
 
-// FuzzScanFrames: scanFrames never panics, its work is one step per block header, and
+// FuzzBound: Bound never panics, its work is one step per block header, and
 // whatever it accepts decompresses (when it does) to no more than the bound it gives, so
 // the bound it reports can be trusted to tell a damaged header from a big file.
-func FuzzScanFrames(f *testing.F) {
+func FuzzBound(f *testing.F) {
 	dir := testcorpus.Dir(f)
 	for _, rel := range zstdCorpus {
 		b, err := os.ReadFile(filepath.Join(dir, rel))
@@ -38,15 +38,15 @@ func FuzzScanFrames(f *testing.F) {
 	}
 	f.Cleanup(dec.Close)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		bound, err := scanFrames(data)
+		bound, err := Bound(data)
 		if err != nil {
-			if _, ok := err.(*apiError); !ok {
+			if _, ok := err.(*FormatError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return
 		}
 		// Each block header is at least 3 bytes and adds at most 128 KiB.
-		if limit := uint64(len(data)/3+1) * maxBlockSize; bound > limit {
+		if limit := uint64(len(data)/3+1) * blockMax; bound > limit {
 			t.Fatalf("bound %d for %d bytes, beyond %d", bound, len(data), limit)
 		}
 		if bound > 64<<20 {
@@ -59,8 +59,8 @@ func FuzzScanFrames(f *testing.F) {
 	})
 }
 
-// The corpus's zstd files scan whole, with a bound at least their decoded size.
-func TestScanFramesCorpus(t *testing.T) {
+// The corpus's zstd files pass Bound whole, with a bound at least their decoded size.
+func TestBoundCorpus(t *testing.T) {
 	dir := testcorpus.Dir(t)
 	var dicts []zstd.DOption
 	for _, name := range []string{"zs.zsdic", "bcett.byml.zsdic", "pack.zsdic"} {
@@ -80,7 +80,7 @@ func TestScanFramesCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bound, err := scanFrames(b)
+		bound, err := Bound(b)
 		if err != nil {
 			t.Fatalf("%s: %v", rel, err)
 		}
@@ -91,32 +91,5 @@ func TestScanFramesCorpus(t *testing.T) {
 		if bound < uint64(len(out)) {
 			t.Errorf("%s: bound %d below the decoded %d bytes", rel, bound, len(out))
 		}
-	}
-}
-
-// BenchmarkBuildZstd builds the largest corpus AINB file compressed with TotK's zs.zsdic,
-// as saving an opened .ainb.zs does, next to the plain build.
-func BenchmarkBuildZstd(b *testing.B) {
-	data := corpusFile(b, "real/nodedefs_ai_v407.ainb")
-	dictPath := filepath.Join(testcorpus.Dir(b), "zstd", "zs.zsdic")
-	s := newTestServer(b, func(c *Config) {
-		c.ZstdDicts = []string{dictPath}
-		noRateLimits(c)
-	})
-	doc := parseOK(b, s, "x.ainb", data)
-	for _, q := range []string{"", "?zstd=1"} {
-		b.Run("query="+q, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			var n int
-			for b.Loop() {
-				rec := do(s, "POST", "/api/build"+q, "application/json", doc)
-				if rec.Code != 200 {
-					b.Fatalf("%d: %s", rec.Code, cut(rec.Body.Bytes()))
-				}
-				n = rec.Body.Len()
-			}
-			b.ReportMetric(float64(n), "out-bytes")
-		})
 	}
 }
