@@ -97,7 +97,7 @@ func writeOutput(fs *flag.FlagSet, out string, data []byte, yaz0Align uint32, zs
 			err = fmt.Errorf("%w; give its path with -zsdic PATH or AINB_ZSDIC", err)
 		}
 	case wantYaz0:
-		data, err = yaz0.Encode(data, yaz0Align)
+		data, err = yaz0.Compress(data, yaz0Align)
 	}
 	if err == nil {
 		err = os.WriteFile(out, data, 0o644)

@@ -29,7 +29,7 @@ func TestDumpBuildAAMP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	yz, _ := yaz0.Encode(orig, 0)
+	yz, _ := yaz0.Compress(orig, 0)
 	z, _ := c.Compress(zs.DictZs, orig, zs.Smallest)
 	for _, in := range []string{src, write(t, "x.sbchemical", yz), write(t, "x.bchemical.zs", z)} {
 		out, errs, code := runCLI(t, "dump", "-zsdic", dic, in)
@@ -46,8 +46,8 @@ func TestDumpBuildAAMP(t *testing.T) {
 		unwrap func([]byte) ([]byte, error)
 	}{
 		{"plain.bchemical", nil, nil},
-		{"x.sbchemical", nil, func(b []byte) ([]byte, error) { _, d, err := yaz0.Decode(b); return d, err }},
-		{"forced.bchemical", []string{"-yaz0"}, func(b []byte) ([]byte, error) { _, d, err := yaz0.Decode(b); return d, err }},
+		{"x.sbchemical", nil, func(b []byte) ([]byte, error) { _, d, err := yaz0.Decompress(b); return d, err }},
+		{"forced.bchemical", []string{"-yaz0"}, func(b []byte) ([]byte, error) { _, d, err := yaz0.Decompress(b); return d, err }},
 		{"unforced.sbchemical", []string{"-yaz0=false"}, nil},
 		{"plain.sarc", nil, nil}, // .sarc is the uncompressed extension
 		{"x.bchemical.zs", []string{"-zsdic", dic}, func(b []byte) ([]byte, error) { return c.Decompress(b, zs.MaxSize) }},

@@ -162,15 +162,15 @@ func TestCheckCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	yz, _ := yaz0.Encode(bad, 0)
+	yz, _ := yaz0.Compress(bad, 0)
 	nestedArc := sarc.Archive{HashMultiplier: 0x65}
 	nestedArc.Add("inner.pack", pack)
-	yzGood, _ := yaz0.Encode(good, 0)
+	yzGood, _ := yaz0.Compress(good, 0)
 	nestedArc.Add("c/good.sbxml", yzGood)
 	nested, _ := nestedArc.Write()
 	zsBad, _ := c.Compress(zs.DictZs, bad, zs.Smallest)
 	packZs, _ := c.Compress(zs.DictPack, pack, zs.Smallest)
-	truncated, _ := yaz0.Encode(good, 0)
+	truncated, _ := yaz0.Compress(good, 0)
 	truncated = truncated[:len(truncated)/2]
 	hdr := bytes.Clone(pack)
 	hdr[0x14] = 'X' // SFAT magic

@@ -41,7 +41,7 @@ func FuzzCheck(f *testing.F) {
 	inner.Add("a.bxml", aamp)
 	inner.Add("deep/"+string(make([]byte, 100)), []byte("YB\x07\x00"))
 	ib, _ := inner.Write()
-	yz, _ := yaz0.Encode(ib, 0x80)
+	yz, _ := yaz0.Compress(ib, 0x80)
 	outer := sarc.Archive{HashMultiplier: 0x65}
 	outer.Add("in.ssarc", yz)
 	outer.Add("x", []byte("Yaz0\x00\x00\x10\x00"))

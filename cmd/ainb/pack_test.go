@@ -17,7 +17,7 @@ import (
 func TestUnpackPack(t *testing.T) {
 	dic := zsdic(t)
 	c := codec(t)
-	yaz0Decode := func(b []byte) ([]byte, error) { _, d, err := yaz0.Decode(b); return d, err }
+	yaz0Decode := func(b []byte) ([]byte, error) { _, d, err := yaz0.Decompress(b); return d, err }
 	for _, tc := range []struct {
 		file   string
 		unwrap func([]byte) ([]byte, error)

@@ -43,7 +43,7 @@ func unwrap(t testing.TB, c *zs.Codec, b []byte) []byte {
 		}
 		return out
 	case "yaz0":
-		_, out, err := yaz0.Decode(b)
+		_, out, err := yaz0.Decompress(b)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -67,7 +67,7 @@ func TestReplaceAll(t *testing.T) {
 
 // A done context stops a save before its compression.
 func TestSaveContextCancelled(t *testing.T) {
-	in, err := yaz0.Encode(longNames(t, 50, 10), 0x80)
+	in, err := yaz0.Compress(longNames(t, 50, 10), 0x80)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func corpusArchives(tb testing.TB) []corpusArchive {
 				tb.Fatalf("%s: %v", rel, err)
 			}
 		case yaz0.IsYaz0(b):
-			if _, b, err = yaz0.Decode(b); err != nil {
+			if _, b, err = yaz0.Decompress(b); err != nil {
 				tb.Fatalf("%s: %v", rel, err)
 			}
 		}

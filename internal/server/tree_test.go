@@ -105,7 +105,7 @@ func inner(t testing.TB, data []byte, codec *zs.Codec) []byte {
 		}
 		return out
 	case "yaz0":
-		_, out, err := yaz0.Decode(data)
+		_, out, err := yaz0.Decompress(data)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -329,7 +329,7 @@ func TestPackBuildClientGone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := yaz0.Encode(raw, 0x80)
+	in, err := yaz0.Compress(raw, 0x80)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func Unwrap(data []byte, codec *zs.Codec, limit uint64) ([]byte, Wrapping, error
 		if uint64(h.Size) > limit {
 			return nil, Wrapping{}, &LimitError{Size: uint64(h.Size), Limit: limit}
 		}
-		h, out, err := yaz0.Decode(data)
+		h, out, err := yaz0.Decompress(data)
 		if err != nil {
 			return nil, Wrapping{}, err
 		}
@@ -116,7 +116,7 @@ func (w Wrapping) Wrap(ctx context.Context, inner []byte, codec *zs.Codec, level
 		}
 		return codec.Compress(w.Dictionary, inner, level)
 	case Yaz0:
-		return yaz0.EncodeContext(ctx, inner, w.Yaz0Alignment)
+		return yaz0.CompressContext(ctx, inner, w.Yaz0Alignment)
 	case None:
 		return inner, nil
 	}

@@ -46,14 +46,14 @@ func workBudget(n int) int64 {
 	return workBase + workPerByte*int64(min(n, fullSearchBytes))
 }
 
-// Encode compresses src into a Yaz0 file whose header carries alignment. It fails only when
+// Compress compresses src into a Yaz0 file whose header carries alignment. It fails only when
 // src is longer than the header's 32-bit size field can say.
-func Encode(src []byte, alignment uint32) ([]byte, error) {
-	return EncodeContext(context.Background(), src, alignment)
+func Compress(src []byte, alignment uint32) ([]byte, error) {
+	return CompressContext(context.Background(), src, alignment)
 }
 
-// EncodeContext is Encode that stops, returning ctx's error, once ctx is done.
-func EncodeContext(ctx context.Context, src []byte, alignment uint32) ([]byte, error) {
+// CompressContext is Compress that stops, returning ctx's error, once ctx is done.
+func CompressContext(ctx context.Context, src []byte, alignment uint32) ([]byte, error) {
 	dst, _, err := encode(ctx, src, alignment)
 	return dst, err
 }

@@ -65,12 +65,12 @@ func ParseHeader(src []byte) (Header, error) {
 // IsYaz0 reports whether src starts with the Yaz0 magic.
 func IsYaz0(src []byte) bool { return len(src) >= 4 && string(src[:4]) == "Yaz0" }
 
-// ErrTooLarge is wrapped by Decode when the header announces more data than the payload can
+// ErrTooLarge is wrapped by Decompress when the header announces more data than the payload can
 // possibly encode.
 var ErrTooLarge = errors.New("decoded size impossible for input length")
 
-// Decode decodes a whole Yaz0 file and returns the header and the decoded bytes.
-func Decode(src []byte) (Header, []byte, error) {
+// Decompress decodes a whole Yaz0 file and returns the header and the decoded bytes.
+func Decompress(src []byte) (Header, []byte, error) {
 	h, err := ParseHeader(src)
 	if err != nil {
 		return h, nil, err

@@ -49,7 +49,7 @@ func TestCorpusDecodeRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, dec, err := Decode(src)
+			h, dec, err := Decompress(src)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,14 +62,14 @@ func TestCorpusDecodeRoundTrip(t *testing.T) {
 			if !strings.HasPrefix(string(dec), corpusMagic[name]) {
 				t.Fatalf("decoded data starts %q, want %q", dec[:4], corpusMagic[name])
 			}
-			enc, err := Encode(dec, h.Alignment)
+			enc, err := Compress(dec, h.Alignment)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(enc[:HeaderSize], src[:HeaderSize]) {
 				t.Fatalf("re-encoded header % x, want % x", enc[:HeaderSize], src[:HeaderSize])
 			}
-			h2, dec2, err := Decode(enc)
+			h2, dec2, err := Decompress(enc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,14 +123,14 @@ func TestRandomRoundTrip(t *testing.T) {
 	for name, gen := range gens {
 		for _, n := range []int{0, 1, 2, 3, 8, 9, 17, 100, 4095, 4096, 4097, 70000} {
 			src := gen(n)
-			enc, err := Encode(src, 0x80)
+			enc, err := Compress(src, 0x80)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if max := HeaderSize + n + (n+7)/8; len(enc) > max {
 				t.Errorf("%s/%d: encoded %d bytes, more than the all-literal %d", name, n, len(enc), max)
 			}
-			h, dec, err := Decode(enc)
+			h, dec, err := Decompress(enc)
 			if err != nil {
 				t.Fatalf("%s/%d: %v", name, n, err)
 			}
@@ -153,7 +153,7 @@ func TestLiteralGroups(t *testing.T) {
 		{10, "\xffabcdefgh\xc0ij", "abcdefghij"},
 		{12, "\xffabcdefgh\x80i\x10\x01", "abcdefghihih"}, // then a 3-byte copy at distance 2
 	} {
-		_, dec, err := Decode(append(hdr(c.size), c.in...))
+		_, dec, err := Decompress(append(hdr(c.size), c.in...))
 		if err != nil || string(dec) != c.want {
 			t.Errorf("%q: %q %v, want %q", c.in, dec, err, c.want)
 		}
@@ -162,7 +162,7 @@ func TestLiteralGroups(t *testing.T) {
 
 func TestEncodeExact(t *testing.T) {
 	// "abcabcabc": three literals, then one reference distance 3 length 6.
-	enc, err := Encode([]byte("abcabcabc"), 0)
+	enc, err := Compress([]byte("abcabcabc"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestEncodeExact(t *testing.T) {
 		t.Fatalf("got % x\nwant % x", enc, want)
 	}
 	// 300 zeros: literal, reference of 273 at distance 1 (3 bytes), then 26 at distance 1.
-	enc, err = Encode(make([]byte, 300), 0)
+	enc, err = Compress(make([]byte, 300), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"cut reference", append(hdr(40), 0x80, 'a', 0x00, 0x00), "yaz0: at 0x12: input ends inside back-reference (decoded 1 of 40 bytes)"},
 	}
 	for _, c := range cases {
-		_, _, err := Decode(c.in)
+		_, _, err := Decompress(c.in)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
@@ -212,7 +212,7 @@ func TestDecodeErrors(t *testing.T) {
 			t.Errorf("%s: %#v is not a FormatError at the offset the message names", c.name, err)
 		}
 	}
-	_, _, err := Decode(append(hdr(0xFFFFFFFF), 0, 0, 0))
+	_, _, err := Decompress(append(hdr(0xFFFFFFFF), 0, 0, 0))
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("huge header: %v does not wrap ErrTooLarge", err)
 	}
@@ -225,7 +225,7 @@ func TestMaxRatioIsReachable(t *testing.T) {
 		payload = append(payload, 0x00, 0x00, 0xff)
 	}
 	size := uint32(1 + 7*MaxMatch)
-	_, dec, err := Decode(append(hdr(size), payload...))
+	_, dec, err := Decompress(append(hdr(size), payload...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,13 +238,13 @@ func TestMaxRatioIsReachable(t *testing.T) {
 	}
 	// A full group of references needs one byte of history; with none it is an error, but
 	// the size check itself admits 25*88 bytes.
-	_, _, err = Decode(append(hdr(8*MaxMatch), full...))
+	_, _, err = Decompress(append(hdr(8*MaxMatch), full...))
 	if err == nil || strings.Contains(err.Error(), "impossible") {
 		t.Fatalf("want a distance error, got %v", err)
 	}
 }
 
-func FuzzYaz0Decode(f *testing.F) {
+func FuzzYaz0Decompress(f *testing.F) {
 	for _, path := range corpusFiles(f) {
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -264,7 +264,7 @@ func FuzzYaz0Decode(f *testing.F) {
 			dec []byte
 			err error
 		)
-		n := testalloc.Bytes(func() { h, dec, err = Decode(src) })
+		n := testalloc.Bytes(func() { h, dec, err = Decompress(src) })
 		// Bounded work: the decoder allocates the output and nothing else to speak of (the
 		// corpus seeds: the declared size rounded to a size class, at most 1.1 times the input
 		// beyond 16 KiB). A stream may rightly decode to MaxRatio times its size, so that is
@@ -281,11 +281,11 @@ func FuzzYaz0Decode(f *testing.F) {
 		if len(dec) > MaxRatio*len(src) {
 			t.Fatalf("decoded %d bytes from %d: beyond %dx", len(dec), len(src), MaxRatio)
 		}
-		enc, err := Encode(dec, h.Alignment)
+		enc, err := Compress(dec, h.Alignment)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, dec2, err := Decode(enc)
+		_, dec2, err := Decompress(enc)
 		if err != nil || !bytes.Equal(dec2, dec) {
 			t.Fatalf("re-encode round trip failed: %v", err)
 		}
@@ -306,21 +306,21 @@ func BenchmarkDecode(b *testing.B) {
 	b.SetBytes(int64(h.Size))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := Decode(src); err != nil {
+		if _, _, err := Decompress(src); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkEncode(b *testing.B) {
-	_, dec, err := Decode(largest(b))
+	_, dec, err := Decompress(largest(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(dec)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Encode(dec, 0x100); err != nil {
+		if _, err := Compress(dec, 0x100); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -360,7 +360,7 @@ func TestEncodeWorkBounded(t *testing.T) {
 	if st.read != len(src) {
 		t.Errorf("read %d of %d bytes", st.read, len(src))
 	}
-	if _, dec, err := Decode(enc); err != nil || !bytes.Equal(dec, src) {
+	if _, dec, err := Decompress(enc); err != nil || !bytes.Equal(dec, src) {
 		t.Fatalf("round trip differs: %v", err)
 	}
 }
@@ -375,7 +375,7 @@ func TestEncodeGameFilesFullSearch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, dec, err := Decode(src)
+		h, dec, err := Decompress(src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -403,7 +403,7 @@ func TestEncodeContextCancelled(t *testing.T) {
 	if st.read < checkEvery || st.read > checkEvery+MaxMatch {
 		t.Errorf("stopped after %d bytes, want %d to %d", st.read, checkEvery, checkEvery+MaxMatch)
 	}
-	if _, err := EncodeContext(ctx, src, 0); !errors.Is(err, context.Canceled) {
+	if _, err := CompressContext(ctx, src, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("EncodeContext: %v", err)
 	}
 }
@@ -415,7 +415,7 @@ func BenchmarkEncodeTwoLetters(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Encode(src, 0); err != nil {
+		if _, err := Compress(src, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
