@@ -1,0 +1,39 @@
+package diff
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// A document compared with itself, and with itself renumbered, shuffled and moved, has no
+// changes.
+func TestDiffSelfAndRenumbered(t *testing.T) {
+	for name, b := range corpusDocs(t) {
+		a := parse(t, name, b)
+		if cs := Diff(a, parse(t, name, b)); len(cs) > 0 {
+			t.Errorf("%s: diff with itself:\n%s", name, text(cs[:min(5, len(cs))]))
+			continue
+		}
+		c := parse(t, name, b)
+		renumber(c, rand.New(rand.NewPCG(1, uint64(len(b)))))
+		if cs := Diff(a, c); len(cs) > 0 {
+			t.Errorf("%s: diff with itself renumbered:\n%s", name, text(cs[:min(5, len(cs))]))
+		}
+	}
+}
+
+// Two versions of the largest corpus file (7,130 nodes): the second renumbered, shuffled and
+// moved, so every node goes through the matching and the comparison of its references.
+func BenchmarkDiffLargest(b *testing.B) {
+	name, data := largest(b)
+	x, y := parse(b, name, data), parse(b, name, data)
+	renumber(y, rand.New(rand.NewPCG(1, 2)))
+	y.Nodes[100].Name += "X"
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if cs := Diff(x, y); len(cs) != 1 {
+			b.Fatalf("%d changes, want 1", len(cs))
+		}
+	}
+}
