@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"strconv"
+
 	"ainbeditor/internal/graph"
 )
 
@@ -119,12 +121,11 @@ func (v *view) attachment(a *graph.Attachment) graph.Attachment {
 	return c
 }
 
-// nodeKey appends what a node says, in the compared numbering, leaving out where it is drawn:
-// two nodes with equal keys are the same node for a diff or a merge.
-func (v *view) nodeKey(b []byte, n *graph.Node) []byte {
+// translate returns a copy of n in the compared numbering. Lists that references are
+// rewritten in are new; the rest is shared with n.
+func (v *view) translate(n *graph.Node) graph.Node {
 	c := *n
 	c.ID = v.nodeID(n.ID)
-	c.X, c.Y, c.Pinned = 0, 0, false
 	if len(n.Properties) > 0 {
 		c.Properties = make([]graph.Property, len(n.Properties))
 		for k := range n.Properties {
@@ -154,7 +155,16 @@ func (v *view) nodeKey(b []byte, n *graph.Node) []byte {
 	}
 	if v.att != nil {
 		c.Attachments = v.ids2(v.att, n.Attachments)
-	} else {
+	}
+	return c
+}
+
+// nodeKey appends what a node says, in the compared numbering, leaving out where it is drawn:
+// two nodes with equal keys are the same node for a diff or a merge.
+func (v *view) nodeKey(b []byte, n *graph.Node) []byte {
+	c := v.translate(n)
+	c.X, c.Y, c.Pinned = 0, 0, false
+	if v.att == nil {
 		c.Attachments = nil
 	}
 	b = graph.AppendNode(b, &c)
@@ -164,7 +174,7 @@ func (v *view) nodeKey(b []byte, n *graph.Node) []byte {
 		}
 	}
 	if v.fn == nil {
-		v.eachExpression(n, func(_ string, fn int) { b = v.appendFunction(b, fn) })
+		v.eachExpression(n, func(_ []string, fn int) { b = v.appendFunction(b, fn) })
 	}
 	return b
 }
@@ -208,22 +218,22 @@ func (v *view) appendFunction(b []byte, fn int) []byte {
 	return append(b, "null"...)
 }
 
-// eachExpression calls f with the step of each property or input of n whose source goes
-// through an expression function, and that function's index.
-func (v *view) eachExpression(n *graph.Node, f func(step string, fn int)) {
+// eachExpression calls f with the steps (under the node) of each property, input or
+// multi-input source of n that goes through an expression function, and that function's index.
+func (v *view) eachExpression(n *graph.Node, f func(steps []string, fn int)) {
 	for k := range n.Properties {
 		if s := n.Properties[k].Source; s != nil && s.Expression != nil {
-			f("property "+n.Properties[k].Name, *s.Expression)
+			f([]string{"property " + n.Properties[k].Name}, *s.Expression)
 		}
 	}
 	for k := range n.Inputs {
 		in := &n.Inputs[k]
 		if in.Source != nil && in.Source.Expression != nil {
-			f("input "+in.Name, *in.Source.Expression)
+			f([]string{"input " + in.Name}, *in.Source.Expression)
 		}
-		for _, s := range in.Sources {
+		for j, s := range in.Sources {
 			if s.Expression != nil {
-				f("input "+in.Name, *s.Expression)
+				f([]string{"input " + in.Name, "sources " + strconv.Itoa(j)}, *s.Expression)
 			}
 		}
 	}
