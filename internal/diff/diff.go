@@ -572,3 +572,19 @@ func attachment(d *graph.Document, k int) []byte {
 	}
 	return graph.AppendAttachment(nil, &d.Attachments[k])
 }
+
+// AppendJSON appends the change as change.Change.AppendJSON does, with "nodeA" and "nodeB"
+// members for the node ids it belongs to (left out where it belongs to none).
+func (c Change) AppendJSON(b []byte) []byte {
+	b = c.Change.AppendJSON(b)
+	b = b[:len(b)-1]
+	if c.NodeA >= 0 {
+		b = append(b, `,"nodeA":`...)
+		b = strconv.AppendInt(b, int64(c.NodeA), 10)
+	}
+	if c.NodeB >= 0 {
+		b = append(b, `,"nodeB":`...)
+		b = strconv.AppendInt(b, int64(c.NodeB), 10)
+	}
+	return append(b, '}')
+}

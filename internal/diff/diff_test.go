@@ -3,6 +3,8 @@ package diff
 import (
 	"math/rand/v2"
 	"testing"
+
+	"ainbeditor/internal/change"
 )
 
 // A document compared with itself, and with itself renumbered, shuffled and moved, has no
@@ -35,5 +37,16 @@ func BenchmarkDiffLargest(b *testing.B) {
 		if cs := Diff(x, y); len(cs) != 1 {
 			b.Fatalf("%d changes, want 1", len(cs))
 		}
+	}
+}
+
+func TestChangeJSON(t *testing.T) {
+	c := Change{change.Change{Op: change.Changed, Path: change.Path{"node 3 Root", "input Speed", "value"}, Old: []byte(`1`), New: []byte(`2`)}, 3, 7}
+	if got, want := string(c.AppendJSON(nil)), `{"op":"changed","path":["node 3 Root","input Speed","value"],"old":1,"new":2,"nodeA":3,"nodeB":7}`; got != want {
+		t.Errorf("AppendJSON = %s, want %s", got, want)
+	}
+	c = Change{change.Change{Op: change.Added, Path: change.Path{"blackboard X"}, New: []byte(`{}`)}, -1, -1}
+	if got, want := string(c.AppendJSON(nil)), `{"op":"added","path":["blackboard X"],"new":{}}`; got != want {
+		t.Errorf("AppendJSON = %s, want %s", got, want)
 	}
 }
