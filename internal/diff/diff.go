@@ -2,6 +2,7 @@ package diff
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 
 	"ainbeditor/internal/change"
@@ -209,6 +210,8 @@ func (d *differ) node(va, vb *view, na, nb *graph.Node) {
 			d.input(p, va, vb, &na.Inputs[x], &nb.Inputs[y], ia, ib)
 		}
 	})
+	d.order(base.Child("order of properties"), pa, pb, ia, ib)
+	d.order(base.Child("order of inputs"), qa, qb, ia, ib)
 	oa, ob := names(len(na.Outputs), func(k int) string { return na.Outputs[k].Name }), names(len(nb.Outputs), func(k int) string { return nb.Outputs[k].Name })
 	pairs(oa, ob, func(name string, x, y int) {
 		var o, n []byte
@@ -220,6 +223,7 @@ func (d *differ) node(va, vb *view, na, nb *graph.Node) {
 		}
 		field("output "+name, o, n)
 	})
+	d.order(base.Child("order of outputs"), oa, ob, ia, ib)
 	for k := 0; k < max(len(na.Children), len(nb.Children)); k++ {
 		var ka, kb, o, n []byte
 		if k < len(na.Children) {
@@ -255,6 +259,34 @@ func (d *differ) node(va, vb *view, na, nb *graph.Node) {
 		}
 		d.value(base.Child("attachment "+strconv.Itoa(k)), ka, kb, o, n, ia, ib)
 	}
+}
+
+// order reports a change in the order of the items both lists have: the file keeps it (within
+// a type), so it is a change even when no item changed. The values are the lists of names.
+func (d *differ) order(p change.Path, a, b []string, ia, ib int) {
+	if ka, kb := orderKey(a, b), orderKey(b, a); !bytes.Equal(ka, kb) {
+		d.add(change.Changed, p, orderKey(a), orderKey(b), ia, ib)
+	}
+}
+
+// orderKey is the JSON array of the names of ns that every list of in also has.
+func orderKey(ns []string, in ...[]string) []byte {
+	b := []byte{'['}
+	n := 0
+next:
+	for _, s := range ns {
+		for _, l := range in {
+			if !slices.Contains(l, s) {
+				continue next
+			}
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = appendString(b, s)
+	}
+	return append(b, ']')
 }
 
 // property compares two properties of one name: the whole property when its type changed,

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"ainbeditor/internal/change"
 	"ainbeditor/internal/graph"
@@ -154,7 +155,7 @@ func uniqueName[T any](list []T, k int, name func(*T) string) bool {
 
 // next returns a random edit of a random kind, or nil when the document offers none.
 func (g *generator) next() *edit {
-	kinds := []func() *edit{g.propertyValue, g.inputValue, g.retarget, g.addChildNode, g.removeChild, g.removeLeaf, g.renameParam, g.editFunction, g.commandRoot}
+	kinds := []func() *edit{g.propertyValue, g.inputValue, g.retarget, g.addChildNode, g.removeChild, g.removeLeaf, g.renameParam, g.editFunction, g.commandRoot, g.swapInputs}
 	start := g.r.IntN(len(kinds))
 	for k := range kinds {
 		if e := kinds[(start+k)%len(kinds)](); e != nil {
@@ -498,5 +499,40 @@ func (g *generator) commandRoot() *edit {
 		apply:   func(d *graph.Document) { d.Commands[k].Root = nw.Root },
 		changes: []Change{{change.Change{Op: change.Changed, Path: change.Path{"command " + old.Name}, Old: graph.AppendCommand(nil, &old), New: graph.AppendCommand(nil, &nw)}, -1, -1}},
 		place:   change.Path{"command " + old.Name},
+	}
+}
+
+// swapInputs swaps two inputs of one type: the file keeps their order within the type.
+func (g *generator) swapInputs() *edit {
+	var x, y int
+	n := g.pickNode(func(n *graph.Node) bool {
+		ns := names(len(n.Inputs), func(k int) string { return n.Inputs[k].Name })
+		for x = range n.Inputs {
+			for y = x + 1; y < len(n.Inputs); y++ {
+				if n.Inputs[x].Type == n.Inputs[y].Type && !strings.Contains(ns[x], "#") && !strings.Contains(ns[y], "#") &&
+					uniqueName(n.Inputs, x, func(p *graph.Input) string { return p.Name }) && uniqueName(n.Inputs, y, func(p *graph.Input) string { return p.Name }) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if n == nil {
+		return nil
+	}
+	g.used[n.ID] = true
+	before := names(len(n.Inputs), func(k int) string { return n.Inputs[k].Name })
+	after := slices.Clone(before)
+	after[x], after[y] = after[y], after[x]
+	id := n.ID
+	return &edit{
+		what: "swap inputs",
+		apply: func(d *graph.Document) {
+			m := node(d, id)
+			m.Inputs = slices.Clone(m.Inputs)
+			m.Inputs[x], m.Inputs[y] = m.Inputs[y], m.Inputs[x]
+		},
+		changes: []Change{{change.Change{Op: change.Changed, Path: change.Path{NodeStep(n), "order of inputs"}, Old: orderKey(before), New: orderKey(after)}, id, id}},
+		place:   change.Path{NodeStep(n), "order of inputs"},
 	}
 }

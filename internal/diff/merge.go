@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,18 @@ func Merge(base, ours, theirs *graph.Document, prefer change.Prefer) (*graph.Doc
 		next = max(next, base.Nodes[i].ID+1)
 	}
 	oursID, theirsID := map[int]int{}, map[int]int{}
+	// A node both sides added (the same GUID, its own on each side) is one node: theirs
+	// takes ours' id, and the two are compared as one place below.
+	twin := map[int]int{} // theirs' index -> ours' index
+	go_, gt := uniqueGUIDs(ours), uniqueGUIDs(theirs)
+	for j := range theirs.Nodes {
+		if mt.ba[j] >= 0 || !gt.known(theirs, j) {
+			continue
+		}
+		if k, ok := go_.index[theirs.Nodes[j].GUID]; ok && k >= 0 && mo.ba[k] < 0 {
+			twin[j] = k
+		}
+	}
 	for _, s := range []struct {
 		d  *graph.Document
 		m  matching
@@ -40,6 +53,8 @@ func Merge(base, ours, theirs *graph.Document, prefer change.Prefer) (*graph.Doc
 		for j := range s.d.Nodes {
 			if i := s.m.ba[j]; i >= 0 {
 				s.id[s.d.Nodes[j].ID] = base.Nodes[i].ID
+			} else if k, ok := twin[j]; ok && s.d == theirs {
+				s.id[s.d.Nodes[j].ID] = oursID[ours.Nodes[k].ID]
 			} else {
 				s.id[s.d.Nodes[j].ID] = next
 				next++
@@ -108,15 +123,27 @@ func Merge(base, ours, theirs *graph.Document, prefer change.Prefer) (*graph.Doc
 		}
 		out.Nodes = append(out.Nodes, n)
 	}
-	for _, s := range []struct {
-		d *graph.Document
-		m matching
-		v *view
-	}{{ours, mo, vo}, {theirs, mt, vt}} {
-		for j := range s.d.Nodes {
-			if s.m.ba[j] < 0 {
-				out.Nodes = append(out.Nodes, s.v.translate(&s.d.Nodes[j]))
-			}
+	added := map[int]int{} // ours' index -> index in out
+	for j := range ours.Nodes {
+		if mo.ba[j] < 0 {
+			added[j] = len(out.Nodes)
+			out.Nodes = append(out.Nodes, vo.translate(&ours.Nodes[j]))
+		}
+	}
+	for j := range theirs.Nodes {
+		if mt.ba[j] >= 0 {
+			continue
+		}
+		n := vt.translate(&theirs.Nodes[j])
+		k, ok := twin[j]
+		if !ok {
+			out.Nodes = append(out.Nodes, n)
+			continue
+		}
+		no := &ours.Nodes[k]
+		ko, kt = vo.nodeKey(ko[:0], no), vt.nodeKey(kt[:0], &theirs.Nodes[j])
+		if mg.decide(change.Path{NodeStep(&out.Nodes[added[k]])}, nil, ko, kt) == sideTheirs {
+			out.Nodes[added[k]] = n
 		}
 	}
 	if len(mg.conflicts) > 0 && prefer == change.NoPreference {
@@ -156,7 +183,8 @@ func (mg *merger) decide(p change.Path, b, o, t []byte) side {
 	case bytes.Equal(t, b) && (t == nil) == (b == nil):
 		return sideOurs
 	}
-	mg.conflicts = append(mg.conflicts, change.Conflict{Path: p, Base: b, Ours: o, Theirs: t})
+	// The values may be buffers the caller reuses.
+	mg.conflicts = append(mg.conflicts, change.Conflict{Path: p, Base: bytes.Clone(b), Ours: bytes.Clone(o), Theirs: bytes.Clone(t)})
 	if mg.prefer == change.Theirs {
 		return sideTheirs
 	}
@@ -191,11 +219,11 @@ func (mg *merger) node(step string, b, o, t *graph.Node) graph.Node {
 	n.Actions = from(pick("actions", actions(b), actions(o), actions(t))).Actions
 	n.Queries = from(pick("queries", listKey(b.Queries), listKey(o.Queries), listKey(t.Queries))).Queries
 	n.Attachments = from(pick("attachments", listKey(b.Attachments), listKey(o.Attachments), listKey(t.Attachments))).Attachments
-	n.Properties = mergeNamed(mg, p, "property ", b.Properties, o.Properties, t.Properties,
+	n.Properties = mergeNamed(mg, p, "property ", "properties", b.Properties, o.Properties, t.Properties,
 		func(x *graph.Property) string { return x.Name }, func(x *graph.Property) []byte { return graph.AppendProperty(nil, x) })
-	n.Inputs = mergeNamed(mg, p, "input ", b.Inputs, o.Inputs, t.Inputs,
+	n.Inputs = mergeNamed(mg, p, "input ", "inputs", b.Inputs, o.Inputs, t.Inputs,
 		func(x *graph.Input) string { return x.Name }, func(x *graph.Input) []byte { return graph.AppendInput(nil, x) })
-	n.Outputs = mergeNamed(mg, p, "output ", b.Outputs, o.Outputs, t.Outputs,
+	n.Outputs = mergeNamed(mg, p, "output ", "outputs", b.Outputs, o.Outputs, t.Outputs,
 		func(x *graph.Output) string { return x.Name }, func(x *graph.Output) []byte { return graph.AppendOutput(nil, x) })
 	n.Children = mergeIndexed(mg, p, "child ", b.Children, o.Children, t.Children, func(x *graph.Child) []byte { return graph.AppendChild(nil, x) })
 	n.Jumps = mergeIndexed(mg, p, "jump ", b.Jumps, o.Jumps, t.Jumps, func(x *graph.Jump) []byte { return graph.AppendJump(nil, x) })
@@ -204,7 +232,7 @@ func (mg *merger) node(step string, b, o, t *graph.Node) graph.Node {
 
 // mergeNamed merges lists of named items (properties, inputs, outputs): base's items in
 // base's order, then those ours added, then those theirs added.
-func mergeNamed[T any](mg *merger, p change.Path, kind string, b, o, t []T, name func(*T) string, key func(*T) []byte) []T {
+func mergeNamed[T any](mg *merger, p change.Path, kind, plural string, b, o, t []T, name func(*T) string, key func(*T) []byte) []T {
 	nb := names(len(b), func(k int) string { return name(&b[k]) })
 	no := names(len(o), func(k int) string { return name(&o[k]) })
 	nt := names(len(t), func(k int) string { return name(&t[k]) })
@@ -244,6 +272,24 @@ func mergeNamed[T any](mg *merger, p change.Path, kind string, b, o, t []T, name
 				take(k)
 			}
 		}
+	}
+	// The order of the items all three have is a place of its own: a side that reordered
+	// them gives its order, the rest keep theirs after them.
+	var order []string
+	switch mg.decide(p.Child("order of "+plural), orderKey(nb, no, nt), orderKey(no, nb, nt), orderKey(nt, nb, no)) {
+	case sideOurs:
+		order = no
+	case sideTheirs:
+		order = nt
+	}
+	if order != nil && !slices.Equal(order, nb) {
+		rank := func(x *T) int {
+			if i := slices.Index(order, name(x)); i >= 0 {
+				return i
+			}
+			return len(order)
+		}
+		slices.SortStableFunc(out, func(x, y T) int { return rank(&x) - rank(&y) })
 	}
 	if out == nil && b != nil {
 		out = b[:0:0]
