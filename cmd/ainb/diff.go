@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"ainbeditor/internal/change"
 	"ainbeditor/internal/diff"
@@ -122,7 +123,7 @@ func readUnwrapped(c *zs.Codec, name string) ([]byte, error) {
 func diffData(a, b []byte) ([]diff.Change, error) {
 	fa, fb := archive.Format(a), archive.Format(b)
 	if fa != fb {
-		return nil, fmt.Errorf("a %s file and a %s file", formatName(fa), formatName(fb))
+		return nil, fmt.Errorf("not one format: %s and %s", formatName(fa), formatName(fb))
 	}
 	if t, ok := trees[fa]; ok && t.diff != nil {
 		return t.diff(a, b)
@@ -175,12 +176,17 @@ func diffData(a, b []byte) ([]diff.Change, error) {
 // memberSummary is what a diff shows of an archive member compared as bytes: its format and
 // size, as JSON.
 func memberSummary(b []byte) []byte {
-	return fmt.Appendf(nil, `{"format":%q,"size":%d}`, formatName(archive.Format(b)), len(b))
+	f := archive.Format(b)
+	if f == "" {
+		f = "unknown"
+	}
+	return fmt.Appendf(nil, `{"format":%q,"size":%d}`, f, len(b))
 }
 
+// formatName names a format (as pack.Format names it) in messages.
 func formatName(f string) string {
 	if f == "" {
 		return "unknown"
 	}
-	return f
+	return strings.ToUpper(f)
 }

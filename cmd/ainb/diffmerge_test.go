@@ -222,3 +222,29 @@ func TestDiffAndMergePack(t *testing.T) {
 		t.Errorf("conflicting pack merge: exit %d, %q, want %q", code, out, want1)
 	}
 }
+
+func TestDiffAndMergeTrouble(t *testing.T) {
+	dir := t.TempDir()
+	ainbFile := filepath.Join(testcorpus.Dir(t), "ainb", "synthetic", "minimal_v407.ainb")
+	sarcFile := filepath.Join(testcorpus.Dir(t), "sarc", "test.sarc")
+	bad := writeIn(t, dir, "bad.ainb", []byte("AIB \x07\x04\x00\x00"))
+	bymlFile := filepath.Join(testcorpus.Dir(t), "byml", "A-1_Dynamic.byml")
+	for _, tc := range []struct {
+		args []string
+		errs string
+	}{
+		{[]string{"diff", ainbFile, sarcFile}, "ainb: " + ainbFile + ", " + sarcFile + ": not one format: AINB and SARC\n"},
+		{[]string{"diff", ainbFile, bad}, "ainb: " + ainbFile + ", " + bad + ": ainb: header at offset 0x0: file is 8 bytes, shorter than the 0x74-byte header\n"},
+		{[]string{"diff", ainbFile, filepath.Join(dir, "none")}, "ainb: " + filepath.Join(dir, "none") + ": open " + filepath.Join(dir, "none") + ": no such file or directory\n"},
+		{[]string{"merge", ainbFile, ainbFile, sarcFile, "-o", filepath.Join(dir, "out")}, "ainb: " + ainbFile + " is AINB, " + sarcFile + " is SARC: not one format\n"},
+		{[]string{"merge", bymlFile, bymlFile, bymlFile, "-o", filepath.Join(dir, "out")}, "ainb: merge of BYML files: not yet\n"},
+	} {
+		out, errs, code := runCLI(t, tc.args...)
+		if code != 2 || out != "" || errs != tc.errs {
+			t.Errorf("%v: exit %d, %q %q; want exit 2, %q", tc.args, code, out, errs, tc.errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+		t.Error("a failed merge wrote its output")
+	}
+}

@@ -47,7 +47,7 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 	f := archive.Format(data[0])
 	for k := 1; k < 3; k++ {
 		if g := archive.Format(data[k]); g != f {
-			say(stderr, "ainb: %s is a %s file, %s a %s file", files[0], formatName(f), files[k], formatName(g))
+			say(stderr, "ainb: %s is %s, %s is %s: not one format", files[0], formatName(f), files[k], formatName(g))
 			return 2
 		}
 	}

@@ -149,3 +149,26 @@ func TestMergeOrderAndValue(t *testing.T) {
 		t.Error("the merge of a reorder and a value edit differs from both applied")
 	}
 }
+
+// Three versions of the largest corpus file, each side with a few edits.
+func BenchmarkMergeLargest(b *testing.B) {
+	name, data := largest(b)
+	base := parse(b, name, data)
+	g := newGenerator(base, 1)
+	var ea, eb []*edit
+	for range 5 {
+		ea, eb = append(ea, g.next()), append(eb, g.next())
+	}
+	x, y := parse(b, name, data), parse(b, name, data)
+	for k := range ea {
+		ea[k].apply(x)
+		eb[k].apply(y)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, cs, err := Merge(base, x, y, change.NoPreference); err != nil || len(cs) > 0 {
+			b.Fatal(err, cs)
+		}
+	}
+}
