@@ -19,10 +19,14 @@ import (
 // side come along with their links, after base's nodes (ours', then theirs'); a node one side
 // removed goes unless the other side changed it, which is a conflict.
 //
+// The order of a node's properties, inputs and outputs is a place of its own (the file keeps
+// it), so a side that reorders them and a side that edits one combine.
+//
 // With conflicts and no preference, Merge returns no document and the conflicts. With
 // prefer set to change.Ours or change.Theirs, every conflict takes that side's value, and
 // the conflicts it settled are returned beside the document so the caller can say so. The
-// merged document keeps base's name and layout facts; an error says it does not build.
+// merged document keeps base's name and layout facts. An error says the merged document
+// links to a node the other side removed, or does not build (ToFile's problems).
 func Merge(base, ours, theirs *graph.Document, prefer change.Prefer) (*graph.Document, []change.Conflict, error) {
 	mg := &merger{base: base, prefer: prefer}
 	mo, mt := match(base, ours), match(base, theirs)
@@ -36,29 +40,31 @@ func Merge(base, ours, theirs *graph.Document, prefer change.Prefer) (*graph.Doc
 	// A node both sides added (the same GUID, its own on each side) is one node: theirs
 	// takes ours' id, and the two are compared as one place below.
 	twin := map[int]int{} // theirs' index -> ours' index
-	go_, gt := uniqueGUIDs(ours), uniqueGUIDs(theirs)
+	gOurs, gTheirs := uniqueGUIDs(ours), uniqueGUIDs(theirs)
 	for j := range theirs.Nodes {
-		if mt.ba[j] >= 0 || !gt.known(theirs, j) {
+		if mt.ba[j] >= 0 || !gTheirs.known(theirs, j) {
 			continue
 		}
-		if k, ok := go_.index[theirs.Nodes[j].GUID]; ok && k >= 0 && mo.ba[k] < 0 {
+		if k, ok := gOurs.index[theirs.Nodes[j].GUID]; ok && k >= 0 && mo.ba[k] < 0 {
 			twin[j] = k
 		}
 	}
-	for _, s := range []struct {
-		d  *graph.Document
-		m  matching
-		id map[int]int
-	}{{ours, mo, oursID}, {theirs, mt, theirsID}} {
-		for j := range s.d.Nodes {
-			if i := s.m.ba[j]; i >= 0 {
-				s.id[s.d.Nodes[j].ID] = base.Nodes[i].ID
-			} else if k, ok := twin[j]; ok && s.d == theirs {
-				s.id[s.d.Nodes[j].ID] = oursID[ours.Nodes[k].ID]
-			} else {
-				s.id[s.d.Nodes[j].ID] = next
-				next++
-			}
+	for j := range ours.Nodes {
+		if i := mo.ba[j]; i >= 0 {
+			oursID[ours.Nodes[j].ID] = base.Nodes[i].ID
+		} else {
+			oursID[ours.Nodes[j].ID] = next
+			next++
+		}
+	}
+	for j := range theirs.Nodes {
+		if i := mt.ba[j]; i >= 0 {
+			theirsID[theirs.Nodes[j].ID] = base.Nodes[i].ID
+		} else if k, ok := twin[j]; ok {
+			theirsID[theirs.Nodes[j].ID] = oursID[ours.Nodes[k].ID]
+		} else {
+			theirsID[theirs.Nodes[j].ID] = next
+			next++
 		}
 	}
 	out := &graph.Document{

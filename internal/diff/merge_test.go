@@ -64,6 +64,10 @@ func TestMergeSameAddedNode(t *testing.T) {
 	if got, want := build(t, "merged", out), build(t, "once", a); !bytes.Equal(got, want) {
 		t.Error("merging a node both sides added alike did not give the file with it added once")
 	}
+	// One document passed as both sides is the same change twice.
+	if out, cs, err := Merge(base, a, a, change.NoPreference); err != nil || len(cs) > 0 || !bytes.Equal(build(t, "merged", out), build(t, "once", a)) {
+		t.Errorf("merge with one document as both sides: %v, %v, or other bytes", err, cs)
+	}
 	added := &bd.Nodes[len(bd.Nodes)-1]
 	added.Name += "Other"
 	_, cs, err = Merge(base, a, bd, change.NoPreference)
