@@ -4,7 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/change"
+	"ainbeditor/internal/graph"
 )
 
 // A document compared with itself, and with itself renumbered, shuffled and moved, has no
@@ -48,5 +50,43 @@ func TestChangeJSON(t *testing.T) {
 	c = Change{change.Change{Op: change.Added, Path: change.Path{"blackboard X"}, New: []byte(`{}`)}, -1, -1}
 	if got, want := string(c.AppendJSON(nil)), `{"op":"added","path":["blackboard X"],"new":{}}`; got != want {
 		t.Errorf("AppendJSON = %s, want %s", got, want)
+	}
+}
+
+// Without GUIDs nodes are matched by place and class: renumbered, shuffled and moved, a
+// document still has no changes.
+func TestDiffWithoutGUIDs(t *testing.T) {
+	bad := 0
+	for name, b := range corpusDocs(t) {
+		a, c := parse(t, name, b), parse(t, name, b)
+		for _, d := range []*graph.Document{a, c} {
+			for i := range d.Nodes {
+				d.Nodes[i].GUID = ainb.GUID{}
+			}
+		}
+		renumber(c, rand.New(rand.NewPCG(2, uint64(len(b)))))
+		if cs := Diff(a, c); len(cs) > 0 {
+			bad++
+			t.Errorf("%s: %d changes, first:\n%s", name, len(cs), text(cs[:min(3, len(cs))]))
+		}
+	}
+}
+
+// The same without GUIDs: every node is matched by place, content and class.
+func BenchmarkDiffLargestWithoutGUIDs(b *testing.B) {
+	name, data := largest(b)
+	x, y := parse(b, name, data), parse(b, name, data)
+	for _, d := range []*graph.Document{x, y} {
+		for i := range d.Nodes {
+			d.Nodes[i].GUID = ainb.GUID{}
+		}
+	}
+	renumber(y, rand.New(rand.NewPCG(1, 2)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if cs := Diff(x, y); len(cs) != 0 {
+			b.Fatalf("%d changes, want 0", len(cs))
+		}
 	}
 }
