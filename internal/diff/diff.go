@@ -22,10 +22,11 @@ type Change struct {
 }
 
 // Diff lists every change from a to b: document fields, commands (by name), blackboard
-// parameters (by name, or by place and type when renamed), modules (by path) and nodes, matched
-// as match says. Within a node: its own fields, properties, inputs and outputs (by name),
+// parameters (by name, or by place and type when renamed), modules (by path), expression
+// functions no node uses (by index) and nodes, matched as match says. Within a node: its own
+// fields, properties, inputs and outputs (by name, and their order: "order of inputs"),
 // children, jumps and attachments (by place), queries, and the text of each expression
-// function a property or input goes through. References are compared through the matchings,
+// function a property or input goes through (".../input Speed/expression"). References are compared through the matchings,
 // so a node that only moved or was renumbered is no change; node positions and the layout
 // facts are never changes.
 //
@@ -90,6 +91,7 @@ func Diff(a, b *graph.Document) []Change {
 			d.add(change.Added, change.Path{"module " + b.Modules[j].Path}, nil, graph.AppendModule(nil, &b.Modules[j]), -1, -1)
 		}
 	}
+	d.unusedFunctions(a, b)
 	var ka, kb []byte
 	for i := range a.Nodes {
 		na := &a.Nodes[i]
@@ -111,6 +113,42 @@ func Diff(a, b *graph.Document) []Change {
 		}
 	}
 	return d.out
+}
+
+// unusedFunctions compares, by index, the expression functions no node or attachment uses on
+// either side: a used function is compared where it is used.
+func (d *differ) unusedFunctions(a, b *graph.Document) {
+	ua, ub := usedFunctions(a), usedFunctions(b)
+	for k := 0; k < max(nfn(a), nfn(b)); k++ {
+		if ua[k] || ub[k] {
+			continue
+		}
+		var o, n []byte
+		if k < nfn(a) {
+			o = appendString(nil, a.Expressions.Functions[k].Text)
+		}
+		if k < nfn(b) {
+			n = appendString(nil, b.Expressions.Functions[k].Text)
+		}
+		d.value(change.Path{"expression function " + strconv.Itoa(k)}, o, n, o, n, -1, -1)
+	}
+}
+
+// usedFunctions marks the functions a source of a node or attachment goes through.
+func usedFunctions(d *graph.Document) map[int]bool {
+	used := map[int]bool{}
+	v := &view{d: d}
+	for i := range d.Nodes {
+		v.eachExpression(&d.Nodes[i], func(_ []string, fn int) { used[fn] = true })
+	}
+	for k := range d.Attachments {
+		for _, p := range d.Attachments[k].Properties {
+			if p.Source != nil && p.Source.Expression != nil {
+				used[*p.Source.Expression] = true
+			}
+		}
+	}
+	return used
 }
 
 // NodeStep is the path step naming a node: "node 12 Root", with its GUID when it has one:

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"ainbeditor/internal/ainb"
@@ -89,4 +90,31 @@ func BenchmarkDiffLargestWithoutGUIDs(b *testing.B) {
 			b.Fatalf("%d changes, want 0", len(cs))
 		}
 	}
+}
+
+// A function no node uses is compared by its index.
+func TestDiffUnusedFunction(t *testing.T) {
+	name, b := largestWithExpressions(t)
+	a, c := parse(t, name, b), parse(t, name, b)
+	k := len(c.Expressions.Functions)
+	c.Expressions.Functions = append(c.Expressions.Functions, graph.Function{Text: c.Expressions.Functions[0].Text})
+	want := `+ expression function ` + strconv.Itoa(k) + `: ` + string(appendString(nil, c.Expressions.Functions[0].Text))
+	if got := text(Diff(a, c)); got != want {
+		t.Errorf("diff: %s\nwant %s", got, want)
+	}
+}
+
+// largestWithExpressions is the corpus file with the most expression functions.
+func largestWithExpressions(t *testing.T) (string, []byte) {
+	best, most := "", 0
+	var data []byte
+	for name, b := range corpusDocs(t) {
+		if d := parse(t, name, b); nfn(d) > most || nfn(d) == most && name < best {
+			best, most, data = name, nfn(d), b
+		}
+	}
+	if most == 0 {
+		t.Fatal("no corpus file has expressions")
+	}
+	return best, data
 }
