@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"ainbeditor/internal/change"
@@ -174,5 +175,24 @@ func BenchmarkMergeLargest(b *testing.B) {
 		if _, cs, err := Merge(base, x, y, change.NoPreference); err != nil || len(cs) > 0 {
 			b.Fatal(err, cs)
 		}
+	}
+}
+
+// A link one side adds to a node the other side removed is an error naming the link.
+func TestMergeLinkToRemovedNode(t *testing.T) {
+	name, b := caseFile(t)
+	base := parse(t, name, b)
+	rm := newGenerator(base, 5).removeLeaf()
+	if rm == nil || len(base.Commands) == 0 {
+		t.Fatal("no leaf to remove or no command")
+	}
+	leaf := rm.changes[0].NodeA
+	a := applied(t, name, b, []*edit{rm})
+	bd := parse(t, name, b)
+	bd.Commands[0].Root = leaf
+	out, cs, err := Merge(base, a, bd, change.NoPreference)
+	want := "command " + base.Commands[0].Name + ": links to node " + strconv.Itoa(leaf) + ", which the other side removed"
+	if err == nil || err.Error() != want || out != nil || len(cs) > 0 {
+		t.Fatalf("merge: %v, %d conflicts; want the error %q", err, len(cs), want)
 	}
 }
