@@ -485,12 +485,13 @@ func (mg *merger) functions(out, ours, theirs *graph.Document, mo, mt matching) 
 	case base.Expressions != nil:
 		x.Version = base.Expressions.Version
 	default:
-		x.Version = max(version2(ours), version2(theirs))
+		x.Version = max(exprVersion(ours), exprVersion(theirs))
 	}
 	return fb, fo, ft
 }
 
-func version2(d *graph.Document) uint32 {
+// exprVersion is d's expression binary version, 0 without one.
+func exprVersion(d *graph.Document) uint32 {
 	if d.Expressions == nil {
 		return 0
 	}
