@@ -65,7 +65,7 @@ func Diff(a, b *graph.Document) []Change {
 	}
 	for i := range a.Blackboard {
 		p := &a.Blackboard[i]
-		step := change.Path{"blackboard " + p.Name}
+		step := change.Path{paramStep(a, i)}
 		if bbA[i] < 0 {
 			d.add(change.Removed, step, graph.AppendBlackboardParam(nil, p), nil, -1, -1)
 		} else if o, n := graph.AppendBlackboardParam(nil, p), graph.AppendBlackboardParam(nil, &b.Blackboard[bbA[i]]); !bytes.Equal(o, n) {
@@ -74,7 +74,7 @@ func Diff(a, b *graph.Document) []Change {
 	}
 	for j := range b.Blackboard {
 		if bbB[j] < 0 {
-			d.add(change.Added, change.Path{"blackboard " + b.Blackboard[j].Name}, nil, graph.AppendBlackboardParam(nil, &b.Blackboard[j]), -1, -1)
+			d.add(change.Added, change.Path{paramStep(b, j)}, nil, graph.AppendBlackboardParam(nil, &b.Blackboard[j]), -1, -1)
 		}
 	}
 	for i := range a.Modules {
@@ -459,30 +459,66 @@ func pairs(a, b []string, f func(key string, x, y int)) {
 	}
 }
 
-// matchBlackboard pairs the blackboard parameters of a and b: by name, then a parameter left
-// over in a with the one left over in b at the same index and of the same type (a rename).
-// It returns a's index -> b's and b's -> a's, -1 for no counterpart.
+// matchBlackboard pairs the blackboard parameters of a and b: by name and type (a name the
+// file repeats within one type by its occurrence), then a parameter left over in a with the
+// one left over in b at the same index and of the same type (a rename). It returns a's index
+// -> b's and b's -> a's, -1 for no counterpart.
 func matchBlackboard(a, b *graph.Document) (ab, ba []int) {
-	ab, ba = make([]int, len(a.Blackboard)), make([]int, len(b.Blackboard))
-	byName := make(map[string]int, len(b.Blackboard))
-	for j := range b.Blackboard {
-		ba[j] = -1
-		if _, dup := byName[b.Blackboard[j].Name]; !dup {
-			byName[b.Blackboard[j].Name] = j
-		}
+	ab, ba = fill(len(a.Blackboard)), fill(len(b.Blackboard))
+	type key struct {
+		name string
+		t    graph.ValueType
+		nth  int
 	}
-	for i := range a.Blackboard {
-		ab[i] = -1
-		if j, ok := byName[a.Blackboard[i].Name]; ok && ba[j] < 0 {
+	keys := func(d *graph.Document) []key {
+		seen := map[key]int{}
+		out := make([]key, len(d.Blackboard))
+		for i, p := range d.Blackboard {
+			k := key{p.Name, p.Type, 0}
+			k.nth = seen[k]
+			seen[key{p.Name, p.Type, 0}]++
+			out[i] = k
+		}
+		return out
+	}
+	byKey := map[key]int{}
+	for j, k := range keys(b) {
+		byKey[k] = j
+	}
+	for i, k := range keys(a) {
+		if j, ok := byKey[k]; ok {
 			ab[i], ba[j] = j, i
 		}
 	}
+	// A rename only between names each file has once: a repeated name is known by its
+	// occurrence, which a rename into it would shift.
 	for i := range a.Blackboard {
-		if ab[i] < 0 && i < len(b.Blackboard) && ba[i] < 0 && a.Blackboard[i].Type == b.Blackboard[i].Type {
+		if ab[i] < 0 && i < len(b.Blackboard) && ba[i] < 0 && a.Blackboard[i].Type == b.Blackboard[i].Type &&
+			!repeated(a, i) && !repeated(b, i) {
 			ab[i], ba[i] = i, i
 		}
 	}
 	return ab, ba
+}
+
+// paramStep is the path step naming blackboard parameter i: "blackboard Speed", with its type
+// when the file has another parameter of that name ("blackboard Speed (float)").
+func paramStep(d *graph.Document, i int) string {
+	p := &d.Blackboard[i]
+	if repeated(d, i) {
+		return "blackboard " + p.Name + " (" + string(p.Type) + ")"
+	}
+	return "blackboard " + p.Name
+}
+
+// repeated reports whether another blackboard parameter has the name of parameter i.
+func repeated(d *graph.Document, i int) bool {
+	for k := range d.Blackboard {
+		if k != i && d.Blackboard[k].Name == d.Blackboard[i].Name {
+			return true
+		}
+	}
+	return false
 }
 
 func commandIndex(d *graph.Document, name string) int {

@@ -346,7 +346,7 @@ func (mg *merger) blackboard(out, ours, theirs *graph.Document) (bb, bo, bt []in
 	}
 	for i := range base.Blackboard {
 		o, t := ob[i], tb[i]
-		s := mg.decide(change.Path{"blackboard " + base.Blackboard[i].Name}, key(base, i), key(ours, o), key(theirs, t))
+		s := mg.decide(change.Path{paramStep(base, i)}, key(base, i), key(ours, o), key(theirs, t))
 		var p *graph.BlackboardParam
 		switch {
 		case s == sideOurs && o >= 0:
@@ -367,6 +367,7 @@ func (mg *merger) blackboard(out, ours, theirs *graph.Document) (bb, bo, bt []in
 			bt[t] = k
 		}
 	}
+	oursStart := len(out.Blackboard)
 	for j := range ours.Blackboard {
 		if oo[j] < 0 {
 			bo[j] = len(out.Blackboard)
@@ -378,8 +379,9 @@ func (mg *merger) blackboard(out, ours, theirs *graph.Document) (bb, bo, bt []in
 			continue
 		}
 		p := &theirs.Blackboard[j]
-		if k := blackboardIndex(out, p.Name); k >= 0 {
-			// Both added a parameter of this name.
+		if k := blackboardIndex(out.Blackboard[oursStart:], p.Name, p.Type); k >= 0 {
+			k += oursStart
+			// Both added a parameter of this name and type.
 			kt := graph.AppendBlackboardParam(nil, p)
 			if mg.decide(change.Path{"blackboard " + p.Name}, nil, graph.AppendBlackboardParam(nil, &out.Blackboard[k]), kt) == sideTheirs {
 				out.Blackboard[k] = *p
@@ -393,9 +395,10 @@ func (mg *merger) blackboard(out, ours, theirs *graph.Document) (bb, bo, bt []in
 	return bb, bo, bt
 }
 
-func blackboardIndex(d *graph.Document, name string) int {
-	for k := range d.Blackboard {
-		if d.Blackboard[k].Name == name {
+// blackboardIndex is the index in ps of the parameter of this name and type, or -1.
+func blackboardIndex(ps []graph.BlackboardParam, name string, t graph.ValueType) int {
+	for k := range ps {
+		if ps[k].Name == name && ps[k].Type == t {
 			return k
 		}
 	}
@@ -482,6 +485,9 @@ func (mg *merger) functions(out, ours, theirs *graph.Document, mo, mt matching) 
 	switch from := [...]*graph.Document{base, ours, theirs}[vs]; {
 	case from.Expressions != nil:
 		x.Version = from.Expressions.Version
+	case len(x.Functions) == 0:
+		// The side that won dropped the expression binary, and no function is left.
+		out.Expressions = nil
 	case base.Expressions != nil:
 		x.Version = base.Expressions.Version
 	default:

@@ -2,8 +2,10 @@ package diff
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -194,5 +196,34 @@ func TestMergeLinkToRemovedNode(t *testing.T) {
 	want := "command " + base.Commands[0].Name + ": links to node " + strconv.Itoa(leaf) + ", which the other side removed"
 	if err == nil || err.Error() != want || out != nil || len(cs) > 0 {
 		t.Fatalf("merge: %v, %d conflicts; want the error %q", err, len(cs), want)
+	}
+}
+
+// Unrelated files: merging x with y as ours and x as theirs gives y (nothing of it lost or
+// mixed up, whatever the matching paired), and Diff and Merge of any two files never panic.
+func TestMergeUnrelatedFiles(t *testing.T) {
+	files := corpusDocs(t)
+	names := slices.Sorted(maps.Keys(files))
+	pairs, checked := 0, 0
+	for k := 0; k+1 < len(names); k++ {
+		x, y := parse(t, names[k], files[names[k]]), parse(t, names[k+1], files[names[k+1]])
+		Diff(x, y)
+		if x.Version != y.Version {
+			continue
+		}
+		pairs++
+		out, cs, err := Merge(x, y, parse(t, names[k], files[names[k]]), change.NoPreference)
+		if err != nil || len(cs) > 0 {
+			t.Errorf("%s into %s: %v, %d conflicts", names[k+1], names[k], err, len(cs))
+			continue
+		}
+		if d := Diff(y, out); len(d) > 0 {
+			t.Errorf("%s into %s: the merge differs from ours:\n%s", names[k+1], names[k], text(d[:min(3, len(d))]))
+			continue
+		}
+		checked++
+	}
+	if checked == 0 || checked != pairs {
+		t.Errorf("%d of %d pairs merged to ours", checked, pairs)
 	}
 }
