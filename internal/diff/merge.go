@@ -374,12 +374,15 @@ func (mg *merger) blackboard(out, ours, theirs *graph.Document) (bb, bo, bt []in
 			out.Blackboard = append(out.Blackboard, ours.Blackboard[j])
 		}
 	}
+	theirsStart := len(out.Blackboard)
+	taken := map[int]bool{} // ours' added parameters already paired with theirs'
 	for j := range theirs.Blackboard {
 		if tt[j] >= 0 {
 			continue
 		}
 		p := &theirs.Blackboard[j]
-		if k := blackboardIndex(out.Blackboard[oursStart:], p.Name, p.Type); k >= 0 {
+		if k := addedTwin(out.Blackboard[oursStart:theirsStart], p, taken); k >= 0 {
+			taken[k] = true
 			k += oursStart
 			// Both added a parameter of this name and type.
 			kt := graph.AppendBlackboardParam(nil, p)
@@ -395,10 +398,10 @@ func (mg *merger) blackboard(out, ours, theirs *graph.Document) (bb, bo, bt []in
 	return bb, bo, bt
 }
 
-// blackboardIndex is the index in ps of the parameter of this name and type, or -1.
-func blackboardIndex(ps []graph.BlackboardParam, name string, t graph.ValueType) int {
+// addedTwin is the index in ps of the first parameter not yet taken with p's name and type, or -1.
+func addedTwin(ps []graph.BlackboardParam, p *graph.BlackboardParam, taken map[int]bool) int {
 	for k := range ps {
-		if ps[k].Name == name && ps[k].Type == t {
+		if !taken[k] && ps[k].Name == p.Name && ps[k].Type == p.Type {
 			return k
 		}
 	}

@@ -199,7 +199,7 @@ func TestMergeLinkToRemovedNode(t *testing.T) {
 	}
 }
 
-// Unrelated files: merging x with y as ours and x as theirs gives y (nothing of it lost or
+// Unrelated files: merging y into x as ours (x as theirs), or as theirs, gives y (nothing of it lost or
 // mixed up, whatever the matching paired), and Diff and Merge of any two files never panic.
 func TestMergeUnrelatedFiles(t *testing.T) {
 	files := corpusDocs(t)
@@ -219,6 +219,16 @@ func TestMergeUnrelatedFiles(t *testing.T) {
 		}
 		if d := Diff(y, out); len(d) > 0 {
 			t.Errorf("%s into %s: the merge differs from ours:\n%s", names[k+1], names[k], text(d[:min(3, len(d))]))
+			continue
+		}
+		// The same from their side.
+		out, cs, err = Merge(x, parse(t, names[k], files[names[k]]), y, change.NoPreference)
+		if err != nil || len(cs) > 0 {
+			t.Errorf("%s into %s as theirs: %v, %d conflicts", names[k+1], names[k], err, len(cs))
+			continue
+		}
+		if d := Diff(y, out); len(d) > 0 {
+			t.Errorf("%s into %s: the merge differs from theirs:\n%s", names[k+1], names[k], text(d[:min(3, len(d))]))
 			continue
 		}
 		checked++
