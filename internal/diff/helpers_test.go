@@ -11,10 +11,12 @@ import (
 	"ainbeditor/internal/testcorpus"
 )
 
-// corpusDocs parses every corpus AINB file and every game AINB file the document reads; few
-// trims the list for tests that do much per file.
+// corpusDocs reads every corpus AINB file and every game AINB file the document reads.
 func corpusDocs(t testing.TB) map[string][]byte {
 	t.Helper()
+	if corpus != nil {
+		return corpus
+	}
 	files := testcorpus.AINB(t)
 	files = append(files, testcorpus.GameFiles(t, "ainb")...)
 	out := map[string][]byte{}
@@ -28,8 +30,12 @@ func corpusDocs(t testing.TB) map[string][]byte {
 		}
 		out[f] = b
 	}
+	corpus = out
 	return out
 }
+
+// corpus is corpusDocs' answer, kept for the next test: every test reads it and none changes it.
+var corpus map[string][]byte
 
 func parse(t testing.TB, name string, b []byte) *graph.Document {
 	t.Helper()
