@@ -8,6 +8,8 @@
 //	ainb exprs [-check] FILE...       expressions as readable code; -check: they compile back exactly
 //	ainb unpack PACK DIR              write a SARC's files under DIR
 //	ainb pack DIR -o PACK             build a SARC from DIR's files
+//	ainb diff [-json] A B             what changed from A to B (AINB by meaning, packs member by member)
+//	ainb merge BASE OURS THEIRS -o OUT  three-way merge of AINB files or packs
 package main
 
 import (
@@ -39,6 +41,15 @@ const usage = `usage:
                                       with DIR/.sarc.yml recording the archive's layout
   ainb pack [-yaz0] [-zsdic PATH] DIR -o PACK
                                       build a SARC from every file under DIR (compressed as build)
+  ainb diff [-json] [-zsdic PATH] A B list what changed from A to B, one change a line (-json:
+                                      as JSON): AINB files by meaning (nodes matched by GUID
+                                      or place), packs member by member; exit 0 without
+                                      changes, 1 with, 2 on trouble
+  ainb merge [-prefer ours|theirs] [-zsdic PATH] BASE OURS THEIRS -o OUT
+                                      three-way merge of AINB files or packs: changes of
+                                      either side combine; conflicts are listed and nothing is
+                                      written (exit 1) unless -prefer settles them; OUT is
+                                      compressed as build's, a pack keeps OURS's wrapping
 
 Files wrapped in Yaz0 or zstd are recognized by magic and unwrapped. Files compressed with
 TotK's dictionaries need -zsdic PATH (or the environment variable AINB_ZSDIC) naming the
@@ -67,6 +78,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return unpack(args[1:], stderr)
 	case "pack":
 		return pack(args[1:], stderr)
+	case "diff":
+		return diffCommand(args[1:], stdout, stderr)
+	case "merge":
+		return mergeCommand(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

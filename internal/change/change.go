@@ -9,6 +9,7 @@
 package change
 
 import (
+	"fmt"
 	"strings"
 
 	"ainbeditor/internal/jsontext"
@@ -73,6 +74,29 @@ func (p Path) Child(step string) Path {
 	copy(q, p)
 	q[len(p)] = step
 	return q
+}
+
+// Prefer says how a three-way merge settles a conflict: by reporting it (NoPreference), or by
+// taking our side's or their side's value.
+type Prefer uint8
+
+const (
+	NoPreference Prefer = iota
+	Ours
+	Theirs
+)
+
+// ParsePrefer reads "ours", "theirs" or "" (no preference).
+func ParsePrefer(s string) (Prefer, error) {
+	switch s {
+	case "":
+		return NoPreference, nil
+	case "ours":
+		return Ours, nil
+	case "theirs":
+		return Theirs, nil
+	}
+	return NoPreference, fmt.Errorf("preference %q: want ours or theirs", s)
 }
 
 // Change is one difference between an old and a new version of a file. Old and New are the

@@ -48,3 +48,14 @@ func TestChildDoesNotShare(t *testing.T) {
 		t.Fatalf("Child shared its parent's array: %v %v", a, b)
 	}
 }
+
+func TestParsePrefer(t *testing.T) {
+	for s, want := range map[string]Prefer{"": NoPreference, "ours": Ours, "theirs": Theirs} {
+		if got, err := ParsePrefer(s); err != nil || got != want {
+			t.Errorf("ParsePrefer(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	if _, err := ParsePrefer("mine"); err == nil || err.Error() != `preference "mine": want ours or theirs` {
+		t.Errorf("ParsePrefer(mine) error = %v", err)
+	}
+}

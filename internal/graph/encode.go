@@ -258,15 +258,10 @@ func appendValueSource(b []byte, t ValueType, v *Value, s *Source) []byte {
 func appendProperties(b []byte, ps []Property) []byte {
 	b = append(b, '[')
 	for i := range ps {
-		p := &ps[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendParamHead(b, p.Name, p.Type, p.ClassName)
-		b = appendValueSource(b, p.Type, &p.Value, p.Source)
-		b = appendFlag(b, `,"isOutput":`, p.IsOutput)
-		b = appendOptBool(b, `,"usesDefault":`, p.UsesDefault)
-		b = append(b, '}')
+		b = AppendProperty(b, &ps[i])
 	}
 	b = append(b, ']')
 	return b
@@ -297,115 +292,40 @@ func appendNode(b []byte, n *Node) []byte {
 	if len(n.Inputs) > 0 {
 		b = appendRaw(b, `,"inputs":[`)
 		for i := range n.Inputs {
-			in := &n.Inputs[i]
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendParamHead(b, in.Name, in.Type, in.ClassName)
-			b = appendValueSource(b, in.Type, &in.Value, in.Source)
-			if in.Sources != nil {
-				b = appendRaw(b, `,"sources":[`)
-				for k := range in.Sources {
-					if k > 0 {
-						b = append(b, ',')
-					}
-					b = appendSource(b, &in.Sources[k])
-				}
-				b = append(b, ']')
-			}
-			b = appendFlag(b, `,"setBlackboard":`, in.SetBlackboard)
-			b = appendFlag(b, `,"isOutput":`, in.IsOutput)
-			b = appendOptBool(b, `,"usesDefault":`, in.UsesDefault)
-			b = append(b, '}')
+			b = appendInput(b, &n.Inputs[i])
 		}
 		b = append(b, ']')
 	}
 	if len(n.Outputs) > 0 {
 		b = appendRaw(b, `,"outputs":[`)
 		for i := range n.Outputs {
-			o := &n.Outputs[i]
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendParamHead(b, o.Name, o.Type, o.ClassName)
-			b = appendFlag(b, `,"connected":`, o.Connected)
-			b = append(b, '}')
+			b = appendOutput(b, &n.Outputs[i])
 		}
 		b = append(b, ']')
 	}
 	if len(n.Children) > 0 {
 		b = appendRaw(b, `,"children":[`)
 		for i := range n.Children {
-			c := &n.Children[i]
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendRaw(b, `{"node":`)
-			if c.Node == NoNode {
-				b = appendRaw(b, `null`)
-			} else {
-				b = appendInt(b, int64(c.Node))
-			}
-			b = appendRaw(b, `,"name":`)
-			b = jsontext.AppendString(b, c.Name)
-			if k := c.Condition; k != nil {
-				b = appendRaw(b, `,"condition":{`)
-				n := len(b)
-				if k.Int != nil {
-					b = append(sep(b, n), `"int":`...)
-					b = appendInt(b, int64(*k.Int))
-				}
-				if k.String != nil {
-					b = append(sep(b, n), `"string":`...)
-					b = jsontext.AppendString(b, *k.String)
-				}
-				if k.Weight != nil {
-					b = append(sep(b, n), `"weight":`...)
-					b = appendFloat(b, *k.Weight)
-				}
-				if k.Min != nil {
-					b = append(sep(b, n), `"min":`...)
-					b = appendFloat(b, *k.Min)
-				}
-				if k.Max != nil {
-					b = append(sep(b, n), `"max":`...)
-					b = appendFloat(b, *k.Max)
-				}
-				if k.Blackboard != nil {
-					b = append(sep(b, n), `"blackboard":`...)
-					b = appendInt(b, int64(*k.Blackboard))
-				}
-				if k.MinBlackboard != nil {
-					b = append(sep(b, n), `"minBlackboard":`...)
-					b = appendInt(b, int64(*k.MinBlackboard))
-				}
-				if k.MaxBlackboard != nil {
-					b = append(sep(b, n), `"maxBlackboard":`...)
-					b = appendInt(b, int64(*k.MaxBlackboard))
-				}
-				b = append(b, '}')
-			}
-			b = append(b, '}')
+			b = appendChild(b, &n.Children[i])
 		}
 		b = append(b, ']')
 	}
 	if len(n.Jumps) > 0 {
 		b = appendRaw(b, `,"jumps":[`)
 		for i := range n.Jumps {
-			j := &n.Jumps[i]
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendRaw(b, `{"node":`)
-			b = appendInt(b, int64(j.Node))
-			b = appendRaw(b, `,"type":`)
-			b = appendInt(b, int64(j.Type))
-			if j.Command != "" {
-				b = appendRaw(b, `,"command":`)
-				b = jsontext.AppendString(b, j.Command)
-			}
-			b = appendFlag(b, `,"postCalc":`, j.PostCalc)
-			b = append(b, '}')
+			b = appendJump(b, &n.Jumps[i])
 		}
 		b = append(b, ']')
 	}
@@ -442,6 +362,148 @@ func appendNode(b []byte, n *Node) []byte {
 	return b
 }
 
+func appendInput(b []byte, in *Input) []byte {
+	b = appendParamHead(b, in.Name, in.Type, in.ClassName)
+	b = appendValueSource(b, in.Type, &in.Value, in.Source)
+	if in.Sources != nil {
+		b = appendRaw(b, `,"sources":[`)
+		for k := range in.Sources {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendSource(b, &in.Sources[k])
+		}
+		b = append(b, ']')
+	}
+	b = appendFlag(b, `,"setBlackboard":`, in.SetBlackboard)
+	b = appendFlag(b, `,"isOutput":`, in.IsOutput)
+	b = appendOptBool(b, `,"usesDefault":`, in.UsesDefault)
+	return append(b, '}')
+}
+
+func appendOutput(b []byte, o *Output) []byte {
+	b = appendParamHead(b, o.Name, o.Type, o.ClassName)
+	b = appendFlag(b, `,"connected":`, o.Connected)
+	return append(b, '}')
+}
+
+func appendChild(b []byte, c *Child) []byte {
+	b = appendRaw(b, `{"node":`)
+	if c.Node == NoNode {
+		b = appendRaw(b, `null`)
+	} else {
+		b = appendInt(b, int64(c.Node))
+	}
+	b = appendRaw(b, `,"name":`)
+	b = jsontext.AppendString(b, c.Name)
+	if k := c.Condition; k != nil {
+		b = appendRaw(b, `,"condition":{`)
+		n := len(b)
+		if k.Int != nil {
+			b = append(sep(b, n), `"int":`...)
+			b = appendInt(b, int64(*k.Int))
+		}
+		if k.String != nil {
+			b = append(sep(b, n), `"string":`...)
+			b = jsontext.AppendString(b, *k.String)
+		}
+		if k.Weight != nil {
+			b = append(sep(b, n), `"weight":`...)
+			b = appendFloat(b, *k.Weight)
+		}
+		if k.Min != nil {
+			b = append(sep(b, n), `"min":`...)
+			b = appendFloat(b, *k.Min)
+		}
+		if k.Max != nil {
+			b = append(sep(b, n), `"max":`...)
+			b = appendFloat(b, *k.Max)
+		}
+		if k.Blackboard != nil {
+			b = append(sep(b, n), `"blackboard":`...)
+			b = appendInt(b, int64(*k.Blackboard))
+		}
+		if k.MinBlackboard != nil {
+			b = append(sep(b, n), `"minBlackboard":`...)
+			b = appendInt(b, int64(*k.MinBlackboard))
+		}
+		if k.MaxBlackboard != nil {
+			b = append(sep(b, n), `"maxBlackboard":`...)
+			b = appendInt(b, int64(*k.MaxBlackboard))
+		}
+		b = append(b, '}')
+	}
+	b = append(b, '}')
+	return b
+}
+
+func appendJump(b []byte, j *Jump) []byte {
+	b = appendRaw(b, `{"node":`)
+	b = appendInt(b, int64(j.Node))
+	b = appendRaw(b, `,"type":`)
+	b = appendInt(b, int64(j.Type))
+	if j.Command != "" {
+		b = appendRaw(b, `,"command":`)
+		b = jsontext.AppendString(b, j.Command)
+	}
+	b = appendFlag(b, `,"postCalc":`, j.PostCalc)
+	return append(b, '}')
+}
+
+func appendCommand(b []byte, c *Command) []byte {
+	b = appendRaw(b, `{"name":`)
+	b = jsontext.AppendString(b, c.Name)
+	b = appendRaw(b, `,"guid":`)
+	b = appendGUID(b, &c.GUID)
+	b = appendRaw(b, `,"root":`)
+	b = appendInt(b, int64(c.Root))
+	b = appendRaw(b, `,"secondary":`)
+	b = appendInt(b, int64(c.Secondary))
+	return append(b, '}')
+}
+
+func appendAttachment(b []byte, a *Attachment) []byte {
+	b = appendRaw(b, `{"name":`)
+	b = jsontext.AppendString(b, a.Name)
+	b = appendRaw(b, `,"debug":`)
+	b = appendUint(b, uint64(a.Debug))
+	if len(a.Properties) > 0 {
+		b = appendRaw(b, `,"properties":`)
+		b = appendProperties(b, a.Properties)
+	}
+	return append(b, '}')
+}
+
+func appendBlackboardParam(b []byte, p *BlackboardParam) []byte {
+	b = appendRaw(b, `{"name":`)
+	b = jsontext.AppendString(b, p.Name)
+	b = appendRaw(b, `,"type":`)
+	b = jsontext.AppendString(b, string(p.Type))
+	if p.Notes != "" {
+		b = appendRaw(b, `,"notes":`)
+		b = jsontext.AppendString(b, p.Notes)
+	}
+	b = appendRaw(b, `,"inherit":`)
+	b = jsontext.AppendString(b, p.Inherit)
+	if p.File != "" {
+		b = appendRaw(b, `,"file":`)
+		b = jsontext.AppendString(b, p.File)
+	}
+	b = appendRaw(b, `,"value":`)
+	b = appendValue(b, p.Type, &p.Value)
+	return append(b, '}')
+}
+
+func appendModule(b []byte, m *Module) []byte {
+	b = appendRaw(b, `{"path":`)
+	b = jsontext.AppendString(b, m.Path)
+	b = appendRaw(b, `,"category":`)
+	b = jsontext.AppendString(b, m.Category)
+	b = appendRaw(b, `,"instances":`)
+	b = appendUint(b, uint64(m.Instances))
+	return append(b, '}')
+}
+
 // AppendJSON appends the document's JSON to b.
 func (d *Document) AppendJSON(b []byte) []byte {
 	b, _ = d.AppendJSONLimit(b, jsontext.NoLimit)
@@ -470,19 +532,10 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 
 	b = appendRaw(b, `,"commands":[`)
 	for i := range d.Commands {
-		c := &d.Commands[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendRaw(b, `{"name":`)
-		b = jsontext.AppendString(b, c.Name)
-		b = appendRaw(b, `,"guid":`)
-		b = appendGUID(b, &c.GUID)
-		b = appendRaw(b, `,"root":`)
-		b = appendInt(b, int64(c.Root))
-		b = appendRaw(b, `,"secondary":`)
-		b = appendInt(b, int64(c.Secondary))
-		b = append(b, '}')
+		b = appendCommand(b, &d.Commands[i])
 	}
 	b = appendRaw(b, `],"nodes":[`)
 	for i := range d.Nodes {
@@ -503,19 +556,10 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 	}
 	b = appendRaw(b, `],"attachments":[`)
 	for i := range d.Attachments {
-		a := &d.Attachments[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendRaw(b, `{"name":`)
-		b = jsontext.AppendString(b, a.Name)
-		b = appendRaw(b, `,"debug":`)
-		b = appendUint(b, uint64(a.Debug))
-		if len(a.Properties) > 0 {
-			b = appendRaw(b, `,"properties":`)
-			b = appendProperties(b, a.Properties)
-		}
-		b = append(b, '}')
+		b = appendAttachment(b, &d.Attachments[i])
 		if len(b) > limit {
 			return nil, tooLarge(limit, "attachment", i)
 		}
@@ -525,27 +569,10 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 	}
 	b = appendRaw(b, `],"blackboard":[`)
 	for i := range d.Blackboard {
-		p := &d.Blackboard[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendRaw(b, `{"name":`)
-		b = jsontext.AppendString(b, p.Name)
-		b = appendRaw(b, `,"type":`)
-		b = jsontext.AppendString(b, string(p.Type))
-		if p.Notes != "" {
-			b = appendRaw(b, `,"notes":`)
-			b = jsontext.AppendString(b, p.Notes)
-		}
-		b = appendRaw(b, `,"inherit":`)
-		b = jsontext.AppendString(b, p.Inherit)
-		if p.File != "" {
-			b = appendRaw(b, `,"file":`)
-			b = jsontext.AppendString(b, p.File)
-		}
-		b = appendRaw(b, `,"value":`)
-		b = appendValue(b, p.Type, &p.Value)
-		b = append(b, '}')
+		b = appendBlackboardParam(b, &d.Blackboard[i])
 		if len(b) > limit {
 			return nil, tooLarge(limit, "blackboard entry", i)
 		}
@@ -584,17 +611,11 @@ func (d *Document) AppendJSONLimit(b []byte, limit int) ([]byte, error) {
 		b = appendRaw(b, `]}`)
 	}
 	b = appendRaw(b, `,"modules":[`)
-	for i, m := range d.Modules {
+	for i := range d.Modules {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendRaw(b, `{"path":`)
-		b = jsontext.AppendString(b, m.Path)
-		b = appendRaw(b, `,"category":`)
-		b = jsontext.AppendString(b, m.Category)
-		b = appendRaw(b, `,"instances":`)
-		b = appendUint(b, uint64(m.Instances))
-		b = append(b, '}')
+		b = appendModule(b, &d.Modules[i])
 		if len(b) > limit {
 			return nil, tooLarge(limit, "module", i)
 		}
