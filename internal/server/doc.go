@@ -10,6 +10,8 @@
 //	                        compresses it, with a multipart body of "document" and "zsdic"
 //	                        for a dictionary of the game's
 //	POST /api/layout        a document JSON -> 200 {"positions"} laid out again (?reset=1: pinned too; ?aspect=w/h of the canvas)
+//	POST /api/diff          {"a","b"} documents -> 200 {"changes"}: what changed from a to b (internal/diff)
+//	POST /api/merge         {"base","ours","theirs","prefer"?} -> 200 {"document","conflicts"}: the three-way merge
 //	POST /api/shares        {"document": ..., "view": {...}} -> 201 {"id", "url", "embed"}
 //	GET  /api/shares/{id}   the share's JSON, exactly as stored
 //	GET  /s/{id}            the editor opened on a share (data-share on #app), with the

@@ -43,6 +43,9 @@ func (s *Server) routes() http.Handler {
 		document.With(s.convertRate, budgeted).Post("/tree/from-yaml", s.api(s.handleTreeFromYAML))
 		document.With(s.convertRate, s.budgeted(s.buildBodyCap(), s.cfg.MaxDocument)).Post("/build", s.api(s.handleBuild))
 		document.With(s.convertRate, budgeted).Post("/layout", s.api(s.handleLayout))
+		// Compare with… and Merge… (diff.go): two or three documents in one body.
+		document.With(s.convertRate, s.budgeted(s.diffBodyCap(), s.diffBodyCap())).Post("/diff", s.api(s.handleDiff))
+		document.With(s.convertRate, s.budgeted(s.mergeBodyCap(), s.mergeBodyCap())).Post("/merge", s.api(s.handleMerge))
 		// An expression's text is small: its body reserves only what the route reads.
 		document.With(s.convertRate, s.budgeted(maxExpressionBody, maxExpressionBody)).Post("/expression", s.api(s.handleExpression))
 		document.With(s.shareRate, budgeted).Post("/shares", s.api(s.handleCreateShare))
