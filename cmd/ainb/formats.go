@@ -77,7 +77,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				out, err := pio.Write()
+				out, err := pio.Bytes()
 				return sameBytes(b, out, err)
 			},
 			dump: func(_ *reader, b []byte, _ dumpOptions) ([]byte, error) {
@@ -93,7 +93,7 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				return pio.Write()
+				return pio.Bytes()
 			},
 		},
 		{
@@ -111,7 +111,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				out, err := doc.Marshal()
+				out, err := doc.Bytes()
 				return sameBytes(b, out, err)
 			},
 			dump: func(_ *reader, b []byte, _ dumpOptions) ([]byte, error) {
@@ -128,7 +128,7 @@ func init() {
 					return nil, err
 				}
 				doc.Version, doc.BigEndian = opt.bymlVersion, opt.bigEndian
-				return doc.MarshalCanonical()
+				return doc.BytesCanonical()
 			},
 		},
 		{
