@@ -232,7 +232,7 @@ func section(t *testing.T, file []byte) ([]byte, *exb.Module) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := f.Expressions.Append(nil)
+	b, err := f.Expressions.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -330,7 +330,7 @@ func testBYML(t *testing.T) (string, []byte) {
 	d := byml.NewHash()
 	d.Set("deep", deep)
 	root.Set("d", d)
-	data, err := (&byml.Document{Version: 7, Root: root}).MarshalCanonical()
+	data, err := (&byml.Document{Version: 7, Root: root}).BytesCanonical()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -699,7 +699,7 @@ func TestTreeSharedAndWarnings(t *testing.T) {
 	root.Set("a", shared)
 	root.Set("b", shared)
 	root.Set("u", &byml.Node{Kind: byml.Hash, KeepOrder: true, Entries: []byml.Entry{{Key: "y", Value: byml.NewInt(1)}, {Key: "x", Value: byml.NewInt(2)}}})
-	data, err := (&byml.Document{Version: 3, Root: root}).MarshalCanonical()
+	data, err := (&byml.Document{Version: 3, Root: root}).BytesCanonical()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,7 @@ func TestPackWithoutAinb(t *testing.T) {
 		t.Fatal(err)
 	}
 	pk.Archive.Files = slices.DeleteFunc(pk.Archive.Files, func(f sarc.File) bool { return strings.HasSuffix(f.Name, ".ainb") })
-	data, err := pk.Archive.Write()
+	data, err := pk.Archive.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func checkSARC(r *reader, b []byte) error {
 	for _, w := range a.Warnings() {
 		r.warn(w.String())
 	}
-	out, err := a.Write()
+	out, err := a.Bytes()
 	if err := sameBytes(b, out, err); err != nil {
 		return err
 	}

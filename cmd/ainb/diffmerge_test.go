@@ -195,9 +195,9 @@ func TestDiffAndMergePack(t *testing.T) {
 	must(ours.Replace(y, member(a, bymls[1])))
 	must(theirs.Replace(m1, t1))
 	must(theirs.Replace(m2, t2))
-	ob, err := ours.Write()
+	ob, err := ours.Bytes()
 	must(err)
-	tb, err := theirs.Write()
+	tb, err := theirs.Bytes()
 	must(err)
 	pb, po, pt := writeIn(t, dir, "base.sarc", data), writeIn(t, dir, "ours.sarc", ob), writeIn(t, dir, "theirs.sarc", tb)
 	merged := filepath.Join(dir, "merged.sarc")
@@ -213,7 +213,7 @@ func TestDiffAndMergePack(t *testing.T) {
 
 	// The BYML member changed differently on both sides: a conflict, with both sizes.
 	must(theirs.Replace(y, member(a, bymls[2])))
-	tb, err = theirs.Write()
+	tb, err = theirs.Bytes()
 	must(err)
 	pt = writeIn(t, dir, "theirs.sarc", tb)
 	out, _, code = runCLI(t, "merge", pb, po, pt, "-o", merged+"2")

@@ -142,7 +142,7 @@ func TestDumpSARCLongName(t *testing.T) {
 	a := sarc.Archive{HashMultiplier: 0x65}
 	a.Add("a", []byte("AAMP"))
 	a.Add(long, []byte("Yaz0"))
-	b, _ := a.Write()
+	b, _ := a.Bytes()
 	out, errs, code := runCLI(t, "dump", write(t, "long.sarc", b))
 	lines := map[string]bool{
 		"a" + strings.Repeat(" ", 63) + "  4  aamp\n": true,

@@ -102,7 +102,7 @@ func checkExprs(m *exb.Module) error {
 	if m == nil {
 		return nil
 	}
-	orig, err := m.Append(nil)
+	orig, err := m.AppendBinary(nil)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func checkExprs(m *exb.Module) error {
 			return fmt.Errorf("function %d: its text compiles to other instructions", i)
 		}
 	}
-	out, err := m.Append(nil)
+	out, err := m.AppendBinary(nil)
 	if err != nil || !bytes.Equal(out, orig) {
 		return fmt.Errorf("the expression section's bytes changed (%v)", err)
 	}

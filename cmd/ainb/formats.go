@@ -76,7 +76,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				out, err := pio.Write()
+				out, err := pio.Bytes()
 				return sameBytes(b, out, err)
 			},
 			dump: func(_ *reader, b []byte, _ dumpOptions) ([]byte, error) {
@@ -92,7 +92,7 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				return pio.Write()
+				return pio.Bytes()
 			},
 		},
 		{
@@ -110,7 +110,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				out, err := doc.Marshal()
+				out, err := doc.Bytes()
 				return sameBytes(b, out, err)
 			},
 			dump: func(_ *reader, b []byte, _ dumpOptions) ([]byte, error) {
@@ -127,7 +127,7 @@ func init() {
 					return nil, err
 				}
 				doc.Version, doc.BigEndian = opt.bymlVersion, opt.bigEndian
-				return doc.MarshalCanonical()
+				return doc.BytesCanonical()
 			},
 		},
 		{

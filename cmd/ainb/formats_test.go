@@ -158,7 +158,7 @@ func TestCheckCorrupt(t *testing.T) {
 	arc := sarc.Archive{HashMultiplier: 0x65}
 	arc.Add("a/good.bxml", good)
 	arc.Add("b/bad.bxml", bad)
-	pack, err := arc.Write()
+	pack, err := arc.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestCheckCorrupt(t *testing.T) {
 	nestedArc.Add("inner.pack", pack)
 	yzGood, _ := yaz0.Compress(good, 0)
 	nestedArc.Add("c/good.sbxml", yzGood)
-	nested, _ := nestedArc.Write()
+	nested, _ := nestedArc.Bytes()
 	zsBad, _ := c.Compress(zs.DictZs, bad, zs.Smallest)
 	packZs, _ := c.Compress(zs.DictPack, pack, zs.Smallest)
 	truncated, _ := yaz0.Compress(good, 0)
@@ -231,7 +231,7 @@ func TestBYML(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		canonical, _ := doc.MarshalCanonical()
+		canonical, _ := doc.BytesCanonical()
 		// The canonical layout writes equal containers once, so the built file shares
 		// them and its YAML anchors them where the original's did not: compare values,
 		// and the YAML with that of the canonical file read back.

@@ -40,12 +40,12 @@ func FuzzCheck(f *testing.F) {
 	inner := sarc.Archive{HashMultiplier: 0x65}
 	inner.Add("a.bxml", aamp)
 	inner.Add("deep/"+string(make([]byte, 100)), []byte("YB\x07\x00"))
-	ib, _ := inner.Write()
+	ib, _ := inner.Bytes()
 	yz, _ := yaz0.Compress(ib, 0x80)
 	outer := sarc.Archive{HashMultiplier: 0x65}
 	outer.Add("in.ssarc", yz)
 	outer.Add("x", []byte("Yaz0\x00\x00\x10\x00"))
-	ob, _ := outer.Write()
+	ob, _ := outer.Bytes()
 	z, _ := c.Compress(zs.DictPack, ob, zs.Smallest)
 	for _, b := range [][]byte{ib, yz, ob, z, []byte("Yaz0"), {0x28, 0xb5, 0x2f, 0xfd}, []byte("SARC"), aamp, []byte("AIB \x07\x04")} {
 		f.Add(b)

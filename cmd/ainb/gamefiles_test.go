@@ -61,7 +61,7 @@ func walkLayers(r *reader, b []byte, path string, out *[]layerResult) {
 		a, err := sarc.Read(b)
 		if err == nil {
 			var wb []byte
-			wb, err = a.Write()
+			wb, err = a.Bytes()
 			err = sameBytes(b, wb, err)
 		}
 		*out = append(*out, layerResult{path, "sarc", err})

@@ -37,12 +37,12 @@ func TestCheckOwnZstdOutput(t *testing.T) {
 func TestCheckWarnings(t *testing.T) {
 	a := &sarc.Archive{}
 	a.Add("a.txt", []byte("AAAA"))
-	inner, _ := a.Write()
+	inner, _ := a.Bytes()
 	inner = append(inner, 0, 0, 0, 0, 0)
 	binary.LittleEndian.PutUint32(inner[8:], uint32(len(inner)-4))
 	outer := &sarc.Archive{}
 	outer.Add("Pack/inner.sarc", inner)
-	ob, _ := outer.Write()
+	ob, _ := outer.Bytes()
 	bare, nested := write(t, "bare.sarc", inner), write(t, "outer.sarc", ob)
 	got, _, code := runCLI(t, "check", bare, nested)
 	want := "ok BARE\n" +

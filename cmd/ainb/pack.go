@@ -192,6 +192,6 @@ func packDir(dir string) ([]byte, uint32, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	data, err := a.Write()
+	data, err := a.Bytes()
 	return data, m.Yaz0Alignment, err
 }

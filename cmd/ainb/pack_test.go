@@ -89,7 +89,7 @@ func TestPackNew(t *testing.T) {
 	want := sarc.Archive{HashMultiplier: 0x65}
 	want.Add("sub/a.txt", []byte("ay"))
 	want.Add("b.txt", []byte("bee"))
-	wb, _ := want.Write()
+	wb, _ := want.Bytes()
 	if got := readFile(t, out); !bytes.Equal(got, wb) {
 		t.Fatalf("got\n%x\nwant\n%x", got, wb)
 	}
@@ -116,7 +116,7 @@ func TestUnpackHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		b, err := a.Write()
+		b, err := a.Bytes()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func TestUnpackSymlink(t *testing.T) {
 	}
 	a := sarc.Archive{HashMultiplier: 0x65}
 	a.Add("link/evil", []byte("x"))
-	b, _ := a.Write()
+	b, _ := a.Bytes()
 	src := filepath.Join(top, "link.sarc")
 	os.WriteFile(src, b, 0o644)
 	_, errs, code := runCLI(t, "unpack", src, dir)

@@ -59,7 +59,7 @@ func hostileSARC(t *testing.T, members map[string][]byte) string {
 			t.Fatal(err)
 		}
 	}
-	b, err := a.Write()
+	b, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,8 +54,8 @@ func benchOut(b *testing.B, out func(*ParameterIO) ([]byte, error)) {
 	}
 }
 
-func BenchmarkWrite(b *testing.B)          { benchOut(b, (*ParameterIO).Write) }
-func BenchmarkWriteCanonical(b *testing.B) { benchOut(b, (*ParameterIO).WriteCanonical) }
+func BenchmarkWrite(b *testing.B)          { benchOut(b, (*ParameterIO).Bytes) }
+func BenchmarkWriteCanonical(b *testing.B) { benchOut(b, (*ParameterIO).BytesCanonical) }
 func BenchmarkToYAML(b *testing.B)         { benchOut(b, ToYAML) }
 func BenchmarkToJSON(b *testing.B)         { benchOut(b, ToJSON) }
 

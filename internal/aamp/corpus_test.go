@@ -56,7 +56,7 @@ func TestCorpusPreserve(t *testing.T) {
 		} else if !bytes.Equal(out, data) {
 			t.Errorf("%s: preserved write differs from the file at %#x", f, firstDiff(out, data))
 		}
-		c, err := pio.WriteCanonical()
+		c, err := pio.BytesCanonical()
 		if err != nil {
 			t.Errorf("%s: canonical write: %v", f, err)
 			continue

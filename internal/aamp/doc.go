@@ -16,8 +16,8 @@
 // and the string section (all four string types; identical strings stored once).
 //
 // Two writers: Read records where every structure and value sat (offsets only, never the
-// input bytes) and Write reuses that layout while the model still fits it, so an unedited
-// file comes back byte-identical; WriteCanonical (and Write for new or restructured
+// input bytes) and Bytes reuses that layout while the model still fits it, so an unedited
+// file comes back byte-identical; BytesCanonical (and Bytes for new or restructured
 // documents) lays the file out the way Nintendo's and oead's writers do. Every Nintendo
 // file of the shared corpus is also reproduced exactly by the canonical writer.
 //

@@ -25,7 +25,7 @@ func loadCorpus(t testing.TB, rel string) ([]byte, *ParameterIO) {
 // writeRead writes pio and reads the result back, failing the test on any error.
 func writeRead(t *testing.T, pio *ParameterIO) ([]byte, *ParameterIO) {
 	t.Helper()
-	out, err := pio.Write()
+	out, err := pio.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestEdits(t *testing.T) {
 			if d := diffIO(base, back); d == "" {
 				t.Fatal("the written file lost the edit")
 			}
-			canon, err := p.WriteCanonical()
+			canon, err := p.BytesCanonical()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,7 +149,7 @@ func TestCanonicalNewDocument(t *testing.T) {
 	}
 	pio := &ParameterIO{Version: 1, Type: "xml", Root: ParameterList{Name: RootName,
 		Objects: []*ParameterObject{{Name: NameOf("All"), Params: params}}}}
-	out, err := pio.Write()
+	out, err := pio.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestCanonicalNewDocument(t *testing.T) {
 		{1, TypeBool, true}, {2, TypeU32, uint32(1)}, {3, TypeInt, int32(1)},
 		{4, TypeBufferInt, []int32{5, 1}}, {5, TypeU32, uint32(5)}, {6, TypeBufferInt, []int32{5, 1}},
 	}}}}}
-	out, err = small.Write()
+	out, err = small.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestCanonicalNewDocument(t *testing.T) {
 	if back, err := Read(out); err != nil || diffIO(small, back) != "" {
 		t.Errorf("dedup document does not read back: %v", err)
 	}
-	if _, err := (&ParameterIO{Root: ParameterList{Objects: []*ParameterObject{{Params: []Parameter{{Type: TypeVec3, Value: Vec2{}}}}}}}).Write(); err == nil {
+	if _, err := (&ParameterIO{Root: ParameterList{Objects: []*ParameterObject{{Params: []Parameter{{Type: TypeVec3, Value: Vec2{}}}}}}}).Bytes(); err == nil {
 		t.Error("a vec3 parameter holding a Vec2 was written")
 	}
 }

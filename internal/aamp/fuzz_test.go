@@ -98,7 +98,7 @@ func allTypesDoc() *ParameterIO {
 
 func FuzzRead(f *testing.F) {
 	f.Add(tiny(f))
-	all, err := allTypesDoc().Write()
+	all, err := allTypesDoc().Bytes()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func FuzzRead(f *testing.F) {
 			}
 			return
 		}
-		out, err := pio.Write()
+		out, err := pio.Bytes()
 		if err != nil {
 			t.Fatalf("write of a document that read fine: %v", err)
 		}
@@ -133,7 +133,7 @@ func FuzzRead(f *testing.F) {
 		if d := diffIO(pio, back); d != "" {
 			t.Fatalf("write/read changed the model: %s", d)
 		}
-		if canon, err := pio.WriteCanonical(); err == nil {
+		if canon, err := pio.BytesCanonical(); err == nil {
 			if len(canon) > 16*len(data)+4096 {
 				t.Fatalf("canonical write: %d bytes from %d", len(canon), len(data))
 			}
@@ -211,7 +211,7 @@ func FuzzYAML(f *testing.F) {
 		if err != nil {
 			return
 		}
-		out, err := pio.Write()
+		out, err := pio.Bytes()
 		if err != nil {
 			return // e.g. a document too large for u16 word offsets
 		}
@@ -279,7 +279,7 @@ func FuzzJSON(f *testing.F) {
 		if err != nil {
 			return
 		}
-		out, err := pio.Write()
+		out, err := pio.Bytes()
 		if err != nil {
 			return // e.g. a document too large for u16 word offsets
 		}

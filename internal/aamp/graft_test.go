@@ -29,7 +29,7 @@ func TestGraftUneditedGivesFile(t *testing.T) {
 			t.Fatalf("%s: %v", filepath.Base(files[i]), err)
 		}
 		orig.Graft(edited)
-		got, err := orig.Write()
+		got, err := orig.Bytes()
 		if err != nil {
 			t.Fatalf("%s: %v", filepath.Base(files[i]), err)
 		}

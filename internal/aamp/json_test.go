@@ -32,7 +32,7 @@ func TestCorpusJSON(t *testing.T) {
 			t.Errorf("%s: JSON round trip: %s", f, d)
 			continue
 		}
-		bin, err := back.Write()
+		bin, err := back.Bytes()
 		if err != nil || !bytes.Equal(bin, data) {
 			t.Errorf("%s: binary from JSON differs (err %v)", f, err)
 		}

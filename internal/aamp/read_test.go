@@ -12,7 +12,7 @@ func tiny(t testing.TB) []byte {
 	pio := &ParameterIO{Type: "xml", Root: ParameterList{Name: RootName, Objects: []*ParameterObject{
 		{Name: 1, Params: []Parameter{{2, TypeBufferInt, []int32{1, 2, 3}}, {3, TypeStringRef, "abc"}}},
 	}}}
-	out, err := pio.Write()
+	out, err := pio.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestReadSharedDataBudget(t *testing.T) {
 		params[i] = Parameter{Name(i), TypeBufferBinary, big}
 	}
 	pio := &ParameterIO{Type: "xml", Root: ParameterList{Name: RootName, Objects: []*ParameterObject{{Name: 1, Params: params}}}}
-	out, err := pio.Write()
+	out, err := pio.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,11 +20,11 @@ type layout struct {
 
 type listLayout struct{ off, listsBlock, objsBlock uint32 }
 
-// Write serializes the document. A document that came from Read is written with the layout
+// Bytes serializes the document. A document that came from Read is written with the layout
 // recorded from its file whenever every structure and value still fits there (always the
 // case when it was not edited, so the output equals the input); otherwise, and for
-// documents built in memory or from text, it is written like WriteCanonical.
-func (pio *ParameterIO) Write() ([]byte, error) {
+// documents built in memory or from text, it is written like BytesCanonical.
+func (pio *ParameterIO) Bytes() ([]byte, error) {
 	if err := pio.validate(); err != nil {
 		return nil, err
 	}
@@ -36,10 +36,10 @@ func (pio *ParameterIO) Write() ([]byte, error) {
 	return pio.writeCanonical()
 }
 
-// WriteCanonical serializes the document with the layout oead's writer uses: lists
+// BytesCanonical serializes the document with the layout oead's writer uses: lists
 // breadth-first per parent, objects and parameters depth-first, data in Nintendo's usual
 // collection order with identical data and strings stored once.
-func (pio *ParameterIO) WriteCanonical() ([]byte, error) {
+func (pio *ParameterIO) BytesCanonical() ([]byte, error) {
 	if err := pio.validate(); err != nil {
 		return nil, err
 	}

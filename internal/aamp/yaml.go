@@ -262,7 +262,7 @@ func resolvePlain(s string) any {
 }
 
 // FromYAML builds a document from its YAML form. The result has no recorded layout, so
-// Write lays it out canonically.
+// Bytes lays it out canonically.
 func FromYAML(text []byte) (*ParameterIO, error) {
 	if err := yamltext.CheckText(text); err != nil {
 		return nil, fmt.Errorf("aamp: yaml: %w", err)

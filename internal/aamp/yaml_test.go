@@ -72,7 +72,7 @@ func TestCorpusYAML(t *testing.T) {
 			t.Errorf("%s: YAML round trip changed the model: %s", f, d)
 			continue
 		}
-		bin, err := pio2.Write()
+		bin, err := pio2.Bytes()
 		if err != nil {
 			t.Errorf("%s: write from YAML: %v", f, err)
 		} else if !bytes.Equal(bin, data) {
@@ -162,7 +162,7 @@ func TestCorpusYAMLDocuments(t *testing.T) {
 
 	for _, name := range []string{"oead_test.yml", "oead_test_empty_strings.yml", "roead_test.yml"} {
 		pio := readCorpusYAML(t, name)
-		bin, err := pio.Write()
+		bin, err := pio.Bytes()
 		if err != nil {
 			t.Fatalf("%s: write: %v", name, err)
 		}

@@ -31,7 +31,7 @@ func expressionIOSizes(m *exb.Module) []int {
 func appendExpressions(dst []byte, m *exb.Module, instances int) ([]byte, error) {
 	c := *m
 	c.Header.InstanceCount = uint32(instances)
-	return c.Append(dst)
+	return c.AppendBinary(dst)
 }
 
 func expressionsCompat(m *exb.Module) (any, error) { return m.Compat() }

@@ -554,7 +554,7 @@ func (d *decoder) expressions(off, end uint32) *exb.Module {
 	if d.err != nil {
 		return nil
 	}
-	m, err := exb.Parse(d.b[off : int(off)+size])
+	m, err := exb.Read(d.b[off : int(off)+size])
 	if err != nil {
 		d.nested(int(off), err)
 	}

@@ -387,7 +387,8 @@ func (f *File) Bytes() ([]byte, error) {
 }
 
 // BytesInto is Bytes written into buf's storage from its start, grown as needed: a server
-// keeps its output buffers from one build to the next.
+// keeps its output buffers from one build to the next. It is not an AppendBinary: the
+// encoder's offsets are positions in its buffer, so the file must start at index 0.
 func (f *File) BytesInto(buf []byte) ([]byte, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err

@@ -62,8 +62,8 @@ func benchIn(b *testing.B, text func(*Document) ([]byte, error), read func([]byt
 	}
 }
 
-func BenchmarkWritePreserve(b *testing.B)  { benchOut(b, (*Document).Marshal) }
-func BenchmarkWriteCanonical(b *testing.B) { benchOut(b, (*Document).MarshalCanonical) }
+func BenchmarkWritePreserve(b *testing.B)  { benchOut(b, (*Document).Bytes) }
+func BenchmarkWriteCanonical(b *testing.B) { benchOut(b, (*Document).BytesCanonical) }
 func BenchmarkToYAML(b *testing.B)         { benchOut(b, (*Document).ToYAML) }
 func BenchmarkFromYAML(b *testing.B)       { benchIn(b, (*Document).ToYAML, FromYAML) }
 func BenchmarkToJSON(b *testing.B)         { benchOut(b, (*Document).ToJSON) }

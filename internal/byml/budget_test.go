@@ -56,7 +56,7 @@ func TestTextOfSharedChain(t *testing.T) {
 		next = a
 	}
 	doc := &Document{Version: 2, Root: next}
-	file, err := doc.MarshalCanonical()
+	file, err := doc.BytesCanonical()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// canonicalLayout computes where MarshalCanonical puts everything (see there for the rules).
+// canonicalLayout computes where BytesCanonical puts everything (see there for the rules).
 func canonicalLayout(root *Node) (*layout, error) {
 	c := &canon{
 		class: map[*Node]int32{},

@@ -230,7 +230,7 @@ func TestCorpusByteOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		doc.BigEndian = !doc.BigEndian
-		flipped, err := doc.Marshal()
+		flipped, err := doc.Bytes()
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -245,7 +245,7 @@ func TestCorpusByteOrder(t *testing.T) {
 			t.Fatalf("%s: big-endian copy differs at %s", f.name, p)
 		}
 		back.BigEndian = !back.BigEndian
-		again, err := back.Marshal()
+		again, err := back.Bytes()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,12 +30,12 @@
 // Splatoon 2) has the same nodes as version 2 (its path nodes appear in no file of theirs);
 // what its files need beyond that is the unreferenced containers below.
 //
-// Marshal is preserve mode. Read records the layout facts the tree does not hold: the header
+// Bytes is preserve mode. Read records the layout facts the tree does not hold: the header
 // words, both string tables as laid out (order, unused strings, offsets), the offset of every
 // container and big value (which gives node order, padding, alignment and which nodes are
 // shared), the containers the file holds that nothing refers to (left behind by tools that
 // point parents at an earlier equal copy; most of some Super Mario Odyssey v1 stage files)
-// and the file size. Marshal writes the tree's values at those places when the facts
+// and the file size. Bytes writes the tree's values at those places when the facts
 // still fit the tree: the same out-of-line nodes reachable, each the size it was, every key
 // and string in the recorded tables. Then an unedited document comes back byte for byte, and
 // so does one whose edits keep the layout (a number changed, a string swapped for one already
@@ -43,7 +43,7 @@
 // This is deliberately all-or-nothing: partial reuse of a layout would need rules for where
 // new nodes go that no Nintendo file can confirm.
 //
-// MarshalCanonical lays a document out the way Nintendo's current tools do (see there); it
+// BytesCanonical lays a document out the way Nintendo's current tools do (see there); it
 // reproduces Tears of the Kingdom's own files byte for byte, except the few listed in the
 // tests with the reason.
 //

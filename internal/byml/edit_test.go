@@ -58,7 +58,7 @@ func TestEditInPlace(t *testing.T) {
 		if !doc.Preserved() {
 			t.Fatalf("%s: a changed number no longer fits the recorded layout", f.name)
 		}
-		out, err := doc.Marshal()
+		out, err := doc.Bytes()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestEditInPlace(t *testing.T) {
 }
 
 // TestEditStructure adds a key, removes an array element and changes a string to a new one.
-// Each makes the recorded layout unusable: Marshal falls back to the canonical layout, and
+// Each makes the recorded layout unusable: Bytes falls back to the canonical layout, and
 // the file it writes reads back as exactly the edited tree (checked against an edited copy
 // of the original, which must differ from the original).
 func TestEditStructure(t *testing.T) {
@@ -138,11 +138,11 @@ func TestEditStructure(t *testing.T) {
 				if doc.Preserved() {
 					t.Fatalf("%s: recorded layout claims to fit a structural edit", f.name)
 				}
-				out, err := doc.Marshal()
+				out, err := doc.Bytes()
 				if err != nil {
 					t.Fatalf("%s: %v", f.name, err)
 				}
-				canon, _ := doc.MarshalCanonical()
+				canon, _ := doc.BytesCanonical()
 				if !bytes.Equal(out, canon) {
 					t.Fatalf("%s: fallback is not the canonical layout", f.name)
 				}
@@ -190,7 +190,7 @@ func TestEditSharedNode(t *testing.T) {
 			t.Fatal("A-1_Dynamic has no shared hash")
 		}
 		shared.Set("!shared_edit", NewInt(42))
-		out, err := doc.Marshal()
+		out, err := doc.Bytes()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -99,9 +99,9 @@ func FuzzRead(f *testing.F) {
 		for _, mode := range []string{"preserve", "canonical"} {
 			var out []byte
 			if mode == "preserve" {
-				out, err = doc.Marshal()
+				out, err = doc.Bytes()
 			} else {
-				out, err = doc.MarshalCanonical()
+				out, err = doc.BytesCanonical()
 			}
 			if err != nil {
 				if strings.Contains(err.Error(), "must be sorted") || strings.Contains(err.Error(), "contains NUL") {
@@ -181,7 +181,7 @@ func FuzzYAML(f *testing.F) {
 			return
 		}
 		doc := &Document{Version: 7, Root: root}
-		bin, err := doc.MarshalCanonical()
+		bin, err := doc.BytesCanonical()
 		if err != nil {
 			if strings.Contains(err.Error(), "contains NUL") {
 				return // YAML strings may hold NUL; BYML's C strings cannot

@@ -53,9 +53,9 @@ func TestGameFilesExact(t *testing.T) {
 			t.Errorf("%s: %v", g.name, g.err)
 			continue
 		}
-		out, err := g.doc.Marshal()
+		out, err := g.doc.Bytes()
 		if err != nil {
-			t.Errorf("%s: Marshal: %v", g.name, err)
+			t.Errorf("%s: Bytes: %v", g.name, err)
 			continue
 		}
 		if !bytes.Equal(out, g.data) {
@@ -82,7 +82,7 @@ func TestGameFilesVersion1BothOrders(t *testing.T) {
 		n++
 		orig := g.doc.BigEndian
 		g.doc.BigEndian = !orig
-		be, err := g.doc.Marshal()
+		be, err := g.doc.Bytes()
 		if err != nil {
 			t.Fatalf("%s: other byte order: %v", g.name, err)
 		}
@@ -100,11 +100,11 @@ func TestGameFilesVersion1BothOrders(t *testing.T) {
 		if back.BigEndian == orig || back.Version != 1 || !Equal(back.Root, g.doc.Root) {
 			t.Fatalf("%s: big-endian file reads back as another document", g.name)
 		}
-		if again, err := back.Marshal(); err != nil || !bytes.Equal(again, be) {
+		if again, err := back.Bytes(); err != nil || !bytes.Equal(again, be) {
 			t.Fatalf("%s: big-endian file does not come back: %v", g.name, err)
 		}
 		back.BigEndian = orig
-		le, err := back.Marshal()
+		le, err := back.Bytes()
 		if err != nil || !bytes.Equal(le, g.data) {
 			t.Fatalf("%s: little endian again: %v, %s", g.name, err, firstDiff(le, g.data))
 		}

@@ -5,10 +5,10 @@ package byml
 // them, keeping the original's layout for whatever the edit left alone.
 
 // Graft puts the edited tree into d's nodes (d is the original document, as Read gave it)
-// wherever the two have the same shape, so that the preserve mode of Marshal, whose recorded
+// wherever the two have the same shape, so that the preserve mode of Bytes, whose recorded
 // layout names nodes by pointer, still finds every node it recorded: an unedited tree gives the original bytes,
 // and a value edit that fits the layout changes that value's bytes only. Where the shapes
-// differ the edited nodes are used as they are, and Marshal falls back to the canonical
+// differ the edited nodes are used as they are, and Bytes falls back to the canonical
 // layout. A node the file shares between parents stays shared while every use of it is
 // equal; a use that differs gets its own node.
 func (d *Document) Graft(edited *Document) {

@@ -13,7 +13,7 @@ func TestGraftUneditedGivesFile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		want, err := orig.Marshal()
+		want, err := orig.Bytes()
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -26,7 +26,7 @@ func TestGraftUneditedGivesFile(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		orig.Graft(edited)
-		got, err := orig.Marshal()
+		got, err := orig.Bytes()
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -41,7 +41,7 @@ func TestGraftUneditedGivesFile(t *testing.T) {
 func TestGraftEditsAndSharing(t *testing.T) {
 	shared := NewArray(NewInt(7), NewString("x"))
 	root := NewArray(shared, shared, NewInt(1))
-	file, err := (&Document{Version: 2, Root: root}).MarshalCanonical()
+	file, err := (&Document{Version: 2, Root: root}).BytesCanonical()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestGraftEditsAndSharing(t *testing.T) {
 	if orig.Root.Items[0] != orig.Root.Items[1] {
 		t.Error("an edit elsewhere split the shared node")
 	}
-	got, err := orig.Marshal()
+	got, err := orig.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestGraftEditsAndSharing(t *testing.T) {
 	if orig.Root.Items[0] == orig.Root.Items[1] {
 		t.Fatal("uses that differ still share one node")
 	}
-	got, err = orig.Marshal()
+	got, err = orig.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,11 +40,11 @@ func TestKeepOrder(t *testing.T) {
 		if len(w) != 1 || w[0] != (Warning{Path: "", Offset: int64(doc.layout.rootOff), Message: tc.warning}) {
 			t.Fatalf("%s: warnings %#v", tc.name, w)
 		}
-		if out, err := doc.Marshal(); err != nil || !bytes.Equal(out, tc.data) {
-			t.Fatalf("%s: Marshal: %v, %s", tc.name, err, firstDiff(out, tc.data))
+		if out, err := doc.Bytes(); err != nil || !bytes.Equal(out, tc.data) {
+			t.Fatalf("%s: Bytes: %v, %s", tc.name, err, firstDiff(out, tc.data))
 		}
 		// The canonical layout keeps the order too.
-		canon, err := doc.MarshalCanonical()
+		canon, err := doc.BytesCanonical()
 		if err != nil {
 			t.Fatalf("%s: canonical: %v", tc.name, err)
 		}

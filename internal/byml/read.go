@@ -27,7 +27,7 @@ const (
 
 // Document is a whole BYML file: the root node (nil for an empty document, whose root offset
 // is 0), the version and the byte order, and, for a document that came from Read, the
-// recorded layout that lets Write reproduce the file byte for byte.
+// recorded layout that lets Bytes reproduce the file byte for byte.
 type Document struct {
 	Version   uint16
 	BigEndian bool
@@ -351,7 +351,7 @@ func align4(n uint32) uint32 { return (n + 3) &^ 3 }
 // Only the 4-aligned words of the gaps between what the tree reaches are tried, and only
 // where a container type byte starts a nonzero word (padding is zero). A gap stops being
 // scanned at its first word that does not read as a container; the gap's bytes then do
-// not come back and Marshal's output differs there. A failed attempt leaves no trace, and
+// not come back and Bytes's output differs there. A failed attempt leaves no trace, and
 // all attempts together read at most about twice the file, so hostile gaps cost linear time.
 func (d *decoder) readOrphans() {
 	type span struct{ lo, hi uint32 }

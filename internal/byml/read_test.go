@@ -81,7 +81,7 @@ func TestReadDepthLimit(t *testing.T) {
 }
 
 // TestReadSharing checks that two references to one offset give one *Node, and that
-// Marshal writes the sharing back.
+// Bytes writes the sharing back.
 func TestReadSharing(t *testing.T) {
 	data := file(hdr(0, 0, 0x10), 0x2C0, 0xC0C0, 0x20, 0x20, 0x1C0, 0xD1, 7)
 	doc, err := Read(data)
@@ -94,9 +94,9 @@ func TestReadSharing(t *testing.T) {
 	if got := doc.Root.Items[0].Items[0].IntValue(); got != 7 {
 		t.Fatalf("shared array holds %d, want 7", got)
 	}
-	out, err := doc.Marshal()
+	out, err := doc.Bytes()
 	if err != nil || string(out) != string(data) {
-		t.Fatalf("Marshal = %x, %v; want %x", out, err, data)
+		t.Fatalf("Bytes = %x, %v; want %x", out, err, data)
 	}
 }
 
@@ -133,7 +133,7 @@ func TestReadExpansionBomb(t *testing.T) {
 		t.Fatalf("YAML reads back unshared or different: %v", err)
 	}
 	fj.Version = 2
-	if out, err := fj.MarshalCanonical(); err != nil || !bytes.Equal(out, data) {
+	if out, err := fj.BytesCanonical(); err != nil || !bytes.Equal(out, data) {
 		t.Fatalf("JSON's document writes %d bytes (%v), want the file", len(out), err)
 	}
 
@@ -187,9 +187,9 @@ func TestReadEmptyAndVersions(t *testing.T) {
 			if doc.Root != nil || int(doc.Version) != v || doc.BigEndian != (magic == "BY") {
 				t.Fatalf("v%d %s: read %+v", v, magic, doc)
 			}
-			out, err := doc.Marshal()
+			out, err := doc.Bytes()
 			if err != nil || string(out) != string(data) {
-				t.Fatalf("v%d %s: Marshal = %x, %v", v, magic, out, err)
+				t.Fatalf("v%d %s: Bytes = %x, %v", v, magic, out, err)
 			}
 		}
 	}
@@ -225,13 +225,13 @@ func TestReadHashMap64AndFile(t *testing.T) {
 	if h.Kind != HashMap32 || h.GetHash(7).IntValue() != 5 {
 		t.Fatalf("hash map 32 %+v", h)
 	}
-	out, err := doc.Marshal()
+	out, err := doc.Bytes()
 	if err != nil || !bytes.Equal(out, data) {
 		t.Fatalf("preserve: %v %s", err, firstDiff(out, data))
 	}
 	// The canonical layout puts the file data first, on its alignment, then the containers
 	// 4-aligned right after it: the same bytes up to the data, the root at 0x24.
-	canon, err := doc.MarshalCanonical()
+	canon, err := doc.BytesCanonical()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,12 +269,12 @@ func TestReadOrphans(t *testing.T) {
 	if got := len(doc.layout.slots) - doc.layout.reached; got != 3 {
 		t.Fatalf("%d unreferenced containers recorded, want 3", got)
 	}
-	out, err := doc.Marshal()
+	out, err := doc.Bytes()
 	if err != nil || !bytes.Equal(out, data) {
-		t.Fatalf("Marshal = % x, %v; want the file", out, err)
+		t.Fatalf("Bytes = % x, %v; want the file", out, err)
 	}
 	doc.Root.Items = append(doc.Root.Items, NewInt(8))
-	out, err = doc.Marshal()
+	out, err = doc.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestReadOrphans(t *testing.T) {
 	if got := len(doc.layout.slots) - doc.layout.reached; got != 0 {
 		t.Fatalf("%d unreferenced containers kept from a bad gap", got)
 	}
-	out, _ = doc.Marshal()
+	out, _ = doc.Bytes()
 	if want := raw("YB\x01\x00", 0, 0, 0x10, 0x1C0, 0xD1, 7, 0, 0, 0, 0); !bytes.Equal(out, want) {
 		t.Fatalf("bad gap: % x, want % x", out, want)
 	}

@@ -10,39 +10,39 @@ import (
 	"strings"
 )
 
-// Marshal writes the document in preserve mode: a document from Read whose recorded layout
+// Bytes writes the document in preserve mode: a document from Read whose recorded layout
 // still fits the tree comes back byte for byte; any other document is laid out canonically
-// (see MarshalCanonical). The recorded layout fits when the tree reaches exactly the
+// (see BytesCanonical). The recorded layout fits when the tree reaches exactly the
 // out-of-line nodes (containers, big values) Read found, each still the size it had, and
 // every key and string is in the recorded tables. Values are always taken from the tree,
 // so an edit that keeps the layout (a number, a string already in the table, a bool) is
 // written in place and everything else stays as it was.
-func (d *Document) Marshal() ([]byte, error) {
+func (d *Document) Bytes() ([]byte, error) {
 	if err := d.check(); err != nil {
 		return nil, err
 	}
 	if d.layout != nil && d.layout.fits(d.Root) {
 		return d.encode(d.layout)
 	}
-	return d.MarshalCanonical()
+	return d.BytesCanonical()
 }
 
-// Preserved reports whether Marshal will reproduce the recorded layout.
+// Preserved reports whether Bytes will reproduce the recorded layout.
 func (d *Document) Preserved() bool {
 	return d.layout != nil && d.check() == nil && d.layout.fits(d.Root)
 }
 
-// Write writes Marshal's bytes to w.
-func (d *Document) Write(w io.Writer) error {
-	b, err := d.Marshal()
+// WriteTo writes the document as Bytes lays it out: Document is an io.WriterTo.
+func (d *Document) WriteTo(w io.Writer) (int64, error) {
+	b, err := d.Bytes()
 	if err != nil {
-		return err
+		return 0, err
 	}
-	_, err = w.Write(b)
-	return err
+	n, err := w.Write(b)
+	return int64(n), err
 }
 
-// MarshalCanonical lays the document out the way Nintendo's current tools do, the layout of
+// BytesCanonical lays the document out the way Nintendo's current tools do, the layout of
 // Tears of the Kingdom's files (it reproduces all but three of the corpus's TotK files byte
 // for byte; the tests list the exceptions and why):
 //
@@ -55,7 +55,7 @@ func (d *Document) Write(w io.Writer) error {
 //   - equal containers are written once and share one offset; equal big values are not
 //     (each use gets its own copy, as in A-4_Static.bcett.byml), unless the tree itself
 //     holds one big-value node in several places.
-func (d *Document) MarshalCanonical() ([]byte, error) {
+func (d *Document) BytesCanonical() ([]byte, error) {
 	if err := d.check(); err != nil {
 		return nil, err
 	}

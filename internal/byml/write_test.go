@@ -30,7 +30,7 @@ func TestCorpusPreserve(t *testing.T) {
 			t.Errorf("%s: recorded layout does not fit the unedited tree", f.name)
 			continue
 		}
-		out, err := doc.Marshal()
+		out, err := doc.Bytes()
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -49,7 +49,7 @@ func TestCorpusCanonical(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		out, err := doc.MarshalCanonical()
+		out, err := doc.BytesCanonical()
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -61,7 +61,7 @@ func TestCorpusCanonical(t *testing.T) {
 			t.Errorf("%s: canonical output reads back different", f.name)
 		}
 		// The canonical layout is a fixed point: its own output lays out the same.
-		again, err := back.MarshalCanonical()
+		again, err := back.BytesCanonical()
 		if err != nil || !bytes.Equal(again, out) {
 			t.Errorf("%s: canonical layout of the canonical output differs (%v)", f.name, err)
 		}
@@ -80,7 +80,7 @@ func TestCorpusCanonical(t *testing.T) {
 
 // canonicalExceptions are the corpus files whose bytes the canonical layout does not
 // reproduce, and why. Every other file, including all but three of Tears of the Kingdom's
-// own files, comes out of MarshalCanonical byte for byte.
+// own files, comes out of BytesCanonical byte for byte.
 var canonicalExceptions = map[string]string{
 	"A-1_Dynamic.byml":                           botwOrder,
 	"ActorInfo.product.byml":                     botwOrder,
@@ -123,7 +123,7 @@ func TestWriteRejects(t *testing.T) {
 		{&Document{Version: 7, Root: &Node{Kind: HashMap32, Entries: []Entry{{Hash: 1 << 32, Value: NewNull()}}}}, "does not fit 32 bits"},
 		{&Document{Version: 2, Root: NewArray(unsorted)}, `root[0]: key "a" after "b": hash keys must be sorted`},
 	} {
-		_, err := tc.doc.Marshal()
+		_, err := tc.doc.Bytes()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("got %v, want an error containing %q", err, tc.want)
 		}
@@ -144,7 +144,7 @@ func TestCanonicalNewDocument(t *testing.T) {
 	root.Set("f", NewFile([]byte{1, 2, 3}, 0x20))
 	for _, be := range []bool{false, true} {
 		doc := &Document{Version: 7, BigEndian: be, Root: root}
-		out, err := doc.Marshal()
+		out, err := doc.Bytes()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestCanonicalNewDocument(t *testing.T) {
 		if !back.Preserved() {
 			t.Errorf("be=%v: re-read canonical file does not preserve", be)
 		}
-		again, _ := back.Marshal()
+		again, _ := back.Bytes()
 		if !bytes.Equal(again, out) {
 			t.Errorf("be=%v: canonical file does not reproduce itself", be)
 		}
@@ -206,9 +206,9 @@ func TestMarshalConcurrent(t *testing.T) {
 		errs := make(chan error, 4)
 		for range 4 {
 			go func() {
-				out, err := doc.Marshal()
+				out, err := doc.Bytes()
 				if err == nil && !bytes.Equal(out, f.data) {
-					err = fmt.Errorf("concurrent Marshal differs: %s", firstDiff(out, f.data))
+					err = fmt.Errorf("concurrent Bytes differs: %s", firstDiff(out, f.data))
 				}
 				errs <- err
 			}()
@@ -245,7 +245,7 @@ func TestPreserveOddLayouts(t *testing.T) {
 		if doc.Preserved() != tc.preserve {
 			t.Fatalf("%s: Preserved() = %v", tc.name, doc.Preserved())
 		}
-		out, err := doc.Marshal()
+		out, err := doc.Bytes()
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -142,7 +142,7 @@ func TestCorpusYAMLRoundTrip(t *testing.T) {
 			t.Fatalf("%s: own YAML does not read back: %v", f.name, err)
 		}
 		d2.Version, d2.BigEndian = doc.Version, doc.BigEndian
-		bin, err := d2.Marshal()
+		bin, err := d2.Bytes()
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -165,7 +165,7 @@ func TestCorpusYAMLRoundTrip(t *testing.T) {
 			t.Fatalf("%s: YAML -> binary -> YAML changed the values: %v", f.name, err)
 		}
 		d4.Version, d4.BigEndian = doc.Version, doc.BigEndian
-		bin4, err := d4.Marshal()
+		bin4, err := d4.Bytes()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestCorpusYAMLRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bin, err := d1.Marshal()
+		bin, err := d1.Bytes()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +208,7 @@ func TestCorpusYAMLRoundTrip(t *testing.T) {
 		if err2 != nil || err3 != nil || !Equal(d3.Root, d1.Root) {
 			t.Fatalf("%s: YAML -> binary -> YAML changed the values (%v, %v)", name, err2, err3)
 		}
-		bin3, _ := d3.Marshal()
+		bin3, _ := d3.Bytes()
 		d4, err4 := Read(bin3)
 		if err4 != nil {
 			t.Fatal(err4)
@@ -456,7 +456,7 @@ func TestYAMLFileAlignment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := doc.MarshalCanonical(); err != nil {
+	if _, err := doc.BytesCanonical(); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -27,11 +27,11 @@ func TestTextLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bin, err := m.Append(nil)
+		bin, err := m.AppendBinary(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := Parse(bin)
+		back, err := Read(bin)
 		if err != nil {
 			t.Fatal(err)
 		}

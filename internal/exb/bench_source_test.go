@@ -6,7 +6,7 @@ import "testing"
 // code (each piece checked by compiling it).
 func BenchmarkDecompile(b *testing.B) {
 	f := largest(b)
-	m, err := Parse(f.section)
+	m, err := Read(f.section)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func BenchmarkDecompile(b *testing.B) {
 // it against the tables: the compiler without installing the result.
 func BenchmarkCompile(b *testing.B) {
 	f := largest(b)
-	m, err := Parse(f.section)
+	m, err := Read(f.section)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func BenchmarkCompile(b *testing.B) {
 // section to its text, which checks the whole section can still be written.
 func BenchmarkSetFunctionSource(b *testing.B) {
 	f := largest(b)
-	m, err := Parse(f.section)
+	m, err := Read(f.section)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func BenchmarkParse(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(f.section)))
 	for b.Loop() {
-		if _, err := Parse(f.section); err != nil {
+		if _, err := Read(f.section); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -26,7 +26,7 @@ func BenchmarkParse(b *testing.B) {
 
 func BenchmarkWrite(b *testing.B) {
 	f := largest(b)
-	m, err := Parse(f.section)
+	m, err := Read(f.section)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func BenchmarkWrite(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(f.section)))
 	for b.Loop() {
-		if buf, err = m.Append(buf[:0]); err != nil {
+		if buf, err = m.AppendBinary(buf[:0]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -43,7 +43,7 @@ func BenchmarkWrite(b *testing.B) {
 // BenchmarkFunctionTexts measures what parsing a document spends on expressions: the text of
 // every function of the largest section.
 func BenchmarkFunctionTexts(b *testing.B) {
-	m, err := Parse(largest(b).section)
+	m, err := Read(largest(b).section)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,24 +9,24 @@ func canonicalSame(m *Module) bool {
 	if again.Canonicalize() != nil {
 		return false
 	}
-	a, err1 := again.Append(nil)
-	b, err2 := m.Append(nil)
+	a, err1 := again.AppendBinary(nil)
+	b, err2 := m.AppendBinary(nil)
 	return err1 == nil && err2 == nil && string(a) == string(b)
 }
 
 func TestCanonicalReproduces(t *testing.T) {
 	yes := 0
 	for _, f := range corpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		before, _ := m.Append(nil)
+		before, _ := m.AppendBinary(nil)
 		want := canonicalSame(m)
 		if got := m.CanonicalReproduces(); got != want {
 			t.Errorf("%s: CanonicalReproduces = %v, want %v", f.name, got, want)
 		}
-		if after, _ := m.Append(nil); string(after) != string(before) {
+		if after, _ := m.AppendBinary(nil); string(after) != string(before) {
 			t.Errorf("%s: CanonicalReproduces changed the module", f.name)
 		}
 		if want {
@@ -35,7 +35,7 @@ func TestCanonicalReproduces(t *testing.T) {
 		// An unused string makes the pool longer than the canonical one.
 		odd := *m
 		odd.Strings.Strings = append(append([]string(nil), m.Strings.Strings...), "unused string")
-		if _, err := odd.Append(nil); err == nil {
+		if _, err := odd.AppendBinary(nil); err == nil {
 			if got, want := odd.CanonicalReproduces(), canonicalSame(&odd); got != want || got {
 				t.Errorf("%s with an unused string: CanonicalReproduces = %v, want %v (false)", f.name, got, want)
 			}
@@ -49,7 +49,7 @@ func TestCanonicalReproduces(t *testing.T) {
 }
 
 func BenchmarkCanonicalReproduces(b *testing.B) {
-	m, err := Parse(largest(b).section)
+	m, err := Read(largest(b).section)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func BenchmarkAssembleFunctions(b *testing.B) { benchAssemble(b, largest(b).sect
 func BenchmarkAssembleStrings(b *testing.B)   { benchAssemble(b, namedSection(b, stringy)) }
 
 func BenchmarkFunctionTextsStrings(b *testing.B) {
-	m, err := Parse(namedSection(b, stringy))
+	m, err := Read(namedSection(b, stringy))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func BenchmarkFunctionTextsStrings(b *testing.B) {
 }
 
 func benchAssemble(b *testing.B, sec []byte) {
-	m, err := Parse(sec)
+	m, err := Read(sec)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func benchAssemble(b *testing.B, sec []byte) {
 
 // BenchmarkCanonicalizeAndWrite is the check CanonicalReproduces replaces, for comparison.
 func BenchmarkCanonicalizeAndWrite(b *testing.B) {
-	m, err := Parse(largest(b).section)
+	m, err := Read(largest(b).section)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func BenchmarkParseStrings(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(sec)))
 	for b.Loop() {
-		if _, err := Parse(sec); err != nil {
+		if _, err := Read(sec); err != nil {
 			b.Fatal(err)
 		}
 	}

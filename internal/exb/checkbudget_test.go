@@ -18,7 +18,7 @@ func TestDecompileCheckBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Parse(b)
+	m, err := Read(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestDecompileCheckBudget(t *testing.T) {
 			t.Fatalf("function %d: own text does not compile: %v", i, err)
 		}
 	}
-	if out, err := m.Append(nil); err != nil || !bytes.Equal(out, b) {
+	if out, err := m.AppendBinary(nil); err != nil || !bytes.Equal(out, b) {
 		t.Fatalf("setting every function's own text changed the bytes (%v)", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 func TestCorpusConvertFunction(t *testing.T) {
 	n := 0
 	for _, f := range exbCorpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatal(err)
 		}

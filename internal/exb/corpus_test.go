@@ -83,14 +83,14 @@ func TestCorpusRoundTrip(t *testing.T) {
 		t.Errorf("only %d corpus files with an EXB section, expected at least 50", len(files))
 	}
 	for _, f := range files {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
-			t.Errorf("%s: Parse: %v", f.name, err)
+			t.Errorf("%s: Read: %v", f.name, err)
 			continue
 		}
-		out, err := m.Append(nil)
+		out, err := m.AppendBinary(nil)
 		if err != nil {
-			t.Errorf("%s: Append: %v", f.name, err)
+			t.Errorf("%s: AppendBinary: %v", f.name, err)
 			continue
 		}
 		if !bytes.Equal(out, f.section) {
@@ -121,7 +121,7 @@ func jsonValue(t *testing.T, b []byte) any {
 
 func TestCorpusCompat(t *testing.T) {
 	for _, f := range corpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -149,14 +149,14 @@ func TestCorpusCompat(t *testing.T) {
 			continue
 		}
 		back.Header.InstanceCount = m.Header.InstanceCount
-		b, err := back.Append(nil)
+		b, err := back.AppendBinary(nil)
 		if err != nil {
-			t.Errorf("%s: Append after FromCompat: %v", f.name, err)
+			t.Errorf("%s: AppendBinary after FromCompat: %v", f.name, err)
 			continue
 		}
-		m2, err := Parse(b)
+		m2, err := Read(b)
 		if err != nil {
-			t.Errorf("%s: Parse after FromCompat: %v", f.name, err)
+			t.Errorf("%s: Read after FromCompat: %v", f.name, err)
 			continue
 		}
 		c2, err := m2.Compat()
@@ -217,7 +217,7 @@ func diffCompat(t *testing.T, got, want []byte) string {
 
 func TestCorpusListing(t *testing.T) {
 	for _, f := range corpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -234,16 +234,16 @@ func TestCorpusListing(t *testing.T) {
 			t.Errorf("%s: ParseListing: %v", f.name, err)
 			continue
 		}
-		b, err := back.Append(nil)
+		b, err := back.AppendBinary(nil)
 		if err != nil {
-			t.Errorf("%s: Append: %v", f.name, err)
+			t.Errorf("%s: AppendBinary: %v", f.name, err)
 			continue
 		}
 		if !bytes.Equal(b, f.section) {
 			t.Errorf("%s: bytes -> listing -> bytes differs at %#x", f.name, firstDiff(b, f.section))
 			continue
 		}
-		m2, err := Parse(b)
+		m2, err := Read(b)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -260,7 +260,7 @@ func TestCorpusListing(t *testing.T) {
 
 func TestCorpusFunctionText(t *testing.T) {
 	for _, f := range corpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -288,7 +288,7 @@ func TestCorpusFunctionText(t *testing.T) {
 		if !bytes.Equal(a, b) {
 			t.Errorf("%s: editing changed the disassembly:\n%s", f.name, diffCompat(t, b, a))
 		}
-		out, err := m.Append(nil)
+		out, err := m.AppendBinary(nil)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -301,7 +301,7 @@ func TestCorpusFunctionText(t *testing.T) {
 // FunctionTexts gives what FunctionText gives, function by function.
 func TestCorpusFunctionTexts(t *testing.T) {
 	for _, f := range corpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}

@@ -286,7 +286,7 @@ func (m *Module) replaceFunction(i int, src *source) error {
 	if aggregate {
 		m.Header.StaticSize, m.Header.Scratch32Size, m.Header.Scratch64Size = m.aggregate()
 	}
-	if _, err := m.Append(nil); err != nil {
+	if _, err := m.AppendBinary(nil); err != nil {
 		*m = old
 		var fe *FormatError
 		if errors.As(err, &fe) {

@@ -13,8 +13,8 @@
 //
 // Binary:
 //
-//	m, err := exb.Parse(section)      // section = AINB bytes [u32@0x44, u32@0x5C)
-//	out, err := m.Append(nil)         // identical bytes for an unedited m
+//	m, err := exb.Read(section)       // section = AINB bytes [u32@0x44, u32@0x5C)
+//	out, err := m.AppendBinary(nil) // identical bytes for an unedited m
 //
 // Text, in two flavours:
 //
@@ -53,7 +53,7 @@
 // Text and re-layout repeat each function's blocks, and a hostile file can
 // point every function at the whole instruction table, so those operations
 // refuse to expand more than 4Mi instructions or produce more than 64 MiB
-// of text; Parse, Append, Listing and ParseListing are linear.
+// of text; Read, AppendBinary, Listing and ParseListing are linear.
 //
 // What the package must never do: panic or hang on any input (every count
 // is checked against the bytes that remain before anything is allocated),
@@ -111,7 +111,7 @@ type Function struct {
 }
 
 // Block is a range of the instruction table. Version 1 files store no
-// counts: a block runs to the first terminator, and Parse fills Count in.
+// counts: a block runs to the first terminator, and Read fills Count in.
 type Block struct {
 	Base  int32
 	Count uint32

@@ -183,13 +183,13 @@ func TestFunctionTextErrors(t *testing.T) {
 		{2, base + "STR float LMem32[0x0], float param(GMem[0x0])\n", "line 4:36: param( ) holds a literal such as 2.0, not a location"},
 	} {
 		m := section(t, tt.version, ".input INT\n.output INT\n.main\nEND\n")
-		before, _ := m.Append(nil)
+		before, _ := m.AppendBinary(nil)
 		err := m.SetFunctionText(0, tt.text)
 		var se *SyntaxError
 		if err == nil || !errors.As(err, &se) || err.Error() != tt.want {
 			t.Errorf("SetFunctionText(%q):\n got %v\nwant %s", tt.text, err, tt.want)
 		}
-		if after, _ := m.Append(nil); !bytes.Equal(before, after) {
+		if after, _ := m.AppendBinary(nil); !bytes.Equal(before, after) {
 			t.Errorf("failed SetFunctionText changed the module")
 		}
 	}
@@ -263,11 +263,11 @@ func TestCompatSyntax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := m.Append(nil)
+	b, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, err := Parse(b)
+	m2, err := Read(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestCompatSyntax(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	m := section(t, 2, ".input INT\n.output INT\n.main\nSTR int Out[0x0], int In[0x0]\nEND\n")
-	good, err := m.Append(nil)
+	good, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestParseErrors(t *testing.T) {
 		{mut(func(b []byte) { b[0x2C+4+12] = 9 }), "exb: function table: offset 0x3c: function 0: main block 0+9 overruns the 2 instructions"},
 		{mut(func(b []byte) { le.PutUint32(b[0x18:], 0x1000) }), "exb: header: offset 0x18: functions offset 0x1000 outside [0x2c, 0x64]"},
 	} {
-		_, err := Parse(tt.b)
+		_, err := Read(tt.b)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("got  %v\nwant %s", err, tt.want)
 		}
@@ -321,13 +321,13 @@ func TestParseErrors(t *testing.T) {
 // roundTrip checks bytes -> model -> bytes and bytes -> listing -> bytes.
 func roundTrip(t *testing.T, b []byte) *Module {
 	t.Helper()
-	m, err := Parse(b)
+	m, err := Read(b)
 	if err != nil {
-		t.Fatalf("Parse: %v", err)
+		t.Fatalf("Read: %v", err)
 	}
-	out, err := m.Append(nil)
+	out, err := m.AppendBinary(nil)
 	if err != nil || !bytes.Equal(out, b) {
-		t.Fatalf("Append: %v (equal %v)", err, bytes.Equal(out, b))
+		t.Fatalf("AppendBinary: %v (equal %v)", err, bytes.Equal(out, b))
 	}
 	text, err := m.Listing()
 	if err != nil {
@@ -337,7 +337,7 @@ func roundTrip(t *testing.T, b []byte) *Module {
 	if err != nil {
 		t.Fatalf("ParseListing: %v\n%s", err, text)
 	}
-	out, err = back.Append(nil)
+	out, err = back.AppendBinary(nil)
 	if err != nil || !bytes.Equal(out, b) {
 		t.Fatalf("listing round trip: %v (equal %v)\n%s", err, bytes.Equal(out, b), text)
 	}
@@ -368,7 +368,7 @@ func TestOddLayouts(t *testing.T) {
 	}
 	mainStr.RHS.Val += 2 // "in" instead of "main"
 	m.Instructions[len(m.Instructions)-1].RHS.Val = 0x1234
-	b, err := m.Append(nil)
+	b, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +397,7 @@ func TestOddLayouts(t *testing.T) {
 	if ft2, _ := got.FunctionText(0); ft2 != ft {
 		t.Errorf("function text changed:\n%s\n---\n%s", ft, ft2)
 	}
-	if again, _ := got.Append(nil); !bytes.Equal(again, b) {
+	if again, _ := got.AppendBinary(nil); !bytes.Equal(again, b) {
 		t.Errorf("setting a function's own text changed the module's bytes")
 	}
 }
@@ -406,7 +406,7 @@ func TestSetupBlocks(t *testing.T) {
 	for v := uint32(1); v <= 3; v++ {
 		text := ".input INT\n.output INT\n.setup\n0x0000  STR int GMem[0x0], int 70000\n0x0008  END\n.main\n0x0000  STR int Out[0x0], int GMem[0x0]\n0x0008  END\n"
 		m := section(t, v, text, text)
-		b, err := m.Append(nil)
+		b, err := m.AppendBinary(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -441,7 +441,7 @@ func TestSwappedRangesReadAsStored(t *testing.T) {
 	main := append([]Instruction(nil), m.Instructions[:f.Main.Count]...)
 	setup := append([]Instruction(nil), m.Instructions[f.Main.Count:]...)
 	m.Instructions = append(setup, main...)
-	b, err := m.Append(nil)
+	b, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,14 +479,14 @@ func TestMemoryUsage(t *testing.T) {
 
 func TestCorpusMemoryRecompute(t *testing.T) {
 	for _, f := range corpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := m.RecomputeMemory(); err != nil {
 			t.Fatal(err)
 		}
-		if b, _ := m.Append(nil); !bytes.Equal(b, f.section) {
+		if b, _ := m.AppendBinary(nil); !bytes.Equal(b, f.section) {
 			t.Errorf("%s: recomputed memory sizes differ from the reference writer's at %#x", f.name, firstDiff(b, f.section))
 		}
 	}
@@ -495,17 +495,17 @@ func TestCorpusMemoryRecompute(t *testing.T) {
 func TestWriteRejects(t *testing.T) {
 	m := section(t, 3, ".input UINT\n.output INT\n.main\nEND\n")
 	m.Version = 2
-	if _, err := m.Append(nil); err == nil || !strings.Contains(err.Error(), "not allowed in version 2") {
+	if _, err := m.AppendBinary(nil); err == nil || !strings.Contains(err.Error(), "not allowed in version 2") {
 		t.Errorf("UINT in version 2: %v", err)
 	}
 	m = section(t, 2, ".input INT\n.output INT\n.main\nEND\n")
 	m.Strings.Strings = []string{"a\x00b"}
-	if _, err := m.Append(nil); err == nil {
+	if _, err := m.AppendBinary(nil); err == nil {
 		t.Errorf("NUL in a pool string accepted")
 	}
 	m = section(t, 1, ".input INT\n.output INT\n.main\nEND\n")
 	m.Functions[0].Main.Count = 5
-	if _, err := m.Append(nil); err == nil || !strings.Contains(err.Error(), "runs 1 instructions to its terminator, not 5") {
+	if _, err := m.AppendBinary(nil); err == nil || !strings.Contains(err.Error(), "runs 1 instructions to its terminator, not 5") {
 		t.Errorf("inconsistent v1 count: %v", err)
 	}
 }
@@ -522,7 +522,7 @@ func TestCorpusTruncated(t *testing.T) {
 			if l%step != 0 && l < n-64 {
 				continue
 			}
-			if _, err := Parse(f.section[:l:l]); err == nil {
+			if _, err := Read(f.section[:l:l]); err == nil {
 				t.Errorf("%s: truncated to %d of %d bytes parsed without error", f.name, l, n)
 				break
 			}
@@ -542,8 +542,8 @@ func TestCorpusCorrupted(t *testing.T) {
 			for _, v := range []byte{0x00, 0x01, 0x7F, 0x80, 0xFF, b[i] ^ 0x10} {
 				old := b[i]
 				b[i] = v
-				if m, err := Parse(b); err == nil {
-					out, err := m.Append(nil)
+				if m, err := Read(b); err == nil {
+					out, err := m.AppendBinary(nil)
 					if err != nil || !bytes.Equal(out, b) {
 						t.Fatalf("%s: byte %#x = %#x: parsed but wrote differently (%v)", f.name, i, v, err)
 					}
@@ -564,7 +564,7 @@ func TestExpansionLimit(t *testing.T) {
 	for range 1000 {
 		m.Functions = append(m.Functions, Function{Setup: Block{Base: -1}, Main: Block{Base: 0, Count: 5000}})
 	}
-	b, err := m.Append(nil)
+	b, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

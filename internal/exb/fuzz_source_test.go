@@ -52,7 +52,7 @@ func sourceSeeds(f *testing.F) [][]byte {
 			f.Fatal(err)
 		}
 	}
-	b, err := m.Append(nil)
+	b, err := m.AppendBinary(nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -100,7 +100,7 @@ const (
 	decompileAllocBase  = 4 << 20
 )
 
-// FuzzDecompileRoundTrip: for any section Parse accepts, every function
+// FuzzDecompileRoundTrip: for any section Read accepts, every function
 // decompiles, its text compiles back to the very same bytes, the text stays
 // within a fixed multiple of the section's size, and so does what
 // decompiling allocates.
@@ -118,7 +118,7 @@ func FuzzDecompileRoundTrip(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := Parse(b)
+		m, err := Read(b)
 		if err != nil || len(b) > 16<<10 || m.expandedSize() > 20000 {
 			return
 		}
@@ -142,7 +142,7 @@ func FuzzDecompileRoundTrip(f *testing.F) {
 				t.Fatalf("function %d: own text does not compile: %v\n%s", i, err, text)
 			}
 		}
-		if out, err := m.Append(nil); err != nil || !bytes.Equal(out, b) {
+		if out, err := m.AppendBinary(nil); err != nil || !bytes.Equal(out, b) {
 			t.Fatalf("setting every function's own text changed the bytes (%v, first difference at %#x)", err, firstDiff(out, b))
 		}
 	})
@@ -160,7 +160,7 @@ func FuzzCompile(f *testing.F) {
 		f.Add(uint8(tc.version), ".input INT\n.output INT\n"+strings.TrimPrefix(tc.source, "\n"))
 	}
 	for _, cf := range seedFiles(f) {
-		m, err := Parse(cf.section)
+		m, err := Read(cf.section)
 		if err != nil {
 			continue
 		}
@@ -175,7 +175,7 @@ func FuzzCompile(f *testing.F) {
 		}
 	}
 	for _, b := range gameSections(f) {
-		m, err := Parse(b)
+		m, err := Read(b)
 		if err != nil {
 			continue
 		}
@@ -192,7 +192,7 @@ func FuzzCompile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, version uint8, text string) {
 		v := uint32(version%3) + 1
 		m := &Module{Version: v}
-		empty, _ := (&Module{Version: v}).Append(nil)
+		empty, _ := (&Module{Version: v}).AppendBinary(nil)
 		src, err := compileSource(text, v, TypeNone, TypeNone)
 		if err != nil {
 			return
@@ -200,7 +200,7 @@ func FuzzCompile(f *testing.F) {
 		if err := m.replaceFunction(0, src); err != nil {
 			return
 		}
-		b, err := m.Append(nil)
+		b, err := m.AppendBinary(nil)
 		if err != nil {
 			t.Fatalf("compiled module does not write: %v", err)
 		}
@@ -214,7 +214,7 @@ func FuzzCompile(f *testing.F) {
 		if err := m.SetFunctionSource(0, back); err != nil {
 			t.Fatalf("decompiled text does not compile: %v\n%s", err, back)
 		}
-		if b2, _ := m.Append(nil); !bytes.Equal(b, b2) {
+		if b2, _ := m.AppendBinary(nil); !bytes.Equal(b, b2) {
 			t.Fatalf("decompiled text compiles to other bytes:\n%s\n---\n%s", text, back)
 		}
 	})

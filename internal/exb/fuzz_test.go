@@ -9,23 +9,23 @@ import (
 // seedFiles returns the corpus for seeding a fuzz target (see corpus).
 func seedFiles(f *testing.F) []corpusFile { return corpus(f) }
 
-// FuzzParse: Parse never panics, and whatever it accepts writes back to
+// FuzzParse: Read never panics, and whatever it accepts writes back to
 // the same bytes and survives the listing round trip.
 func FuzzParse(f *testing.F) {
 	for _, cf := range seedFiles(f) {
 		f.Add(cf.section)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := Parse(b)
+		m, err := Read(b)
 		if err != nil {
 			return
 		}
-		out, err := m.Append(nil)
+		out, err := m.AppendBinary(nil)
 		if err != nil {
-			t.Fatalf("Parse accepted what Append refuses: %v", err)
+			t.Fatalf("Read accepted what AppendBinary refuses: %v", err)
 		}
 		if !bytes.Equal(out, b) {
-			t.Fatalf("Append wrote different bytes (first difference at %#x)", firstDiff(out, b))
+			t.Fatalf("AppendBinary wrote different bytes (first difference at %#x)", firstDiff(out, b))
 		}
 		// The text forms are linear in the section except where blocks
 		// overlap; keep each execution fast.
@@ -45,7 +45,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("ParseListing of our own listing: %v\n%s", err, text)
 		}
-		if out, err := back.Append(nil); err != nil || !bytes.Equal(out, b) {
+		if out, err := back.AppendBinary(nil); err != nil || !bytes.Equal(out, b) {
 			t.Fatalf("listing round trip: %v\n%s", err, text)
 		}
 		if again, _ := back.Listing(); again != text {
@@ -60,7 +60,7 @@ func FuzzParse(f *testing.F) {
 		// it works, its text must assemble (or be refused) without panic.
 		if c, err := m.Compat(); err == nil {
 			if m2, err := FromCompat(c); err == nil {
-				if _, err := m2.Append(nil); err != nil {
+				if _, err := m2.AppendBinary(nil); err != nil {
 					t.Fatalf("FromCompat built an unwritable module: %v", err)
 				}
 			}
@@ -77,7 +77,7 @@ func FuzzParse(f *testing.F) {
 						t.Fatalf("Canonicalize changed function %d:\n%s\n---\n%s", i, texts[i], got)
 					}
 				}
-				if _, err := m.Append(nil); err != nil {
+				if _, err := m.AppendBinary(nil); err != nil {
 					t.Fatalf("Canonicalize built an unwritable module: %v", err)
 				}
 			}
@@ -90,7 +90,7 @@ func FuzzParse(f *testing.F) {
 func FuzzAssemble(f *testing.F) {
 	seen := map[string]bool{}
 	for _, cf := range seedFiles(f) {
-		m, err := Parse(cf.section)
+		m, err := Read(cf.section)
 		if err != nil {
 			continue
 		}
@@ -110,7 +110,7 @@ func FuzzAssemble(f *testing.F) {
 	f.Add(uint8(2), ".input INT\n.output INT\n.setup\nSTR int GMem[0x0], int -7\nEND\n.main\nCFN int \"x\\ty\", GMem[0x0]\n.raw 0100000000000001\n")
 	f.Add(uint8(2), ".input FLOAT\n.output FLOAT\n.main\nSTR float GMem[0x0], float param(2.0)\nGRT float GMem[0x0], float param(0.0)\nSTR bool GMem[0x4], bool param(True)\nSTR str LMem64[0x0], str param(\"x\")\nADD int GMem[0x8], int param(7)\nEND\n")
 	for _, b := range gameSections(f) {
-		if m, err := Parse(b); err == nil {
+		if m, err := Read(b); err == nil {
 			for i := range m.Functions {
 				if text, err := m.FunctionText(i); err == nil && strings.Contains(text, "param(") {
 					f.Add(uint8(m.Version), text)
@@ -125,9 +125,9 @@ func FuzzAssemble(f *testing.F) {
 			if err != nil {
 				return
 			}
-			b, err := m.Append(nil)
+			b, err := m.AppendBinary(nil)
 			if err != nil {
-				t.Fatalf("ParseListing accepted what Append refuses: %v", err)
+				t.Fatalf("ParseListing accepted what AppendBinary refuses: %v", err)
 			}
 			t2, err := m.Listing()
 			if err != nil {
@@ -137,7 +137,7 @@ func FuzzAssemble(f *testing.F) {
 			if err != nil {
 				t.Fatalf("our listing does not assemble: %v\n%s", err, t2)
 			}
-			if b2, _ := m2.Append(nil); !bytes.Equal(b, b2) {
+			if b2, _ := m2.AppendBinary(nil); !bytes.Equal(b, b2) {
 				t.Fatalf("listing -> bytes not stable")
 			}
 			if t3, _ := m2.Listing(); t3 != t2 {
@@ -149,7 +149,7 @@ func FuzzAssemble(f *testing.F) {
 		if _, err := m.AppendFunction(text); err != nil {
 			return
 		}
-		b, err := m.Append(nil)
+		b, err := m.AppendBinary(nil)
 		if err != nil {
 			t.Fatalf("assembled module does not write: %v", err)
 		}
@@ -164,10 +164,10 @@ func FuzzAssemble(f *testing.F) {
 		if t3, _ := m2.FunctionText(0); t3 != t2 {
 			t.Fatalf("function text not stable:\n%s\n---\n%s", t2, t3)
 		}
-		if b2, _ := m2.Append(nil); !bytes.Equal(b, b2) {
+		if b2, _ := m2.AppendBinary(nil); !bytes.Equal(b, b2) {
 			t.Fatalf("function text -> bytes not stable")
 		}
-		m3, err := Parse(b)
+		m3, err := Read(b)
 		if err != nil {
 			t.Fatalf("written module does not parse: %v", err)
 		}

@@ -67,8 +67,8 @@ func TestGameFilesNoRaw(t *testing.T) {
 			t.Errorf("%s: ParseListing: %v", names[k], err)
 			continue
 		}
-		a, _ := m.Append(nil)
-		if b, err := back.Append(nil); err != nil || !bytes.Equal(a, b) {
+		a, _ := m.AppendBinary(nil)
+		if b, err := back.AppendBinary(nil); err != nil || !bytes.Equal(a, b) {
 			t.Errorf("%s: bytes -> listing -> bytes differs (%v)", names[k], err)
 		}
 		c := *m

@@ -285,8 +285,8 @@ func TestSourceCases(t *testing.T) {
 			}
 			src := &Module{Version: tc.version}
 			compileInto(t, src, got)
-			a, _ := asm.Append(nil)
-			b, err := src.Append(nil)
+			a, _ := asm.AppendBinary(nil)
+			b, err := src.AppendBinary(nil)
 			if err != nil || !bytes.Equal(a, b) {
 				ta, _ := asm.FunctionText(0)
 				tb, _ := src.FunctionText(0)
@@ -346,13 +346,13 @@ func TestSourceErrors(t *testing.T) {
 	} {
 		m := &Module{Version: tt.version}
 		compileInto(t, m, ".input INT\n.output INT\nOut = 0\n")
-		before, _ := m.Append(nil)
+		before, _ := m.AppendBinary(nil)
 		err := m.SetFunctionSource(0, tt.text)
 		var se *SyntaxError
 		if err == nil || !errors.As(err, &se) || err.Error() != tt.want {
 			t.Errorf("%q:\n got %v\nwant %s", tt.text, err, tt.want)
 		}
-		if after, _ := m.Append(nil); !bytes.Equal(before, after) {
+		if after, _ := m.AppendBinary(nil); !bytes.Equal(before, after) {
 			t.Errorf("%q: a failed edit changed the module", tt.text)
 		}
 	}
@@ -369,7 +369,7 @@ func TestSharedBlocks(t *testing.T) {
 	if err := m.RecomputeMemory(); err != nil {
 		t.Fatal(err)
 	}
-	orig, err := m.Append(nil)
+	orig, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func TestSharedBlocks(t *testing.T) {
 	if err := m.SetFunctionSource(1, text); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := m.Append(nil); !bytes.Equal(out, orig) {
+	if out, _ := m.AppendBinary(nil); !bytes.Equal(out, orig) {
 		t.Fatal("setting a shared function's own text changed the bytes")
 	}
 	f0 := m.Functions[0]
@@ -404,7 +404,7 @@ func TestAbsentSetupKeepsCount(t *testing.T) {
 	m := &Module{Version: 3}
 	compileInto(t, m, ".input INT\n.output INT\nOut = In\n")
 	m.Functions[0].Setup = Block{Base: -1, Count: 795112033}
-	orig, err := m.Append(nil)
+	orig, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +412,7 @@ func TestAbsentSetupKeepsCount(t *testing.T) {
 	if err := m.SetFunctionSource(0, text); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := m.Append(nil); !bytes.Equal(out, orig) {
+	if out, _ := m.AppendBinary(nil); !bytes.Equal(out, orig) {
 		t.Fatalf("bytes changed: setup now %+v", m.Functions[0].Setup)
 	}
 }
@@ -437,7 +437,7 @@ func TestEmptySetupBlock(t *testing.T) {
 	m := &Module{Version: 3}
 	compileInto(t, m, ".input INT\n.output INT\nOut = In\n")
 	m.Functions[0].Setup = Block{Base: 1, Count: 0}
-	orig, err := m.Append(nil)
+	orig, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,7 +448,7 @@ func TestEmptySetupBlock(t *testing.T) {
 	if err := m.SetFunctionSource(0, text); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := m.Append(nil); !bytes.Equal(out, orig) {
+	if out, _ := m.AppendBinary(nil); !bytes.Equal(out, orig) {
 		t.Fatalf("bytes changed: setup now %+v", m.Functions[0].Setup)
 	}
 }
@@ -460,11 +460,11 @@ func TestVersion1BlockWithoutEnd(t *testing.T) {
 	compileInto(t, m, ".input INT\n.output INT\nOut = In\n")
 	m.Instructions = m.Instructions[:1]
 	m.Functions[0].Main.Count = 1
-	orig, err := m.Append(nil)
+	orig, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Parse(orig)
+	back, err := Read(orig)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +475,7 @@ func TestVersion1BlockWithoutEnd(t *testing.T) {
 	if err := back.SetFunctionSource(0, text); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := back.Append(nil); !bytes.Equal(out, orig) {
+	if out, _ := back.AppendBinary(nil); !bytes.Equal(out, orig) {
 		t.Fatal("bytes changed")
 	}
 	err = back.SetFunctionSource(0, "Out = 1\nnoend\n")
@@ -493,7 +493,7 @@ func TestMemoryDirective(t *testing.T) {
 	compileInto(t, m, ".input INT\n.output INT\nLMem32[0x4] = 1\n")
 	m.Functions[0].StaticSize = 0x20
 	m.Header.StaticSize = 0x20
-	orig, err := m.Append(nil)
+	orig, err := m.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,7 +504,7 @@ func TestMemoryDirective(t *testing.T) {
 	if err := m.SetFunctionSource(0, text); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := m.Append(nil); !bytes.Equal(out, orig) {
+	if out, _ := m.AppendBinary(nil); !bytes.Equal(out, orig) {
 		t.Fatal("bytes changed")
 	}
 	if err := m.SetFunctionSource(0, "GMem[0x8] = In\n"); err != nil {

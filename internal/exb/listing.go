@@ -423,7 +423,7 @@ func (a *listingAsm) finish() (*Module, error) {
 	if _, err := m.check(img, &so, true); err != nil {
 		return nil, err
 	}
-	if _, err := m.Append(nil); err != nil {
+	if _, err := m.AppendBinary(nil); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -12,7 +12,7 @@ func TestPaddingKept(t *testing.T) {
 		"JZE bool In[0x0], 0x18\nSTR int Out[0x0], int 1\nJMP 0x20\nSTR int Out[0x0], int 2\nEND\n"
 	for _, version := range []uint32{1, 2, 3} {
 		m := section(t, version, text)
-		good, err := m.Append(nil)
+		good, err := m.AppendBinary(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +32,7 @@ func TestPaddingKept(t *testing.T) {
 		// A type byte an opcode does use must still be a known type.
 		bad := clone(good)
 		bad[instr+1*8+1] = 0x7f
-		if _, err := Parse(bad); err == nil || !strings.Contains(err.Error(), "unknown data type 127") {
+		if _, err := Read(bad); err == nil || !strings.Contains(err.Error(), "unknown data type 127") {
 			t.Errorf("version %d: STR with type byte 0x7f: %v", version, err)
 		}
 	}

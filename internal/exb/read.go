@@ -29,10 +29,10 @@ func functionEntrySize(version uint32) int {
 	return 0x1C
 }
 
-// Parse reads an EXB section. b must hold exactly the section: inside an
+// Read reads an EXB section. b must hold exactly the section: inside an
 // AINB file that is the bytes from the offset at 0x44 to the offset at 0x5C.
-// Parse does not keep b.
-func Parse(b []byte) (*Module, error) {
+// Read does not keep b.
+func Read(b []byte) (*Module, error) {
 	if len(b) < headerSize {
 		return nil, formatErr(secHeader, 0, "section is %d bytes, shorter than the %#x-byte header", len(b), headerSize)
 	}

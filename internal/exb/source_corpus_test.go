@@ -103,7 +103,7 @@ const (
 func TestCorpusSourceRoundTrip(t *testing.T) {
 	total, folded, packed := 0, 0, 0
 	for _, f := range exbCorpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -131,7 +131,7 @@ func TestCorpusSourceRoundTrip(t *testing.T) {
 				t.Fatalf("%s: function %d: text changed (%v):\n%s\n---\n%s", f.name, i, err, text, again)
 			}
 		}
-		out, err := m.Append(nil)
+		out, err := m.AppendBinary(nil)
 		if err != nil || !bytes.Equal(out, f.section) {
 			t.Errorf("%s: bytes changed after setting every function's own text (%v, first difference at %#x)", f.name, err, firstDiff(out, f.section))
 		}
@@ -174,7 +174,7 @@ func editMiddleFunctions(t *testing.T, edit func(m *Module, k int) (string, erro
 	t.Helper()
 	edited := 0
 	for _, f := range exbCorpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,11 +190,11 @@ func editMiddleFunctions(t *testing.T, edit func(m *Module, k int) (string, erro
 		if err != nil {
 			t.Fatalf("%s: function %d: %v", f.name, k, err)
 		}
-		out, err := m.Append(nil)
+		out, err := m.AppendBinary(nil)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		back, err := Parse(out)
+		back, err := Read(out)
 		if err != nil {
 			t.Fatalf("%s: edited section does not parse: %v", f.name, err)
 		}
@@ -233,7 +233,7 @@ func TestCorpusEditOneFunction(t *testing.T) {
 // mixture of the two forms does too.
 func TestCorpusAssembleSources(t *testing.T) {
 	for _, f := range exbCorpus(t) {
-		m, err := Parse(f.section)
+		m, err := Read(f.section)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,9 +261,9 @@ func TestCorpusAssembleSources(t *testing.T) {
 		if gerr != nil || merr != nil {
 			t.Fatalf("%s: %v / %v", f.name, gerr, merr)
 		}
-		a, _ := want.Append(nil)
-		b, _ := got.Append(nil)
-		c, _ := mix.Append(nil)
+		a, _ := want.AppendBinary(nil)
+		b, _ := got.AppendBinary(nil)
+		c, _ := mix.AppendBinary(nil)
 		if !bytes.Equal(a, b) || !bytes.Equal(a, c) {
 			t.Errorf("%s: readable code assembles differently (first difference at %#x, %#x)", f.name, firstDiff(a, b), firstDiff(a, c))
 		}

@@ -851,11 +851,11 @@ func (m *Module) CanonicalReproduces() bool {
 		*bp = buf
 		defer imagePool.Put(bp)
 	}
-	a, err := again.Append(buf)
+	a, err := again.AppendBinary(buf)
 	if err != nil {
 		return false
 	}
-	b, err := m.Append(a[len(a):]) // in the same buffer, after the canonical image
+	b, err := m.AppendBinary(a[len(a):]) // in the same buffer, after the canonical image
 	return err == nil && string(a) == string(b)
 }
 

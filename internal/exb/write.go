@@ -6,14 +6,14 @@ import (
 	"strings"
 )
 
-// MarshalBinary returns the section's bytes; see Append.
-func (m *Module) MarshalBinary() ([]byte, error) { return m.Append(nil) }
+// Bytes returns the section's bytes; see AppendBinary.
+func (m *Module) Bytes() ([]byte, error) { return m.AppendBinary(nil) }
 
-// Append appends the section's bytes to dst. It first checks everything
-// Parse checks, so what it writes reads back; on error dst is returned
-// unchanged. Append writes the model as it is: it recomputes no offsets
+// AppendBinary appends the section's bytes to dst. It first checks everything
+// Read checks, so what it writes reads back; on error dst is returned
+// unchanged. AppendBinary writes the model as it is: it recomputes no offsets
 // other than those of the sub-sections, and no sizes (see RecomputeMemory).
-func (m *Module) Append(dst []byte) ([]byte, error) {
+func (m *Module) AppendBinary(dst []byte) ([]byte, error) {
 	if m.Version < 1 || m.Version > 3 {
 		return dst, formatErr(secHeader, 4, "unsupported version %d (want 1, 2 or 3)", m.Version)
 	}
@@ -80,7 +80,7 @@ func (m *Module) Append(dst []byte) ([]byte, error) {
 	return b, nil
 }
 
-// layout places the sub-sections the way Append will write them.
+// layout places the sub-sections the way AppendBinary will write them.
 func (m *Module) layout() (sectionOffsets, error) {
 	var so sectionOffsets
 	order := m.Layout.order()

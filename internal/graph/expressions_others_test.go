@@ -101,7 +101,7 @@ func TestExpressionsParsedTextFallback(t *testing.T) {
 				t.Errorf("function %d reads back as\n%s\nwant\n%s", i, got, fn.Text)
 			}
 		}
-		b, err := g.Expressions.Append(nil)
+		b, err := g.Expressions.AppendBinary(nil)
 		if err != nil {
 			t.Fatal(err)
 		}

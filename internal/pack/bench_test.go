@@ -59,7 +59,7 @@ func BenchmarkOpenSave(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := p.Archive.Write(); err != nil {
+				if _, err := p.Archive.Bytes(); err != nil {
 					b.Fatal(err)
 				}
 			}

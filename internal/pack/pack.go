@@ -137,7 +137,7 @@ func (p *Pack) Save(codec *zs.Codec, level zs.Level) ([]byte, error) {
 // SaveContext is Save that stops, returning ctx's error, once ctx is done: compressing a
 // large Yaz0 pack takes seconds.
 func (p *Pack) SaveContext(ctx context.Context, codec *zs.Codec, level zs.Level) ([]byte, error) {
-	out, err := p.Archive.Write()
+	out, err := p.Archive.Bytes()
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func longNames(tb testing.TB, n, nameLen int) []byte {
 	for i := range n {
 		a.Files = append(a.Files, sarc.File{Name: fmt.Sprintf("%s%06d", prefix, i), Data: []byte{byte(i)}})
 	}
-	b, err := a.Write()
+	b, err := a.Bytes()
 	if err != nil {
 		tb.Fatal(err)
 	}

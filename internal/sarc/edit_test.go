@@ -87,7 +87,7 @@ func TestEditReplace(t *testing.T) {
 	if err := a.Replace(target, newData); err != nil {
 		t.Fatal(err)
 	}
-	out, err := a.Write()
+	out, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestEditAddRemoveRename(t *testing.T) {
 	if err := a.Add("Actor/New.bxml", add); err != nil {
 		t.Fatal(err)
 	}
-	out, err := a.Write()
+	out, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestEditAddRemoveRename(t *testing.T) {
 	if err := a.Remove(gone); err != nil {
 		t.Fatal(err)
 	}
-	out, err = a.Write()
+	out, err = a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestEditAddRemoveRename(t *testing.T) {
 	if err := a.Rename(old, "Actor/Renamed.bxml"); err != nil {
 		t.Fatal(err)
 	}
-	out, err = a.Write()
+	out, err = a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestNewArchiveAlignment(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, err := a.Write()
+	out, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,8 +227,8 @@ func TestNewArchiveAlignment(t *testing.T) {
 		t.Errorf("data offset 0x%x not 0x1000-aligned", dataOff)
 	}
 	// Written twice, the same bytes; and re-reading then writing is the identity.
-	again, _ := a.Write()
-	re, err := r.Write()
+	again, _ := a.Bytes()
+	re, err := r.Bytes()
 	if err != nil || !bytes.Equal(again, out) || !bytes.Equal(re, out) {
 		t.Fatalf("writes not stable: %v", err)
 	}
@@ -248,7 +248,7 @@ func TestBigEndianAndFlim(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, err := a.Write()
+	out, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestHashCollisionIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, err := a.Write()
+	out, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestCorpusGrowFirstFile(t *testing.T) {
 			if err := a.Replace(first, grown); err != nil {
 				t.Fatal(err)
 			}
-			out, err := a.Write()
+			out, err := a.Bytes()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,7 +41,7 @@ func TestToolWrittenSizeRoundTrip(t *testing.T) {
 	if got != want {
 		t.Fatalf("warnings\n%s\nwant\n%s", got, want)
 	}
-	out, err := a.Write()
+	out, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestToolWrittenSizeRoundTrip(t *testing.T) {
 	}
 	// Nothing of the input is handed back: the output is a buffer of its own.
 	if &out[0] == &in[0] {
-		t.Fatal("Write returned the input buffer")
+		t.Fatal("Bytes returned the input buffer")
 	}
 
 	// Replacing a file with the same bytes in a new slice is an edit: the size comes out
@@ -64,7 +64,7 @@ func TestToolWrittenSizeRoundTrip(t *testing.T) {
 	if got != want {
 		t.Fatalf("warnings after the edit\n%s\nwant\n%s", got, want)
 	}
-	out, err = a.Write()
+	out, err = a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestToolWrittenEditsCorrect(t *testing.T) {
 		if err := edit(a); err != nil {
 			t.Fatal(err)
 		}
-		out, err := a.Write()
+		out, err := a.Bytes()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestTailKept(t *testing.T) {
 		if got := strings.Join(warningStrings(a), "\n"); got != c.want {
 			t.Errorf("%s: warnings %q\nwant %q", c.name, got, c.want)
 		}
-		out, err := a.Write()
+		out, err := a.Bytes()
 		if err != nil || !bytes.Equal(out, c.in) {
 			t.Errorf("%s: written as % x (%v)\nwant % x", c.name, out, err, c.in)
 		}
@@ -149,7 +149,7 @@ func TestGameFilesRoundTrip(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		out, err := a.Write()
+		out, err := a.Bytes()
 		if err != nil || !bytes.Equal(out, in) {
 			t.Errorf("%s: written %d bytes (%v), was %d; differs at %d", name, len(out), err, len(in), firstDiff(out, in))
 		}

@@ -22,7 +22,7 @@ const maxFiles = 0x3FFF
 // Read parses a SARC archive. The returned files' Data slices alias data: edits to data show
 // through, and data must stay alive and unchanged while the archive is in use unless the
 // caller copies the files out. Read keeps no other part of data except the bytes after the
-// last file's data, if any (see Warnings); Write lays the archive out again from the model.
+// last file's data, if any (see Warnings); Bytes lays the archive out again from the model.
 func Read(data []byte) (*Archive, error) {
 	if len(data) < headerSize {
 		return nil, errAt(len(data), "the input ends inside the %d-byte header", headerSize)

@@ -24,7 +24,7 @@ func small(t testing.TB) []byte {
 	if err := a.Add("b.txt", []byte("BBBBBBBB")); err != nil {
 		t.Fatal(err)
 	}
-	b, err := a.Write()
+	b, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestUnnamedEntryRoundTrip(t *testing.T) {
 	if a.Files[1].Name != "" || string(a.Files[1].Data) != "BBBBBBBB" {
 		t.Fatalf("unnamed entry read as %q %q", a.Files[1].Name, a.Files[1].Data)
 	}
-	out, err := a.Write()
+	out, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func FuzzSARCRead(f *testing.F) {
 		if err != nil {
 			return
 		}
-		out, err := a.Write()
+		out, err := a.Bytes()
 		if err != nil {
 			t.Fatalf("read succeeded, write failed: %v", err)
 		}
@@ -225,7 +225,7 @@ func BenchmarkWrite(b *testing.B) {
 	b.SetBytes(int64(len(testSARC(b))))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := a.Write(); err != nil {
+		if _, err := a.Bytes(); err != nil {
 			b.Fatal(err)
 		}
 	}

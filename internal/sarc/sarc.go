@@ -9,7 +9,7 @@
 //
 // Read turns the bytes into an Archive and records the layout facts the bytes show: each
 // file's hash, its alignment (or, where no alignment explains it, its exact padding) and the
-// data section's alignment. Write lays the archive out from the model alone: an unedited
+// data section's alignment. Bytes lays the archive out from the model alone: an unedited
 // archive written by Nintendo's tools comes back byte for byte, an edited one keeps the
 // recorded facts for the files it did not touch and places new or changed files the way the
 // public tools (oead's SarcWriter, zeldamods/sarc) do. Files' Data may alias Read's input.
@@ -23,7 +23,7 @@
 // Modding tools write some archives wrong in ways the game does not mind: 37 TotK packs of
 // the game files store a header file size 4 less than their length, and end with 5 zero
 // bytes after the last file's data. Read accepts a file size up to the input's length and
-// any bytes after the data, records both, and Warnings reports them; Write reproduces them
+// any bytes after the data, records both, and Warnings reports them; Bytes reproduces them
 // while the archive is unedited and writes the true size and no stray bytes once it is
 // edited. Only a file size past the input (bytes missing) is refused.
 //
@@ -48,7 +48,7 @@ type Archive struct {
 	// it from the data offsets (see recordLayout: the largest power of two dividing them
 	// all, at least 4 as in oead, at most the data section's alignment). Zero means 4.
 	MinAlignment uint32
-	// Files in SFAT order. Write sorts them by name hash (stably) since the game
+	// Files in SFAT order. Bytes sorts them by name hash (stably) since the game
 	// binary-searches the table; Add and Rename keep the order sorted already.
 	Files []File
 
@@ -193,7 +193,7 @@ func (a *Archive) Rename(oldName, newName string) error {
 	return nil
 }
 
-// fileHash is the hash Write stores for f: the recorded one while the name is unchanged
+// fileHash is the hash Bytes stores for f: the recorded one while the name is unchanged
 // (it keeps unnamed entries and any non-ASCII hashing convention), else computed.
 func (a *Archive) fileHash(f *File) uint32 {
 	if f.placed != nil && f.placed.name == f.Name {
@@ -211,10 +211,10 @@ type Warning struct {
 
 func (w Warning) String() string { return fmt.Sprintf("sarc: at 0x%x: %s", w.Offset, w.Text) }
 
-// Warnings lists what looks wrong in the archive as read, and what Write does about it: while
-// the archive is unedited (the files Read found, each with its name and data) Write keeps it,
+// Warnings lists what looks wrong in the archive as read, and what Bytes does about it: while
+// the archive is unedited (the files Read found, each with its name and data) Bytes keeps it,
 // so the archive comes back byte for byte; once a file is added, removed, renamed or replaced
-// Write corrects it (and so for an archive whose layout Write does not reproduce). Nil for an archive that breaks no rule, or was not made by Read.
+// Bytes corrects it (and so for an archive whose layout Bytes does not reproduce). Nil for an archive that breaks no rule, or was not made by Read.
 func (a *Archive) Warnings() []Warning {
 	l := a.layout
 	if l == nil {

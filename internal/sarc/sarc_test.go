@@ -108,7 +108,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 					in[j] = 0xEE
 				}
 			}
-			out, err := a.Write()
+			out, err := a.Bytes()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 				t.Fatalf("rewrite differs at 0x%x (len %d, want %d)", firstDiff(out, c.data), len(out), len(c.data))
 			}
 			if &out[0] == &in[0] {
-				t.Fatal("Write returned the input buffer")
+				t.Fatal("Bytes returned the input buffer")
 			}
 		})
 	}

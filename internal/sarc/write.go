@@ -9,10 +9,10 @@ import (
 	"strings"
 )
 
-// Write lays the archive out: header, SFAT sorted by hash, SFNT in SFAT order with each name
+// Bytes lays the archive out: header, SFAT sorted by hash, SFNT in SFAT order with each name
 // padded to 4 bytes, then the data in SFAT order. Files Read recorded and nobody changed keep
 // their recorded alignment or padding; other files get the public tools' alignment.
-func (a *Archive) Write() ([]byte, error) {
+func (a *Archive) Bytes() ([]byte, error) {
 	var bo binary.AppendByteOrder = binary.LittleEndian
 	if a.BigEndian {
 		bo = binary.BigEndian
@@ -75,7 +75,7 @@ func (a *Archive) Write() ([]byte, error) {
 	return append(out, tail...), nil
 }
 
-// plan is where Write puts everything: files in SFAT order with their hashes and name
+// plan is where Bytes puts everything: files in SFAT order with their hashes and name
 // attributes, the name table, and each file's absolute data offset.
 type plan struct {
 	files      []*File
@@ -170,7 +170,7 @@ func (a *Archive) plan() (*plan, error) {
 	return &plan{files, hashes, attrs, names, dataOffset, begins, end}, nil
 }
 
-// keepsQuirks reports whether Write keeps the recorded file size and tail: the archive is
+// keepsQuirks reports whether Bytes keeps the recorded file size and tail: the archive is
 // unedited and its data ends where Read found it ended, so that with the tail it is as long
 // as it was. (An unedited archive laid out otherwise than the writer lays it, a layout no
 // known writer makes, is written in the writer's layout, with its true size.)

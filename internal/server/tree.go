@@ -288,7 +288,7 @@ func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
 		if doc.Preserved() {
 			layout = "preserved"
 		}
-		if out, err = doc.Marshal(); err != nil {
+		if out, err = doc.Bytes(); err != nil {
 			return documentError(err)
 		}
 	case "aamp":
@@ -304,7 +304,7 @@ func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
 			orig.Graft(pio)
 			pio = orig
 		}
-		if out, err = pio.Write(); err != nil {
+		if out, err = pio.Bytes(); err != nil {
 			return documentError(err)
 		}
 	}

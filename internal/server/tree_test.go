@@ -351,7 +351,7 @@ func TestTreeBYMLSharedNodes(t *testing.T) {
 	root := byml.NewHash()
 	root.Set("a", byml.NewArray(byml.NewInt(1), byml.NewInt(2)))
 	root.Set("b", byml.NewArray(byml.NewInt(1), byml.NewInt(2)))
-	data, err := (&byml.Document{Version: 7, Root: root}).MarshalCanonical()
+	data, err := (&byml.Document{Version: 7, Root: root}).BytesCanonical()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func longNamePack(t testing.TB, n, nameLen int) []byte {
 	for i := range n {
 		a.Files = append(a.Files, sarc.File{Name: fmt.Sprintf("%s%06d", prefix, i), Data: []byte{byte(i)}})
 	}
-	b, err := a.Write()
+	b, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestSlotReleasedWhileReplyDrains(t *testing.T) {
 		member[i] = byte(r.Uint32())
 	}
 	a := &sarc.Archive{Files: []sarc.File{{Name: "big.bin", Data: member}}}
-	in, err := a.Write()
+	in, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestPackBuildClientGone(t *testing.T) {
 		member[i] = "ab"[r.IntN(2)]
 	}
 	a := &sarc.Archive{Files: []sarc.File{{Name: "m.bin", Data: member}}}
-	raw, err := a.Write()
+	raw, err := a.Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}

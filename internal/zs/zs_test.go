@@ -71,7 +71,7 @@ func TestZsDicHoldsTheCorpusDictionaries(t *testing.T) {
 	if len(a.Files) != 3 {
 		t.Fatalf("ZsDic SARC has %d files", len(a.Files))
 	}
-	out, err := a.Write()
+	out, err := a.Bytes()
 	if err != nil || !bytes.Equal(out, raw) {
 		t.Fatalf("ZsDic SARC does not rewrite identically: %v", err)
 	}
@@ -125,7 +125,7 @@ func TestPacksRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := a.Write()
+			w, err := a.Bytes()
 			if err != nil || !bytes.Equal(w, raw) {
 				t.Fatalf("SARC inside does not rewrite identically: %v", err)
 			}
