@@ -556,14 +556,8 @@ func section58(d *graph.Document) []byte {
 	}
 	b := append([]byte(nil), `{"description":`...)
 	b = appendString(b, s.Description)
-	b = append(b, `,"unknown":[`...)
-	for k, u := range s.Unknown {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendUint(b, uint64(u), 10)
-	}
-	return append(b, "]}"...)
+	b = appendUnknown(b, s.Unknown[:])
+	return append(b, '}')
 }
 
 func expressionsVersion(d *graph.Document) []byte {
@@ -580,14 +574,20 @@ func stateInfo(n *graph.Node) []byte {
 	}
 	b := append([]byte(nil), `{"desiredState":`...)
 	b = appendString(b, s.DesiredState)
+	b = appendUnknown(b, s.Unknown[:])
+	return append(b, '}')
+}
+
+// appendUnknown appends the words a document keeps unread: ,"unknown":[...].
+func appendUnknown(b []byte, words []uint32) []byte {
 	b = append(b, `,"unknown":[`...)
-	for k, u := range s.Unknown {
+	for k, u := range words {
 		if k > 0 {
 			b = append(b, ',')
 		}
 		b = strconv.AppendUint(b, uint64(u), 10)
 	}
-	return append(b, "]}"...)
+	return append(b, ']')
 }
 
 func actions(n *graph.Node) []byte {
