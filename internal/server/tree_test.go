@@ -556,7 +556,7 @@ func TestTreeErrors(t *testing.T) {
 	for _, c := range []struct{ doc, want string }{
 		{strings.Replace(string(got.Document), `"type":"int"`, `"type":"integer"`, 1), `unknown node type "integer"`},
 		{`{"version":7,"bigEndian":false,"root":{"type":"array","value":[{"type":"int","value":5000000000}]}}`, "5000000000"},
-		{`{"version":7,"root":{"type":"array","value":[}`, "json at byte"},
+		{`{"version":7,"root":{"type":"array","value":[}`, "invalid JSON at line 1, column 46"},
 	} {
 		ct, body = packForm(t, packPart{"document", "d.json", []byte(c.doc)})
 		if e := wantError(t, do(s, "POST", "/api/tree/build?kind=byml", ct, body), http.StatusUnprocessableEntity); !strings.HasPrefix(e.Error, "the document is not valid: ") || !strings.Contains(e.Error, c.want) {
