@@ -216,9 +216,10 @@ func (s *Scanner) More(end byte, n int) bool {
 			s.Failf("want , or %c after %s, found %s", end, what, Describe(c))
 			return false
 		}
+		comma := s.Pos
 		s.Pos++
 		if c = s.Peek(); c == end {
-			s.Fail("a comma before " + string(end) + " (trailing commas are not JSON)")
+			s.FailAt(comma, "a comma before "+string(end)+" (trailing commas are not JSON)")
 			return false
 		}
 	}
@@ -227,20 +228,22 @@ func (s *Scanner) More(end byte, n int) bool {
 
 // Key reads a member name and the colon after it. The name is a slice of the text when it
 // has no escapes, else its value appended to buf[:0] (see String).
-func (s *Scanner) Key(buf []byte) []byte {
+func (s *Scanner) Key(buf []byte) (name []byte, escaped bool) {
 	if c := s.Peek(); c != '"' {
 		if s.Err == nil {
 			s.Failf("want a member name in double quotes, found %s", Describe(c))
 		}
-		return nil
+		return nil, false
 	}
-	k, _ := s.String(buf)
+	name, escaped = s.String(buf)
 	if s.Peek() != ':' {
-		s.Fail("want : after a member name")
-		return nil
+		if s.Err == nil {
+			s.Fail("want : after a member name")
+		}
+		return nil, false
 	}
 	s.Pos++
-	return k
+	return name, escaped
 }
 
 // String reads the string at Pos (its opening quote) and returns its value: a slice of Data
