@@ -169,7 +169,7 @@ func TestDecodeProblems(t *testing.T) {
 	}
 
 	var se *SyntaxError
-	if _, err := Decode([]byte("{\"format\": \"x\",\n  \"name\": tru}")); !errors.As(err, &se) || se.Line != 2 || se.Column != 11 {
+	if _, err := Decode([]byte("{\"format\": \"x\",\n  \"name\": tru}")); !errors.As(err, &se) || se.Line != 2 || se.Column != 14 || se.Reason != "invalid literal: want true, found '}'" {
 		t.Fatalf("syntax error: %v", err)
 	}
 	_, err = Decode([]byte(`{"nodes": [{"id": 0}, {"id": 1, "name": "a\q"}]}`))

@@ -155,6 +155,9 @@ func Describe(c byte) string {
 	case c == '-' || c >= '0' && c <= '9':
 		return "a number"
 	}
+	if c >= utf8.RuneSelf {
+		return fmt.Sprintf("byte %#02x", c) // a part of a character, not the character
+	}
 	return strconv.QuoteRune(rune(c))
 }
 
@@ -505,13 +508,13 @@ func (s *Scanner) Number() []byte {
 	if s.Pos < len(s.Data) && s.Data[s.Pos] == '0' {
 		s.Pos++
 	} else if digits() == 0 {
-		s.Fail("invalid number")
+		s.Fail("invalid number: want a digit, found " + s.byteAt(s.Pos))
 		return nil
 	}
 	if s.Pos < len(s.Data) && s.Data[s.Pos] == '.' {
 		s.Pos++
 		if digits() == 0 {
-			s.Fail("invalid number: digits must follow the decimal point")
+			s.Fail("invalid number: want a digit after the decimal point, found " + s.byteAt(s.Pos))
 			return nil
 		}
 	}
@@ -521,7 +524,7 @@ func (s *Scanner) Number() []byte {
 			s.Pos++
 		}
 		if digits() == 0 {
-			s.Fail("invalid number: digits must follow the exponent")
+			s.Fail("invalid number: want a digit in the exponent, found " + s.byteAt(s.Pos))
 			return nil
 		}
 	}
@@ -534,7 +537,12 @@ func (s *Scanner) Literal(word string) bool {
 		return false
 	}
 	if len(s.Data)-s.Pos < len(word) || string(s.Data[s.Pos:s.Pos+len(word)]) != word {
-		s.Fail("invalid literal")
+		// Point at the first byte that differs.
+		i := 0
+		for s.Pos+i < len(s.Data) && s.Data[s.Pos+i] == word[i] {
+			i++
+		}
+		s.FailAt(s.Pos+i, "invalid literal: want "+word+", found "+s.byteAt(s.Pos+i))
 		return false
 	}
 	s.Pos += len(word)
@@ -605,8 +613,20 @@ func (s *Scanner) skipString() {
 // End checks that only white space follows the value read.
 func (s *Scanner) End() {
 	if s.Space(); s.Err == nil && s.Pos < len(s.Data) {
-		s.Fail("text after the document")
+		s.Fail("text after the document: " + s.byteAt(s.Pos))
 	}
+}
+
+// byteAt quotes the byte at offset i for a message, or says the text ends there.
+func (s *Scanner) byteAt(i int) string {
+	if i >= len(s.Data) {
+		return "the end of the text"
+	}
+	c := s.Data[i]
+	if c >= 0x20 && c < 0x7f {
+		return strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf("byte %#02x", c)
 }
 
 // ParseInt reads the text of a number as an integer of at most 18 digits (no fraction or

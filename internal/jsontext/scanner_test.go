@@ -126,14 +126,17 @@ func TestScannerErrors(t *testing.T) {
 		{`"\u12"`, `a \u escape needs four hex digits`, 3, 1, 4},
 		{"\"ab\xffc\"", "byte 2 of this string, 0xff, is not UTF-8", 3, 1, 4},
 		{"\"\\n\xc3\"", "byte 1 of this string, 0xc3, is not UTF-8", 1, 1, 2},
-		{`01`, "text after the document", 1, 1, 2},
-		{`-`, "invalid number", 1, 1, 2},
-		{`1.`, "invalid number: digits must follow the decimal point", 2, 1, 3},
-		{`1e+`, "invalid number: digits must follow the exponent", 3, 1, 4},
-		{`tru`, "invalid literal", 0, 1, 1},
+		{`01`, "text after the document: '1'", 1, 1, 2},
+		{`-`, "invalid number: want a digit, found the end of the text", 1, 1, 2},
+		{`1.`, "invalid number: want a digit after the decimal point, found the end of the text", 2, 1, 3},
+		{`1e+x`, "invalid number: want a digit in the exponent, found 'x'", 3, 1, 4},
+		{`tru`, "invalid literal: want true, found the end of the text", 3, 1, 4},
+		{`[nul,`, "invalid literal: want null, found ','", 4, 1, 5},
 		{`NaN`, "want a value, found 'N'", 0, 1, 1},
 		{"[\n\n  @]", "want a value, found '@'", 5, 3, 3},
-		{`[1] x`, "text after the document", 4, 1, 5},
+		{`[1] x`, "text after the document: 'x'", 4, 1, 5},
+		{"[1]\x00", "text after the document: byte 0x00", 3, 1, 4},
+		{"\xef\xbb\xbf[]", "want a value, found byte 0xef", 0, 1, 1},
 		{strings.Repeat("[", 65) + strings.Repeat("]", 65), "nested too deeply (more than 64 levels)", 64, 1, 65},
 	} {
 		_, err := tokens(tc.in, false)
@@ -179,11 +182,11 @@ func TestScannerNonFinite(t *testing.T) {
 		in, reason string
 		off        int
 	}{
-		{`-NaN`, "invalid number", 1},
-		{`Inf`, "invalid literal", 0},
-		{`nan`, "invalid literal", 0},
+		{`-NaN`, "invalid number: want a digit, found 'N'", 1},
+		{`Inf`, "invalid literal: want Infinity, found the end of the text", 3},
+		{`nan`, "invalid literal: want null, found 'a'", 1},
 		{`+Infinity`, "want a value, found '+'", 0},
-		{`-Infinit`, "invalid literal", 1},
+		{`-Infinit`, "invalid literal: want Infinity, found the end of the text", 8},
 	} {
 		_, err := tokens(tc.in, true)
 		if err == nil || err.Reason != tc.reason || err.Offset != tc.off {

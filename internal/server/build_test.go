@@ -198,7 +198,7 @@ func TestBuildBadInput(t *testing.T) {
 		t.Errorf("invalid JSON: %+v", e)
 	}
 	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`{"nodes":[{"id":0,"name":tru}]}`)), http.StatusBadRequest)
-	if e.Error != "invalid JSON at line 1, column 26: invalid literal" || e.Detail["path"] != "nodes[0].name" {
+	if e.Error != "invalid JSON at line 1, column 29: invalid literal: want true, found '}'" || e.Detail["path"] != "nodes[0].name" {
 		t.Errorf("invalid JSON in a node: %+v", e)
 	}
 	e = wantError(t, do(s, "POST", "/api/build", "application/json", nil), http.StatusBadRequest)
