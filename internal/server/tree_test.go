@@ -570,15 +570,17 @@ func TestTreeErrors(t *testing.T) {
 	for _, c := range []struct {
 		kind, text string
 		line       float64
+		path       string
 	}{
-		{"byml", "a: 1\nb: [1, 2\nc: 3\n", 0},
-		{"byml", "a: 1\nb: !u -5\n", 2},
-		{"byml", "a: 1\nb:\n  c: !nonsense 5\n", 3},
-		{"aamp", "!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects:\n    o: !obj {p: !vec3 [1, 2]}\n  lists: {}\n", 6},
+		{"byml", "a: 1\nb: [1, 2\nc: 3\n", 0, ""},
+		{"byml", "a: 1\nb: !u -5\n", 2, "b"},
+		{"byml", "a: 1\nb:\n  c: !nonsense 5\n", 3, "b/c"},
+		{"aamp", "!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects:\n    o: !obj {p: !vec3 [1, 2]}\n  lists: {}\n", 6, "param_root/objects/o/p"},
 	} {
 		e := wantError(t, do(s, "POST", "/api/tree/from-yaml?kind="+c.kind, "application/yaml", []byte(c.text)), http.StatusUnprocessableEntity)
 		line, _ := e.Detail["line"].(float64)
-		if !strings.HasPrefix(e.Error, "the YAML is not valid: line ") || line == 0 || c.line != 0 && line != c.line {
+		path, _ := e.Detail["path"].(string)
+		if !strings.HasPrefix(e.Error, "the YAML is not valid: line ") || line == 0 || c.line != 0 && line != c.line || path != c.path {
 			t.Errorf("%q: %q %v", c.text, e.Error, e.Detail)
 		}
 	}
