@@ -389,7 +389,7 @@ func (s *Scanner) escaped(start int, high bool, b []byte) []byte {
 		}
 		e := s.Data[s.Pos+1]
 		s.Pos += 2
-		if u, ok := Unescape(e); ok {
+		if u, ok := unescape(e); ok {
 			b = append(b, u)
 			continue
 		}
