@@ -12,6 +12,7 @@ import (
 
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/graph"
+	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/sarc"
 )
 
@@ -120,23 +121,18 @@ func buildAINB(doc []byte, _ buildOptions) ([]byte, error) {
 }
 
 // hasMember reports whether the JSON object doc has a member named name at its top level.
+// The community JSON may hold NaN and Infinity, which the scanner skips like any value.
 func hasMember(doc []byte, name string) bool {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	s := jsontext.Scanner{Data: doc, NonFinite: true}
+	if !s.Open('{') {
 		return false
 	}
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		if k == name {
+	var buf [64]byte
+	for n := 0; s.More('}', n); n++ {
+		if k, _ := s.Key(buf[:0]); s.Err == nil && string(k) == name {
 			return true
 		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return false
-		}
+		s.Skip()
 	}
 	return false
 }

@@ -89,7 +89,7 @@ func TestBuildTextErrors(t *testing.T) {
 		{[]string{"build", "-byml-version", "8", byml, "-o", filepath.Join(tmp, "x.byml")}, 2,
 			"ainb: -byml-version 8: BYML is written in versions 1 to 7\n"},
 		{[]string{"build", bad, "-o", filepath.Join(tmp, "x.bxml")}, 1,
-			"ainb: " + bad + ": aamp: yaml: line 4 column 13: parameter list is not a mapping\n"},
+			"ainb: " + bad + ": aamp: yaml: line 4 column 13 (at param_root): parameter list is not a mapping\n"},
 		{[]string{"build", in, "-o", filepath.Join(tmp, "x.pack.zs")}, 1,
 			"ainb: zstd frame needs dictionary 3 (TotK's pack.zsdic); give its path with -zsdic PATH or AINB_ZSDIC\n"},
 		{[]string{"build", "-yaz0", "-zsdic", dic, in, "-o", filepath.Join(tmp, "y.bxml.zs")}, 2,

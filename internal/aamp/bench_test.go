@@ -80,3 +80,21 @@ func BenchmarkFromYAML(b *testing.B) {
 // BenchmarkToYAMLv3 is the writer before yamltext (a yaml.Node tree through yaml.v3's
 // encoder), kept to compare with BenchmarkToYAML under the same load.
 func BenchmarkToYAMLv3(b *testing.B) { benchOut(b, oracleYAML) }
+
+func BenchmarkFromJSON(b *testing.B) {
+	pio, err := Read(largest(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	js, err := ToJSON(pio)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(js)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FromJSON(js); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

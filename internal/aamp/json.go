@@ -1,10 +1,9 @@
 package aamp
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -25,38 +24,6 @@ import (
 // number, string or array of numbers (buffer_binary: numbers 0..255); curves are arrays of
 // {"a": u32, "b": u32, "floats": [30 numbers]}. Non-finite floats are the strings "nan",
 // "inf" and "-inf". The root list's hash and name are optional (always param_root).
-
-type jsonIO struct {
-	Version uint32    `json:"version"`
-	Type    string    `json:"type"`
-	Root    *jsonList `json:"param_root"`
-}
-
-type jsonList struct {
-	Hash    *uint32       `json:"hash,omitempty"`
-	Name    string        `json:"name,omitempty"`
-	Lists   []*jsonList   `json:"lists"`
-	Objects []*jsonObject `json:"objects"`
-}
-
-type jsonObject struct {
-	Hash   *uint32      `json:"hash,omitempty"`
-	Name   string       `json:"name,omitempty"`
-	Params []*jsonParam `json:"params"`
-}
-
-type jsonParam struct {
-	Hash  *uint32         `json:"hash,omitempty"`
-	Name  string          `json:"name,omitempty"`
-	Type  string          `json:"type"`
-	Value json.RawMessage `json:"value"`
-}
-
-type jsonCurve struct {
-	A      uint32          `json:"a"`
-	B      uint32          `json:"b"`
-	Floats json.RawMessage `json:"floats"`
-}
 
 // ToJSON encodes the document in the JSON form described above.
 func ToJSON(pio *ParameterIO) ([]byte, error) { return AppendJSON(nil, pio, jsontext.NoLimit) }
@@ -251,84 +218,23 @@ func (w *jsonWriter) value(b []byte, p *Parameter) ([]byte, error) {
 	return b, nil
 }
 
-// FromJSON decodes the JSON form. The result has no recorded layout.
+// FromJSON decodes the JSON form. The result has no recorded layout. Text that is not JSON
+// is a *jsontext.SyntaxError (wrapped), with the path of the member being read; the form's
+// own errors say the line, column and path where reading stopped.
 func FromJSON(data []byte) (*ParameterIO, error) {
-	var jio jsonIO
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&jio); err != nil {
-		return nil, fmt.Errorf("aamp: json: %w", err)
-	}
-	if jio.Root == nil {
-		return nil, fmt.Errorf("aamp: json: missing param_root")
-	}
-	pio := &ParameterIO{Version: jio.Version, Type: jio.Type, names: map[Name]string{}}
-	resolve := func(where string, h *uint32, s string) (Name, error) {
-		switch {
-		case h != nil && s != "" && NameOf(s) != Name(*h):
-			return 0, fmt.Errorf("aamp: json: %s: name %q hashes to %#08x, not %#08x", where, s, uint32(NameOf(s)), *h)
-		case s != "":
-			pio.names[NameOf(s)] = s
-			return NameOf(s), nil
-		case h != nil:
-			return Name(*h), nil
+	r := &jsonReader{s: jsontext.Scanner{Data: data, MaxDepth: 2*maxDepth + 8}}
+	r.s.Path = r.where
+	pio := r.io()
+	r.s.End()
+	if r.s.Err != nil {
+		if e := r.s.Err; r.form {
+			where := ""
+			if e.Path != "" {
+				where = " (in " + e.Path + ")"
+			}
+			return nil, fmt.Errorf("aamp: json at line %d, column %d%s: %s", e.Line, e.Column, where, e.Reason)
 		}
-		return 0, fmt.Errorf("aamp: json: %s: needs a hash or a name", where)
-	}
-	var list func(path string, jl *jsonList, l *ParameterList) error
-	list = func(path string, jl *jsonList, l *ParameterList) error {
-		for i, jc := range jl.Lists {
-			p := fmt.Sprintf("%s/lists[%d]", path, i)
-			if jc == nil {
-				return fmt.Errorf("aamp: json: %s: null list", p)
-			}
-			n, err := resolve(p, jc.Hash, jc.Name)
-			if err != nil {
-				return err
-			}
-			c := &ParameterList{Name: n}
-			if err := list(p, jc, c); err != nil {
-				return err
-			}
-			l.Lists = append(l.Lists, c)
-		}
-		for i, jo := range jl.Objects {
-			p := fmt.Sprintf("%s/objects[%d]", path, i)
-			if jo == nil {
-				return fmt.Errorf("aamp: json: %s: null object", p)
-			}
-			n, err := resolve(p, jo.Hash, jo.Name)
-			if err != nil {
-				return err
-			}
-			o := &ParameterObject{Name: n, Params: make([]Parameter, 0, len(jo.Params))}
-			for j, jp := range jo.Params {
-				pp := fmt.Sprintf("%s/params[%d]", p, j)
-				if jp == nil {
-					return fmt.Errorf("aamp: json: %s: null parameter", pp)
-				}
-				n, err := resolve(pp, jp.Hash, jp.Name)
-				if err != nil {
-					return err
-				}
-				par := Parameter{Name: n}
-				if err := par.fromJSON(jp.Type, jp.Value); err != nil {
-					return fmt.Errorf("aamp: json: %s: %w", pp, err)
-				}
-				o.Params = append(o.Params, par)
-			}
-			l.Objects = append(l.Objects, o)
-		}
-		return nil
-	}
-	if jio.Root.Name != "" || jio.Root.Hash != nil {
-		if n, err := resolve("param_root", jio.Root.Hash, jio.Root.Name); err != nil || n != RootName {
-			return nil, fmt.Errorf("aamp: json: the root list must be param_root")
-		}
-	}
-	pio.Root.Name = RootName
-	if err := list("param_root", jio.Root, &pio.Root); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("aamp: %w", r.s.Err)
 	}
 	if err := pio.validate(); err != nil {
 		return nil, err
@@ -336,165 +242,421 @@ func FromJSON(data []byte) (*ParameterIO, error) {
 	return pio, nil
 }
 
-func parseJSONFloat(raw json.RawMessage) (float32, error) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		switch s {
+// jsonReader reads the JSON form through jsontext's scanner, in one pass and without
+// reflection.
+type jsonReader struct {
+	s    jsontext.Scanner
+	pio  *ParameterIO
+	path []byte // where the reader is: "param_root/lists[0]/params[3]"
+	buf  []byte // the value of the last escaped string
+	form bool   // the error is one of the form, not of JSON syntax
+}
+
+func (r *jsonReader) where() string { return string(r.path) }
+
+// fail stops reading at offset at with an error of the form (not of JSON syntax).
+func (r *jsonReader) fail(at int, format string, args ...any) {
+	if r.s.Err == nil {
+		r.s.FailAt(at, fmt.Sprintf(format, args...))
+		r.form = true
+	}
+}
+
+// step appends a step to the path and returns the path's length before it.
+func (r *jsonReader) step(name string, i int) int {
+	n := len(r.path)
+	if n > 0 {
+		r.path = append(r.path, '/')
+	}
+	r.path = append(r.path, name...)
+	if i >= 0 {
+		r.path = append(r.path, '[')
+		r.path = strconv.AppendInt(r.path, int64(i), 10)
+		r.path = append(r.path, ']')
+	}
+	return n
+}
+
+// members reads an object, calling member for each name (valid until the next string is
+// read) with Pos at its value. A name given twice is an error: readers disagree on which one
+// counts.
+func (r *jsonReader) members(names []string, member func(i int)) {
+	if !r.s.Open('{') {
+		return
+	}
+	var seen uint32
+	for n := 0; r.s.More('}', n); n++ {
+		at := r.s.Pos
+		k := r.key()
+		if r.s.Err != nil {
+			return
+		}
+		i := slices.Index(names, string(k))
+		switch {
+		case i < 0:
+			r.fail(at, "unknown member %q", k)
+		case seen&(1<<i) != 0:
+			r.fail(at, "a second member %q (member names must be unique)", k)
+		default:
+			seen |= 1 << i
+			member(i)
+		}
+	}
+}
+
+func (r *jsonReader) key() []byte {
+	k, esc := r.s.Key(r.buf)
+	if esc {
+		r.buf = k
+	}
+	return k
+}
+
+// str reads a string value.
+func (r *jsonReader) str() string {
+	if c := r.s.Peek(); c != '"' {
+		r.fail(r.s.Pos, "want a string, found %s", jsontext.Describe(c))
+		return ""
+	}
+	v, esc := r.s.String(r.buf)
+	if esc {
+		r.buf = v
+	}
+	return string(v)
+}
+
+// number reads a number's text, failing for any other value.
+func (r *jsonReader) number() []byte {
+	if c := r.s.Peek(); c != '-' && (c < '0' || c > '9') {
+		r.fail(r.s.Pos, "want a number, found %s", jsontext.Describe(c))
+		return nil
+	}
+	return r.s.Number()
+}
+
+// integer reads an integer in [lo, hi].
+func (r *jsonReader) integer(lo, hi int64) int64 {
+	at := r.s.Pos
+	t := r.number()
+	if r.s.Err != nil {
+		return 0
+	}
+	v, ok := jsontext.ParseInt(t)
+	if !ok || v < lo || v > hi {
+		r.fail(at, "%s is not an integer from %d to %d", t, lo, hi)
+	}
+	return v
+}
+
+// hash reads a name's hash.
+func (r *jsonReader) hash() *uint32 {
+	h := uint32(r.integer(0, math.MaxUint32))
+	return &h
+}
+
+// f32 reads a float: a number or "nan", "inf", "-inf".
+func (r *jsonReader) f32() float32 {
+	at := r.s.Peek()
+	pos := r.s.Pos
+	if at == '"' {
+		switch s := r.str(); s {
 		case "nan":
-			return float32(math.NaN()), nil
+			return float32(math.NaN())
 		case "inf":
-			return float32(math.Inf(1)), nil
+			return float32(math.Inf(1))
 		case "-inf":
-			return float32(math.Inf(-1)), nil
+			return float32(math.Inf(-1))
+		default:
+			r.fail(pos, "%q is not a number", s)
+			return 0
 		}
-		return 0, fmt.Errorf("%q is not a number", s)
 	}
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, err
+	t := r.number()
+	if r.s.Err != nil {
+		return 0
 	}
-	f, err := strconv.ParseFloat(string(n), 32)
+	f, err := jsontext.ParseFloat(t, 32)
 	if err != nil {
-		return 0, err
+		r.fail(pos, "%s is out of the float range (32 bits)", t)
 	}
-	return float32(f), nil
+	return float32(f)
 }
 
-func parseJSONFloats(raw json.RawMessage, want int) ([]float32, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, err
+// array reads an array, calling elem with each element's index and Pos at it.
+func (r *jsonReader) array(elem func(i int)) {
+	if c := r.s.Peek(); c != '[' {
+		r.fail(r.s.Pos, "want an array, found %s", jsontext.Describe(c))
+		return
 	}
-	if want >= 0 && len(items) != want {
-		return nil, fmt.Errorf("want %d numbers, have %d", want, len(items))
+	r.s.Open('[')
+	for n := 0; r.s.More(']', n); n++ {
+		elem(n)
 	}
-	out := make([]float32, len(items))
-	for i, it := range items {
-		f, err := parseJSONFloat(it)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = f
-	}
-	return out, nil
 }
 
-func (p *Parameter) fromJSON(typ string, raw json.RawMessage) error {
-	t := numTypes
-	for i, n := range typeNames {
-		if n == typ {
-			t = Type(i)
+// floats reads an array of want floats (any number when want < 0); it returns want floats
+// even when reading fails.
+func (r *jsonReader) floats(want int) []float32 {
+	at := r.s.Pos
+	var fs []float32
+	if want > 0 {
+		fs = make([]float32, 0, want)
+	}
+	r.array(func(int) { fs = append(fs, r.f32()) })
+	if want >= 0 && len(fs) != want {
+		// Reading stops, but the callers convert to arrays of want floats.
+		r.fail(at, "want %d numbers, have %d", want, len(fs))
+		return make([]float32, want)
+	}
+	if fs == nil {
+		fs = []float32{}
+	}
+	return fs
+}
+
+var (
+	ioMembers     = []string{"version", "type", "param_root"}
+	listMembers   = []string{"hash", "name", "lists", "objects"}
+	objectMembers = []string{"hash", "name", "params"}
+	paramMembers  = []string{"hash", "name", "type", "value"}
+	curveMembers  = []string{"a", "b", "floats"}
+)
+
+func (r *jsonReader) io() *ParameterIO {
+	pio := &ParameterIO{names: map[Name]string{}}
+	r.pio = pio
+	start := r.s.Pos
+	haveRoot := false
+	r.members(ioMembers, func(i int) {
+		switch i {
+		case 0:
+			pio.Version = uint32(r.integer(0, math.MaxUint32))
+		case 1:
+			pio.Type = r.str()
+		case 2:
+			haveRoot = true
+			at := r.s.Pos
+			r.step("param_root", -1)
+			var h *uint32
+			var name string
+			r.list(&pio.Root, 0, &h, &name)
+			if r.s.Err == nil && (name != "" || h != nil) {
+				if n, ok := r.resolve(at, h, name); !ok || n != RootName {
+					r.fail(at, "the root list must be param_root")
+				}
+			}
+			r.path = r.path[:0]
+			pio.Root.Name = RootName
+		}
+	})
+	if r.s.Err == nil && !haveRoot {
+		r.fail(start, "missing param_root")
+	}
+	return pio
+}
+
+// resolve gives the name a hash and a name (either may be missing) stand for.
+func (r *jsonReader) resolve(at int, h *uint32, s string) (Name, bool) {
+	switch {
+	case h != nil && s != "" && NameOf(s) != Name(*h):
+		r.fail(at, "name %q hashes to %#08x, not %#08x", s, uint32(NameOf(s)), *h)
+		return 0, false
+	case s != "":
+		r.pio.names[NameOf(s)] = s
+		return NameOf(s), true
+	case h != nil:
+		return Name(*h), true
+	}
+	r.fail(at, "needs a hash or a name")
+	return 0, false
+}
+
+// list reads a list into l; its hash and name are left in h and name for the caller.
+func (r *jsonReader) list(l *ParameterList, depth int, h **uint32, name *string) {
+	if depth > maxDepth {
+		r.fail(r.s.Pos, "lists nested deeper than %d levels", maxDepth)
+		return
+	}
+	if c := r.s.Peek(); c != '{' {
+		r.fail(r.s.Pos, "want a list (an object), found %s", jsontext.Describe(c))
+		return
+	}
+	r.members(listMembers, func(i int) {
+		switch i {
+		case 0:
+			*h = r.hash()
+		case 1:
+			*name = r.str()
+		case 2:
+			r.array(func(j int) {
+				back := r.step("lists", j)
+				at := r.s.Pos
+				var ch *uint32
+				var cn string
+				c := &ParameterList{}
+				r.list(c, depth+1, &ch, &cn)
+				if r.s.Err == nil {
+					c.Name, _ = r.resolve(at, ch, cn)
+				}
+				l.Lists = append(l.Lists, c)
+				r.path = r.path[:back]
+			})
+		case 3:
+			r.array(func(j int) {
+				back := r.step("objects", j)
+				l.Objects = append(l.Objects, r.object())
+				r.path = r.path[:back]
+			})
+		}
+	})
+}
+
+func (r *jsonReader) object() *ParameterObject {
+	at := r.s.Pos
+	if c := r.s.Peek(); c != '{' {
+		r.fail(r.s.Pos, "want an object, found %s", jsontext.Describe(c))
+		return nil
+	}
+	o := &ParameterObject{}
+	var h *uint32
+	var name string
+	r.members(objectMembers, func(i int) {
+		switch i {
+		case 0:
+			h = r.hash()
+		case 1:
+			name = r.str()
+		case 2:
+			r.array(func(j int) {
+				back := r.step("params", j)
+				o.Params = append(o.Params, r.param())
+				r.path = r.path[:back]
+			})
+		}
+	})
+	if r.s.Err == nil {
+		o.Name, _ = r.resolve(at, h, name)
+	}
+	return o
+}
+
+func (r *jsonReader) param() Parameter {
+	at := r.s.Pos
+	var p Parameter
+	if c := r.s.Peek(); c != '{' {
+		r.fail(r.s.Pos, "want a parameter (an object), found %s", jsontext.Describe(c))
+		return p
+	}
+	var h *uint32
+	var name string
+	haveType, haveValue := false, false
+	r.members(paramMembers, func(i int) {
+		switch i {
+		case 0:
+			h = r.hash()
+		case 1:
+			name = r.str()
+		case 2:
+			tat := r.s.Pos
+			typ := r.str()
+			t := Type(slices.Index(typeNames[:], typ))
+			if r.s.Err == nil && (t < 0 || t >= numTypes) {
+				r.fail(tat, "unknown type %q", typ)
+			}
+			p.Type, haveType = t, true
+		case 3:
+			if !haveType {
+				r.fail(r.s.Pos, "the value comes before the type")
+				return
+			}
+			r.value(&p)
+			haveValue = true
+		}
+	})
+	if r.s.Err == nil {
+		switch {
+		case !haveType:
+			r.fail(at, "missing type")
+		case !haveValue:
+			r.fail(at, "missing value")
+		default:
+			p.Name, _ = r.resolve(at, h, name)
 		}
 	}
-	if t == numTypes {
-		return fmt.Errorf("unknown type %q", typ)
-	}
-	if len(raw) == 0 {
-		return fmt.Errorf("missing value")
-	}
-	p.Type = t
-	var err error
-	switch t {
+	return p
+}
+
+// value reads a value of p.Type.
+func (r *jsonReader) value(p *Parameter) {
+	at := r.s.Pos
+	switch t := p.Type; t {
 	case TypeBool:
-		var v bool
-		err = json.Unmarshal(raw, &v)
+		v, ok := r.s.Bool()
+		if !ok && r.s.Err == nil {
+			r.fail(at, "want true or false, found %s", jsontext.Describe(r.s.Peek()))
+		}
 		p.Value = v
 	case TypeF32:
-		var v float32
-		v, err = parseJSONFloat(raw)
-		p.Value = v
+		p.Value = r.f32()
 	case TypeInt:
-		var v int32
-		err = json.Unmarshal(raw, &v)
-		p.Value = v
+		p.Value = int32(r.integer(math.MinInt32, math.MaxInt32))
 	case TypeU32:
-		var v uint32
-		err = json.Unmarshal(raw, &v)
-		p.Value = v
-	case TypeVec2, TypeVec3, TypeVec4, TypeColor, TypeQuat:
-		n := map[Type]int{TypeVec2: 2, TypeVec3: 3}[t]
-		if n == 0 {
-			n = 4
-		}
-		var fs []float32
-		if fs, err = parseJSONFloats(raw, n); err == nil {
-			switch t {
-			case TypeVec2:
-				p.Value = Vec2(fs)
-			case TypeVec3:
-				p.Value = Vec3(fs)
-			case TypeVec4:
-				p.Value = Vec4(fs)
-			case TypeColor:
-				p.Value = Color(fs)
-			default:
-				p.Value = Quat(fs)
-			}
-		}
+		p.Value = uint32(r.integer(0, math.MaxUint32))
+	case TypeVec2:
+		p.Value = Vec2(r.floats(2))
+	case TypeVec3:
+		p.Value = Vec3(r.floats(3))
+	case TypeVec4:
+		p.Value = Vec4(r.floats(4))
+	case TypeColor:
+		p.Value = Color(r.floats(4))
+	case TypeQuat:
+		p.Value = Quat(r.floats(4))
 	case TypeBufferF32:
-		var fs []float32
-		fs, err = parseJSONFloats(raw, -1)
-		p.Value = fs
+		p.Value = r.floats(-1)
 	case TypeCurve1, TypeCurve2, TypeCurve3, TypeCurve4:
-		var jc []jsonCurve
-		if err = json.Unmarshal(raw, &jc); err != nil {
-			break
-		}
-		if len(jc) != int(t-TypeCurve1)+1 {
-			return fmt.Errorf("%s needs %d curves, has %d", t, int(t-TypeCurve1)+1, len(jc))
-		}
-		cs := make([]Curve, len(jc))
-		for i, c := range jc {
-			fs, ferr := parseJSONFloats(c.Floats, 30)
-			if ferr != nil {
-				return ferr
-			}
-			cs[i] = Curve{A: c.A, B: c.B, Floats: [30]float32(fs)}
+		var cs []Curve
+		r.array(func(int) { cs = append(cs, r.curve()) })
+		if want := int(t-TypeCurve1) + 1; r.s.Err == nil && len(cs) != want {
+			r.fail(at, "%s needs %d curves, has %d", t, want, len(cs))
 		}
 		p.Value = cs
 	case TypeBufferInt:
-		var v []int32
-		err = json.Unmarshal(raw, &v)
-		if v == nil {
-			v = []int32{}
-		}
+		v := []int32{}
+		r.array(func(int) { v = append(v, int32(r.integer(math.MinInt32, math.MaxInt32))) })
 		p.Value = v
 	case TypeBufferU32:
-		var v []uint32
-		err = json.Unmarshal(raw, &v)
-		if v == nil {
-			v = []uint32{}
-		}
+		v := []uint32{}
+		r.array(func(int) { v = append(v, uint32(r.integer(0, math.MaxUint32))) })
 		p.Value = v
 	case TypeBufferBinary:
-		var v []uint8Num
-		err = json.Unmarshal(raw, &v)
-		b := make([]byte, len(v))
-		for i, x := range v {
-			b[i] = byte(x)
-		}
-		p.Value = b
+		v := []byte{}
+		r.array(func(int) { v = append(v, byte(r.integer(0, math.MaxUint8))) })
+		p.Value = v
 	default: // strings
-		var s string
-		err = json.Unmarshal(raw, &s)
-		p.Value = s
+		p.Value = r.str()
 	}
-	if err != nil {
-		return fmt.Errorf("%s value: %w", t, err)
-	}
-	return nil
 }
 
-// uint8Num decodes a byte from a JSON number (encoding/json reads []byte as base64).
-type uint8Num uint8
-
-func (u *uint8Num) UnmarshalJSON(b []byte) error {
-	var v uint8
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
+func (r *jsonReader) curve() Curve {
+	var c Curve
+	at := r.s.Pos
+	var have uint8
+	r.members(curveMembers, func(i int) {
+		have |= 1 << i
+		switch i {
+		case 0:
+			c.A = uint32(r.integer(0, math.MaxUint32))
+		case 1:
+			c.B = uint32(r.integer(0, math.MaxUint32))
+		case 2:
+			c.Floats = [30]float32(r.floats(30))
+		}
+	})
+	if r.s.Err == nil && have != 7 {
+		r.fail(at, "a curve needs a, b and floats")
 	}
-	*u = uint8Num(v)
-	return nil
+	return c
 }
 
 // jsonInts appends v as a JSON array of numbers.

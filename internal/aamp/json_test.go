@@ -77,3 +77,27 @@ func TestJSONForm(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONErrors checks that errors say where, with the path of the parameter.
+func TestJSONErrors(t *testing.T) {
+	const head = `{"version":0,"type":"xml","param_root":{"objects":[{"hash":1,"params":[`
+	for _, tc := range []struct{ in, want string }{
+		{head + `{"hash":2,"type":"vec3","value":[1,2]}]}]}}`,
+			"aamp: json at line 1, column 104 (in param_root/objects[0]/params[0]): want 3 numbers, have 2"},
+		{head + `{"hash":2,"type":"nope","value":1}]}]}}`,
+			`aamp: json at line 1, column 89 (in param_root/objects[0]/params[0]): unknown type "nope"`},
+		{head + `{"hash":2,"hash":3}]}]}}`,
+			`aamp: json at line 1, column 82 (in param_root/objects[0]/params[0]): a second member "hash" (member names must be unique)`},
+		{head + `{"hash":2,"type":"int","value":2147483648}]}]}}`,
+			"aamp: json at line 1, column 103 (in param_root/objects[0]/params[0]): 2147483648 is not an integer from -2147483648 to 2147483647"},
+		{head + "\n{\"hash\":2,\"type\":\"int\",\"value\":1,}]}]}}",
+			"aamp: invalid JSON at line 2, column 33 (in param_root/objects[0]/params[0]): a comma before } (trailing commas are not JSON)"},
+		{`{"version":0,"type":"xml"}`, "aamp: json at line 1, column 1: missing param_root"},
+		{`{"version":0,"Type":"xml"}`, `aamp: json at line 1, column 14: unknown member "Type"`},
+	} {
+		_, err := FromJSON([]byte(tc.in))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.in, err, tc.want)
+		}
+	}
+}

@@ -269,9 +269,19 @@ func FromYAML(text []byte) (*ParameterIO, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
-		return nil, fmt.Errorf("aamp: yaml: %w", err)
+		return nil, fmt.Errorf("aamp: yaml: %w", yamltext.ParseError(err))
 	}
-	if err := yamltext.CheckTree(&doc, yamltext.MaxExpandedNodes); err != nil {
+	pio, err := fromYAML(&doc)
+	if err != nil {
+		return nil, located(err, &doc)
+	}
+	return pio, nil
+}
+
+// fromYAML reads the parsed document; its errors name the node at fault, whose path
+// FromYAML adds.
+func fromYAML(doc *yaml.Node) (*ParameterIO, error) {
+	if err := yamltext.CheckTree(doc, yamltext.MaxExpandedNodes); err != nil {
 		return nil, fmt.Errorf("aamp: yaml: %w", err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
@@ -316,7 +326,7 @@ func FromYAML(text []byte) (*ParameterIO, error) {
 }
 
 func yamlErr(n *yaml.Node, format string, args ...any) error {
-	return fmt.Errorf("aamp: yaml: line %d column %d: %s", n.Line, n.Column, fmt.Sprintf(format, args...))
+	return yamltext.NodeErrorf(n, format, args...)
 }
 
 func isQuoted(n *yaml.Node) bool {
@@ -660,4 +670,13 @@ func scalarInt32(n *yaml.Node) (int32, error) {
 		}
 	}
 	return 0, yamlErr(n, "%q is not a 32-bit integer", n.Value)
+}
+
+// located adds to an error of the reader (a *yamltext.Error, made by NodeErrorf) the path of
+// its node and the package's prefix; other errors have theirs.
+func located(err error, doc *yaml.Node) error {
+	if e, ok := err.(*yamltext.Error); ok {
+		return fmt.Errorf("aamp: yaml: %w", yamltext.Locate(e, doc))
+	}
+	return err
 }

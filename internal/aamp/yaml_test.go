@@ -2,6 +2,7 @@ package aamp
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -318,5 +319,17 @@ func TestPlainIsString(t *testing.T) {
 		if got := plainIsString(s); got != want {
 			t.Errorf("plainIsString(%q) = %v, resolvePlain says %v", s, got, want)
 		}
+	}
+}
+
+// TestYAMLErrorPlace checks that the reader's errors carry line, column and path.
+func TestYAMLErrorPlace(t *testing.T) {
+	_, err := FromYAML([]byte("!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects:\n    o: !obj {p: !vec3 [1, 2]}\n  lists: {}\n"))
+	var e *yamltext.Error
+	if !errors.As(err, &e) || e.Line != 6 || e.Path != "param_root/objects/o/p" {
+		t.Fatalf("%#v", err)
+	}
+	if want := "aamp: yaml: line 6 column 17 (at param_root/objects/o/p): "; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %s\nwant %s…", err, want)
 	}
 }

@@ -51,7 +51,7 @@ func (f *File) compat() (object, error) {
 func ReadCompatJSON(data []byte) (*File, error) {
 	root, err := parsePyJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("ainb: invalid JSON: %w", jsonErrorAt(data, err))
+		return nil, fmt.Errorf("ainb: %w", err) // a *jsontext.SyntaxError: "invalid JSON at line 2, column 15: …"
 	}
 	return readCompat(root)
 }

@@ -1,18 +1,12 @@
 package ainb
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"ainbeditor/internal/jsontext"
@@ -196,68 +190,6 @@ func (w *jv) guid(path string, v any) (g GUID) {
 	return g
 }
 
-// jsonErrorAt adds a line and column to a decoding error.
-func jsonErrorAt(data []byte, err error) error {
-	var off int64 = -1
-	switch e := err.(type) {
-	case *pyJSONError:
-		off = int64(e.Offset)
-	case *json.SyntaxError:
-		off = e.Offset
-	case *json.UnmarshalTypeError:
-		off = e.Offset
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		off, err = int64(len(data)), errors.New("unexpected end of JSON input")
-	}
-	if off < 0 || off > int64(len(data)) {
-		return err
-	}
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
-	return fmt.Errorf("line %d, column %d: %w", line, col, plainJSONError(err))
-}
-
-// plainJSONError says what encoding/json's type errors say in the JSON's own terms: the
-// member's path and the kind of value wanted, never a Go type or field name
-// ("Elements.Type: want an integer, found a JSON string", not "cannot unmarshal string into
-// Go struct field Element.fileAlias.Elements.Type of type ainb.ElementType").
-func plainJSONError(err error) error {
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) || te.Type == nil {
-		return err
-	}
-	var path []string
-	for _, seg := range strings.Split(te.Field, ".") {
-		// Go-only segments (the aliases the codec decodes through) start in lower case.
-		if seg != "" && !unicode.IsLower(rune(seg[0])) {
-			path = append(path, seg)
-		}
-	}
-	want := "a value of another kind"
-	switch te.Type.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		want = "an integer"
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		want = "an integer of 0 or more"
-	case reflect.Float32, reflect.Float64:
-		want = "a number"
-	case reflect.String:
-		want = "a string"
-	case reflect.Bool:
-		want = "true or false"
-	case reflect.Slice, reflect.Array:
-		want = "a list"
-	case reflect.Struct, reflect.Map:
-		want = "an object"
-	}
-	msg := fmt.Sprintf("want %s, found a JSON %s", want, te.Value)
-	if len(path) > 0 {
-		msg = strings.Join(path, ".") + ": " + msg
-	}
-	return errors.New(msg)
-}
-
 func (w *jv) nodeIndex(path string, v any, n int) int64 {
 	i := w.integer(path, v, math.MinInt32, math.MaxInt32)
 	if w.err == nil && (i < 0 || i >= int64(n)) {
@@ -306,14 +238,6 @@ func (w *jv) noPyConsts(path string, v any) {
 // Infinity and -Infinity and reads back wherever a value belongs.
 type pyConst float64
 
-// pyJSONError is a syntax error at a byte offset of the document.
-type pyJSONError struct {
-	Offset int
-	Msg    string
-}
-
-func (e *pyJSONError) Error() string { return e.Msg }
-
 // maxJSONDepth bounds the nesting of arrays and objects, as encoding/json does.
 const maxJSONDepth = 10000
 
@@ -321,357 +245,83 @@ const maxJSONDepth = 10000
 // UseNumber (numbers are json.Number, objects map[string]any, arrays []any, invalid UTF-8 and
 // lone surrogates in strings read as U+FFFD, the last of repeated keys wins), except that
 // NaN, Infinity and -Infinity are values too (pyConst). Nothing may follow the document but
-// white space.
+// white space. Text that is not JSON is a *jsontext.SyntaxError.
 func parsePyJSON(data []byte) (any, error) {
-	p := pyJSONParser{data: data}
-	v, err := p.value()
-	if err != nil {
-		return nil, err
-	}
-	p.skipSpace()
-	if p.pos < len(p.data) {
-		return nil, p.errorf("invalid character %s after top-level value", quoteByte(p.data[p.pos]))
+	p := pyJSONParser{s: jsontext.Scanner{Data: data, NonFinite: true, MaxDepth: maxJSONDepth}}
+	p.s.BadUTF8 = func(int, int, byte) { p.bad = true }
+	v := p.value()
+	p.s.End()
+	if p.s.Err != nil {
+		return nil, p.s.Err
 	}
 	return v, nil
 }
 
+// pyJSONParser makes the tree of a document from jsontext's tokens.
 type pyJSONParser struct {
-	data  []byte
-	pos   int
-	depth int
+	s   jsontext.Scanner
+	buf []byte
+	bad bool // the string just read is not UTF-8
 }
 
-func (p *pyJSONParser) errorf(format string, args ...any) error {
-	return &pyJSONError{Offset: p.pos, Msg: fmt.Sprintf(format, args...)}
-}
-
-func (p *pyJSONParser) eof() error {
-	return &pyJSONError{Offset: len(p.data), Msg: "unexpected end of JSON input"}
-}
-
-// quoteByte quotes a byte for an error message as encoding/json does: 'x'.
-func quoteByte(c byte) string {
-	switch {
-	case c == '\'':
-		return `'\''`
-	case c == '"':
-		return `'"'`
-	case c >= 0x20 && c < 0x7f:
-		return "'" + string(rune(c)) + "'"
-	}
-	q := strconv.Quote(string(rune(c)))
-	if c >= 0x80 {
-		q = fmt.Sprintf(`"\x%02x"`, c)
-	}
-	return "'" + q[1:len(q)-1] + "'"
-}
-
-func (p *pyJSONParser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
-
-func (p *pyJSONParser) value() (any, error) {
-	p.skipSpace()
-	if p.pos >= len(p.data) {
-		return nil, p.eof()
-	}
-	switch c := p.data[p.pos]; c {
-	case '{':
-		return p.object()
-	case '[':
-		return p.array()
-	case '"':
-		return p.string()
-	case 't':
-		return true, p.literal("true")
-	case 'f':
-		return false, p.literal("false")
-	case 'n':
-		return nil, p.literal("null")
-	case 'N':
-		return pyConst(math.NaN()), p.literal("NaN")
-	case 'I':
-		return pyConst(math.Inf(1)), p.literal("Infinity")
-	case '-':
-		if p.pos+1 < len(p.data) && p.data[p.pos+1] == 'I' {
-			return pyConst(math.Inf(-1)), p.literal("-Infinity")
-		}
-		return p.number()
-	default:
-		if c >= '0' && c <= '9' {
-			return p.number()
-		}
-		return nil, p.errorf("invalid character %s looking for beginning of value", quoteByte(c))
-	}
-}
-
-func (p *pyJSONParser) literal(word string) error {
-	for i := 0; i < len(word); i++ {
-		if p.pos >= len(p.data) {
-			return p.eof()
-		}
-		if c := p.data[p.pos]; c != word[i] {
-			return p.errorf("invalid character %s in literal %s (expecting %s)", quoteByte(c), word, quoteByte(word[i]))
-		}
-		p.pos++
-	}
-	return nil
-}
-
-func (p *pyJSONParser) enter() error {
-	if p.depth++; p.depth > maxJSONDepth {
-		return p.errorf("exceeded max depth")
-	}
-	p.pos++
-	return nil
-}
-
-func (p *pyJSONParser) object() (any, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	m := map[string]any{}
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		p.depth--
-		return m, nil
-	}
-	for {
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.eof()
-		}
-		if c := p.data[p.pos]; c != '"' {
-			return nil, p.errorf("invalid character %s looking for beginning of object key string", quoteByte(c))
-		}
-		key, err := p.string()
-		if err != nil {
-			return nil, err
-		}
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.eof()
-		}
-		if c := p.data[p.pos]; c != ':' {
-			return nil, p.errorf("invalid character %s after object key", quoteByte(c))
-		}
-		p.pos++
-		v, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		m[key] = v
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.eof()
-		}
-		switch c := p.data[p.pos]; c {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			p.depth--
-			return m, nil
-		default:
-			return nil, p.errorf("invalid character %s after object key:value pair", quoteByte(c))
-		}
-	}
-}
-
-func (p *pyJSONParser) array() (any, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	a := []any{}
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		return a, nil
-	}
-	for {
-		v, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		a = append(a, v)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.eof()
-		}
-		switch c := p.data[p.pos]; c {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			p.depth--
-			return a, nil
-		default:
-			return nil, p.errorf("invalid character %s after array element", quoteByte(c))
-		}
-	}
-}
-
-// number reads a JSON number (Python accepts the same grammar) as its literal text.
-func (p *pyJSONParser) number() (any, error) {
-	start := p.pos
-	digits := func(what string) error {
-		if p.pos >= len(p.data) {
-			return p.eof()
-		}
-		if c := p.data[p.pos]; c < '0' || c > '9' {
-			return p.errorf("invalid character %s %s", quoteByte(c), what)
-		}
-		for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
-			p.pos++
-		}
+func (p *pyJSONParser) value() any {
+	switch c := p.s.Peek(); {
+	case p.s.Err != nil:
 		return nil
-	}
-	if p.data[p.pos] == '-' {
-		p.pos++
-	}
-	if p.pos < len(p.data) && p.data[p.pos] == '0' {
-		p.pos++
-	} else if err := digits("in numeric literal"); err != nil {
-		return nil, err
-	}
-	if p.pos < len(p.data) && p.data[p.pos] == '.' {
-		p.pos++
-		if err := digits("after decimal point in numeric literal"); err != nil {
-			return nil, err
+	case c == '{':
+		p.s.Open('{')
+		m := map[string]any{}
+		for n := 0; p.s.More('}', n); n++ {
+			k, esc := p.s.Key(p.buf)
+			key := p.text(k, esc)
+			m[key] = p.value()
 		}
-	}
-	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
-			p.pos++
+		return m
+	case c == '[':
+		p.s.Open('[')
+		a := []any{}
+		for n := 0; p.s.More(']', n); n++ {
+			a = append(a, p.value())
 		}
-		if err := digits("in exponent of numeric literal"); err != nil {
-			return nil, err
+		return a
+	case c == '"':
+		v, esc := p.s.String(p.buf)
+		return p.text(v, esc)
+	case c == 't' || c == 'f':
+		v, _ := p.s.Bool()
+		return v
+	case c == 'n':
+		p.s.Literal("null")
+		return nil
+	case p.s.IsNumber(c):
+		t := p.s.Number()
+		switch string(t) {
+		case "NaN", "Infinity", "-Infinity":
+			f, _ := jsontext.ParseFloat(t, 64)
+			return pyConst(f)
 		}
+		return json.Number(t)
 	}
-	return json.Number(p.data[start:p.pos]), nil
+	p.s.Skip() // says what is wrong
+	return nil
 }
 
-// string reads a string literal, the parser being at its opening quote.
-func (p *pyJSONParser) string() (string, error) {
-	p.pos++
-	start := p.pos
-	plain := true // no escapes and valid UTF-8: the text is the value
-	for p.pos < len(p.data) {
-		switch c := p.data[p.pos]; {
-		case c == '"':
-			s := p.data[start:p.pos]
-			p.pos++
-			if plain {
-				return string(s), nil
-			}
-			return unquotePyJSON(s), nil
-		case c == '\\':
-			plain = false
-			p.pos++
-			if p.pos >= len(p.data) {
-				return "", p.eof()
-			}
-			switch e := p.data[p.pos]; e {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				p.pos++
-			case 'u':
-				p.pos++
-				for range 4 {
-					if p.pos >= len(p.data) {
-						return "", p.eof()
-					}
-					if !isHex(p.data[p.pos]) {
-						return "", p.errorf("invalid character %s in \\u hexadecimal character escape", quoteByte(p.data[p.pos]))
-					}
-					p.pos++
-				}
-			default:
-				return "", p.errorf("invalid character %s in string escape code", quoteByte(e))
-			}
-		case c < 0x20:
-			return "", p.errorf("invalid character %s in string literal", quoteByte(c))
-		case c < utf8.RuneSelf:
-			p.pos++
-		default:
-			r, size := utf8.DecodeRune(p.data[p.pos:])
-			if r == utf8.RuneError && size == 1 {
-				plain = false
-			}
-			p.pos += size
-		}
+// text makes a string of a value String or Key read, keeping an escaped value's buffer, and
+// U+FFFD of each byte that is not UTF-8 (as Python's surrogateescape-free decoding and
+// encoding/json do).
+func (p *pyJSONParser) text(v []byte, escaped bool) string {
+	if escaped {
+		p.buf = v
 	}
-	return "", p.eof()
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// hex4 reads the four hex digits of a \u escape, or -1.
-func hex4(s []byte) rune {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return -1
+	if !p.bad {
+		return string(v)
 	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return -1
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
-}
-
-// unquotePyJSON decodes the body of a string literal the scanner has checked: escapes,
-// surrogate pairs, and U+FFFD for lone surrogates and for each byte of invalid UTF-8.
-func unquotePyJSON(s []byte) string {
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '\\' {
-			r, size := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = utf8.AppendRune(b, utf8.RuneError)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
-			i += size
-			continue
-		}
-		if e, ok := jsontext.Unescape(s[i+1]); ok {
-			b = append(b, e)
-			i += 2
-			continue
-		}
-		// \u, the only other escape the scanner lets through.
-		r := hex4(s[i:])
-		i += 6
-		if utf16.IsSurrogate(r) {
-			if dec := utf16.DecodeRune(r, hex4(s[i:])); dec != unicode.ReplacementChar {
-				r = dec
-				i += 6
-			} else {
-				r = unicode.ReplacementChar
-			}
-		}
+	p.bad = false
+	b := make([]byte, 0, len(v)+8)
+	for i := 0; i < len(v); {
+		r, n := utf8.DecodeRune(v[i:])
 		b = utf8.AppendRune(b, r)
+		i += n
 	}
 	return string(b)
 }

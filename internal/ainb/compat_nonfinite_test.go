@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -280,13 +281,13 @@ func TestReadCompatJSONNonFiniteErrors(t *testing.T) {
 		{"node index", replace(`"Root Node Index": 0`, `"Root Node Index": NaN`), "Commands[0].Root Node Index: want an integer, got NaN"},
 		{"guid", replace(`"GUID": "5eed001e-0000-4000-801e-000000000000"`, `"GUID": NaN`), "Nodes[0].GUID: want a string, got NaN"},
 		{"expressions", replace(`"Expression Index": 0,`, `"Expression Index": NaN,`), "Expressions.Expressions[0].Expression Index: want a string, number, boolean, array or object, got NaN"},
-		{"lowercase", replace(`"Version": 1031`, `"Version": nan`), "ainb: invalid JSON: line 2, column 15: invalid character 'a' in literal null (expecting 'u')"},
-		{"plus", replace(`"Version": 1031`, `"Version": +Infinity`), "ainb: invalid JSON: line 2, column 14: invalid character '+' looking for beginning of value"},
-		{"minus NaN", replace(`"Version": 1031`, `"Version": -NaN`), "ainb: invalid JSON: line 2, column 15: invalid character 'N' in numeric literal"},
-		{"short", replace(`"Version": 1031`, `"Version": Inf`), "ainb: invalid JSON: line 2, column 17: invalid character ',' in literal Infinity (expecting 'i')"},
+		{"lowercase", replace(`"Version": 1031`, `"Version": nan`), "ainb: invalid JSON at line 2, column 15: invalid literal: want null, found 'a'"},
+		{"plus", replace(`"Version": 1031`, `"Version": +Infinity`), "ainb: invalid JSON at line 2, column 14: want a value, found '+'"},
+		{"minus NaN", replace(`"Version": 1031`, `"Version": -NaN`), "ainb: invalid JSON at line 2, column 15: invalid number: want a digit, found 'N'"},
+		{"short", replace(`"Version": 1031`, `"Version": Inf`), "ainb: invalid JSON at line 2, column 17: invalid literal: want Infinity, found ','"},
 		{"quoted", replace(`"Version": 1031`, `"Version": "NaN"`), `Version: want an integer, got "NaN"`},
-		{"trailing", doc + "NaN", "ainb: invalid JSON: line 2979, column 2: invalid character 'N' after top-level value"},
-		{"end", `{"Version": -Infin`, "ainb: invalid JSON: line 1, column 19: unexpected end of JSON input"},
+		{"trailing", doc + "NaN", "ainb: invalid JSON at line 2979, column 2: text after the document: 'N'"},
+		{"end", `{"Version": -Infin`, "ainb: invalid JSON at line 1, column 19: invalid literal: want Infinity, found the end of the text"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadCompatJSON([]byte(tc.json))
@@ -333,7 +334,7 @@ func checkPyJSON(t *testing.T, data []byte) {
 	v, err := parsePyJSON(data)
 	valid := json.Valid(data)
 	if err != nil {
-		var pe *pyJSONError
+		var pe *jsontext.SyntaxError
 		if !errors.As(err, &pe) || pe.Offset < 0 || pe.Offset > len(data) {
 			t.Fatalf("%q: error %v has no offset in the document", data, err)
 		}

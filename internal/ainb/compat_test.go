@@ -29,7 +29,7 @@ func TestCompatJSONErrors(t *testing.T) {
 	tests := []struct {
 		name, json, want string
 	}{
-		{"syntax", `{"Version": 1031,`, "ainb: invalid JSON: line 1, column 18: unexpected end of JSON input"},
+		{"syntax", `{"Version": 1031,`, "ainb: invalid JSON at line 1, column 18: want a member name in double quotes, found the end of the text"},
 		{"not an object", `[1, 2]`, ": want an object, got an array"},
 		{"version", `{"Version": 1030}`, "Version: unsupported version 1030 (want 1028, 1031 or 1032: 0x404, 0x407 or 0x408)"},
 		{"category", replace(`"Category": "AI"`, `"Category": "Robots"`), `Category: unknown category "Robots" (want AI, Logic, Sequence, UniqueSequence or UniqueSequenceSPL)`},

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"ainbeditor/internal/jsontext"
 )
@@ -214,13 +214,15 @@ func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 }
 
 // FromJSON reads a document in the JSON form (see the package doc). Hash members are sorted
-// and a repeated key is an error, unless the hash says "unsorted": true (Node.KeepOrder). The document has no recorded layout.
+// and a repeated key is an error, unless the hash says "unsorted": true (Node.KeepOrder). The
+// document has no recorded layout. Text that is not JSON is a *jsontext.SyntaxError (wrapped);
+// other errors say the line and column where reading stopped.
 func FromJSON(data []byte) (*Document, error) {
-	r := &jsonReader{b: data}
+	r := &jsonReader{s: jsontext.Scanner{Data: data}}
 	doc, err := r.document()
 	if err == nil {
-		if r.ws(); r.i < len(r.b) {
-			err = errors.New("data after the document")
+		if r.s.End(); r.s.Err != nil {
+			err = r.s.Err
 		}
 	}
 	if err == nil {
@@ -230,205 +232,119 @@ func FromJSON(data []byte) (*Document, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("byml: json at byte %d: %w", r.i, err)
+		if _, ok := err.(*jsontext.SyntaxError); ok {
+			return nil, fmt.Errorf("byml: %w", err)
+		}
+		line, col := r.s.Position(r.s.Pos)
+		return nil, fmt.Errorf("byml: json at line %d, column %d: %w", line, col, err)
 	}
 	return doc, nil
 }
 
-// jsonReader scans the fixed shape of the JSON form by hand: encoding/json's token stream
-// allocates for every token, several times slower on the large documents the editor sends.
+// jsonReader reads the fixed shape of the JSON form through jsontext's scanner:
+// encoding/json's token stream allocates for every token, several times slower on the large
+// documents the editor sends.
 type jsonReader struct {
-	b []byte
-	i int
+	s   jsontext.Scanner
+	buf []byte // the value of the last escaped string
 	// defs holds the nodes written with an "id", once complete: a "ref" names one of them,
 	// so a reference can only point back at a finished node and never make a cycle.
 	defs map[uint64]*Node
 }
 
-func (r *jsonReader) ws() {
-	for r.i < len(r.b) {
-		switch r.b[r.i] {
-		case ' ', '\t', '\n', '\r':
-			r.i++
-		default:
-			return
-		}
+// fail returns the scanner's error, as an error only when there is one.
+func (r *jsonReader) fail() error {
+	if r.s.Err != nil {
+		return r.s.Err
 	}
+	return nil
 }
 
 // peek returns the next byte after white space, or 0 at the end.
-func (r *jsonReader) peek() byte {
-	if r.ws(); r.i < len(r.b) {
-		return r.b[r.i]
-	}
-	return 0
-}
+func (r *jsonReader) peek() byte { return r.s.Peek() }
 
 func (r *jsonReader) expect(c byte) error {
-	if got := r.peek(); got != c {
-		if got == 0 {
-			return fmt.Errorf("unexpected end, want %q", c)
+	if got := r.s.Peek(); got != c {
+		if r.s.Err == nil {
+			r.s.Failf("want %s, found %s", strconv.QuoteRune(rune(c)), jsontext.Describe(got))
 		}
-		return fmt.Errorf("got %q, want %q", got, c)
+		return r.s.Err
 	}
-	r.i++
+	r.s.Pos++
 	return nil
 }
 
 // more reports whether a list goes on: it consumes a comma, or sees the closing bracket
 // (not consumed). first is true before the first member.
 func (r *jsonReader) more(first bool, end byte) (bool, error) {
-	c := r.peek()
+	c := r.s.Peek()
 	if c == end {
 		return false, nil
 	}
-	if first {
-		return true, nil
+	if first || r.s.Err != nil {
+		return r.s.Err == nil, r.fail()
 	}
 	if c != ',' {
-		return false, fmt.Errorf("got %q, want ',' or %q", c, end)
+		r.s.Failf("want ',' or %s, found %s", strconv.QuoteRune(rune(end)), jsontext.Describe(c))
+		return false, r.s.Err
 	}
-	r.i++
+	r.s.Pos++
 	return true, nil
 }
 
 func (r *jsonReader) literal(word string) bool {
-	if r.peek() != word[0] || !bytes.HasPrefix(r.b[r.i:], []byte(word)) {
+	if r.s.Peek() != word[0] || !bytes.HasPrefix(r.s.Data[r.s.Pos:], []byte(word)) {
 		return false
 	}
-	r.i += len(word)
+	r.s.Pos += len(word)
 	return true
 }
 
+// raw reads a string's value, valid until the next string is read.
+func (r *jsonReader) raw() ([]byte, error) {
+	if c := r.s.Peek(); c != '"' {
+		if r.s.Err == nil {
+			r.s.Failf("want a string, found %s", jsontext.Describe(c))
+		}
+		return nil, r.s.Err
+	}
+	v, esc := r.s.String(r.buf)
+	if esc {
+		r.buf = v
+	}
+	return v, r.fail()
+}
+
 func (r *jsonReader) str() (string, error) {
-	if err := r.expect('"'); err != nil {
-		return "", err
-	}
-	start := r.i
-	for r.i < len(r.b) {
-		c := r.b[r.i]
-		if c == '"' {
-			s := string(r.b[start:r.i])
-			r.i++
-			if !utf8.ValidString(s) {
-				return "", errors.New("string is not UTF-8")
-			}
-			return s, nil
-		}
-		if c == '\\' {
-			return r.escaped(start)
-		}
-		if c < 0x20 {
-			return "", fmt.Errorf("control character 0x%02x in a string", c)
-		}
-		r.i++
-	}
-	return "", errors.New("unterminated string")
+	v, err := r.raw()
+	return string(v), err
 }
 
-// escaped finishes a string that has escapes, from its start.
-func (r *jsonReader) escaped(start int) (string, error) {
-	out := append([]byte(nil), r.b[start:r.i]...)
-	for r.i < len(r.b) {
-		c := r.b[r.i]
-		switch {
-		case c == '"':
-			r.i++
-			if !utf8.Valid(out) {
-				return "", errors.New("string is not UTF-8")
-			}
-			return string(out), nil
-		case c < 0x20:
-			return "", fmt.Errorf("control character 0x%02x in a string", c)
-		case c != '\\':
-			out = append(out, c)
-			r.i++
-			continue
-		}
-		if r.i+1 >= len(r.b) {
-			break
-		}
-		e := r.b[r.i+1]
-		if u, ok := jsontext.Unescape(e); ok {
-			out = append(out, u)
-			r.i += 2
-			continue
-		}
-		if e != 'u' {
-			return "", fmt.Errorf("invalid escape \\%c", e)
-		}
-		cp, ok := r.hex4(r.i + 2)
-		if !ok {
-			return "", errors.New("invalid \\u escape")
-		}
-		r.i += 6
-		if utf16.IsSurrogate(cp) {
-			if lo, ok := r.hex4(r.i + 2); ok && r.i+1 < len(r.b) && r.b[r.i] == '\\' && r.b[r.i+1] == 'u' {
-				if d := utf16.DecodeRune(cp, lo); d != utf8.RuneError {
-					cp = d
-					r.i += 6
-				} else {
-					cp = utf8.RuneError
-				}
-			} else {
-				cp = utf8.RuneError
-			}
-		}
-		out = utf8.AppendRune(out, cp)
+// key reads a member name and its colon; the name is valid until the next string is read.
+func (r *jsonReader) key() ([]byte, error) {
+	k, err := r.raw()
+	if err != nil {
+		return nil, err
 	}
-	return "", errors.New("unterminated string")
-}
-
-func (r *jsonReader) hex4(at int) (rune, bool) {
-	if at+4 > len(r.b) {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(r.b[at:at+4]), 16, 32)
-	return rune(v), err == nil
+	return k, r.expect(':')
 }
 
 // number returns the text of a JSON number.
-func (r *jsonReader) number() (string, error) {
-	r.ws()
-	start := r.i
-	if r.i < len(r.b) && r.b[r.i] == '-' {
-		r.i++
-	}
-	digits := func() int {
-		n := 0
-		for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
-			r.i++
-			n++
+func (r *jsonReader) number() ([]byte, error) {
+	if c := r.s.Peek(); c != '-' && (c < '0' || c > '9') {
+		if r.s.Err == nil {
+			r.s.Failf("want a number, found %s", jsontext.Describe(c))
 		}
-		return n
+		return nil, r.s.Err
 	}
-	if r.i < len(r.b) && r.b[r.i] == '0' {
-		r.i++
-	} else if digits() == 0 {
-		return "", errors.New("want a number")
-	}
-	if r.i < len(r.b) && r.b[r.i] == '.' {
-		r.i++
-		if digits() == 0 {
-			return "", errors.New("no digits after the decimal point")
-		}
-	}
-	if r.i < len(r.b) && (r.b[r.i] == 'e' || r.b[r.i] == 'E') {
-		r.i++
-		if r.i < len(r.b) && (r.b[r.i] == '+' || r.b[r.i] == '-') {
-			r.i++
-		}
-		if digits() == 0 {
-			return "", errors.New("no digits in the exponent")
-		}
-	}
-	return string(r.b[start:r.i]), nil
+	t := r.s.Number()
+	return t, r.fail()
 }
 
 // intText reads an integer given as a number or as decimal text.
-func (r *jsonReader) intText() (string, error) {
+func (r *jsonReader) intText() ([]byte, error) {
 	if r.peek() == '"' {
-		return r.str()
+		return r.raw()
 	}
 	return r.number()
 }
@@ -438,7 +354,7 @@ func (r *jsonReader) uint(bits int) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	u, err := strconv.ParseUint(s, 10, bits)
+	u, err := strconv.ParseUint(unsafe.String(unsafe.SliceData(s), len(s)), 10, bits)
 	if err != nil {
 		return 0, fmt.Errorf("%q is not an unsigned %d-bit integer", s, bits)
 	}
@@ -450,7 +366,7 @@ func (r *jsonReader) int(bits int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	i, err := strconv.ParseInt(s, 10, bits)
+	i, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(s), len(s)), 10, bits)
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a signed %d-bit integer", s, bits)
 	}
@@ -459,11 +375,11 @@ func (r *jsonReader) int(bits int) (int64, error) {
 
 func (r *jsonReader) float(bits int) (float64, error) {
 	if r.peek() == '"' {
-		s, err := r.str()
+		s, err := r.raw()
 		if err != nil {
 			return 0, err
 		}
-		switch s {
+		switch string(s) {
 		case "nan":
 			return quietNaN, nil
 		case "inf":
@@ -477,7 +393,7 @@ func (r *jsonReader) float(bits int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	f, err := strconv.ParseFloat(s, bits)
+	f, err := jsontext.ParseFloat(s, bits)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, fmt.Errorf("%q is not a number", s)
 	}
@@ -505,14 +421,11 @@ func (r *jsonReader) document() (*Document, error) {
 		} else if !ok {
 			break
 		}
-		k, err := r.str()
+		k, err := r.key()
 		if err != nil {
 			return nil, err
 		}
-		if err := r.expect(':'); err != nil {
-			return nil, err
-		}
-		switch k {
+		switch string(k) {
 		case "version":
 			v, err := r.uint(16)
 			if err != nil {
@@ -557,8 +470,8 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 	if err := r.expect('{'); err != nil {
 		return nil, err
 	}
-	if k, err := r.str(); err != nil || k != "type" {
-		if err == nil && k == "ref" {
+	if k, err := r.raw(); err != nil || string(k) != "type" {
+		if err == nil && string(k) == "ref" {
 			return r.ref()
 		}
 		if err == nil {
@@ -569,17 +482,17 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 	if err := r.expect(':'); err != nil {
 		return nil, err
 	}
-	typ, err := r.str()
+	typ, err := r.raw()
 	if err != nil {
 		return nil, err
 	}
-	kind, ok := kindByName[typ]
+	kind, ok := kindByName[string(typ)]
 	if !ok {
 		return nil, fmt.Errorf("unknown node type %q", typ)
 	}
 	n := &Node{Kind: kind}
 	if r.peek() == '}' {
-		r.i++
+		r.s.Pos++
 		if kind != Null {
 			return nil, fmt.Errorf("%s node without a value", kind)
 		}
@@ -588,10 +501,10 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 	if err := r.expect(','); err != nil {
 		return nil, err
 	}
-	k, err := r.str()
+	k, err := r.raw()
 	var id uint64
 	hasID := false
-	if err == nil && k == "id" {
+	if err == nil && string(k) == "id" {
 		if !kind.outOfLine() {
 			return nil, fmt.Errorf("%s node with an \"id\": only containers and big values are shared", kind)
 		}
@@ -608,9 +521,9 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 		if err := r.expect(','); err != nil {
 			return nil, err
 		}
-		k, err = r.str()
+		k, err = r.raw()
 	}
-	if err == nil && k == "unsorted" {
+	if err == nil && string(k) == "unsorted" {
 		if kind != Hash && kind != HashMap32 && kind != HashMap64 {
 			return nil, fmt.Errorf("%s node with \"unsorted\": only hashes keep an order", kind)
 		}
@@ -623,9 +536,9 @@ func (r *jsonReader) node(depth int) (*Node, error) {
 		if err := r.expect(','); err != nil {
 			return nil, err
 		}
-		k, err = r.str()
+		k, err = r.raw()
 	}
-	if err != nil || k != "value" {
+	if err != nil || string(k) != "value" {
 		if err == nil {
 			err = fmt.Errorf("node has field %q, want \"value\"", k)
 		}
@@ -738,14 +651,11 @@ func (r *jsonReader) file(n *Node) error {
 		} else if !ok {
 			break
 		}
-		k, err := r.str()
+		k, err := r.key()
 		if err != nil {
 			return err
 		}
-		if err := r.expect(':'); err != nil {
-			return err
-		}
-		switch k {
+		switch string(k) {
 		case "align":
 			a, err := r.uint(32)
 			if err != nil {

@@ -2,9 +2,12 @@ package byml
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"ainbeditor/internal/jsontext"
 )
 
 func TestCorpusJSONRoundTrip(t *testing.T) {
@@ -103,6 +106,27 @@ func TestJSONRejects(t *testing.T) {
 	}
 }
 
+// TestJSONErrorPositions checks that errors say where: syntax errors as jsontext's, the
+// others with the line and column where reading stopped.
+func TestJSONErrorPositions(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"{\"root\":{\"type\":\"array\",\n\"value\":[}", "byml: invalid JSON at line 2, column 10: want '{', found '}'"},
+		{"{\"root\":{\"type\":\"array\",\"value\":[{\"type\":\"nope\"", `byml: json at line 1, column 48: unknown node type "nope"`},
+		{"{\n\"extra\":1}", `byml: json at line 2, column 9: unknown document field "extra"`},
+		{`{"root":{"type":"string","value":"\x"}}`, `byml: invalid JSON at line 1, column 36: invalid escape \x in a string`},
+	} {
+		_, err := FromJSON([]byte(tc.in))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.in, err, tc.want)
+		}
+	}
+	_, err := FromJSON([]byte(`{"root":[`))
+	var se *jsontext.SyntaxError
+	if !errors.As(err, &se) || se.Offset != 8 || se.Line != 1 || se.Column != 9 {
+		t.Errorf("syntax error: %#v", err)
+	}
+}
+
 // TestJSONStringsLikeEncodingJSON decodes escaped strings with the hand-written reader and
 // with encoding/json, which must agree.
 func TestJSONStringsLikeEncodingJSON(t *testing.T) {
@@ -114,14 +138,14 @@ func TestJSONStringsLikeEncodingJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(s), &want); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
-		r := &jsonReader{b: []byte(s)}
+		r := &jsonReader{s: jsontext.Scanner{Data: []byte(s)}}
 		got, err := r.str()
 		if err != nil || got != want {
 			t.Errorf("%s: got %q, %v; want %q", s, got, err, want)
 		}
 	}
 	for _, bad := range []string{`"abc`, "\"a\x01\"", `"\x"`, `"\u12"`, "\"\xff\""} {
-		r := &jsonReader{b: []byte(bad)}
+		r := &jsonReader{s: jsontext.Scanner{Data: []byte(bad)}}
 		if _, err := r.str(); err == nil {
 			t.Errorf("%q: no error", bad)
 		}

@@ -365,7 +365,7 @@ func NodeFromYAML(text []byte) (*Node, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
-		return nil, fmt.Errorf("byml: yaml: %w", err)
+		return nil, fmt.Errorf("byml: yaml: %w", yamltext.ParseError(err))
 	}
 	// Aliases become shared nodes, not copies: checkExpansion bounds what they weigh.
 	if err := yamltext.CheckTree(&doc, 0); err != nil {
@@ -384,10 +384,10 @@ func NodeFromYAML(text []byte) (*Node, error) {
 	}
 	n, err := r.node(y)
 	if err != nil {
-		return nil, err
+		return nil, located(err, &doc)
 	}
 	if !n.Kind.IsContainer() {
-		return nil, r.errorf(y, "the document is a %s; a BYML root must be an array or a hash", n.Kind)
+		return nil, located(r.errorf(y, "the document is a %s; a BYML root must be an array or a hash", n.Kind), &doc)
 	}
 	// Aliases share nodes like a BYML file shares offsets: bound what they expand to.
 	if err := checkExpansion(n, len(text)); err != nil {
@@ -402,7 +402,7 @@ type yamlReader struct {
 }
 
 func (r *yamlReader) errorf(y *yaml.Node, format string, args ...any) error {
-	return fmt.Errorf("byml: yaml line %d column %d: %s", y.Line, y.Column, fmt.Sprintf(format, args...))
+	return yamltext.NodeErrorf(y, format, args...)
 }
 
 func (r *yamlReader) node(y *yaml.Node) (*Node, error) {
@@ -629,4 +629,13 @@ func (r *yamlReader) scalar(y *yaml.Node, tag string) (*Node, error) {
 		return &Node{Kind: String, Str: s}, nil
 	}
 	return &Node{Kind: k, Bits: bits}, nil
+}
+
+// located adds to an error of the reader (a *yamltext.Error, made by NodeErrorf) the path of
+// its node and the package's prefix; other errors have theirs.
+func located(err error, doc *yaml.Node) error {
+	if e, ok := err.(*yamltext.Error); ok {
+		return fmt.Errorf("byml: yaml: %w", yamltext.Locate(e, doc))
+	}
+	return err
 }

@@ -2,6 +2,7 @@ package byml
 
 import (
 	"bytes"
+	"errors"
 	"go.yaml.in/yaml/v3"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"ainbeditor/internal/testcorpus"
+	"ainbeditor/internal/yamltext"
 )
 
 // yamlPairs maps each YAML dump of the corpus to the BYML document it was made from.
@@ -458,5 +460,21 @@ func TestYAMLFileAlignment(t *testing.T) {
 	}
 	if _, err := doc.BytesCanonical(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestYAMLErrorPlace checks that the reader's errors carry line, column and path.
+func TestYAMLErrorPlace(t *testing.T) {
+	_, err := FromYAML([]byte("a: 1\nb:\n  - x\n  - {c: !nonsense 5}\n"))
+	var e *yamltext.Error
+	if !errors.As(err, &e) || e.Line != 4 || e.Column != 9 || e.Path != "b/1/c" {
+		t.Fatalf("%#v", err)
+	}
+	if want := "byml: yaml: line 4 column 9 (at b/1/c): "; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %s\nwant %s…", err, want)
+	}
+	_, err = FromYAML([]byte("a: [1\n"))
+	if !errors.As(err, &e) || e.Line != 1 || e.Path != "" {
+		t.Fatalf("parse error: %#v", err)
 	}
 }

@@ -99,3 +99,14 @@ func BenchmarkDecodeBig(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkDecodeMid(b *testing.B) {
+	js := benchDoc(b, midFile).Encode()
+	b.SetBytes(int64(len(js)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(js); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

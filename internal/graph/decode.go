@@ -3,15 +3,10 @@ package graph
 import (
 	"ainbeditor/internal/chunk"
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
 
 	"ainbeditor/internal/ainb"
@@ -24,16 +19,8 @@ import (
 // a number belongs, a number out of range) is a Problem, and reading goes on past it so that
 // every problem is reported at once, as a *ProblemsError.
 
-// SyntaxError reports text that is not JSON.
-type SyntaxError struct {
-	Offset       int // byte offset of the error
-	Line, Column int // 1-based; the column counts bytes
-	Msg          string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("document: invalid JSON at line %d, column %d: %s", e.Line, e.Column, e.Msg)
-}
+// SyntaxError reports text that is not JSON, with the path of the member being read.
+type SyntaxError = jsontext.SyntaxError
 
 // Decode reads a document from its JSON. It copies data once; DecodeText does not.
 func Decode(data []byte) (*Document, error) {
@@ -46,20 +33,23 @@ func Decode(data []byte) (*Document, error) {
 func DecodeText(text string) (*Document, error) {
 	// A read-only view of the text: the decoder scans bytes and never writes them, and Go
 	// strings are immutable, so the view cannot change under it.
-	d := &dec{data: unsafe.Slice(unsafe.StringData(text), len(text)), text: text}
+	d := &dec{text: text}
+	d.Data = unsafe.Slice(unsafe.StringData(text), len(text))
+	d.Path = func() string { return d.path("") }
+	// A string that is not UTF-8 is a problem, not a syntax error: reading goes on.
+	d.BadUTF8 = func(at, i int, c byte) {
+		d.problemAt(at, "", "byte %d of this string, %#02x, is not UTF-8 (documents are UTF-8 text)", i, c)
+	}
 	doc := &Document{}
-	d.ws()
-	if d.pos >= len(d.data) {
+	d.Space()
+	if d.Pos >= len(d.Data) {
 		d.syntax("no JSON: the body is empty")
 	} else {
 		d.document(doc)
-		d.ws()
-		if d.err == nil && d.pos < len(d.data) {
-			d.syntax("text after the document")
-		}
+		d.End()
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err != nil {
+		return nil, d.Err
 	}
 	if len(d.missingAt) > 0 && doc.Format != "" && doc.Format != Format {
 		// Another format (or version) lacks members for its own reasons: CheckFormat says why.
@@ -138,24 +128,21 @@ func (d *dec) missing(f *frame) {
 	for i, m := range f.req {
 		if f.seen&(1<<i) == 0 && len(d.problems) < maxProblems {
 			d.missingAt = append(d.missingAt, len(d.problems))
-			d.problemAt(d.pos-1, m, "missing")
+			d.problemAt(d.Pos-1, m, "missing")
 		}
 	}
 }
 
 type dec struct {
-	data     []byte
-	text     string // data as a string, for substrings
-	pos      int
-	err      *SyntaxError
+	// The tokenizer: Data, Pos, Err and the readers of strings, numbers and literals.
+	jsontext.Scanner
+	text     string // Data as a string, for substrings
 	problems []Problem
 	frames   []frame
-	lines    []int // offsets of line starts, built at the first error
 	key      []byte
 	keyAt    int      // offset of the member name just read
 	keys     [][]byte // the member names of the objects being read (see frame.keys)
 	slab     slab
-	depth    int
 	// missingAt indexes the problems that are missing members.
 	missingAt []int
 	// Scratch lists, copied out at their exact length into blocks.
@@ -167,30 +154,7 @@ type dec struct {
 	children    []Child
 }
 
-// position returns the 1-based line and column of off.
-func (d *dec) position(off int) (int, int) {
-	if d.lines == nil {
-		d.lines = append(d.lines, 0)
-		for i, c := range d.data {
-			if c == '\n' {
-				d.lines = append(d.lines, i+1)
-			}
-		}
-	}
-	l, found := slices.BinarySearch(d.lines, off)
-	if !found {
-		l--
-	}
-	return l + 1, off - d.lines[l] + 1
-}
-
-func (d *dec) syntax(format string, args ...any) {
-	if d.err != nil {
-		return
-	}
-	line, col := d.position(d.pos)
-	d.err = &SyntaxError{Offset: d.pos, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
-}
+func (d *dec) syntax(format string, args ...any) { d.Failf(format, args...) }
 
 // path formats the current path, with an optional member appended.
 func (d *dec) path(member string) string {
@@ -235,89 +199,47 @@ func (d *dec) problemAt(off int, member string, format string, args ...any) {
 	if len(d.problems) >= maxProblems {
 		return
 	}
-	line, col := d.position(off)
+	line, col := d.Position(off)
 	d.problems = append(d.problems, Problem{Path: d.path(member), Node: d.nodeIndex(), Line: line, Column: col,
 		Msg: fmt.Sprintf(format, args...)})
 }
 
-func (d *dec) problem(format string, args ...any) { d.problemAt(d.pos, "", format, args...) }
+func (d *dec) problem(format string, args ...any) { d.problemAt(d.Pos, "", format, args...) }
 
-func (d *dec) ws() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
-}
+// peek returns the next significant byte, or 0 at the end or after a syntax error.
+func (d *dec) peek() byte { return d.Peek() }
 
-// peek returns the next significant byte, or 0 at the end.
-func (d *dec) peek() byte {
-	// Documents come compact: a byte above the space ends no whitespace, checked inline
-	// before the loop, since peek runs at every token.
-	if d.pos < len(d.data) && d.data[d.pos] > ' ' {
-		return d.data[d.pos]
-	}
-	d.ws()
-	if d.pos >= len(d.data) {
-		return 0
-	}
-	return d.data[d.pos]
-}
-
-func describe(c byte) string {
-	switch {
-	case c == 0:
-		return "the end of the text"
-	case c == '{':
-		return "an object"
-	case c == '[':
-		return "an array"
-	case c == '"':
-		return "a string"
-	case c == 't' || c == 'f':
-		return "a boolean"
-	case c == 'n':
-		return "null"
-	case c == '-' || c >= '0' && c <= '9':
-		return "a number"
-	}
-	return strconv.QuoteRune(rune(c))
-}
+var describe = jsontext.Describe
 
 // begin starts an object (or array, with open '['), pushing a frame. It returns false, having
 // skipped the value and recorded a problem, when the value is something else; with nullOK a
 // null is skipped silently.
 func (d *dec) begin(open byte, what string, nullOK bool) bool {
-	if d.err != nil {
+	if d.Err != nil {
 		return false
 	}
 	c := d.peek()
 	if c == open {
-		d.pos++
-		d.depth++
-		if d.depth > 64 {
-			d.syntax("nested too deeply")
+		d.Pos++
+		if !d.Enter() {
 			return false
 		}
 		d.frames = append(d.frames, frame{idx: -1, arr: open == '[', keysFrom: len(d.keys)})
 		return true
 	}
 	if c == 'n' && nullOK {
-		d.skip()
+		d.Skip()
 		return false
 	}
 	d.problem("want %s, found %s", what, describe(c))
-	d.skip()
+	d.Skip()
 	return false
 }
 
 func (d *dec) end() {
 	d.keys = d.keys[:d.frames[len(d.frames)-1].keysFrom]
 	d.frames = d.frames[:len(d.frames)-1]
-	d.depth--
+	d.Leave()
 }
 
 // duplicate reports whether the object f already has a member named key, and notes key.
@@ -349,13 +271,13 @@ func keyHash(b []byte) uint {
 
 // nextKey reads the next member's key and colon; false at the end of the object.
 func (d *dec) nextKey() bool {
-	if d.err != nil {
+	if d.Err != nil {
 		return false
 	}
 	f := &d.frames[len(d.frames)-1]
 	c := d.peek()
 	if c == '}' {
-		d.pos++
+		d.Pos++
 		if f.req != nil {
 			d.missing(f)
 		}
@@ -367,7 +289,7 @@ func (d *dec) nextKey() bool {
 			d.syntax("want , or } after an object member, found %s", describe(c))
 			return false
 		}
-		d.pos++
+		d.Pos++
 		c = d.peek()
 	}
 	f.idx = 0
@@ -375,7 +297,7 @@ func (d *dec) nextKey() bool {
 		d.syntax("want a member name in double quotes, found %s", describe(c))
 		return false
 	}
-	d.keyAt = d.pos
+	d.keyAt = d.Pos
 	f.key = nil // a problem in the name itself is the object's
 	f.key = d.rawString()
 	if f.req != nil {
@@ -385,11 +307,11 @@ func (d *dec) nextKey() bool {
 		d.syntax("want : after a member name")
 		return false
 	}
-	d.pos++
+	d.Pos++
 	d.key = f.key
-	if d.err == nil && d.duplicate(f, f.key) {
+	if d.Err == nil && d.duplicate(f, f.key) {
 		d.problemAt(d.keyAt, "", "a second member of this name (member names must be unique)")
-		d.skip()
+		d.Skip()
 		return d.nextKey()
 	}
 	return true
@@ -397,14 +319,14 @@ func (d *dec) nextKey() bool {
 
 // nextElem moves to the next array element; false at the end of the array.
 func (d *dec) nextElem() bool {
-	if d.err != nil {
+	if d.Err != nil {
 		return false
 	}
 	f := &d.frames[len(d.frames)-1]
 	c := d.peek()
 	if f.idx >= 0 {
 		if c == ']' {
-			d.pos++
+			d.Pos++
 			d.end()
 			return false
 		}
@@ -412,9 +334,9 @@ func (d *dec) nextElem() bool {
 			d.syntax("want , or ] after an array element, found %s", describe(c))
 			return false
 		}
-		d.pos++
+		d.Pos++
 	} else if c == ']' {
-		d.pos++
+		d.Pos++
 		d.end()
 		return false
 	}
@@ -425,338 +347,14 @@ func (d *dec) nextElem() bool {
 // unknown records an unknown member and skips its value.
 func (d *dec) unknown() {
 	d.problemAt(d.keyAt, "", "unknown member")
-	d.skip()
+	d.Skip()
 }
 
 // rawString reads a string and returns its bytes: a slice of the input when it has no
 // escapes (valid until the input changes), a new slice otherwise.
 func (d *dec) rawString() []byte {
-	d.pos++ // the quote
-	start := d.pos
-	n, high := specialAt(d.data[d.pos:])
-	if d.pos += n; d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case '"':
-			s := d.data[start:d.pos]
-			d.pos++
-			if high && !utf8.Valid(s) {
-				d.badUTF8(start, s, true)
-			}
-			return s
-		case '\\':
-			return d.escaped(start, high)
-		}
-		d.syntax("a control character in a string must be escaped")
-		return nil
-	}
-	d.syntax("a string is not closed")
-	return nil
-}
-
-// specialAt is the index of the first byte of b that ends a string, starts an escape or is a
-// control character, or len(b) when there is none, and whether a byte before it is not
-// ASCII (only such strings need checking for valid UTF-8). It reads eight bytes at a time:
-// strings and member names are most of a document's bytes, and expression texts run to
-// kilobytes.
-func specialAt(b []byte) (int, bool) {
-	const highs = 0x8080808080808080
-	var high uint64
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		if m := stringSpecial(w); m != 0 {
-			n := bits.TrailingZeros64(m) / 8
-			// The bytes below the first special one, each byte's top bit in place.
-			return i + n, high|w&highs&(1<<(8*n)-1) != 0
-		}
-		high |= w & highs
-	}
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c == '"' || c == '\\' || c < 0x20 {
-			break
-		}
-		high |= uint64(c & 0x80)
-	}
-	return i, high != 0
-}
-
-// badUTF8 reports the first byte of the string s, read from offset start, that is not UTF-8;
-// raw says s is the text itself (so the byte's offset is known), not its unescaped value.
-// JSON text is UTF-8 (RFC 8259): taking such bytes would store a name no other tool reads
-// the same way, and the browser would show U+FFFD in their place.
-func (d *dec) badUTF8(start int, s []byte, raw bool) {
-	i := 0
-	for i < len(s) {
-		r, n := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			break
-		}
-		i += n
-	}
-	at := start
-	if raw {
-		at += i
-	}
-	d.problemAt(at, "", "byte %d of this string, %#02x, is not UTF-8 (documents are UTF-8 text)", i, s[i])
-}
-
-// stringSpecial flags (with its top bit) each of the eight bytes of w, little-endian, that is
-// '"', '\\' or below 0x20: the classic "has zero byte" and "has byte less than" tricks. Bytes
-// above a flagged one may be flagged wrongly (a borrow carries into them); the lowest flag is
-// always right, and no flag is set when no byte qualifies.
-func stringSpecial(w uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
-	less := (w - ones*0x20) & ^w & highs
-	return hasZero(w^(ones*'"')) | hasZero(w^(ones*'\\')) | less
-}
-
-func (d *dec) escaped(start int, high bool) []byte {
-	// Room for the whole string at once (escapes only shorten it): expression texts are long
-	// and full of \n, and growing byte by byte would copy them many times.
-	b := make([]byte, d.pos-start, d.pos-start+rawStringLen(d.data[d.pos:]))
-	copy(b, d.data[start:d.pos])
-	for d.pos < len(d.data) {
-		n, h := specialAt(d.data[d.pos:])
-		run := d.pos + n
-		high = high || h
-		b = append(b, d.data[d.pos:run]...)
-		if d.pos = run; d.pos == len(d.data) {
-			break
-		}
-		switch c := d.data[d.pos]; {
-		case c == '"':
-			d.pos++
-			if high && !utf8.Valid(b) {
-				d.badUTF8(start, b, false)
-			}
-			return b
-		case c < 0x20:
-			d.syntax("a control character in a string must be escaped")
-			return nil
-		}
-		if d.pos+1 >= len(d.data) {
-			break
-		}
-		e := d.data[d.pos+1]
-		d.pos += 2
-		if u, ok := jsontext.Unescape(e); ok {
-			b = append(b, u)
-			continue
-		}
-		switch e {
-		case 'u':
-			r, ok := d.hex4()
-			if !ok {
-				return nil
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
-					save := d.pos
-					d.pos += 2
-					if r2, ok = d.hex4(); !ok {
-						return nil
-					}
-					if utf16.DecodeRune(r, r2) == utf8.RuneError {
-						d.pos = save
-						r2 = -1
-					}
-				}
-				if r2 < 0 {
-					r = utf8.RuneError
-				} else {
-					r = utf16.DecodeRune(r, r2)
-				}
-			}
-			b = utf8.AppendRune(b, r)
-		default:
-			d.pos--
-			d.syntax("invalid escape \\%c in a string", e)
-			return nil
-		}
-	}
-	d.syntax("a string is not closed")
-	return nil
-}
-
-// rawStringLen is the length of the string text at the start of b up to its closing quote,
-// or of all of b when it has none.
-func rawStringLen(b []byte) int {
-	n := 0
-	for {
-		i := bytes.IndexByte(b[n:], '"')
-		if i < 0 {
-			return len(b)
-		}
-		n += i
-		// The quote closes the string unless an odd number of backslashes escapes it.
-		k := n
-		for k > 0 && b[k-1] == '\\' {
-			k--
-		}
-		if (n-k)%2 == 0 {
-			return n
-		}
-		n++
-	}
-}
-
-func (d *dec) hex4() (rune, bool) {
-	if d.pos+4 > len(d.data) {
-		d.syntax("a \\u escape needs four hex digits")
-		return 0, false
-	}
-	var r rune
-	for _, c := range d.data[d.pos : d.pos+4] {
-		var v byte
-		switch {
-		case c >= '0' && c <= '9':
-			v = c - '0'
-		case c >= 'a' && c <= 'f':
-			v = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			v = c - 'A' + 10
-		default:
-			d.syntax("a \\u escape needs four hex digits")
-			return 0, false
-		}
-		r = r<<4 | rune(v)
-	}
-	d.pos += 4
-	return r, true
-}
-
-// number reads a number's text.
-func (d *dec) number() []byte {
-	start := d.pos
-	if d.pos < len(d.data) && d.data[d.pos] == '-' {
-		d.pos++
-	}
-	digits := func() int {
-		n := 0
-		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
-			d.pos++
-			n++
-		}
-		return n
-	}
-	if d.pos < len(d.data) && d.data[d.pos] == '0' {
-		d.pos++
-	} else if digits() == 0 {
-		d.syntax("invalid number")
-		return nil
-	}
-	if d.pos < len(d.data) && d.data[d.pos] == '.' {
-		d.pos++
-		if digits() == 0 {
-			d.syntax("invalid number: digits must follow the decimal point")
-			return nil
-		}
-	}
-	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
-		d.pos++
-		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
-			d.pos++
-		}
-		if digits() == 0 {
-			d.syntax("invalid number: digits must follow the exponent")
-			return nil
-		}
-	}
-	return d.data[start:d.pos]
-}
-
-func (d *dec) literal(word string) {
-	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
-		d.syntax("invalid literal")
-		return
-	}
-	d.pos += len(word)
-}
-
-// skip reads and discards one value, checking its syntax.
-func (d *dec) skip() {
-	if d.err != nil {
-		return
-	}
-	switch c := d.peek(); {
-	case c == '{':
-		d.depth++
-		if d.depth > 64 {
-			d.syntax("nested too deeply")
-			return
-		}
-		d.pos++
-		if d.peek() == '}' {
-			d.pos++
-			d.depth--
-			return
-		}
-		for d.err == nil {
-			if d.peek() != '"' {
-				d.syntax("want a member name in double quotes")
-				return
-			}
-			d.rawString()
-			if d.peek() != ':' {
-				d.syntax("want : after a member name")
-				return
-			}
-			d.pos++
-			d.skip()
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case '}':
-				d.pos++
-				d.depth--
-				return
-			default:
-				d.syntax("want , or } after an object member")
-			}
-		}
-	case c == '[':
-		d.depth++
-		if d.depth > 64 {
-			d.syntax("nested too deeply")
-			return
-		}
-		d.pos++
-		if d.peek() == ']' {
-			d.pos++
-			d.depth--
-			return
-		}
-		for d.err == nil {
-			d.skip()
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case ']':
-				d.pos++
-				d.depth--
-				return
-			default:
-				d.syntax("want , or ] after an array element")
-			}
-		}
-	case c == '"':
-		d.rawString()
-	case c == 't':
-		d.literal("true")
-	case c == 'f':
-		d.literal("false")
-	case c == 'n':
-		d.literal("null")
-	case c == '-' || c >= '0' && c <= '9':
-		d.number()
-	case c == 0:
-		d.syntax("the text ends where a value belongs")
-	default:
-		d.syntax("want a value, found %s", describe(c))
-	}
+	v, _ := d.String(nil)
+	return v
 }
 
 // Scalars. Each records a problem (at the current member) and skips the value when it is of
@@ -765,40 +363,28 @@ func (d *dec) skip() {
 func (d *dec) str() string {
 	if d.peek() != '"' {
 		d.problem("want a string, found %s", describe(d.peek()))
-		d.skip()
+		d.Skip()
 		return ""
 	}
 	return d.stringValue()
 }
 
-// stringValue reads the string at d.pos as a Go string: a substring of d.text, which costs
+// stringValue reads the string at d.Pos as a Go string: a substring of d.text, which costs
 // nothing, unless it has escapes. Escapes always make the read bytes shorter than the
 // text they came from, which tells the two apart.
-func (d *dec) stringValue() string {
-	start := d.pos + 1
-	b := d.rawString()
-	switch {
-	case len(b) == 0:
-		return ""
-	case d.pos-1-start == len(b):
-		return d.text[start : start+len(b)]
-	}
-	// escaped made b for this string alone and nothing keeps it: the string can take it over
-	// instead of copying it (expression texts, all escaped, run to tens of kilobytes).
-	return unsafe.String(unsafe.SliceData(b), len(b))
-}
+func (d *dec) stringValue() string { return d.Text(d.text) }
 
 func (d *dec) boolean() bool {
 	switch d.peek() {
 	case 't':
-		d.literal("true")
+		d.Literal("true")
 		return true
 	case 'f':
-		d.literal("false")
+		d.Literal("false")
 		return false
 	}
 	d.problem("want true or false, found %s", describe(d.peek()))
-	d.skip()
+	d.Skip()
 	return false
 }
 
@@ -807,12 +393,12 @@ func (d *dec) integer(lo, hi int64) int64 {
 	c := d.peek()
 	if c != '-' && (c < '0' || c > '9') {
 		d.problem("want a number, found %s", describe(c))
-		d.skip()
+		d.Skip()
 		return 0
 	}
-	at := d.pos
-	t := d.number()
-	if d.err != nil {
+	at := d.Pos
+	t := d.Number()
+	if d.Err != nil {
 		return 0
 	}
 	v, ok := parseInt(t)
@@ -827,27 +413,7 @@ func (d *dec) integer(lo, hi int64) int64 {
 	return v
 }
 
-func parseInt(t []byte) (int64, bool) {
-	neg := false
-	if len(t) > 0 && t[0] == '-' {
-		neg = true
-		t = t[1:]
-	}
-	if len(t) == 0 || len(t) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range t {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
+var parseInt = jsontext.ParseInt
 
 func (d *dec) int32() int { return int(d.integer(math.MinInt32, math.MaxInt32)) }
 func (d *dec) index() int { return int(d.integer(0, math.MaxInt32)) }
@@ -860,7 +426,7 @@ func (d *dec) optIndex() *int { return d.optInt(0, math.MaxInt32) }
 func (d *dec) optInt32() *int { return d.optInt(math.MinInt32, math.MaxInt32) }
 func (d *dec) optBool() *bool {
 	if d.peek() == 'n' {
-		d.skip()
+		d.Skip()
 		return nil
 	}
 	return d.slab.bool(d.boolean())
@@ -868,7 +434,7 @@ func (d *dec) optBool() *bool {
 
 func (d *dec) optInt(lo, hi int64) *int {
 	if d.peek() == 'n' {
-		d.skip()
+		d.Skip()
 		return nil
 	}
 	return d.slab.int(int(d.integer(lo, hi)))
@@ -878,7 +444,7 @@ func (d *dec) optInt(lo, hi int64) *int {
 func (d *dec) float() Float {
 	switch c := d.peek(); {
 	case c == '"':
-		at := d.pos
+		at := d.Pos
 		s := d.rawString()
 		if f, ok := floatBits(s); ok {
 			return f
@@ -886,9 +452,9 @@ func (d *dec) float() Float {
 		d.problemAt(at, "", "want a number or the bits of a float as \"0x7fc00000\", found %q", s)
 		return 0
 	case c == '-' || c >= '0' && c <= '9':
-		at := d.pos
-		t := d.number()
-		if d.err != nil {
+		at := d.Pos
+		t := d.Number()
+		if d.Err != nil {
 			return 0
 		}
 		if v, ok := wholeNumber(t); ok {
@@ -902,7 +468,7 @@ func (d *dec) float() Float {
 		return Float(f)
 	default:
 		d.problem("want a number, found %s", describe(c))
-		d.skip()
+		d.Skip()
 		return 0
 	}
 }
@@ -941,7 +507,7 @@ func floatBits(s []byte) (Float, bool) {
 
 func (d *dec) optFloat() *Float {
 	if d.peek() == 'n' {
-		d.skip()
+		d.Skip()
 		return nil
 	}
 	f := d.float()
@@ -949,14 +515,14 @@ func (d *dec) optFloat() *Float {
 }
 
 func (d *dec) guid() (g ainb.GUID) {
-	at := d.pos
+	at := d.Pos
 	if d.peek() != '"' {
 		d.problem("want a string, found %s", describe(d.peek()))
-		d.skip()
+		d.Skip()
 		return g
 	}
 	s := d.rawString()
-	if d.err == nil && !parseGUID(s, &g) {
+	if d.Err == nil && !parseGUID(s, &g) {
 		d.problemAt(at, "", "want a GUID like \"01234567-89ab-cdef-0123-456789abcdef\", found %q", s)
 	}
 	return g
@@ -1002,7 +568,7 @@ func unhex(c byte) (byte, bool) {
 func (d *dec) enum(names []string) string {
 	if d.peek() != '"' {
 		d.problem("want a string, found %s", describe(d.peek()))
-		d.skip()
+		d.Skip()
 		return ""
 	}
 	s := d.stringValue()
@@ -1062,7 +628,7 @@ type jvalue struct {
 }
 
 func (d *dec) scalar(s *jscalar) {
-	s.at = d.pos
+	s.at = d.Pos
 	switch c := d.peek(); {
 	case c == '"':
 		s.kind = 's'
@@ -1072,15 +638,15 @@ func (d *dec) scalar(s *jscalar) {
 		s.b = d.boolean()
 	case c == 'n':
 		s.kind = 'z'
-		d.skip()
+		d.Skip()
 	case c == '-' || c >= '0' && c <= '9':
 		s.kind = 'n'
-		s.num = d.number()
+		s.num = d.Number()
 	case c == '[' || c == '{':
 		s.kind = 'a'
-		d.skip()
+		d.Skip()
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
@@ -1091,7 +657,7 @@ func (d *dec) rawValue(v *jvalue) {
 		return
 	}
 	v.kind = 'a'
-	v.at = d.pos
+	v.at = d.Pos
 	if !d.begin('[', "an array", false) {
 		return
 	}
@@ -1099,7 +665,7 @@ func (d *dec) rawValue(v *jvalue) {
 		if v.n < 3 {
 			d.scalar(&v.elems[v.n])
 		} else {
-			d.skip()
+			d.Skip()
 		}
 		v.n++
 	}
@@ -1224,7 +790,7 @@ func (d *dec) document(doc *Document) {
 		case "nodes":
 			doc.Nodes = []Node{}
 			if d.begin('[', "an array", false) {
-				doc.Nodes = make([]Node, 0, nodeCountHint(d.data))
+				doc.Nodes = make([]Node, 0, nodeCountHint(d.Data))
 				for d.nextElem() {
 					doc.Nodes = append(doc.Nodes, Node{})
 					d.node(&doc.Nodes[len(doc.Nodes)-1])
@@ -1449,12 +1015,12 @@ func (d *dec) coord() float64 {
 	c := d.peek()
 	if c != '-' && (c < '0' || c > '9') {
 		d.problem("want a number, found %s", describe(c))
-		d.skip()
+		d.Skip()
 		return 0
 	}
-	at := d.pos
-	t := d.number()
-	if d.err != nil {
+	at := d.Pos
+	t := d.Number()
+	if d.Err != nil {
 		return 0
 	}
 	f, err := 0.0, error(nil)
@@ -1739,7 +1305,7 @@ func (d *dec) child(c *Child) {
 		switch string(d.key) {
 		case "node":
 			if d.peek() == 'n' {
-				d.skip()
+				d.Skip()
 				c.Node = NoNode
 			} else {
 				c.Node = d.ref()
@@ -1759,7 +1325,7 @@ func (d *dec) child(c *Child) {
 						}
 					case "string":
 						if d.peek() == 'n' {
-							d.skip()
+							d.Skip()
 						} else {
 							s := d.str()
 							k.String = &s

@@ -169,8 +169,15 @@ func TestDecodeProblems(t *testing.T) {
 	}
 
 	var se *SyntaxError
-	if _, err := Decode([]byte("{\"format\": \"x\",\n  \"name\": tru}")); !errors.As(err, &se) || se.Line != 2 || se.Column != 11 {
+	if _, err := Decode([]byte("{\"format\": \"x\",\n  \"name\": tru}")); !errors.As(err, &se) || se.Line != 2 || se.Column != 14 || se.Reason != "invalid literal: want true, found '}'" {
 		t.Fatalf("syntax error: %v", err)
+	}
+	_, err = Decode([]byte(`{"nodes": [{"id": 0}, {"id": 1, "name": "a\q"}]}`))
+	if !errors.As(err, &se) || se.Path != "nodes[1].name" || se.Offset != 43 || se.Reason != `invalid escape \q in a string` {
+		t.Fatalf("syntax error in a node: %#v", err)
+	}
+	if got, want := err.Error(), `invalid JSON at line 1, column 44 (in nodes[1].name): invalid escape \q in a string`; got != want {
+		t.Fatalf("syntax error in a node:\n got %s\nwant %s", got, want)
 	}
 }
 

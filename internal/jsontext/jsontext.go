@@ -1,6 +1,11 @@
 // Package jsontext writes JSON text pieces by appending to a byte slice, for the project's
 // hand-written encoders (the editor document, the AINB JSON dumps), which must not pay for
-// encoding/json's reflection and re-compaction. It never decides a document's shape.
+// encoding/json's reflection and re-compaction, and reads JSON with Scanner, the one
+// tokenizer of every JSON reader in the project (the editor document, the BYML, AAMP and
+// community AINB forms, the command's peeks): strings are slices of the text or unescaped
+// into a reused buffer, numbers stay text until the reader converts them, and every error is
+// a *SyntaxError with its offset, line, column and path. It never decides a document's shape
+// and never builds a tree: readers walk their own shapes.
 package jsontext
 
 import (
@@ -108,10 +113,9 @@ func appendEscape(b []byte, c byte) []byte {
 	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 }
 
-// Unescape gives the byte a one-character escape (\" \\ \/ \b \f \n \r \t) stands for; ok is
-// false for any other character after the backslash, \u included, which readers decode
-// themselves since they report errors differently.
-func Unescape(c byte) (b byte, ok bool) {
+// unescape gives the byte a one-character escape (\" \\ \/ \b \f \n \r \t) stands for; ok is
+// false for any other character after the backslash, \u included, which Scanner decodes.
+func unescape(c byte) (b byte, ok bool) {
 	switch c {
 	case '"', '\\', '/':
 		return c, true

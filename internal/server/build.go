@@ -139,8 +139,11 @@ func decodeDocument(data []byte) (*graph.Document, error) {
 	var pe *graph.ProblemsError
 	switch {
 	case errors.As(err, &se):
-		return nil, &apiError{http.StatusBadRequest, fmt.Sprintf("invalid JSON at line %d, column %d: %s", se.Line, se.Column, se.Msg),
-			map[string]any{"offset": se.Offset, "line": se.Line, "column": se.Column}}
+		detail := map[string]any{"offset": se.Offset, "line": se.Line, "column": se.Column}
+		if se.Path != "" {
+			detail["path"] = se.Path
+		}
+		return nil, &apiError{http.StatusBadRequest, fmt.Sprintf("invalid JSON at line %d, column %d: %s", se.Line, se.Column, se.Reason), detail}
 	case errors.As(err, &pe):
 		return nil, problemsError(pe)
 	case err != nil:

@@ -197,6 +197,10 @@ func TestBuildBadInput(t *testing.T) {
 	if e.Error != "invalid JSON at line 2, column 1: want a member name in double quotes, found '}'" || e.Detail["line"] != float64(2) {
 		t.Errorf("invalid JSON: %+v", e)
 	}
+	e = wantError(t, do(s, "POST", "/api/build", "application/json", []byte(`{"nodes":[{"id":0,"name":tru}]}`)), http.StatusBadRequest)
+	if e.Error != "invalid JSON at line 1, column 29: invalid literal: want true, found '}'" || e.Detail["path"] != "nodes[0].name" {
+		t.Errorf("invalid JSON in a node: %+v", e)
+	}
 	e = wantError(t, do(s, "POST", "/api/build", "application/json", nil), http.StatusBadRequest)
 	if e.Error != "empty body: send the document as JSON" {
 		t.Errorf("empty: %q", e.Error)

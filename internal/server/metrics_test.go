@@ -167,7 +167,7 @@ func TestAccessLog(t *testing.T) {
 	const remote = "192.0.2.1:1234"
 	want := []logLine{
 		{"INFO", "request", "GET", "/api/shares/{id}", "", 404, len(`{"error":"no such share","detail":null}` + "\n"), 0, nil, remote},
-		{"INFO", "request", "POST", "/api/layout", "", 400, len(`{"error":"invalid JSON at line 1, column 2: invalid literal","detail":{"column":2,"line":1,"offset":1}}` + "\n"), 8, nil, remote},
+		{"INFO", "request", "POST", "/api/layout", "", 400, len(`{"error":"invalid JSON at line 1, column 2: invalid literal: want null, found 'o'","detail":{"column":2,"line":1,"offset":1}}` + "\n"), 8, nil, remote},
 		{"DEBUG", "request", "GET", "/healthz", "", 200, 16, 0, nil, remote},
 		{"INFO", "request", "GET", "unmatched", "/wp-login.php", 404, len(`{"error":"not found","detail":null}` + "\n"), 0, nil, remote},
 	}

@@ -2,11 +2,11 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +16,7 @@ import (
 	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/pack"
 	"ainbeditor/internal/wrap"
+	"ainbeditor/internal/yamltext"
 	"ainbeditor/internal/zs"
 )
 
@@ -441,31 +442,28 @@ func (s *Server) handleTreeFromYAML(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// yamlLine finds where the codecs' and the YAML parser's messages place a problem: "line 3
-// column 5" or "line 3:".
-var yamlLine = regexp.MustCompile(`\bline (\d+)(?: column (\d+))?`)
-
-// yamlError is a YAML text the codecs refuse: a 422 naming the line (and column) when the
-// message does, so the editor can put the caret there.
+// yamlError is a YAML text the codecs refuse: a 422 naming the line, column and path when the
+// codec knows them (a *yamltext.Error), so the editor can put the caret there.
 func yamlError(err error) *apiError {
-	// "byml: yaml: yaml: line 3: ..." and "byml: yaml line 3 column 5: ..." say line first.
-	msg := err.Error()
-	for again := true; again; {
-		again = false
-		for _, p := range []string{"byml: ", "aamp: ", "yaml: ", "yaml "} {
-			if strings.HasPrefix(msg, p) {
-				msg, again = msg[len(p):], true
-			}
-		}
-	}
 	detail := map[string]any{}
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		detail["line"] = line
-		if m[2] != "" {
-			col, _ := strconv.Atoi(m[2])
-			detail["column"] = col
+	var ye *yamltext.Error
+	if !errors.As(err, &ye) {
+		// Not about a place in the text (a document the format cannot hold, say): the
+		// message without the codec's prefix.
+		msg := err.Error()
+		for _, p := range []string{"byml: ", "aamp: ", "yaml: "} {
+			msg = strings.TrimPrefix(msg, p)
 		}
+		return &apiError{http.StatusUnprocessableEntity, "the YAML is not valid: " + msg, detail}
 	}
-	return &apiError{http.StatusUnprocessableEntity, "the YAML is not valid: " + msg, detail}
+	if ye.Line > 0 {
+		detail["line"] = ye.Line
+	}
+	if ye.Column > 0 {
+		detail["column"] = ye.Column
+	}
+	if ye.Path != "" {
+		detail["path"] = ye.Path
+	}
+	return &apiError{http.StatusUnprocessableEntity, "the YAML is not valid: " + ye.Error(), detail}
 }

@@ -556,7 +556,7 @@ func TestTreeErrors(t *testing.T) {
 	for _, c := range []struct{ doc, want string }{
 		{strings.Replace(string(got.Document), `"type":"int"`, `"type":"integer"`, 1), `unknown node type "integer"`},
 		{`{"version":7,"bigEndian":false,"root":{"type":"array","value":[{"type":"int","value":5000000000}]}}`, "5000000000"},
-		{`{"version":7,"root":{"type":"array","value":[}`, "json at byte"},
+		{`{"version":7,"root":{"type":"array","value":[}`, "invalid JSON at line 1, column 46"},
 	} {
 		ct, body = packForm(t, packPart{"document", "d.json", []byte(c.doc)})
 		if e := wantError(t, do(s, "POST", "/api/tree/build?kind=byml", ct, body), http.StatusUnprocessableEntity); !strings.HasPrefix(e.Error, "the document is not valid: ") || !strings.Contains(e.Error, c.want) {
@@ -570,15 +570,17 @@ func TestTreeErrors(t *testing.T) {
 	for _, c := range []struct {
 		kind, text string
 		line       float64
+		path       string
 	}{
-		{"byml", "a: 1\nb: [1, 2\nc: 3\n", 0},
-		{"byml", "a: 1\nb: !u -5\n", 2},
-		{"byml", "a: 1\nb:\n  c: !nonsense 5\n", 3},
-		{"aamp", "!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects:\n    o: !obj {p: !vec3 [1, 2]}\n  lists: {}\n", 6},
+		{"byml", "a: 1\nb: [1, 2\nc: 3\n", 0, ""},
+		{"byml", "a: 1\nb: !u -5\n", 2, "b"},
+		{"byml", "a: 1\nb:\n  c: !nonsense 5\n", 3, "b/c"},
+		{"aamp", "!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects:\n    o: !obj {p: !vec3 [1, 2]}\n  lists: {}\n", 6, "param_root/objects/o/p"},
 	} {
 		e := wantError(t, do(s, "POST", "/api/tree/from-yaml?kind="+c.kind, "application/yaml", []byte(c.text)), http.StatusUnprocessableEntity)
 		line, _ := e.Detail["line"].(float64)
-		if !strings.HasPrefix(e.Error, "the YAML is not valid: line ") || line == 0 || c.line != 0 && line != c.line {
+		path, _ := e.Detail["path"].(string)
+		if !strings.HasPrefix(e.Error, "the YAML is not valid: line ") || line == 0 || c.line != 0 && line != c.line || path != c.path {
 			t.Errorf("%q: %q %v", c.text, e.Error, e.Detail)
 		}
 	}

@@ -30,19 +30,6 @@ const (
 	MaxDepth = 1024
 )
 
-// LimitError is a text or tree past one of the limits.
-type LimitError struct {
-	Line, Column int // where, when known (0 otherwise)
-	Msg          string
-}
-
-func (e *LimitError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d column %d: %s", e.Line, e.Column, e.Msg)
-	}
-	return e.Msg
-}
-
 // CheckText refuses a text whose estimated nodes exceed MaxNodes, without parsing it.
 func CheckText(text []byte) error {
 	if n := EstimateNodes(text); n > MaxNodes {
@@ -121,7 +108,7 @@ type treeCheck struct {
 // walk returns the nodes under n, n included, with every alias counted as its target.
 func (c *treeCheck) walk(n *yaml.Node, depth int) (int64, error) {
 	if depth > MaxDepth {
-		return 0, &LimitError{n.Line, n.Column, fmt.Sprintf("the document nests deeper than %d levels", MaxDepth)}
+		return 0, &LimitError{Line: n.Line, Column: n.Column, Msg: fmt.Sprintf("the document nests deeper than %d levels", MaxDepth)}
 	}
 	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {
@@ -141,7 +128,7 @@ func (c *treeCheck) walk(n *yaml.Node, depth int) (int64, error) {
 			return 0, err
 		}
 		if total += s; total > c.max {
-			return 0, &LimitError{n.Line, n.Column, fmt.Sprintf("with its aliases expanded the document holds more than %d nodes", c.max)}
+			return 0, &LimitError{Line: n.Line, Column: n.Column, Msg: fmt.Sprintf("with its aliases expanded the document holds more than %d nodes", c.max)}
 		}
 	}
 	if n.Anchor != "" {

@@ -11,7 +11,9 @@
 // It never decides a document's shape (which containers are flow style, which tags are
 // written): callers do, as they did with yaml.Node. It decides only how a scalar is
 // quoted, by yaml.v3's rules, so that the reader gets back the same string. It never
-// reads YAML.
+// parses YAML: the readers parse with yaml.v3 and share from here only the limits they check
+// a text against (limits.go) and the error that says where a text is wrong (Error: line,
+// column and path, the one place yaml.v3's messages are read for a line).
 package yamltext
 
 import (
