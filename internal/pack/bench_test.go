@@ -1,7 +1,11 @@
 package pack
 
 import (
+	"ainbeditor/internal/testcorpus"
 	"ainbeditor/internal/zs"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"ainbeditor/internal/sarc"
@@ -63,6 +67,41 @@ func BenchmarkOpenSave(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// The largest TotK pack of the game files (Enemy_Ganondorf.pack.zs, 507 KB, dictionary 3):
+// the pack the editor's users open and save most slowly.
+func BenchmarkOpenSaveLargest(b *testing.B) {
+	c := codec(b)
+	in, err := os.ReadFile(filepath.Join(testcorpus.GameDir(b, "zstd"), "TotK__Enemy_Ganondorf.pack.zs__2d3648eba9.zs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("open", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Open(in, c, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	p, err := Open(in, c, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, level := range []zs.Level{zs.Fast, zs.Smallest} {
+		b.Run(fmt.Sprintf("save-level%d", level), func(b *testing.B) {
+			b.ReportAllocs()
+			var out []byte
+			for b.Loop() {
+				if out, err = p.Save(c, level); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(out)), "out-bytes")
 		})
 	}
 }

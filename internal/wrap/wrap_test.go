@@ -29,11 +29,11 @@ func codec(tb testing.TB) *zs.Codec {
 	return c
 }
 
-// wrapped lists every Yaz0 and zstd file of the corpus and of the games' files.
+// wrapped lists every Yaz0 and zstd file of the corpus and the games' zstd and Yaz0 files.
 func wrapped(tb testing.TB) []string {
 	tb.Helper()
 	var out []string
-	for _, dir := range []string{testcorpus.Dir(tb)} {
+	for _, dir := range []string{testcorpus.Dir(tb), testcorpus.GameDir(tb, "zstd"), testcorpus.GameDir(tb, "yaz0")} {
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err

@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -135,7 +136,10 @@ func New(dicts ...Dict) (*Codec, error) {
 		zstd.WithDecoderConcurrency(1),
 	}
 	var err error
-	if c.dec, err = zstd.NewReader(nil, append(opts, zstd.WithDecodeAllCapLimit(true))...); err != nil {
+	// DecodeAll runs on one of as many decoders as there are processors: the server
+	// decompresses uploads of several requests at once (each decoder's memory is made on
+	// first use). The stream decoder below stays single, behind mu.
+	if c.dec, err = zstd.NewReader(nil, append(opts, zstd.WithDecodeAllCapLimit(true), zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)))...); err != nil {
 		return nil, fmt.Errorf("zs: %w", err)
 	}
 	// The stream decoder must really stream: no decoding of the whole input in memory before
