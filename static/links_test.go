@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -188,6 +189,15 @@ func TestExportImage(t *testing.T) {
 	pick("whole-svg")
 	svg := p.download(base + ".svg")
 	texts := svgTexts(t, svg)
+	// Every link is drawn, as one curve each: the canvas batches them into Path2D objects,
+	// which the SVG context records through newPath.
+	curves := 0
+	for _, m := range regexp.MustCompile(` d="([^"]*)"`).FindAllStringSubmatch(string(svg), -1) {
+		curves += strings.Count(m[1], "C")
+	}
+	if links := eval[int](p, `ainbEditor.links()`); links == 0 || curves != links {
+		t.Errorf("the whole-graph SVG has %d curve commands for %d links", curves, links)
+	}
 	for _, title := range eval[[]string](p, `ainbEditor.document().nodes.map((n) => ainbEditor.titleLines(n.id)[0])`) {
 		if !texts[title] {
 			t.Errorf("the whole-graph SVG has no <text> %q", title)

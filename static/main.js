@@ -68,6 +68,8 @@ if (app) {
       ed.viewChanged();
     },
     fitAll: () => ed.fitAll(),
+    // How many links the canvas draws (the document's edges).
+    links: () => (ed.edges ? ed.edges.count : 0),
   });
   ed.start();
 }

@@ -318,7 +318,7 @@ export class Renderer {
       if (sel.size && (sel.has(pa.id) || sel.has(pb.id))) hot.push(k);
       if (!simple && E.expr && E.expr[k] >= 0) badges.push((ax + bx) / 2, (ay + by) / 2);
       let path = batches.get(style);
-      if (!path) batches.set(style, (path = new Path2D()));
+      if (!path) batches.set(style, (path = newPath(ctx)));
       path.moveTo(ax, ay);
       if (simple) path.lineTo(bx, by);
       else path.bezierCurveTo(ax + c, ay, bx - c, by, bx, by);
@@ -352,7 +352,7 @@ export class Renderer {
   drawExprBadges(P) {
     const ctx = this.ctx, r = EXPR_BADGE_R;
     ctx.save();
-    const discs = new Path2D();
+    const discs = newPath(ctx);
     for (let k = 0; k < P.length; k += 2) {
       discs.moveTo(P[k] + r, P[k + 1]);
       discs.arc(P[k], P[k + 1], r, 0, 2 * Math.PI);
@@ -376,7 +376,7 @@ export class Renderer {
   drawStubs(S, x0, y0, x1, y1, z) {
     const ctx = this.ctx, nodes = this.ed.doc.nodes;
     const len = STUB_LENGTH, r = 6;
-    const path = new Path2D(), marks = new Path2D();
+    const path = newPath(ctx), marks = newPath(ctx);
     for (let k = 0; k < S.count; k++) {
       const n = nodes[S.node[k]];
       const right = S.kind[k] === EDGE_CHILD;
@@ -1069,6 +1069,12 @@ export class Renderer {
     }
     return c;
   }
+}
+
+// A path for batching into one fill or stroke: a Path2D on a canvas, or what the context
+// makes when it must read the path back (the SVG export's context, svgcontext.js).
+function newPath(ctx) {
+  return ctx.newPath ? ctx.newPath() : new Path2D();
 }
 
 function ascending(a) {

@@ -27,7 +27,7 @@ export class SVGContext {
     this.groupKey = null;
     this.state = this.defaults();
     this.stack = [];
-    this.path = "";
+    this.current = new SVGPath();
     this.imageSmoothingEnabled = true;
   }
 
@@ -68,37 +68,20 @@ export class SVGContext {
 
   // ---- paths: kept in user space, written under the transform of the call that draws them
 
-  beginPath() { this.path = ""; }
-  moveTo(x, y) { this.path += `M${num(x)} ${num(y)}`; }
-  lineTo(x, y) { this.path += `L${num(x)} ${num(y)}`; }
-  bezierCurveTo(x1, y1, x2, y2, x, y) { this.path += `C${num(x1)} ${num(y1)} ${num(x2)} ${num(y2)} ${num(x)} ${num(y)}`; }
-  closePath() { this.path += "Z"; }
-  rect(x, y, w, h) { this.path += rectPath(x, y, w, h); }
-  roundRect(x, y, w, h, r = 0) {
-    const rr = Math.max(0, Math.min(Array.isArray(r) ? r[0] || 0 : r, Math.abs(w) / 2, Math.abs(h) / 2));
-    if (!rr) return this.rect(x, y, w, h);
-    this.path += `M${num(x + rr)} ${num(y)}H${num(x + w - rr)}A${num(rr)} ${num(rr)} 0 0 1 ${num(x + w)} ${num(y + rr)}` +
-      `V${num(y + h - rr)}A${num(rr)} ${num(rr)} 0 0 1 ${num(x + w - rr)} ${num(y + h)}H${num(x + rr)}` +
-      `A${num(rr)} ${num(rr)} 0 0 1 ${num(x)} ${num(y + h - rr)}V${num(y + rr)}A${num(rr)} ${num(rr)} 0 0 1 ${num(x + rr)} ${num(y)}Z`;
-  }
-  arc(x, y, r, a0, a1, ccw = false) {
-    const sx = x + r * Math.cos(a0), sy = y + r * Math.sin(a0);
-    // As on a canvas, an arc joins the path with a line from where it stood.
-    this.path += `${this.path ? "L" : "M"}${num(sx)} ${num(sy)}`;
-    let sweep = ccw ? a0 - a1 : a1 - a0;
-    if (sweep >= 2 * Math.PI || sweep <= -2 * Math.PI) {
-      // A whole circle is two half arcs: one SVG arc cannot end where it starts.
-      const mx = x - r * Math.cos(a0), my = y - r * Math.sin(a0), f = ccw ? 0 : 1;
-      this.path += `A${num(r)} ${num(r)} 0 0 ${f} ${num(mx)} ${num(my)}A${num(r)} ${num(r)} 0 0 ${f} ${num(sx)} ${num(sy)}`;
-      return;
-    }
-    sweep = ((sweep % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
-    const ex = x + r * Math.cos(a1), ey = y + r * Math.sin(a1);
-    this.path += `A${num(r)} ${num(r)} 0 ${sweep > Math.PI ? 1 : 0} ${ccw ? 0 : 1} ${num(ex)} ${num(ey)}`;
-  }
+  // The renderer batches links into Path2D objects, which cannot be read back: it asks the
+  // context for a path when the context can make one (see newPath in render.js).
+  newPath() { return new SVGPath(); }
+  beginPath() { this.current = new SVGPath(); }
+  moveTo(x, y) { this.current.moveTo(x, y); }
+  lineTo(x, y) { this.current.lineTo(x, y); }
+  bezierCurveTo(x1, y1, x2, y2, x, y) { this.current.bezierCurveTo(x1, y1, x2, y2, x, y); }
+  closePath() { this.current.closePath(); }
+  rect(x, y, w, h) { this.current.rect(x, y, w, h); }
+  roundRect(x, y, w, h, r) { this.current.roundRect(x, y, w, h, r); }
+  arc(x, y, r, a0, a1, ccw) { this.current.arc(x, y, r, a0, a1, ccw); }
 
-  fill() { if (this.path) this.emit(`<path d="${this.path}" fill="${escapeXML(this.state.fillStyle)}"/>`); }
-  stroke() { if (this.path) this.emit(`<path d="${this.path}" fill="none"${this.strokeAttrs()}/>`); }
+  fill(path = this.current) { if (path.d) this.emit(`<path d="${path.d}" fill="${escapeXML(this.state.fillStyle)}"/>`); }
+  stroke(path = this.current) { if (path.d) this.emit(`<path d="${path.d}" fill="none"${this.strokeAttrs()}/>`); }
   fillRect(x, y, w, h) { this.emit(`<rect x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(h)}" fill="${escapeXML(this.state.fillStyle)}"/>`); }
   strokeRect(x, y, w, h) { this.emit(`<rect x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(h)}" fill="none"${this.strokeAttrs()}/>`); }
 
@@ -154,6 +137,38 @@ export class SVGContext {
   }
 }
 
-function rectPath(x, y, w, h) {
-  return `M${num(x)} ${num(y)}h${num(w)}v${num(h)}h${num(-w)}Z`;
+// A path as SVG path data, built by the calls a canvas path takes (Path2D's, and a context's
+// own between beginPath and fill or stroke).
+export class SVGPath {
+  constructor() {
+    this.d = "";
+  }
+
+  moveTo(x, y) { this.d += `M${num(x)} ${num(y)}`; }
+  lineTo(x, y) { this.d += `L${num(x)} ${num(y)}`; }
+  bezierCurveTo(x1, y1, x2, y2, x, y) { this.d += `C${num(x1)} ${num(y1)} ${num(x2)} ${num(y2)} ${num(x)} ${num(y)}`; }
+  closePath() { this.d += "Z"; }
+  rect(x, y, w, h) { this.d += `M${num(x)} ${num(y)}h${num(w)}v${num(h)}h${num(-w)}Z`; }
+  roundRect(x, y, w, h, r = 0) {
+    const rr = Math.max(0, Math.min(Array.isArray(r) ? r[0] || 0 : r, Math.abs(w) / 2, Math.abs(h) / 2));
+    if (!rr) return this.rect(x, y, w, h);
+    this.d += `M${num(x + rr)} ${num(y)}H${num(x + w - rr)}A${num(rr)} ${num(rr)} 0 0 1 ${num(x + w)} ${num(y + rr)}` +
+      `V${num(y + h - rr)}A${num(rr)} ${num(rr)} 0 0 1 ${num(x + w - rr)} ${num(y + h)}H${num(x + rr)}` +
+      `A${num(rr)} ${num(rr)} 0 0 1 ${num(x)} ${num(y + h - rr)}V${num(y + rr)}A${num(rr)} ${num(rr)} 0 0 1 ${num(x + rr)} ${num(y)}Z`;
+  }
+  arc(x, y, r, a0, a1, ccw = false) {
+    const sx = x + r * Math.cos(a0), sy = y + r * Math.sin(a0);
+    // As on a canvas, an arc joins the path with a line from where it stood.
+    this.d += `${this.d ? "L" : "M"}${num(sx)} ${num(sy)}`;
+    let sweep = ccw ? a0 - a1 : a1 - a0;
+    if (sweep >= 2 * Math.PI || sweep <= -2 * Math.PI) {
+      // A whole circle is two half arcs: one SVG arc cannot end where it starts.
+      const mx = x - r * Math.cos(a0), my = y - r * Math.sin(a0), f = ccw ? 0 : 1;
+      this.d += `A${num(r)} ${num(r)} 0 0 ${f} ${num(mx)} ${num(my)}A${num(r)} ${num(r)} 0 0 ${f} ${num(sx)} ${num(sy)}`;
+      return;
+    }
+    sweep = ((sweep % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+    const ex = x + r * Math.cos(a1), ey = y + r * Math.sin(a1);
+    this.d += `A${num(r)} ${num(r)} 0 ${sweep > Math.PI ? 1 : 0} ${ccw ? 0 : 1} ${num(ex)} ${num(ey)}`;
+  }
 }

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SVGContext, escapeXML } from "./svgcontext.js";
+import { SVGContext, SVGPath, escapeXML } from "./svgcontext.js";
 
 // The elements, without the header, the last group's end and the closing tag.
 const body = (ctx) => ctx.toString().split("\n").slice(2, -3);
@@ -90,4 +90,19 @@ test("hostile names cannot leave their text element", () => {
 test("a call the renderer would need but the context lacks throws", () => {
   const ctx = new SVGContext(10, 10);
   assert.throws(() => ctx.clip(), TypeError);
+});
+
+test("paths made apart from the context (as Path2D batches are) fill and stroke as given", () => {
+  const ctx = new SVGContext(10, 10);
+  const p = ctx.newPath();
+  assert.ok(p instanceof SVGPath);
+  p.moveTo(0, 0);
+  p.bezierCurveTo(1, 0, 2, 1, 3, 1);
+  p.moveTo(5, 5);
+  p.lineTo(6, 6);
+  ctx.strokeStyle = "#abc";
+  ctx.stroke(p);
+  ctx.beginPath();
+  ctx.stroke(); // an empty path draws nothing
+  assert.deepEqual(body(ctx).slice(1), [`<path d="M0 0C1 0 2 1 3 1M5 5L6 6" fill="none" stroke="#abc" stroke-width="1"/>`]);
 });
