@@ -161,3 +161,15 @@ func TestMergeHeaderAndTypes(t *testing.T) {
 		t.Fatalf("conflicts %q, want %q", g, want)
 	}
 }
+
+func BenchmarkMergeHugeArray(b *testing.B) {
+	x, y := hugeArrays(1_000_000)
+	base, ours := &Document{Version: 2, Root: x}, &Document{Version: 2, Root: y}
+	theirs := &Document{Version: 2, Root: NewArray(append([]*Node{NewString("first")}, x.Items...)...)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, c, _ := Merge(base, ours, theirs, change.PreferNone); len(c) != 0 {
+			b.Fatal(len(c))
+		}
+	}
+}
