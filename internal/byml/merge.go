@@ -1,0 +1,201 @@
+package byml
+
+import (
+	"strconv"
+
+	"ainbeditor/internal/change"
+)
+
+// Merge merges two edited versions of base, three ways: a place changed on one side only
+// takes that side's value, the same change on both sides is made once, and a place changed
+// differently on each side is a conflict carrying the three values (JSON form, nil where a
+// side has no such place). With change.PreferNone, any conflict means no document: the
+// conflicts are the answer, never a silent choice; PreferOurs or PreferTheirs settles every
+// conflict for that side and still lists them.
+//
+// Hash members merge by key. Arrays are aligned on each side against base as Diff aligns
+// them (a kept element, an edited one paired in order, a removed one, insertions before a
+// base element); insertions by the two sides at different places combine, the same insertion
+// is made once, different insertions at one place conflict, an element edited on both sides
+// merges inside, and one removed on one side and edited on the other conflicts. A conflict's
+// array step is the index in the merged array. The header (version, byte order) merges as a
+// value does, with paths {"version"} and {"bigEndian"}.
+//
+// Unchanged subtrees are base's own nodes, so base.Graft(merged) on the document Read gave
+// keeps the file's layout wherever the writer can (see Graft, Marshal).
+func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []change.Conflict, error) {
+	m := &merger{d: &differ{hashes: map[*Node]uint64{}, same: map[[2]*Node]bool{}}, prefer: prefer}
+	out := &Document{Version: ours.Version, BigEndian: ours.BigEndian}
+	if v, ok := mergeScalar(base.Version, ours.Version, theirs.Version); ok {
+		out.Version = v
+	} else {
+		m.conflict(change.Path{"version"}, []byte(strconv.Itoa(int(base.Version))), []byte(strconv.Itoa(int(ours.Version))), []byte(strconv.Itoa(int(theirs.Version))))
+		if prefer == change.PreferTheirs {
+			out.Version = theirs.Version
+		}
+	}
+	if v, ok := mergeScalar(base.BigEndian, ours.BigEndian, theirs.BigEndian); ok {
+		out.BigEndian = v
+	} else {
+		m.conflict(change.Path{"bigEndian"}, strconv.AppendBool(nil, base.BigEndian), strconv.AppendBool(nil, ours.BigEndian), strconv.AppendBool(nil, theirs.BigEndian))
+		if prefer == change.PreferTheirs {
+			out.BigEndian = theirs.BigEndian
+		}
+	}
+	out.Root = m.node(nil, base.Root, ours.Root, theirs.Root, 0)
+	if len(m.conflicts) > 0 && prefer == change.PreferNone {
+		return nil, m.conflicts, nil
+	}
+	return out, m.conflicts, nil
+}
+
+func mergeScalar[T comparable](b, o, t T) (T, bool) {
+	switch {
+	case o == t, b == t:
+		return o, true
+	case b == o:
+		return t, true
+	}
+	return o, false
+}
+
+type merger struct {
+	d         *differ
+	prefer    change.Prefer
+	conflicts []change.Conflict
+}
+
+func orNil(n *Node) []byte {
+	if n == nil {
+		return nil
+	}
+	return nodeJSON(n)
+}
+
+func (m *merger) conflict(p change.Path, b, o, t []byte) {
+	m.conflicts = append(m.conflicts, change.Conflict{Path: p, Base: b, Ours: o, Theirs: t})
+}
+
+// pick records a conflict and returns the preferred side (ours when there is no preference:
+// the document is then dropped anyway).
+func (m *merger) pick(p change.Path, b, o, t *Node) *Node {
+	m.conflict(p, orNil(b), orNil(o), orNil(t))
+	if m.prefer == change.PreferTheirs {
+		return t
+	}
+	return o
+}
+
+// node merges one place; nil is "no such place" on that side.
+func (m *merger) node(p change.Path, b, o, t *Node, depth int) *Node {
+	switch {
+	case m.d.equal(o, t), m.d.equal(b, t):
+		return o
+	case m.d.equal(b, o):
+		return t
+	}
+	if b == nil || o == nil || t == nil || b.Kind != o.Kind || b.Kind != t.Kind || !b.Kind.IsContainer() ||
+		b.KeepOrder || o.KeepOrder || t.KeepOrder || depth > 1024 {
+		return m.pick(p, b, o, t)
+	}
+	if b.Kind == Array {
+		return &Node{Kind: Array, Items: m.array(p, b.Items, o.Items, t.Items, depth)}
+	}
+	out := &Node{Kind: b.Kind}
+	// Walk the three sorted entry lists together.
+	i, j, k := 0, 0, 0
+	for i < len(b.Entries) || j < len(o.Entries) || k < len(t.Entries) {
+		var first *Entry
+		for _, e := range []*Entry{at(b.Entries, i), at(o.Entries, j), at(t.Entries, k)} {
+			if e != nil && (first == nil || entryBefore(b.Kind, e, first)) {
+				first = e
+			}
+		}
+		take := func(es []Entry, x *int) *Node {
+			if e := at(es, *x); e != nil && !entryBefore(b.Kind, first, e) {
+				*x++
+				return e.Value
+			}
+			return nil
+		}
+		key := *first
+		vb, vo, vt := take(b.Entries, &i), take(o.Entries, &j), take(t.Entries, &k)
+		if v := m.node(p.Child(entryStep(b, &key)), vb, vo, vt, depth+1); v != nil {
+			out.Entries = append(out.Entries, Entry{Key: key.Key, Hash: key.Hash, Value: v})
+		}
+	}
+	return out
+}
+
+func at(es []Entry, i int) *Entry {
+	if i < len(es) {
+		return &es[i]
+	}
+	return nil
+}
+
+// side is one edited array seen against base: for each base element, what became of it,
+// and what was inserted before it (ins[len(base)] is what was appended).
+type side struct {
+	now []*Node   // the element's value on this side, nil if removed
+	ins [][]*Node // insertions before each base element
+}
+
+func (m *merger) align(b, x []*Node) side {
+	s := side{now: make([]*Node, len(b)), ins: make([][]*Node, len(b)+1)}
+	hb, hx := m.d.hashAll(b), m.d.hashAll(x)
+	head := 0
+	for head < len(b) && head < len(x) && hb[head] == hx[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(b)-head && tail < len(x)-head && hb[len(b)-1-tail] == hx[len(x)-1-tail] {
+		tail++
+	}
+	for q := 0; q < head; q++ {
+		s.now[q] = x[q]
+	}
+	i, j := head, head
+	gap := func(ei, ej int) {
+		for ; i < ei && j < ej; i, j = i+1, j+1 {
+			s.now[i] = x[j]
+		}
+		i = ei
+		s.ins[i] = append(s.ins[i], x[j:ej]...)
+		j = ej
+	}
+	for _, p := range myers(hb[head:len(b)-tail], hx[head:len(x)-tail], maxEditDistance) {
+		gap(head+p[0], head+p[1])
+		s.now[i] = x[j]
+		i, j = i+1, j+1
+	}
+	gap(len(b)-tail, len(x)-tail)
+	for ; i < len(b); i, j = i+1, j+1 {
+		s.now[i] = x[j]
+	}
+	return s
+}
+
+func (m *merger) array(p change.Path, b, o, t []*Node, depth int) []*Node {
+	so, st := m.align(b, o), m.align(b, t)
+	var out []*Node
+	for g := 0; g <= len(b); g++ {
+		io, it := so.ins[g], st.ins[g]
+		switch {
+		case len(it) == 0:
+			out = append(out, io...)
+		case len(io) == 0 || m.d.equal(NewArray(io...), NewArray(it...)):
+			out = append(out, it...)
+		default:
+			v := m.pick(p.Child(strconv.Itoa(len(out))), nil, NewArray(io...), NewArray(it...))
+			out = append(out, v.Items...)
+		}
+		if g == len(b) {
+			break
+		}
+		if v := m.node(p.Child(strconv.Itoa(len(out))), b[g], so.now[g], st.now[g], depth+1); v != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
