@@ -11,8 +11,8 @@ import (
 // Merge merges two edited versions of base, three ways, as byml.Merge does: a place changed
 // on one side takes that side's value, the same change on both sides is made once, and a
 // place changed differently on each side is a conflict with the three values (JSON form, nil
-// where absent). With change.PreferNone any conflict means no document; PreferOurs and
-// PreferTheirs settle every conflict for that side and still list them.
+// where absent). With change.NoPreference any conflict means no document; change.Ours and
+// change.Theirs settle every conflict for that side and still list them.
 //
 // Lists, objects and parameters are matched by name (and occurrence, as in Diff) and merge
 // inside when both sides changed one. The merged members come in ours's order, then the
@@ -25,7 +25,7 @@ func Merge(base, ours, theirs *ParameterIO, prefer change.Prefer) (*ParameterIO,
 	} else {
 		f := func(v uint32) []byte { return strconv.AppendUint(nil, uint64(v), 10) }
 		m.conflict(change.Path{"version"}, f(base.Version), f(ours.Version), f(theirs.Version))
-		if prefer == change.PreferTheirs {
+		if prefer == change.Theirs {
 			out.Version = theirs.Version
 		}
 	}
@@ -34,12 +34,12 @@ func Merge(base, ours, theirs *ParameterIO, prefer change.Prefer) (*ParameterIO,
 	} else {
 		f := func(v string) []byte { return jsontext.AppendString(nil, v) }
 		m.conflict(change.Path{"type"}, f(base.Type), f(ours.Type), f(theirs.Type))
-		if prefer == change.PreferTheirs {
+		if prefer == change.Theirs {
 			out.Type = theirs.Type
 		}
 	}
 	out.Root = *m.list(change.Path{"param_root"}, &base.Root, &ours.Root, &theirs.Root)
-	if len(m.conflicts) > 0 && prefer == change.PreferNone {
+	if len(m.conflicts) > 0 && prefer == change.NoPreference {
 		return nil, m.conflicts, nil
 	}
 	return out, m.conflicts, nil
@@ -117,7 +117,7 @@ func members[T any](m *merger, p change.Path, parent Name, b, o, t []T, name fun
 			if !ok {
 				m.conflict(p.Child(m.d.step(k.name, 0, parent, k.nth)), tb, to, tt)
 				v, keep = vo, ho
-				if m.prefer == change.PreferTheirs {
+				if m.prefer == change.Theirs {
 					v, keep = vt, ht
 				}
 			}

@@ -57,7 +57,7 @@ func TestMergeRandomEdits(t *testing.T) {
 			return
 		}
 		ours, theirs, both, _, _ := make3(false)
-		got, conflicts, err := Merge(base, ours, theirs, change.PreferNone)
+		got, conflicts, err := Merge(base, ours, theirs, change.NoPreference)
 		if err != nil || len(conflicts) != 0 {
 			t.Fatalf("seed %d: %v %d conflicts", seed, err, len(conflicts))
 		}
@@ -66,14 +66,14 @@ func TestMergeRandomEdits(t *testing.T) {
 		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
 			t.Fatalf("seed %d: merge differs from both edits applied", seed)
 		}
-		if x, err1 = got.WriteCanonical(); err1 == nil {
-			y, err1 = both.WriteCanonical()
+		if x, err1 = got.BytesCanonical(); err1 == nil {
+			y, err1 = both.BytesCanonical()
 		}
 		if err1 != nil || !bytes.Equal(x, y) {
 			t.Fatalf("seed %d: merged file differs from both edits applied (%v)", seed, err1)
 		}
 		ours, theirs, _, po, pt := make3(true)
-		got, conflicts, _ = Merge(base, ours, theirs, change.PreferNone)
+		got, conflicts, _ = Merge(base, ours, theirs, change.NoPreference)
 		if got != nil || len(conflicts) != 3 {
 			t.Fatalf("seed %d: %d conflicts, want 3", seed, len(conflicts))
 		}
@@ -85,7 +85,7 @@ func TestMergeRandomEdits(t *testing.T) {
 		for _, tc := range []struct {
 			prefer change.Prefer
 			want   *ParameterIO
-		}{{change.PreferOurs, po}, {change.PreferTheirs, pt}} {
+		}{{change.Ours, po}, {change.Theirs, pt}} {
 			got, conflicts, _ = Merge(base, ours, theirs, tc.prefer)
 			x, _ := ToJSON(got)
 			y, _ := ToJSON(tc.want)
@@ -106,7 +106,7 @@ func TestMergeAddRemove(t *testing.T) {
 	ours.Root.Objects[0].Params = ours.Root.Objects[0].Params[:1]                    // removes y
 	theirs.Root.Objects[0].Params = append(theirs.Root.Objects[0].Params, p("z", 3)) // adds z
 	theirs.Root.Objects = append(theirs.Root.Objects, obj("B"))                      // adds B
-	got, conflicts, err := Merge(base, ours, theirs, change.PreferNone)
+	got, conflicts, err := Merge(base, ours, theirs, change.NoPreference)
 	if err != nil || len(conflicts) != 0 {
 		t.Fatalf("%v %d conflicts", err, len(conflicts))
 	}
@@ -119,7 +119,7 @@ func TestMergeAddRemove(t *testing.T) {
 	// Removed on one side, changed on the other: a conflict with no value for ours.
 	theirs = base.Clone()
 	theirs.Root.Objects[0].Params[1].Value = int32(9)
-	_, conflicts, _ = Merge(base, ours, theirs, change.PreferNone)
+	_, conflicts, _ = Merge(base, ours, theirs, change.NoPreference)
 	if len(conflicts) != 1 || conflicts[0].Ours != nil || conflicts[0].Base == nil || conflicts[0].Theirs == nil {
 		t.Fatalf("conflicts %v", conflicts)
 	}

@@ -9,8 +9,8 @@ import (
 // Merge merges two edited versions of base, three ways: a place changed on one side only
 // takes that side's value, the same change on both sides is made once, and a place changed
 // differently on each side is a conflict carrying the three values (JSON form, nil where a
-// side has no such place). With change.PreferNone, any conflict means no document: the
-// conflicts are the answer, never a silent choice; PreferOurs or PreferTheirs settles every
+// side has no such place). With change.NoPreference, any conflict means no document: the
+// conflicts are the answer, never a silent choice; change.Ours or change.Theirs settles every
 // conflict for that side and still lists them.
 //
 // Hash members merge by key. Arrays are aligned on each side against base as Diff aligns
@@ -30,7 +30,7 @@ func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []cha
 		out.Version = v
 	} else {
 		m.conflict(change.Path{"version"}, []byte(strconv.Itoa(int(base.Version))), []byte(strconv.Itoa(int(ours.Version))), []byte(strconv.Itoa(int(theirs.Version))))
-		if prefer == change.PreferTheirs {
+		if prefer == change.Theirs {
 			out.Version = theirs.Version
 		}
 	}
@@ -38,12 +38,12 @@ func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []cha
 		out.BigEndian = v
 	} else {
 		m.conflict(change.Path{"bigEndian"}, strconv.AppendBool(nil, base.BigEndian), strconv.AppendBool(nil, ours.BigEndian), strconv.AppendBool(nil, theirs.BigEndian))
-		if prefer == change.PreferTheirs {
+		if prefer == change.Theirs {
 			out.BigEndian = theirs.BigEndian
 		}
 	}
 	out.Root = m.node(nil, base.Root, ours.Root, theirs.Root, 0)
-	if len(m.conflicts) > 0 && prefer == change.PreferNone {
+	if len(m.conflicts) > 0 && prefer == change.NoPreference {
 		return nil, m.conflicts, nil
 	}
 	return out, m.conflicts, nil
@@ -80,7 +80,7 @@ func (m *merger) conflict(p change.Path, b, o, t []byte) {
 // the document is then dropped anyway).
 func (m *merger) pick(p change.Path, b, o, t *Node) *Node {
 	m.conflict(p, orNil(b), orNil(o), orNil(t))
-	if m.prefer == change.PreferTheirs {
+	if m.prefer == change.Theirs {
 		return t
 	}
 	return o

@@ -62,19 +62,19 @@ func TestMergeRandomEdits(t *testing.T) {
 		}
 		slices.Sort(want)
 		// Disjoint edits: the merge is both sides' edits applied, byte for byte when written.
-		got, conflicts, err := Merge(base, doc(apply(disjoint, true, false)), doc(apply(disjoint, false, true)), change.PreferNone)
+		got, conflicts, err := Merge(base, doc(apply(disjoint, true, false)), doc(apply(disjoint, false, true)), change.NoPreference)
 		if err != nil || len(conflicts) != 0 {
 			t.Fatalf("seed %d: disjoint merge: %q %v", seed, conflictLines(conflicts), err)
 		}
-		x, err1 := got.MarshalCanonical()
-		y, err2 := doc(apply(disjoint, true, true)).MarshalCanonical()
+		x, err1 := got.BytesCanonical()
+		y, err2 := doc(apply(disjoint, true, true)).BytesCanonical()
 		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
 			t.Fatalf("seed %d: merged file differs from both edits applied (%v %v)", seed, err1, err2)
 		}
 		// Grafted onto the file as read, it writes in the file's layout and reads back equal.
 		orig := readActorInfo(t)
 		orig.Graft(got)
-		data, err := orig.Marshal()
+		data, err := orig.Bytes()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestMergeRandomEdits(t *testing.T) {
 		// And with 5 places edited differently on each side: exactly those conflicts.
 		ours := doc(apply(append(slices.Clone(disjoint), oursConflict...), true, false))
 		theirs := doc(apply(append(slices.Clone(disjoint), theirsConflict...), false, true))
-		got, conflicts, err = Merge(base, ours, theirs, change.PreferNone)
+		got, conflicts, err = Merge(base, ours, theirs, change.NoPreference)
 		if err != nil || got != nil {
 			t.Fatalf("seed %d: Merge with conflicts gave a document (%v)", seed, err)
 		}
@@ -96,8 +96,8 @@ func TestMergeRandomEdits(t *testing.T) {
 			prefer change.Prefer
 			want   *Node
 		}{
-			{change.PreferOurs, apply(append(slices.Clone(disjoint), oursConflict...), true, true)},
-			{change.PreferTheirs, apply(append(slices.Clone(disjoint), theirsConflict...), true, true)},
+			{change.Ours, apply(append(slices.Clone(disjoint), oursConflict...), true, true)},
+			{change.Theirs, apply(append(slices.Clone(disjoint), theirsConflict...), true, true)},
 		} {
 			got, conflicts, err = Merge(base, ours, theirs, tc.prefer)
 			if err != nil || len(conflicts) != 5 || !Equal(got.Root, tc.want) {
@@ -132,7 +132,7 @@ func TestMergeArrays(t *testing.T) {
 		{"different insertions at one place conflict", s("a", "b"), s("a", "x", "b"), s("a", "y", "b"), nil,
 			[]string{`! 1 base=(none) ours={"type":"array","value":[{"type":"string","value":"x"}]} theirs={"type":"array","value":[{"type":"string","value":"y"}]}`}},
 	} {
-		got, conflicts, err := Merge(tc.base, tc.ours, tc.their, change.PreferNone)
+		got, conflicts, err := Merge(tc.base, tc.ours, tc.their, change.NoPreference)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -150,12 +150,12 @@ func TestMergeHeaderAndTypes(t *testing.T) {
 	base := &Document{Version: 2, Root: h(NewInt(1))}
 	ours := &Document{Version: 7, Root: h(NewInt(1))}
 	theirs := &Document{Version: 2, Root: h(NewFloat(1))}
-	got, conflicts, err := Merge(base, ours, theirs, change.PreferNone)
+	got, conflicts, err := Merge(base, ours, theirs, change.NoPreference)
 	if err != nil || len(conflicts) != 0 || got.Version != 7 || got.Root.Get("k").Kind != Float {
 		t.Fatalf("Merge = %+v %q %v", got, conflictLines(conflicts), err)
 	}
 	ours.Root = h(NewUInt(1))
-	_, conflicts, _ = Merge(base, ours, theirs, change.PreferNone)
+	_, conflicts, _ = Merge(base, ours, theirs, change.NoPreference)
 	want := []string{`! k base={"type":"int","value":1} ours={"type":"uint","value":1} theirs={"type":"float","value":1}`}
 	if g := conflictLines(conflicts); !slices.Equal(g, want) {
 		t.Fatalf("conflicts %q, want %q", g, want)
@@ -168,7 +168,7 @@ func BenchmarkMergeHugeArray(b *testing.B) {
 	theirs := &Document{Version: 2, Root: NewArray(append([]*Node{NewString("first")}, x.Items...)...)}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, c, _ := Merge(base, ours, theirs, change.PreferNone); len(c) != 0 {
+		if _, c, _ := Merge(base, ours, theirs, change.NoPreference); len(c) != 0 {
 			b.Fatal(len(c))
 		}
 	}
