@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"ainbeditor/internal/aamp"
+	"ainbeditor/internal/byml"
 	"ainbeditor/internal/change"
 	"ainbeditor/internal/diff"
 	"ainbeditor/internal/graph"
@@ -25,6 +27,80 @@ type tree struct {
 
 var trees = map[string]tree{
 	"ainb": {diff: diffAINB, merge: mergeAINB},
+	"byml": {diff: diffBYML, merge: mergeBYML},
+	"aamp": {diff: diffAAMP, merge: mergeAAMP},
+}
+
+// nodeless gives a tree's changes the AINB form, which says the node of each side: none.
+func nodeless(cs []change.Change) []diff.Change {
+	out := make([]diff.Change, len(cs))
+	for i, c := range cs {
+		out[i] = diff.Change{Change: c, NodeA: -1, NodeB: -1}
+	}
+	return out
+}
+
+// readSides reads each file with read, naming the side that fails: A and B for a diff,
+// base, ours and theirs for a merge.
+func readSides[T any](read func([]byte) (T, error), files ...[]byte) ([]T, error) {
+	names := []string{"A", "B"}
+	if len(files) == 3 {
+		names = []string{"base", "ours", "theirs"}
+	}
+	out := make([]T, len(files))
+	for k, b := range files {
+		d, err := read(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", names[k], err)
+		}
+		out[k] = d
+	}
+	return out, nil
+}
+
+func diffBYML(a, b []byte) ([]diff.Change, error) {
+	d, err := readSides(byml.Read, a, b)
+	if err != nil {
+		return nil, err
+	}
+	return nodeless(byml.DiffDocuments(d[0], d[1])), nil
+}
+
+// mergeBYML writes the merged tree in base's own layout (Graft) where it still fits.
+func mergeBYML(base, ours, theirs []byte, prefer change.Prefer) ([]byte, []change.Conflict, error) {
+	d, err := readSides(byml.Read, base, ours, theirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, conflicts, err := byml.Merge(d[0], d[1], d[2], prefer)
+	if err != nil || m == nil {
+		return nil, conflicts, err
+	}
+	d[0].Graft(m)
+	data, err := d[0].Bytes()
+	return data, conflicts, err
+}
+
+func diffAAMP(a, b []byte) ([]diff.Change, error) {
+	d, err := readSides(aamp.Read, a, b)
+	if err != nil {
+		return nil, err
+	}
+	return nodeless(aamp.Diff(d[0], d[1])), nil
+}
+
+func mergeAAMP(base, ours, theirs []byte, prefer change.Prefer) ([]byte, []change.Conflict, error) {
+	d, err := readSides(aamp.Read, base, ours, theirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, conflicts, err := aamp.Merge(d[0], d[1], d[2], prefer)
+	if err != nil || m == nil {
+		return nil, conflicts, err
+	}
+	d[0].Graft(m)
+	data, err := d[0].Bytes()
+	return data, conflicts, err
 }
 
 func diffAINB(a, b []byte) ([]diff.Change, error) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"ainbeditor/internal/byml"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -205,46 +206,134 @@ func TestDiffAndMergePack(t *testing.T) {
 		t.Fatalf("merge: exit %d, %q %s", code, out, errs)
 	}
 	out, errs, code := runCLI(t, "diff", pb, merged)
-	yLine := `~ ` + esc(y) + `: {"format":"byml","size":` + strconv.Itoa(len(member(a, y))) + `} -> {"format":"byml","size":` + strconv.Itoa(len(member(a, bymls[1]))) + `}`
-	want := []string{"~ " + esc(m1) + "/" + l1[2:], "~ " + esc(m1) + "/" + l2[2:], "~ " + esc(m2) + "/" + l3[2:], yLine}
-	if code != 1 || !slices.Equal(sortedLines(out), sortedLines(strings.Join(want, "\n"))) {
-		t.Errorf("diff base merged: exit %d\n%s%s\nwant\n%s", code, out, errs, strings.Join(want, "\n"))
+	// The AINB members' edits, line for line, and the BYML member (taken whole from ours)
+	// compared by meaning: its lines name places inside it.
+	want := []string{"~ " + esc(m1) + "/" + l1[2:], "~ " + esc(m1) + "/" + l2[2:], "~ " + esc(m2) + "/" + l3[2:]}
+	var ainbLines []string
+	bymlLines := 0
+	for _, l := range sortedLines(out) {
+		if strings.Contains(l, esc(y)+"/") {
+			bymlLines++
+		} else {
+			ainbLines = append(ainbLines, l)
+		}
+	}
+	if code != 1 || bymlLines == 0 || !slices.Equal(ainbLines, sortedLines(strings.Join(want, "\n"))) {
+		t.Errorf("diff base merged: exit %d, %d BYML lines\n%s%s\nwant\n%s", code, bymlLines, out, errs, strings.Join(want, "\n"))
 	}
 
-	// The BYML member changed differently on both sides: a conflict, with both sizes.
-	must(theirs.Replace(y, member(a, bymls[2])))
+	// The BYML member changed at one place differently on both sides: merged by meaning,
+	// that place is the one conflict, inside the member; nothing is written.
+	yo, _ := bymlEdited(t, member(a, y), 0, "Ours")
+	yt, _ := bymlEdited(t, member(a, y), 0, "Theirs")
+	must(ours.Replace(y, yo))
+	must(theirs.Replace(y, yt))
+	ob, err = ours.Bytes()
+	must(err)
 	tb, err = theirs.Bytes()
 	must(err)
-	pt = writeIn(t, dir, "theirs.sarc", tb)
+	po, pt = writeIn(t, dir, "ours.sarc", ob), writeIn(t, dir, "theirs.sarc", tb)
 	out, _, code = runCLI(t, "merge", pb, po, pt, "-o", merged+"2")
-	want1 := `! ` + esc(y) + ` base={"format":"byml","size":` + strconv.Itoa(len(member(a, y))) + `} ours={"format":"byml","size":` + strconv.Itoa(len(member(a, bymls[1]))) + `} theirs={"format":"byml","size":` + strconv.Itoa(len(member(a, bymls[2]))) + "}\n"
-	if code != 1 || out != want1 {
-		t.Errorf("conflicting pack merge: exit %d, %q, want %q", code, out, want1)
+	lines := sortedLines(out)
+	if code != 1 || len(lines) != 1 {
+		t.Fatalf("conflicting pack merge: exit %d, %q", code, out)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "! "+esc(y)+"/") {
+			t.Errorf("conflict %q is not inside the BYML member", l)
+		}
+	}
+	if _, err := os.Stat(merged + "2"); err == nil {
+		t.Error("a merge with conflicts wrote its output")
 	}
 }
 
-func TestDiffAndMergeTrouble(t *testing.T) {
-	dir := t.TempDir()
-	ainbFile := filepath.Join(testcorpus.Dir(t), "ainb", "synthetic", "minimal_v407.ainb")
-	sarcFile := filepath.Join(testcorpus.Dir(t), "sarc", "test.sarc")
-	bad := writeIn(t, dir, "bad.ainb", []byte("AIB \x07\x04\x00\x00"))
-	bymlFile := filepath.Join(testcorpus.Dir(t), "byml", "A-1_Dynamic.byml")
-	for _, tc := range []struct {
-		args []string
-		errs string
-	}{
-		{[]string{"diff", ainbFile, sarcFile}, "ainb: " + ainbFile + ", " + sarcFile + ": not one format: AINB and SARC\n"},
-		{[]string{"diff", ainbFile, bad}, "ainb: " + ainbFile + ", " + bad + ": ainb: header at offset 0x0: file is 8 bytes, shorter than the 0x74-byte header\n"},
-		{[]string{"diff", ainbFile, filepath.Join(dir, "none")}, "ainb: " + filepath.Join(dir, "none") + ": open " + filepath.Join(dir, "none") + ": no such file or directory\n"},
-		{[]string{"merge", ainbFile, ainbFile, sarcFile, "-o", filepath.Join(dir, "out")}, "ainb: " + ainbFile + " is AINB, " + sarcFile + " is SARC: not one format\n"},
-		{[]string{"merge", bymlFile, bymlFile, bymlFile, "-o", filepath.Join(dir, "out")}, "ainb: merge of BYML files: not yet\n"},
-	} {
-		out, errs, code := runCLI(t, tc.args...)
-		if code != 2 || out != "" || errs != tc.errs {
-			t.Errorf("%v: exit %d, %q %q; want exit 2, %q", tc.args, code, out, errs, tc.errs)
-		}
+// bymlEdited is the BYML file with the k-th string value of the root hash (in key order)
+// replaced, and the key it changed.
+func bymlEdited(t *testing.T, data []byte, k int, value string) ([]byte, string) {
+	t.Helper()
+	d, err := byml.Read(data)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
-		t.Error("a failed merge wrote its output")
+	// Copy on write: BYML files share subtrees, and the edit is meant for one place only.
+	n := 0
+	var walk func(*byml.Node) (*byml.Node, string, bool)
+	walk = func(x *byml.Node) (*byml.Node, string, bool) {
+		c := *x
+		for i := range x.Entries {
+			v := x.Entries[i].Value
+			if v.Kind == byml.String {
+				if n == k {
+					c.Entries = slices.Clone(x.Entries)
+					c.Entries[i].Value = byml.NewString(value)
+					return &c, x.Entries[i].Key, true
+				}
+				n++
+			} else if sub, key, ok := walk(v); ok {
+				c.Entries = slices.Clone(x.Entries)
+				c.Entries[i].Value = sub
+				return &c, key, true
+			}
+		}
+		for i, it := range x.Items {
+			if sub, key, ok := walk(it); ok {
+				c.Items = slices.Clone(x.Items)
+				c.Items[i] = sub
+				return &c, key, true
+			}
+		}
+		return x, "", false
+	}
+	root, key, ok := walk(d.Root)
+	if !ok {
+		t.Fatalf("no string value %d in the file", k)
+	}
+	d.Root = root
+	out, err := d.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, key
+}
+
+// BYML files diff by meaning and merge in three ways through the same commands as AINB.
+func TestDiffAndMergeBYML(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join(testcorpus.Dir(t), "byml", "A-1_Dynamic.byml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, ko := bymlEdited(t, base, 0, "Ours")
+	theirs, kt := bymlEdited(t, base, 5, "Theirs")
+	clash, _ := bymlEdited(t, base, 0, "Clash")
+	pb, po, pt, pc := writeIn(t, dir, "base.byml", base), writeIn(t, dir, "ours.byml", ours), writeIn(t, dir, "theirs.byml", theirs), writeIn(t, dir, "clash.byml", clash)
+
+	out, errs, code := runCLI(t, "diff", pb, po)
+	if code != 1 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "~ ") || !strings.Contains(out, ko) || !strings.HasSuffix(out, `-> {"type":"string","value":"Ours"}`+"\n") {
+		t.Errorf("diff: exit %d, %q %s", code, out, errs)
+	}
+	merged := filepath.Join(dir, "merged.byml")
+	if out, errs, code := runCLI(t, "merge", pb, po, pt, "-o", merged); code != 0 {
+		t.Fatalf("merge: exit %d, %q %s", code, out, errs)
+	}
+	got, err := os.ReadFile(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, _ := bymlEdited(t, ours, 5, "Theirs")
+	g, err1 := byml.Read(got)
+	w, err2 := byml.Read(both)
+	if err1 != nil || err2 != nil || !byml.Equal(g.Root, w.Root) {
+		t.Errorf("the merge of %s and %s is not both edits (%v %v)", ko, kt, err1, err2)
+	}
+	// The same place changed two ways: exit 1, the conflict listed, nothing written.
+	clashOut := filepath.Join(dir, "clash-out.byml")
+	out, errs, code = runCLI(t, "merge", pb, po, pc, "-o", clashOut)
+	if code != 1 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "! ") || !strings.Contains(out, `ours={"type":"string","value":"Ours"} theirs={"type":"string","value":"Clash"}`) {
+		t.Errorf("conflict: exit %d, %q %q", code, out, errs)
+	}
+	if _, err := os.Stat(clashOut); err == nil {
+		t.Error("a merge with a conflict wrote its output")
 	}
 }
