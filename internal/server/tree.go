@@ -134,13 +134,13 @@ func (s *Server) unwrap(data, zsdic []byte) (*unwrapped, error) {
 		}
 		if err != nil {
 			u.close()
-			return nil, packError(err)
+			return nil, codecError(err)
 		}
 		u.wrapping, u.codec = pack.Wrapping{Kind: "zstd", Dictionary: id}, codec
 	case "yaz0":
 		h, err := yaz0.ParseHeader(data)
 		if err != nil {
-			return nil, errorf(http.StatusUnprocessableEntity, "%v", err)
+			return nil, codecError(err)
 		}
 		if uint64(h.Size) > limit {
 			return nil, &apiError{http.StatusRequestEntityTooLarge,
@@ -148,7 +148,7 @@ func (s *Server) unwrap(data, zsdic []byte) (*unwrapped, error) {
 		}
 		h, out, err := yaz0.Decode(data)
 		if err != nil {
-			return nil, errorf(http.StatusUnprocessableEntity, "%v", err)
+			return nil, codecError(err)
 		}
 		u.data, u.wrapping = out, pack.Wrapping{Kind: "yaz0", Yaz0Alignment: h.Alignment}
 	}
@@ -161,7 +161,7 @@ func (u *unwrapped) wrap(ctx context.Context, out []byte) ([]byte, error) {
 	case "zstd":
 		b, err := u.codec.EncodeDict(u.wrapping.Dictionary, out)
 		if err != nil {
-			return nil, packError(err)
+			return nil, codecError(err)
 		}
 		return b, nil
 	case "yaz0":
@@ -213,12 +213,12 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 	switch kind {
 	case "byml":
 		if bymlDoc, err = byml.Read(u.data); err != nil {
-			return errorf(http.StatusUnprocessableEntity, "%v", err)
+			return codecError(err)
 		}
 		warnings = bymlDoc.Warnings()
 	case "aamp":
 		if pio, err = aamp.Read(u.data); err != nil {
-			return errorf(http.StatusUnprocessableEntity, "%v", err)
+			return codecError(err)
 		}
 	default:
 		return notTree(req.name, kind)
@@ -260,7 +260,7 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 	}
 	b = append(b, `],"document":`...)
 	if len(b) > limit {
-		return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: "warnings"}, "the file's JSON form", len(u.data), wrapped, unprocessable)
+		return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: "warnings"}, "the file's JSON form", len(u.data), wrapped, codecError)
 	}
 	if kind == "byml" {
 		b, err = bymlDoc.AppendJSON(b, limit-1)
@@ -271,7 +271,7 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 		if tl, ok := err.(*jsontext.TooLargeError); ok {
 			tl.Limit = limit // the reply's, of which the document had all but the brace
 		}
-		return s.replyError(err, "the file's JSON form", len(u.data), wrapped, unprocessable)
+		return s.replyError(err, "the file's JSON form", len(u.data), wrapped, codecError)
 	}
 	b = append(b, '}')
 	release()

@@ -39,7 +39,7 @@ func (s *Server) unzstdUpload(data, zsdic []byte) ([]byte, error) {
 	}
 	out, err := codec.DecodeLimit(data, uint64(s.unzstd.max))
 	if err != nil {
-		return nil, packError(err)
+		return nil, codecError(err)
 	}
 	return out, nil
 }
@@ -95,7 +95,7 @@ func (s *Server) zstdEncode(codec *zs.Codec, out []byte, dict uint32) ([]byte, e
 	}
 	out, err := codec.EncodeDict(dict, out)
 	if err != nil {
-		return nil, packError(err)
+		return nil, codecError(err)
 	}
 	return out, nil
 }
