@@ -8,6 +8,7 @@ import (
 
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/graph"
+	"ainbeditor/internal/hostile"
 	"ainbeditor/internal/testalloc"
 )
 
@@ -23,7 +24,7 @@ func TestParseNameAmplifier(t *testing.T) {
 // reply. The text budget counts every reference the same, wherever it points.
 func TestParseInnerOffsetAmplifier(t *testing.T) {
 	// The file's references do point inside the string: read back, fifty tails.
-	f, err := ainb.Read(amplifierFile(t, 50, true))
+	f, err := ainb.Read(hostile.SharedNamesAINB(t, 50, 20000, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,38 +56,14 @@ const amplifierNames = 30000
 
 // nameAmplifier is a 380 KB file whose 30,000 property names all point at one 20,000-byte
 // string.
-func nameAmplifier(t testing.TB) []byte { return amplifierFile(t, amplifierNames, false) }
+func nameAmplifier(t testing.TB) []byte { return amplifierFile(t, false) }
 
 // innerAmplifier is a 380 KB file whose 30,000 property names point at 50 successive offsets
 // inside one 20,000-byte string (recorded as the layout's tails, as the reader records them).
-func innerAmplifier(t testing.TB) []byte { return amplifierFile(t, amplifierNames, true) }
+func innerAmplifier(t testing.TB) []byte { return amplifierFile(t, true) }
 
-func amplifierFile(t testing.TB, names int, inner bool) []byte {
-	t.Helper()
-	long := strings.Repeat("Amplify", 20000/7+1)[:20000]
-	props := make([]ainb.Property, names)
-	for i := range props {
-		props[i].Name = long
-		if inner {
-			props[i].Name = long[1+i%50:]
-		}
-	}
-	f := &ainb.File{Version: ainb.Version407, Filename: "Amp", Category: "AI", HasSection6C: true,
-		Replacement: &ainb.ReplacementTable{},
-		Commands:    []ainb.Command{{Name: "Walk", Root: 0, Secondary: -1}},
-		Elements:    []ainb.Element{{Name: "Leaf"}}}
-	if inner {
-		// Without the tails a write would store each name as a string of its own.
-		f.Layout = &ainb.Layout{Strings: []string{long}}
-		for i := range min(names, 50) {
-			f.Layout.Tails = append(f.Layout.Tails, long[1+i:])
-		}
-	}
-	f.Elements[0].Properties.Set(ainb.ParamInt, props)
-	data, err := f.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
+func amplifierFile(t testing.TB, inner bool) []byte {
+	data := hostile.SharedNamesAINB(t, amplifierNames, 20000, inner)
 	if len(data) > 500<<10 {
 		t.Fatalf("the amplifier is %d bytes: the names are not shared", len(data))
 	}
