@@ -7,35 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/hostile"
 	"ainbeditor/internal/testalloc"
 )
-
-// innerOffsetFile is an AINB file whose names (property names, as many as names) point at
-// 50 successive offsets inside one string long bytes long, recorded as the layout's tails as
-// the reader records them, so the file stores the string once.
-func innerOffsetFile(t *testing.T, long, names int) []byte {
-	t.Helper()
-	s := strings.Repeat("Amplify", long/7+1)[:long]
-	props := make([]ainb.Property, names)
-	for i := range props {
-		props[i].Name = s[1+i%50:]
-	}
-	f := &ainb.File{Version: ainb.Version407, Filename: "Amp", Category: "AI", HasSection6C: true,
-		Replacement: &ainb.ReplacementTable{},
-		Commands:    []ainb.Command{{Name: "Walk", Root: 0, Secondary: -1}},
-		Elements:    []ainb.Element{{Name: "Leaf"}},
-		Layout:      &ainb.Layout{Strings: []string{s}}}
-	for i := range min(names, 50) {
-		f.Layout.Tails = append(f.Layout.Tails, s[1+i:])
-	}
-	f.Elements[0].Properties.Set(ainb.ParamInt, props)
-	b, err := f.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // checkAlloc runs ainb check on b, written to a file, and returns its output, exit status
 // and the bytes it allocated (after a first run, so one-time setup is not counted).
@@ -65,7 +39,7 @@ func TestCheckInnerOffsetAmplifier(t *testing.T) {
 		{20000, "the file would expand without bound\n", 1},
 		{200, "ok FILE\n", 0},
 	} {
-		b := innerOffsetFile(t, c.long, 98000)
+		b := hostile.SharedNamesAINB(t, 98000, c.long, true)
 		out, code, alloc, took := checkAlloc(t, b)
 		t.Logf("names into a %d-byte string, a %d-byte file: exit %d in %v, allocated %d bytes: %s",
 			c.long, len(b), code, took.Round(time.Millisecond), alloc, strings.TrimSpace(out))

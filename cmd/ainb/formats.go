@@ -8,11 +8,10 @@ import (
 	"os"
 	"strings"
 
-	"ainbeditor/internal/aamp"
 	"ainbeditor/internal/ainb"
-	"ainbeditor/internal/byml"
-	archive "ainbeditor/internal/pack"
+	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/sarc"
+	"ainbeditor/internal/treecodec"
 	"ainbeditor/internal/wrap"
 	"ainbeditor/internal/zs"
 )
@@ -70,29 +69,16 @@ func init() {
 		},
 		{
 			name:  "aamp",
-			magic: hasMagic("AAMP"),
-			check: func(_ *reader, b []byte) error {
-				pio, err := aamp.Read(b)
-				if err != nil {
-					return err
-				}
-				out, err := pio.Bytes()
-				return sameBytes(b, out, err)
-			},
-			dump: func(_ *reader, b []byte, _ dumpOptions) ([]byte, error) {
-				pio, err := aamp.Read(b)
-				if err != nil {
-					return nil, err
-				}
-				return aamp.ToYAML(pio)
-			},
-			text: func(doc []byte) bool { return firstToken(doc) == "!io" },
+			magic: aampCodec.Is,
+			check: checkTree(aampCodec),
+			dump:  dumpTree(aampCodec),
+			text:  func(doc []byte) bool { return firstToken(doc) == "!io" },
 			fromText: func(doc []byte, _ buildOptions) ([]byte, error) {
-				pio, err := aamp.FromYAML(doc)
+				t, err := aampCodec.FromYAML(doc)
 				if err != nil {
 					return nil, err
 				}
-				return pio.Bytes()
+				return t.Bytes()
 			},
 		},
 		{
@@ -104,28 +90,16 @@ func init() {
 		{
 			// BYML (magic "BY" big endian, "YB" little endian, then a 16-bit version).
 			name:  "byml",
-			magic: archive.IsBYML,
-			check: func(_ *reader, b []byte) error {
-				doc, err := byml.Read(b)
-				if err != nil {
-					return err
-				}
-				out, err := doc.Bytes()
-				return sameBytes(b, out, err)
-			},
-			dump: func(_ *reader, b []byte, _ dumpOptions) ([]byte, error) {
-				doc, err := byml.Read(b)
-				if err != nil {
-					return nil, err
-				}
-				return doc.ToYAML()
-			},
-			text: func([]byte) bool { return true }, // any YAML the formats before decline
+			magic: bymlCodec.Is,
+			check: checkTree(bymlCodec),
+			dump:  dumpTree(bymlCodec),
+			text:  func([]byte) bool { return true }, // any YAML the formats before decline
 			fromText: func(text []byte, opt buildOptions) ([]byte, error) {
-				doc, err := byml.FromYAML(text)
+				t, err := bymlCodec.FromYAML(text)
 				if err != nil {
 					return nil, err
 				}
+				doc := t.(treecodec.BYML)
 				doc.Version, doc.BigEndian = opt.bymlVersion, opt.bigEndian
 				return doc.BytesCanonical()
 			},
@@ -351,4 +325,33 @@ func isJSONObject(doc []byte) bool {
 	}
 	doc = bytes.TrimLeft(doc[1:], " \t\r\n")
 	return len(doc) > 0 && (doc[0] == '"' || doc[0] == '}')
+}
+
+// The tree formats come from the one table the server uses too.
+var (
+	aampCodec = treecodec.Lookup("aamp")
+	bymlCodec = treecodec.Lookup("byml")
+)
+
+// checkTree reads a tree format's file and writes it again: the bytes must come back.
+func checkTree(c *treecodec.Codec) func(*reader, []byte) error {
+	return func(_ *reader, b []byte) error {
+		t, err := c.Read(b)
+		if err != nil {
+			return err
+		}
+		out, err := t.Bytes()
+		return sameBytes(b, out, err)
+	}
+}
+
+// dumpTree prints a tree format's file as YAML.
+func dumpTree(c *treecodec.Codec) func(*reader, []byte, dumpOptions) ([]byte, error) {
+	return func(_ *reader, b []byte, _ dumpOptions) ([]byte, error) {
+		t, err := c.Read(b)
+		if err != nil {
+			return nil, err
+		}
+		return t.YAML(jsontext.NoLimit)
+	}
 }

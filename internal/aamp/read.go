@@ -25,11 +25,24 @@ const (
 
 var le = binary.LittleEndian
 
-// ErrFormat is wrapped by every error that reports malformed input.
+// ErrFormat is what every *FormatError is (errors.Is), for callers that need not know where.
 var ErrFormat = errors.New("aamp: malformed data")
 
+// A FormatError is malformed input: what is wrong, at which byte of the file.
+type FormatError struct {
+	Offset uint32
+	Msg    string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%v: at %#x: %s", ErrFormat, e.Offset, e.Msg)
+}
+
+// Is makes every FormatError an ErrFormat.
+func (e *FormatError) Is(target error) bool { return target == ErrFormat }
+
 func formatErr(off uint32, format string, args ...any) error {
-	return fmt.Errorf("%w: at %#x: %s", ErrFormat, off, fmt.Sprintf(format, args...))
+	return &FormatError{Offset: off, Msg: fmt.Sprintf(format, args...)}
 }
 
 type reader struct {

@@ -59,6 +59,15 @@ func TestReadMalformed(t *testing.T) {
 		}, "not NUL-terminated"},
 		{"bool value", func(b []byte) []byte { b[0x48+7] = byte(TypeBool); le.PutUint32(b[0x5c:], 7); return b }, "bool parameter holds 7"},
 	}
+	// Where each error says the file goes wrong: the field read, or for a bad offset the
+	// byte it points at.
+	wantAt := map[string]uint32{
+		"short": 0x0, "magic": 0x0, "version": 0x4, "big endian": 0x8, "file size": 0xc,
+		"huge counts": 0x18, "count mismatch": 0x40, "root offset": 0x14,
+		"type not terminated": 0x30, "root name": 0x34, "self cycle": 0x34,
+		"objects past end": 0x34, "param type": 0x48, "data offset": 0x400040,
+		"huge buffer count": 0x5c, "string not terminated": 0x68, "bool value": 0x5c,
+	}
 	for _, c := range cases {
 		b := c.patch(append([]byte{}, good...))
 		pio, err := Read(b)
@@ -68,6 +77,12 @@ func TestReadMalformed(t *testing.T) {
 		}
 		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %q, want ErrFormat mentioning %q", c.name, err, c.want)
+		}
+		var fe *FormatError
+		if !errors.As(err, &fe) {
+			t.Errorf("%s: error %#v, want a *FormatError", c.name, err)
+		} else if fe.Offset != wantAt[c.name] {
+			t.Errorf("%s: error at %#x, want %#x", c.name, fe.Offset, wantAt[c.name])
 		}
 	}
 }

@@ -36,7 +36,7 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) error {
 		}
 		b = c.AppendJSON(b)
 		if len(b) > limit {
-			return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: c.Path.String()}, "the list of changes", n, 0, unprocessable)
+			return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: c.Path.String()}, "the list of changes", n, 0, codecError)
 		}
 	}
 	b = append(b, "]}"...)
@@ -79,7 +79,7 @@ func (s *Server) handleMerge(w http.ResponseWriter, r *http.Request) error {
 	if merged == nil {
 		b = append(b, "null"...)
 	} else if b, err = merged.AppendJSONLimit(b, limit); err != nil {
-		return s.replyError(err, "the merged document", n, 0, unprocessable)
+		return s.replyError(err, "the merged document", n, 0, codecError)
 	}
 	b = append(b, `,"conflicts":[`...)
 	for i, c := range conflicts {
@@ -88,7 +88,7 @@ func (s *Server) handleMerge(w http.ResponseWriter, r *http.Request) error {
 		}
 		b = c.AppendJSON(b)
 		if len(b) > limit {
-			return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: c.Path.String()}, "the list of conflicts", n, 0, unprocessable)
+			return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: c.Path.String()}, "the list of conflicts", n, 0, codecError)
 		}
 	}
 	b = append(b, "]}"...)

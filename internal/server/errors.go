@@ -74,15 +74,23 @@ func notValid[P fmt.Stringer](what string, problems []problemJSON, orig []P) *ap
 	return &apiError{http.StatusUnprocessableEntity, msg, map[string]any{"problems": problems}}
 }
 
-// codecError turns an error of the codec (packages ainb, exb, graph), whose messages are
-// written for users, into a 422 carrying what the editor needs to point at the problem.
+// codecError is the one place a codec's error (packages ainb, exb, graph, byml, aamp, sarc,
+// yaz0, zs, pack), whose message is written for users, gets its status: 422, carrying what
+// the editor needs to point at the problem; an error that already has its status (an
+// *apiError) keeps it. Limits met while reading a request (413) and the request's own
+// deadlines (408, 503) are chosen in writeError, which sees the request.
 func codecError(err error) *apiError {
 	var (
+		ae *apiError
 		fe *ainb.FormatError
 		ve *ainb.ValidationError
 		pe *graph.ProblemsError
 	)
 	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.As(err, new(*zs.DictionaryError)), errors.As(err, new(*zs.LimitError)), errors.As(err, new(*wrap.LimitError)):
+		return unwrapError(err, missingZsDic)
 	case errors.As(err, &pe):
 		return problemsError(pe)
 	case errors.As(err, &ve):

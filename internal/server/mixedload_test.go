@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"ainbeditor/internal/hostile"
 )
 
 // traffic is one kind of request a client of the mixed load sends over and over.
@@ -61,9 +63,9 @@ func TestMixedHostileLoad(t *testing.T) {
 	parse := "/api/parse?name=x.ainb"
 	const bin = "application/octet-stream"
 	// The worst inputs of each newer surface (replybudget_test.go, workbudget_test.go).
-	chainType, chainForm := packForm(t, packPart{"file", "chain.byml.zs", zstdWrap(t, sharedChainBYML(1000, 12000))})
-	namesType, namesForm := packForm(t, packPart{"file", "names.pack.zs", zstdWrap(t, escapedNamesPack(16383, 4000))})
-	padded := zstdWrap(t, paddedNameAmplifier(t, 30000, 2000, 4<<20))
+	chainType, chainForm := packForm(t, packPart{"file", "chain.byml.zs", hostile.Zstd(t, hostile.SharedChainBYML(1000, 12000))})
+	namesType, namesForm := packForm(t, packPart{"file", "names.pack.zs", hostile.Zstd(t, hostile.EscapedNamesPack(16383, 4000))})
+	padded := hostile.Zstd(t, hostile.PaddedNamesAINB(t, 30000, 2000, 4<<20))
 	aliases := []byte("a: &a [0]\nb: [")
 	aliases = append(aliases, bytes.Repeat([]byte("*a,"), 2<<20)...)
 	aliases = append(aliases, "*a]\n"...)

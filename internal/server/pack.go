@@ -82,13 +82,10 @@ func (s *Server) openPack(req *packRequest) (*pack.Pack, *zs.Codec, error) {
 	}
 	p, err := pack.Open(req.file, codec, uint64(DecompressFactor*s.cfg.MaxUpload))
 	if err != nil {
-		return nil, nil, packError(err)
+		return nil, nil, codecError(err)
 	}
 	return p, codec, nil
 }
-
-// packError turns the codecs' errors into what the user must do.
-func packError(err error) error { return unwrapError(err, missingZsDic) }
 
 // handleOpenPack lists a pack's members with their bytes (base64) and how the pack is
 // wrapped, within the reply budget: a listing is a third more than the archive, but a
@@ -101,7 +98,7 @@ func (s *Server) handleOpenPack(w http.ResponseWriter, r *http.Request) error {
 		}
 		b, err := appendPackJSON(nil, req.name, p, s.replyLimit(n, wrapped))
 		if err != nil {
-			return s.replyError(err, "the pack's listing", n, wrapped, unprocessable)
+			return s.replyError(err, "the pack's listing", n, wrapped, codecError)
 		}
 		release()
 		writeRawJSON(w, http.StatusOK, b)
@@ -184,11 +181,11 @@ const packWarningsHeader = "Ainb-Pack-Warnings"
 func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
 	return s.withPack(w, r, func(req *packRequest, p *pack.Pack, codec *zs.Codec, release func()) error {
 		if err := p.ReplaceAll(req.members); err != nil {
-			return errorf(http.StatusUnprocessableEntity, "%v", err)
+			return codecError(err)
 		}
 		out, err := p.SaveContext(r.Context(), codec, zs.Fast)
 		if err != nil {
-			return packError(err)
+			return codecError(err)
 		}
 		name := req.name
 		if name == "" {

@@ -79,7 +79,7 @@ func (s *Server) handleParse(w http.ResponseWriter, r *http.Request) error {
 	// budget is not allocated ahead.
 	reply, err := doc.AppendJSONLimit(slices.Grow((*bp)[:0], min(doc.EncodedSizeHint(), limit)+1), limit)
 	if err != nil {
-		return s.replyError(err, "the file's document", len(data), wrapped, unprocessable)
+		return s.replyError(err, "the file's document", len(data), wrapped, codecError)
 	}
 	*bp = reply
 	release()

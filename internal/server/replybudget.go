@@ -65,6 +65,3 @@ func (s *Server) replyError(err error, what string, n, wrapped int, other func(e
 			what, tl.Limit, from, where, s.replyBase>>20, s.replyRatio, MaxReplyWrappedRatio),
 		map[string]any{"limit": tl.Limit, "at": at}}
 }
-
-// unprocessable is a writer's error in its own words.
-func unprocessable(err error) *apiError { return errorf(http.StatusUnprocessableEntity, "%v", err) }

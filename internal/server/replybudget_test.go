@@ -9,17 +9,18 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"ainbeditor/internal/hostile"
 	"ainbeditor/internal/pack"
 	"ainbeditor/internal/testalloc"
 	"ainbeditor/internal/testcorpus"
 	"ainbeditor/internal/zs"
 )
 
-// hostile sends data to route (as the multipart field "file", or as the body for
+// sendHostile sends data to route (as the multipart field "file", or as the body for
 // /api/parse) and returns the answer and what it allocated. A small input is sent once
 // before, to warm the server's pools; for a large one they are a small part of the
 // allocations.
-func hostile(t *testing.T, s *Server, route string, data []byte) (*httptest.ResponseRecorder, uint64) {
+func sendHostile(t *testing.T, s *Server, route string, data []byte) (*httptest.ResponseRecorder, uint64) {
 	t.Helper()
 	ct, body := "application/octet-stream", data
 	if route != "/api/parse" {
@@ -55,8 +56,8 @@ func wantBudgetError(t *testing.T, rec *httptest.ResponseRecorder, prefix string
 // allocating 12 times the upload (the path of every item once took 52 MB more).
 func TestTreeSharedChain(t *testing.T) {
 	s := newTestServer(t, noRateLimits)
-	data := sharedChainBYML(200, 1300)
-	rec, n := hostile(t, s, "/api/tree", data)
+	data := hostile.SharedChainBYML(200, 1300)
+	rec, n := sendHostile(t, s, "/api/tree", data)
 	t.Logf("upload %d bytes: %d, reply %d bytes, allocated %d", len(data), rec.Code, rec.Body.Len(), n)
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `[{"type":"array","id":1,"value":[{"type":"array","id":2,"value":[`) {
 		t.Fatalf("status %d: %s", rec.Code, cut(rec.Body.Bytes()))
@@ -75,9 +76,9 @@ func TestTreeSharedChain(t *testing.T) {
 // reading the file takes and twice the budget.
 func TestTreeSharedChainZstd(t *testing.T) {
 	s := newTestServer(t, noRateLimits)
-	plain := sharedChainBYML(1000, 12000)
-	data := zstdWrap(t, plain)
-	rec, n := hostile(t, s, "/api/tree", data)
+	plain := hostile.SharedChainBYML(1000, 12000)
+	data := hostile.Zstd(t, plain)
+	rec, n := sendHostile(t, s, "/api/tree", data)
 	t.Logf("upload %d bytes (%d decompressed): %d, reply %d bytes, allocated %d", len(data), len(plain), rec.Code, rec.Body.Len(), n)
 	limit := MaxReplyBase + MaxReplyWrappedRatio*len(data)
 	wantBudgetError(t, rec, fmt.Sprintf("the file's JSON form passes the %d bytes allowed for a %d-byte file compressed in %d bytes at \"/0/0/0/", limit, len(plain), len(data)), limit, "/0/0/0/")
@@ -91,9 +92,9 @@ func TestTreeSharedChainZstd(t *testing.T) {
 // archive that zstd sends in 157 KB, and whose listing (400 MB) /api/pack once answered.
 func TestPackEscapedNamesZstd(t *testing.T) {
 	s := newTestServer(t, noRateLimits)
-	plain := escapedNamesPack(16383, 4000)
-	data := zstdWrap(t, plain)
-	rec, n := hostile(t, s, "/api/pack", data)
+	plain := hostile.EscapedNamesPack(16383, 4000)
+	data := hostile.Zstd(t, plain)
+	rec, n := sendHostile(t, s, "/api/pack", data)
 	t.Logf("upload %d bytes (%d decompressed): %d, reply %d bytes, allocated %d", len(data), len(plain), rec.Code, rec.Body.Len(), n)
 	limit := MaxReplyBase + MaxReplyWrappedRatio*len(data)
 	wantBudgetError(t, rec, fmt.Sprintf("the pack's listing passes the %d bytes allowed for a ", limit), limit, "member ")
@@ -107,8 +108,8 @@ func TestPackEscapedNamesZstd(t *testing.T) {
 // Sixteen times the upload allows it, but no reply is larger than -max-document.
 func TestPackEscapedNamesPlain(t *testing.T) {
 	s := newTestServer(t, noRateLimits)
-	data := escapedNamesPack(16383, 900)
-	rec, n := hostile(t, s, "/api/pack", data)
+	data := hostile.EscapedNamesPack(16383, 900)
+	rec, n := sendHostile(t, s, "/api/pack", data)
 	t.Logf("upload %d bytes: %d, reply %d bytes, allocated %d", len(data), rec.Code, rec.Body.Len(), n)
 	limit := int(s.cfg.MaxDocument)
 	wantBudgetError(t, rec, fmt.Sprintf("the pack's listing passes the %d bytes allowed for a ", limit), limit, "member ")
@@ -123,9 +124,9 @@ func TestPackEscapedNamesPlain(t *testing.T) {
 // uploaded and refused before the one node holding the names is written.
 func TestParsePaddedAmplifierZstd(t *testing.T) {
 	s := newTestServer(t, noRateLimits)
-	plain := paddedNameAmplifier(t, 30000, 2000, 4<<20)
-	data := zstdWrap(t, plain)
-	rec, n := hostile(t, s, "/api/parse", data)
+	plain := hostile.PaddedNamesAINB(t, 30000, 2000, 4<<20)
+	data := hostile.Zstd(t, plain)
+	rec, n := sendHostile(t, s, "/api/parse", data)
 	t.Logf("upload %d bytes (%d decompressed): %d, reply %d bytes, allocated %d", len(data), len(plain), rec.Code, rec.Body.Len(), n)
 	limit := MaxReplyBase + MaxReplyWrappedRatio*len(data)
 	wantBudgetError(t, rec, fmt.Sprintf("the file's document passes the %d bytes allowed for a %d-byte file compressed in %d bytes at \"node 0\"", limit, len(plain), len(data)), limit, "node 0")

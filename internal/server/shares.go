@@ -10,9 +10,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"ainbeditor/internal/aamp"
-	"ainbeditor/internal/byml"
 	"ainbeditor/internal/share"
+	"ainbeditor/internal/treecodec"
 )
 
 // maxView caps the editor state saved beside a document: the command, the viewport and the
@@ -147,15 +146,11 @@ func checkTreeShare(raw []byte) error {
 	if json.Unmarshal(m["kind"], &kind) != nil {
 		return errorf(http.StatusUnprocessableEntity, "invalid tree document: kind: want a string")
 	}
-	switch kind {
-	case "byml":
-		_, err = byml.FromJSON(m["document"])
-	case "aamp":
-		_, err = aamp.FromJSON(m["document"])
-	default:
+	codec := treecodec.Lookup(kind)
+	if codec == nil {
 		return errorf(http.StatusUnprocessableEntity, "invalid tree document: kind %s: want \"byml\" or \"aamp\"", quoteCut(kind))
 	}
-	if err != nil {
+	if _, err := codec.FromJSON(m["document"]); err != nil {
 		return errorf(http.StatusUnprocessableEntity, "invalid tree document: document: %v", err)
 	}
 	return nil

@@ -11,10 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"ainbeditor/internal/aamp"
-	"ainbeditor/internal/byml"
 	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/pack"
+	"ainbeditor/internal/treecodec"
 	"ainbeditor/internal/wrap"
 	"ainbeditor/internal/yamltext"
 	"ainbeditor/internal/zs"
@@ -92,15 +91,15 @@ func (s *Server) readTreeRequest(w http.ResponseWriter, r *http.Request) (*treeR
 }
 
 // treeKind reads ?kind=byml|aamp.
-func treeKind(r *http.Request) (string, error) {
-	switch k := r.URL.Query().Get("kind"); k {
-	case "byml", "aamp":
-		return k, nil
-	case "":
-		return "", errorf(http.StatusBadRequest, "no kind: say kind=byml or kind=aamp")
-	default:
-		return "", errorf(http.StatusBadRequest, "kind=%s: say kind=byml or kind=aamp", quoteCut(k))
+func treeKind(r *http.Request) (*treecodec.Codec, error) {
+	k := r.URL.Query().Get("kind")
+	if c := treecodec.Lookup(k); c != nil {
+		return c, nil
 	}
+	if k == "" {
+		return nil, errorf(http.StatusBadRequest, "no kind: say kind=byml or kind=aamp")
+	}
+	return nil, errorf(http.StatusBadRequest, "kind=%s: say kind=byml or kind=aamp", quoteCut(k))
 }
 
 // unwrapped is a tree file with its wrapping removed.
@@ -119,7 +118,7 @@ func (s *Server) unwrap(data, zsdic []byte) (*unwrapped, error) {
 	}
 	inner, w, err := wrap.Unwrap(data, codec, s.decompressLimit())
 	if err != nil {
-		return nil, packError(err)
+		return nil, codecError(err)
 	}
 	return &unwrapped{data: inner, wrapping: w, codec: codec}, nil
 }
@@ -128,7 +127,7 @@ func (s *Server) unwrap(data, zsdic []byte) (*unwrapped, error) {
 func (u *unwrapped) wrap(ctx context.Context, out []byte) ([]byte, error) {
 	b, err := u.wrapping.Wrap(ctx, out, u.codec, zs.Fast)
 	if err != nil {
-		return nil, packError(err)
+		return nil, codecError(err)
 	}
 	return b, nil
 }
@@ -169,22 +168,15 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	kind := pack.Format(u.data)
-	var bymlDoc *byml.Document
-	var pio *aamp.ParameterIO
-	var warnings []byml.Warning
-	switch kind {
-	case "byml":
-		if bymlDoc, err = byml.Read(u.data); err != nil {
-			return errorf(http.StatusUnprocessableEntity, "%v", err)
-		}
-		warnings = bymlDoc.Warnings()
-	case "aamp":
-		if pio, err = aamp.Read(u.data); err != nil {
-			return errorf(http.StatusUnprocessableEntity, "%v", err)
-		}
-	default:
+	codec := treecodec.Lookup(kind)
+	if codec == nil {
 		return notTree(req.name, kind)
 	}
+	tree, err := codec.Read(u.data)
+	if err != nil {
+		return codecError(err)
+	}
+	warnings := tree.Warnings()
 	wrapped := 0
 	if u.wrapping.Kind != "" {
 		wrapped = len(req.file)
@@ -222,18 +214,13 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 	}
 	b = append(b, `],"document":`...)
 	if len(b) > limit {
-		return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: "warnings"}, "the file's JSON form", len(u.data), wrapped, unprocessable)
+		return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: "warnings"}, "the file's JSON form", len(u.data), wrapped, codecError)
 	}
-	if kind == "byml" {
-		b, err = bymlDoc.AppendJSON(b, limit-1)
-	} else {
-		b, err = aamp.AppendJSON(b, pio, limit-1)
-	}
-	if err != nil {
+	if b, err = tree.AppendJSON(b, limit-1); err != nil {
 		if tl, ok := err.(*jsontext.TooLargeError); ok {
 			tl.Limit = limit // the reply's, of which the document had all but the brace
 		}
-		return s.replyError(err, "the file's JSON form", len(u.data), wrapped, unprocessable)
+		return s.replyError(err, "the file's JSON form", len(u.data), wrapped, codecError)
 	}
 	b = append(b, '}')
 	release()
@@ -244,7 +231,7 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 // handleBuildTree writes a JSON form as a file, in the layout and wrapping of the file it was
 // opened from when that comes along (see the top of this file).
 func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
-	kind, err := treeKind(r)
+	codec, err := treeKind(r)
 	if err != nil {
 		return err
 	}
@@ -265,56 +252,33 @@ func (s *Server) handleBuildTree(w http.ResponseWriter, r *http.Request) error {
 		if u, err = s.unwrap(req.file, req.zsdic); err != nil {
 			return err
 		}
-		if f := pack.Format(u.data); f != kind {
+		if f := pack.Format(u.data); f != codec.Name {
 			return notTree(req.name, f)
 		}
 	}
-	var out []byte
-	layout := ""
-	switch kind {
-	case "byml":
-		doc, err := byml.FromJSON(req.document)
+	tree, err := codec.FromJSON(req.document)
+	if err != nil {
+		return documentError(err)
+	}
+	if u.data != nil {
+		orig, err := codec.Read(u.data)
 		if err != nil {
-			return documentError(err)
+			return errorf(http.StatusUnprocessableEntity, "the original file: %v", err)
 		}
-		if u.data != nil {
-			orig, err := byml.Read(u.data)
-			if err != nil {
-				return errorf(http.StatusUnprocessableEntity, "the original file: %v", err)
-			}
-			orig.Graft(doc)
-			doc = orig
-		}
-		layout = "canonical"
-		if doc.Preserved() {
-			layout = "preserved"
-		}
-		if out, err = doc.Bytes(); err != nil {
-			return documentError(err)
-		}
-	case "aamp":
-		pio, err := aamp.FromJSON(req.document)
-		if err != nil {
-			return documentError(err)
-		}
-		if u.data != nil {
-			orig, err := aamp.Read(u.data)
-			if err != nil {
-				return errorf(http.StatusUnprocessableEntity, "the original file: %v", err)
-			}
-			orig.Graft(pio)
-			pio = orig
-		}
-		if out, err = pio.Bytes(); err != nil {
-			return documentError(err)
-		}
+		orig.Graft(tree)
+		tree = orig
+	}
+	layout := tree.Layout()
+	out, err := tree.Bytes()
+	if err != nil {
+		return documentError(err)
 	}
 	if out, err = u.wrap(r.Context(), out); err != nil {
 		return err
 	}
 	name := req.name
 	if name == "" {
-		name = "file." + kind
+		name = "file." + codec.Name
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
@@ -337,7 +301,7 @@ func documentError(err error) *apiError {
 
 // handleTreeToYAML answers a JSON form's YAML.
 func (s *Server) handleTreeToYAML(w http.ResponseWriter, r *http.Request) error {
-	kind, err := treeKind(r)
+	codec, err := treeKind(r)
 	if err != nil {
 		return err
 	}
@@ -350,24 +314,14 @@ func (s *Server) handleTreeToYAML(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	defer release()
-	var out []byte
 	limit := s.replyLimit(len(body), 0)
-	if kind == "byml" {
-		doc, err := byml.FromJSON(body)
-		if err != nil {
-			return documentError(err)
-		}
-		if out, err = doc.ToYAMLLimit(limit); err != nil {
-			return s.replyError(err, "the YAML", len(body), 0, documentError)
-		}
-	} else {
-		pio, err := aamp.FromJSON(body)
-		if err != nil {
-			return documentError(err)
-		}
-		if out, err = aamp.ToYAMLLimit(pio, limit); err != nil {
-			return s.replyError(err, "the YAML", len(body), 0, documentError)
-		}
+	tree, err := codec.FromJSON(body)
+	if err != nil {
+		return documentError(err)
+	}
+	out, err := tree.YAML(limit)
+	if err != nil {
+		return s.replyError(err, "the YAML", len(body), 0, documentError)
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/yaml; charset=utf-8")
@@ -385,7 +339,7 @@ var yamlTypes = []string{"application/yaml", "application/x-yaml", "text/yaml", 
 // handleTreeFromYAML answers the JSON form of a YAML text. YAML does not say a BYML file's
 // version and byte order: ?version= (default 2) and ?bigEndian=1 do.
 func (s *Server) handleTreeFromYAML(w http.ResponseWriter, r *http.Request) error {
-	kind, err := treeKind(r)
+	codec, err := treeKind(r)
 	if err != nil {
 		return err
 	}
@@ -417,25 +371,17 @@ func (s *Server) handleTreeFromYAML(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	defer release()
-	var out []byte
 	limit := s.replyLimit(len(text), 0)
-	if kind == "byml" {
-		doc, err := byml.FromYAML(text)
-		if err != nil {
-			return yamlError(err)
-		}
-		doc.Version, doc.BigEndian = uint16(version), bigEndian
-		if out, err = doc.AppendJSON(nil, limit); err != nil {
-			return s.replyError(err, "the YAML's JSON form", len(text), 0, yamlError)
-		}
-	} else {
-		pio, err := aamp.FromYAML(text)
-		if err != nil {
-			return yamlError(err)
-		}
-		if out, err = aamp.AppendJSON(nil, pio, limit); err != nil {
-			return s.replyError(err, "the YAML's JSON form", len(text), 0, yamlError)
-		}
+	tree, err := codec.FromYAML(text)
+	if err != nil {
+		return yamlError(err)
+	}
+	if t, ok := tree.(treecodec.BYML); ok {
+		t.Version, t.BigEndian = uint16(version), bigEndian
+	}
+	out, err := tree.AppendJSON(nil, limit)
+	if err != nil {
+		return s.replyError(err, "the YAML's JSON form", len(text), 0, yamlError)
 	}
 	release()
 	writeRawJSON(w, http.StatusOK, out)

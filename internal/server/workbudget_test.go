@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"ainbeditor/internal/hostile"
 	"ainbeditor/internal/pack"
 	"ainbeditor/internal/sarc"
 	"ainbeditor/internal/testalloc"
@@ -29,29 +30,13 @@ func allocBound(n uint64) uint64 {
 	return n
 }
 
-// longNamePack is a bare SARC archive of n one-byte members whose names share a prefix of
-// about nameLen bytes, so telling two names apart reads most of both.
-func longNamePack(t testing.TB, n, nameLen int) []byte {
-	t.Helper()
-	prefix := strings.Repeat("d/", nameLen/2)
-	a := &sarc.Archive{}
-	for i := range n {
-		a.Files = append(a.Files, sarc.File{Name: fmt.Sprintf("%s%06d", prefix, i), Data: []byte{byte(i)}})
-	}
-	b, err := a.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // The crafted save: thousands of member parts, each naming one of thousands of long names.
 // Members are found through an index (the scans took 160 s of CPU at 8,382 of 16,383), and
 // the request allocates a small multiple of its body.
 func TestPackBuildManyMembers(t *testing.T) {
 	s := newTestServer(t, noRateLimits)
 	const members, parts = 4000, 3000
-	in := longNamePack(t, members, 1000)
+	in := hostile.LongNamesPack(t, members, 1000)
 	p, err := pack.Open(in, nil, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -78,7 +78,7 @@ func (s *Server) zstdEncode(codec *zs.Codec, out []byte, dict uint32) ([]byte, e
 	}
 	out, err := codec.Compress(dict, out, zs.Fast)
 	if err != nil {
-		return nil, packError(err)
+		return nil, codecError(err)
 	}
 	return out, nil
 }

@@ -1,7 +1,13 @@
-package server
+// Package hostile makes, from nothing, the hostile inputs several packages' tests feed the
+// codecs, the server and the command: small files whose trees, documents or texts grow far
+// beyond them, and archives whose names make work grow with the square of their size. They
+// are generated rather than stored, so no attack file is checked in and each test chooses
+// the sizes it needs.
+package hostile
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,15 +15,46 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/sarc"
 )
 
-// Generators of the hostile inputs of issue 27 whose replies grow far beyond them. Each is
-// built here, from nothing, so the tests need no stored attack files.
+// SharedNamesAINB is an AINB file whose names (int property names, as many as names) all
+// point at one string long bytes long: at its start, or, inner, at 50 successive offsets
+// inside it, recorded as the layout's tails as the reader records them. The file stores the
+// string once; its document repeats it names times.
+func SharedNamesAINB(tb testing.TB, names, long int, inner bool) []byte {
+	tb.Helper()
+	s := strings.Repeat("Amplify", long/7+1)[:long]
+	props := make([]ainb.Property, names)
+	for i := range props {
+		props[i].Name = s
+		if inner {
+			props[i].Name = s[1+i%50:]
+		}
+	}
+	f := &ainb.File{Version: ainb.Version407, Filename: "Amp", Category: "AI", HasSection6C: true,
+		Replacement: &ainb.ReplacementTable{},
+		Commands:    []ainb.Command{{Name: "Walk", Root: 0, Secondary: -1}},
+		Elements:    []ainb.Element{{Name: "Leaf"}}}
+	if inner {
+		// Without the tails a write would store each name as a string of its own.
+		f.Layout = &ainb.Layout{Strings: []string{s}}
+		for i := range min(names, 50) {
+			f.Layout.Tails = append(f.Layout.Tails, s[1+i:])
+		}
+	}
+	f.Elements[0].Properties.Set(ainb.ParamInt, props)
+	data, err := f.Bytes()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
 
-// sharedChainBYML is a BYML file (version 2, little-endian) of levels arrays, each holding
+// SharedChainBYML is a BYML file (version 2, little-endian) of levels arrays, each holding
 // width items that all point at the next array; the last holds width ints. Read as a tree
 // it is width^levels nodes; its JSON form names each array once and refers to it elsewhere.
-func sharedChainBYML(levels, width int) []byte {
+func SharedChainBYML(levels, width int) []byte {
 	arraySize := 4 + (width+3)&^3 + 4*width
 	b := make([]byte, 16, 16+levels*arraySize)
 	copy(b, "YB")
@@ -42,10 +79,10 @@ func sharedChainBYML(levels, width int) []byte {
 	return b
 }
 
-// escapedNamesPack is a SARC archive of members empty but for their names: name bytes of
+// EscapedNamesPack is a SARC archive of members empty but for their names: name bytes of
 // 0x01, which JSON writes as six bytes each ("\u0001"), after the member's number to keep
 // the names apart.
-func escapedNamesPack(members, nameLen int) []byte {
+func EscapedNamesPack(members, nameLen int) []byte {
 	const mult = 0x65
 	var names []byte
 	sfat := make([]byte, 0, 16*members)
@@ -84,10 +121,10 @@ func escapedNamesPack(members, nameLen int) []byte {
 	return append(b, names...)
 }
 
-// manyNodesAINB is an AINB file of n identical nodes with nothing in them: some 60 bytes of
+// ManyNodesAINB is an AINB file of n identical nodes with nothing in them: some 60 bytes of
 // file each, and a few hundred of document.
-func manyNodesAINB(t testing.TB, n int) []byte {
-	t.Helper()
+func ManyNodesAINB(tb testing.TB, n int) []byte {
+	tb.Helper()
 	f := &ainb.File{Version: ainb.Version407, Filename: "Many", Category: "AI", HasSection6C: true,
 		Replacement: &ainb.ReplacementTable{},
 		Commands:    []ainb.Command{{Name: "Walk", Root: 0, Secondary: -1}},
@@ -97,29 +134,29 @@ func manyNodesAINB(t testing.TB, n int) []byte {
 	}
 	data, err := f.Bytes()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return data
 }
 
-// zstdWrap compresses data as a zstd frame without a dictionary, quickly: the inputs are
+// Zstd compresses data as a zstd frame without a dictionary, quickly: the inputs are
 // tens of megabytes of repetition.
-func zstdWrap(t testing.TB, data []byte) []byte {
-	t.Helper()
+func Zstd(tb testing.TB, data []byte) []byte {
+	tb.Helper()
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer enc.Close()
 	return enc.EncodeAll(data, nil)
 }
 
-// paddedNameAmplifier is an AINB file whose names all point at one string of nameLen bytes,
+// PaddedNamesAINB is an AINB file whose names all point at one string of nameLen bytes,
 // padded to size bytes: the padding raises the reader's text budget (a multiple
 // of the file) and compresses to nothing, so a few hundred bytes of zstd make a document
 // of names times nameLen bytes.
-func paddedNameAmplifier(t testing.TB, names, nameLen, size int) []byte {
-	t.Helper()
+func PaddedNamesAINB(tb testing.TB, names, nameLen, size int) []byte {
+	tb.Helper()
 	long := strings.Repeat("Amplify", nameLen/7+1)[:nameLen]
 	props := make([]ainb.Property, names)
 	for i := range props {
@@ -132,8 +169,24 @@ func paddedNameAmplifier(t testing.TB, names, nameLen, size int) []byte {
 	f.Elements[0].Properties.Set(ainb.ParamInt, props)
 	data, err := f.Bytes()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	// The string pool runs to the end of the file: the padding is one more string there.
 	return append(append(data, strings.Repeat("P", size-len(data)-1)...), 0)
+}
+
+// LongNamesPack is a bare SARC archive of n one-byte members whose names share a prefix of
+// about nameLen bytes, so telling two names apart reads most of both.
+func LongNamesPack(tb testing.TB, n, nameLen int) []byte {
+	tb.Helper()
+	prefix := strings.Repeat("d/", nameLen/2)
+	a := &sarc.Archive{}
+	for i := range n {
+		a.Files = append(a.Files, sarc.File{Name: fmt.Sprintf("%s%06d", prefix, i), Data: []byte{byte(i)}})
+	}
+	b, err := a.Bytes()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
 }
