@@ -52,7 +52,7 @@ func (s *Server) handleBuild(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	name, ctype := doc.Name, "application/octet-stream"
 	if compress {
-		if out, err = s.zstdEncode(codec, out, dict); err != nil {
+		if out, err = s.zstdEncode(r.Context(), codec, out, dict); err != nil {
 			return err
 		}
 		name, ctype = name+".zs", "application/zstd"

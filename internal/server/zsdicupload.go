@@ -1,12 +1,14 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"mime"
 	"mime/multipart"
 	"net/http"
 
 	"ainbeditor/internal/graph"
+	"ainbeditor/internal/wrap"
 	"ainbeditor/internal/zs"
 )
 
@@ -69,14 +71,15 @@ func (s *Server) readDocumentForm(w http.ResponseWriter, r *http.Request) (*grap
 
 // zstdEncode compresses a built file with dictionary dict: the request's dictionaries when
 // it sent them (codec), else the server's own.
-func (s *Server) zstdEncode(codec *zs.Codec, out []byte, dict uint32) ([]byte, error) {
+func (s *Server) zstdEncode(ctx context.Context, codec *zs.Codec, out []byte, dict uint32) ([]byte, error) {
 	if codec == nil || codec == s.zsdics.base {
 		if !s.zsdics.base.Has(dict) {
 			return nil, noServerDict(dict)
 		}
 		codec = s.zsdics.base
 	}
-	out, err := codec.Compress(dict, out, zs.Fast)
+	// The upload's wrapping, as /api/parse told it (Ainb-Zstd-Dictionary), put back on.
+	out, err := wrap.Wrapping{Kind: wrap.Zstd, Dictionary: dict}.Wrap(ctx, out, codec, zs.Fast)
 	if err != nil {
 		return nil, codecError(err)
 	}
