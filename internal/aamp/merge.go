@@ -20,7 +20,7 @@ import (
 func Merge(base, ours, theirs *ParameterIO, prefer change.Prefer) (*ParameterIO, []change.Conflict, error) {
 	m := &merger{d: &differ{w: &jsonWriter{nm: NewNamer(ours), limit: jsontext.NoLimit}, old: NewNamer(base)}, prefer: prefer}
 	out := &ParameterIO{Version: ours.Version, Type: ours.Type}
-	if v, ok := mergeValue(base.Version, ours.Version, theirs.Version); ok {
+	if v, ok := change.Pick(base.Version, ours.Version, theirs.Version); ok {
 		out.Version = v
 	} else {
 		f := func(v uint32) []byte { return strconv.AppendUint(nil, uint64(v), 10) }
@@ -29,7 +29,7 @@ func Merge(base, ours, theirs *ParameterIO, prefer change.Prefer) (*ParameterIO,
 			out.Version = theirs.Version
 		}
 	}
-	if v, ok := mergeValue(base.Type, ours.Type, theirs.Type); ok {
+	if v, ok := change.Pick(base.Type, ours.Type, theirs.Type); ok {
 		out.Type = v
 	} else {
 		f := func(v string) []byte { return jsontext.AppendString(nil, v) }
@@ -43,16 +43,6 @@ func Merge(base, ours, theirs *ParameterIO, prefer change.Prefer) (*ParameterIO,
 		return nil, m.conflicts, nil
 	}
 	return out, m.conflicts, nil
-}
-
-func mergeValue[T comparable](b, o, t T) (T, bool) {
-	switch {
-	case o == t, b == t:
-		return o, true
-	case b == o:
-		return t, true
-	}
-	return o, false
 }
 
 type merger struct {

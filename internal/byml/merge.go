@@ -26,7 +26,7 @@ import (
 func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []change.Conflict, error) {
 	m := &merger{d: &differ{hashes: map[*Node]uint64{}, same: map[[2]*Node]bool{}}, prefer: prefer}
 	out := &Document{Version: ours.Version, BigEndian: ours.BigEndian}
-	if v, ok := mergeScalar(base.Version, ours.Version, theirs.Version); ok {
+	if v, ok := change.Pick(base.Version, ours.Version, theirs.Version); ok {
 		out.Version = v
 	} else {
 		m.conflict(change.Path{"version"}, []byte(strconv.Itoa(int(base.Version))), []byte(strconv.Itoa(int(ours.Version))), []byte(strconv.Itoa(int(theirs.Version))))
@@ -34,7 +34,7 @@ func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []cha
 			out.Version = theirs.Version
 		}
 	}
-	if v, ok := mergeScalar(base.BigEndian, ours.BigEndian, theirs.BigEndian); ok {
+	if v, ok := change.Pick(base.BigEndian, ours.BigEndian, theirs.BigEndian); ok {
 		out.BigEndian = v
 	} else {
 		m.conflict(change.Path{"bigEndian"}, strconv.AppendBool(nil, base.BigEndian), strconv.AppendBool(nil, ours.BigEndian), strconv.AppendBool(nil, theirs.BigEndian))
@@ -47,16 +47,6 @@ func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []cha
 		return nil, m.conflicts, nil
 	}
 	return out, m.conflicts, nil
-}
-
-func mergeScalar[T comparable](b, o, t T) (T, bool) {
-	switch {
-	case o == t, b == t:
-		return o, true
-	case b == o:
-		return t, true
-	}
-	return o, false
 }
 
 type merger struct {

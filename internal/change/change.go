@@ -86,6 +86,19 @@ const (
 	Theirs
 )
 
+// Pick is the three-way rule for one value: the side that changed it from base wins, both
+// sides changing it alike is one change; ok is false when they changed it differently (a
+// conflict; ours is returned).
+func Pick[T comparable](base, ours, theirs T) (T, bool) {
+	switch {
+	case ours == theirs, base == theirs:
+		return ours, true
+	case base == ours:
+		return theirs, true
+	}
+	return ours, false
+}
+
 // ParsePrefer reads "ours", "theirs" or "" (no preference).
 func ParsePrefer(s string) (Prefer, error) {
 	switch s {

@@ -59,3 +59,20 @@ func TestParsePrefer(t *testing.T) {
 		t.Errorf("ParsePrefer(mine) error = %v", err)
 	}
 }
+
+func TestPick(t *testing.T) {
+	for _, c := range []struct {
+		b, o, th, want int
+		ok           bool
+	}{
+		{1, 1, 1, 1, true},
+		{1, 2, 1, 2, true},
+		{1, 1, 3, 3, true},
+		{1, 2, 2, 2, true},
+		{1, 2, 3, 2, false},
+	} {
+		if got, ok := Pick(c.b, c.o, c.th); got != c.want || ok != c.ok {
+			t.Errorf("Pick(%d, %d, %d) = %d, %v; want %d, %v", c.b, c.o, c.th, got, ok, c.want, c.ok)
+		}
+	}
+}
