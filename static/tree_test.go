@@ -497,7 +497,7 @@ func TestTreeYAML(t *testing.T) {
 		msg  string
 	}{
 		{"List: [1, 2\nb: x\nc: !u 0x7\n", 0, "the YAML is not valid: line "},
-		{"List: [1, 2]\nb: x\nc: !u -7\n", 3, "the YAML is not valid: line 3 column 4: "},
+		{"List: [1, 2]\nb: x\nc: !u -7\n", 3, "the YAML is not valid: line 3 column 4 (at c): "},
 	} {
 		setYAML(c.text)
 		p.waitFor(`!document.querySelector('[data-key="tree.yaml-error"]').hidden`)
