@@ -219,6 +219,7 @@ func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 // other errors say the line and column where reading stopped.
 func FromJSON(data []byte) (*Document, error) {
 	r := &jsonReader{s: jsontext.Scanner{Data: data}}
+	r.s.Path = r.path
 	doc, err := r.document()
 	if err == nil {
 		if r.s.End(); r.s.Err != nil {
@@ -236,6 +237,9 @@ func FromJSON(data []byte) (*Document, error) {
 			return nil, fmt.Errorf("byml: %w", err)
 		}
 		line, col := r.s.Position(r.s.Pos)
+		if p := r.path(); p != "" {
+			return nil, fmt.Errorf("byml: json at line %d, column %d (in %s): %w", line, col, p, err)
+		}
 		return nil, fmt.Errorf("byml: json at line %d, column %d: %w", line, col, err)
 	}
 	return doc, nil
@@ -250,6 +254,30 @@ type jsonReader struct {
 	// defs holds the nodes written with an "id", once complete: a "ref" names one of them,
 	// so a reference can only point back at a finished node and never make a cycle.
 	defs map[uint64]*Node
+	// steps is where in the tree the reader is, for errors: written out only when one
+	// happens (path).
+	steps []jsonStep
+}
+
+// jsonStep is one step of the path to a node: a hash key, a hash map's hash, or an index.
+type jsonStep struct {
+	key   string
+	index uint64
+	byKey bool
+}
+
+// path is the reader's place as the tree view names it: "/Actors/3/Name".
+func (r *jsonReader) path() string {
+	var b []byte
+	for _, st := range r.steps {
+		b = append(b, '/')
+		if st.byKey {
+			b = append(b, st.key...)
+		} else {
+			b = strconv.AppendUint(b, st.index, 10)
+		}
+	}
+	return string(b)
 }
 
 // fail returns the scanner's error, as an error only when there is one.
@@ -627,10 +655,12 @@ func (r *jsonReader) value(n *Node, depth int) error {
 			} else if !ok {
 				break
 			}
+			r.steps = append(r.steps, jsonStep{index: uint64(len(n.Items))})
 			c, err := r.node(depth + 1)
 			if err != nil {
 				return err
 			}
+			r.steps = r.steps[:len(r.steps)-1]
 			n.Items = append(n.Items, c)
 		}
 		return r.expect(']')
@@ -714,9 +744,11 @@ func (r *jsonReader) entries(n *Node, depth int) error {
 		if err := r.expect(','); err != nil {
 			return err
 		}
+		r.steps = append(r.steps, jsonStep{key: e.Key, index: e.Hash, byKey: n.Kind == Hash})
 		if e.Value, err = r.node(depth + 1); err != nil {
 			return err
 		}
+		r.steps = r.steps[:len(r.steps)-1]
 		if err := r.expect(']'); err != nil {
 			return err
 		}

@@ -107,11 +107,13 @@ func TestJSONRejects(t *testing.T) {
 }
 
 // TestJSONErrorPositions checks that errors say where: syntax errors as jsontext's, the
-// others with the line and column where reading stopped.
+// others with the line and column where reading stopped, and both with the path in the tree
+// of the node being read.
 func TestJSONErrorPositions(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"{\"root\":{\"type\":\"array\",\n\"value\":[}", "byml: invalid JSON at line 2, column 10: want '{', found '}'"},
-		{"{\"root\":{\"type\":\"array\",\"value\":[{\"type\":\"nope\"", `byml: json at line 1, column 48: unknown node type "nope"`},
+		{"{\"root\":{\"type\":\"array\",\n\"value\":[}", "byml: invalid JSON at line 2, column 10 (in /0): want '{', found '}'"},
+		{"{\"root\":{\"type\":\"array\",\"value\":[{\"type\":\"nope\"", `byml: json at line 1, column 48 (in /0): unknown node type "nope"`},
+		{`{"root":{"type":"hash","value":[["Actors",{"type":"array","value":[{"type":"int","value":1},{"type":"int","value":"x"}]}]]}}`, `byml: json at line 1, column 118 (in /Actors/1): "x" is not a signed 32-bit integer`},
 		{"{\n\"extra\":1}", `byml: json at line 2, column 9: unknown document field "extra"`},
 		{`{"root":{"type":"string","value":"\x"}}`, `byml: invalid JSON at line 1, column 36: invalid escape \x in a string`},
 	} {
