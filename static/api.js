@@ -68,11 +68,13 @@ export async function build(doc, { zstd = null, zsdic = null } = {}) {
   return { blob: await res.blob(), filename: m ? decodeURIComponent(m[1]) : null };
 }
 
-export async function createShare(doc, view) {
+// kind says what the document is: "ainb" (the editor's document) or "tree" (a BYML or AAMP
+// tree), stored with the share so it opens as what it is.
+export async function createShare(doc, view, kind) {
   const res = await fetch("/api/shares", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: `{"document":${text(doc)},"view":${JSON.stringify(view)}}`,
+    body: `{"kind":${JSON.stringify(kind)},"document":${text(doc)},"view":${JSON.stringify(view)}}`,
   });
   if (!res.ok) throw await failure(res);
   return res.json();

@@ -952,7 +952,7 @@ export class Editor {
       // A tree shares its JSON form; a file of a pack says which pack it is in.
       const [doc, view] = tree ? this.trees.shareOf(tree) : [this.doc, { ...this.viewState(), ...this.packs.shareView() }];
       const mark = this.historyMark();
-      const res = await api.createShare(doc, view);
+      const res = await api.createShare(doc, view, tree ? "tree" : "ainb");
       const link = new URL(res.url, location.href).href;
       this.lastShare = link;
       this.lastEmbed = typeof res.embed === "string" ? res.embed : "";
@@ -987,7 +987,8 @@ export class Editor {
         const pack = s.view && s.view.pack;
         const from = pack && typeof pack.name === "string" && typeof pack.member === "string" ? ` (${pack.member} in ${pack.name})` : "";
         this.timings.openStart = performance.now();
-        if (s.document && s.document.format === TREE_FORMAT) {
+        // Shares stored before kinds are told by their document's format.
+        if (s.kind ? s.kind === "tree" : s.document && s.document.format === TREE_FORMAT) {
           if (this.trees.openShared(s.document, s.view)) this.status(`Opened share ${id}` + from);
         } else if (this.load(s.document, { name: s.document.name, view })) {
           this.status(`Opened share ${id}` + from);

@@ -264,8 +264,9 @@ func TestMixedHostileLoad(t *testing.T) {
 					continue
 				}
 				code, b, _, err = send(addr, "GET", "/api/shares/"+created.ID, "", nil, 0, false)
-				if err != nil || code != 200 || len(b) != len(normalShare) {
-					fail("normal share read: status %d, %d bytes (want %d): %v", code, len(b), len(normalShare), err)
+				// Stored with its kind said first.
+				if want := len(`"kind":"ainb",`) + len(normalShare); err != nil || code != 200 || len(b) != want {
+					fail("normal share read: status %d, %d bytes (want %d): %v", code, len(b), want, err)
 					continue
 				}
 				shares.Add(1)

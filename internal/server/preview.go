@@ -188,7 +188,7 @@ func drawShare(data []byte, sum *preview.Summary) (*image.RGBA, error) {
 	if err != nil {
 		return nil, err
 	}
-	if firstMemberIs(req.Document, "format", TreeFormat) {
+	if shareKind(req) == ShareTree {
 		var t struct{ Name, Kind string }
 		if err := json.Unmarshal(req.Document, &t); err != nil {
 			return nil, err

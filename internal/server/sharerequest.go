@@ -11,14 +11,17 @@ import (
 )
 
 // parseShareRequest reads the body of POST /api/shares strictly: an object with the members
-// "document" and "view", each at most once and spelled exactly so. encoding/json would match
+// "kind" (optional), "document" and "view", each at most once and spelled exactly so. encoding/json would match
 // "Document" too and keep the last of two, so a share could carry a member the server never
 // checked beside one the browser never reads. The body has passed checkJSON.
 func parseShareRequest(body []byte) (shareRequest, error) {
 	var req shareRequest
-	m, err := strictMembers("share", body, `{"document": ..., "view": {...}}`, "document", "view")
+	m, err := strictMembers("share", body, `{"kind": "ainb" or "tree" (optional), "document": ..., "view": {...}}`, "kind", "document", "view")
 	if err != nil {
 		return req, err
+	}
+	if k, ok := m["kind"]; ok && json.Unmarshal(k, &req.Kind) != nil {
+		return req, errorf(http.StatusBadRequest, "invalid share: kind: want a string")
 	}
 	req.Document, req.View = m["document"], m["view"]
 	return req, nil

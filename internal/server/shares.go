@@ -20,9 +20,33 @@ const maxView = 1 << 20
 
 // shareRequest is the body of POST /api/shares and exactly what GET /api/shares/{id} returns.
 type shareRequest struct {
+	// Kind says what the document is: ShareAINB (the editor's document of an AINB file) or
+	// ShareTree (a BYML or AAMP tree, format TreeFormat). A client may name it; the server
+	// stores it always, so a share is told apart by its kind rather than by its document's
+	// first member. Shares stored before kinds have none, and are still sniffed
+	// (shareKind).
+	Kind     string          `json:"kind,omitempty"`
 	Document json.RawMessage `json:"document"`
 	// View is the editor's own state, free-form; the server only checks it is an object.
 	View json.RawMessage `json:"view,omitempty"`
+}
+
+// The kinds of share.
+const (
+	ShareAINB = "ainb"
+	ShareTree = "tree"
+)
+
+// shareKind is the share's kind: the one stored, or for a share stored before kinds, the one
+// its document's first member says.
+func shareKind(req shareRequest) string {
+	if req.Kind != "" {
+		return req.Kind
+	}
+	if firstMemberIs(req.Document, "format", TreeFormat) {
+		return ShareTree
+	}
+	return ShareAINB
 }
 
 type shareCreated struct {
@@ -72,7 +96,16 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	err = checkShareDocument(req.Document)
+	kind := shareKind(shareRequest{Document: req.Document})
+	if req.Kind != "" && req.Kind != kind {
+		release()
+		if req.Kind != ShareAINB && req.Kind != ShareTree {
+			return errorf(http.StatusBadRequest, "invalid share: kind %s: want %q or %q", quoteCut(req.Kind), ShareAINB, ShareTree)
+		}
+		return errorf(http.StatusUnprocessableEntity, "invalid share: kind %q, but the document is a share of kind %q", req.Kind, kind)
+	}
+	req.Kind = kind
+	err = checkShareDocument(kind, req.Document)
 	release()
 	if err != nil {
 		return err
@@ -103,8 +136,8 @@ func (s *Server) handleCreateShare(w http.ResponseWriter, r *http.Request) error
 // the tree of a BYML or AAMP file as /api/tree answers it (format TreeFormat). A share may
 // hold a document that does not build yet (work in progress), but it must be a document of
 // one of these formats.
-func checkShareDocument(raw []byte) error {
-	if firstMemberIs(raw, "format", TreeFormat) {
+func checkShareDocument(kind string, raw []byte) error {
+	if kind == ShareTree {
 		return checkTreeShare(raw)
 	}
 	doc, err := decodeDocument(raw)

@@ -58,9 +58,12 @@ func TestShares(t *testing.T) {
 	if got := rec.Header().Get("Cache-Control"); got != "private, max-age=31536000, immutable" {
 		t.Errorf("Cache-Control %q", got)
 	}
-	// Stored compacted: the same JSON value, without the request's layout.
-	var want bytes.Buffer
-	json.Compact(&want, body)
+	// Stored compacted: the same JSON value, without the request's layout, and with its
+	// kind said first.
+	var compact, want bytes.Buffer
+	json.Compact(&compact, body)
+	want.WriteString(`{"kind":"ainb",`)
+	want.Write(compact.Bytes()[1:])
 	if !bytes.Equal(rec.Body.Bytes(), want.Bytes()) {
 		t.Fatalf("share body differs from the posted JSON compacted:\n got %s\nwant %s", cut(rec.Body.Bytes()), cut(want.Bytes()))
 	}
@@ -89,7 +92,7 @@ func TestShares(t *testing.T) {
 	for _, b := range []string{`{"document":` + string(doc) + `}`, `{"document":` + string(doc) + `,"view":null}`} {
 		id := createShare(t, s, []byte(b))
 		rec := do(s, "GET", "/api/shares/"+id, "", nil)
-		if !bytes.Equal(rec.Body.Bytes(), append(append([]byte(`{"document":`), bytes.TrimSpace(doc)...), '}')) {
+		if !bytes.Equal(rec.Body.Bytes(), append(append([]byte(`{"kind":"ainb","document":`), bytes.TrimSpace(doc)...), '}')) {
 			t.Fatalf("share without a view: %s", cut(rec.Body.Bytes()))
 		}
 	}
@@ -119,8 +122,8 @@ func TestCreateShareBadInput(t *testing.T) {
 	}{
 		{`{"document":` + doc + `,"view":[1]}`, "invalid share: the view must be a JSON object", 400},
 		{`{"document":` + doc + `,"view":"x"}`, "invalid share: the view must be a JSON object", 400},
-		{`{"document":` + doc + `,"extra":1}`, `invalid share: unknown member "extra" (members are spelled "document" and "view")`, 400},
-		{`{"document":` + doc + `,"Document":{}}`, `invalid share: unknown member "Document" (members are spelled "document" and "view")`, 400},
+		{`{"document":` + doc + `,"extra":1}`, `invalid share: unknown member "extra" (members are spelled "kind", "document" and "view")`, 400},
+		{`{"document":` + doc + `,"Document":{}}`, `invalid share: unknown member "Document" (members are spelled "kind", "document" and "view")`, 400},
 		{`{"document":{},"document":` + doc + `}`, `invalid share: document: a second member of this name`, 400},
 		{`{"document":` + doc + ",\"view\":{\"x\":\"\xff\"}}", fmt.Sprintf("invalid share: the text is not UTF-8 at byte %d", len(doc)+26), 400},
 		{`{"view":{}}`, "invalid share: no document", 400},
@@ -128,7 +131,10 @@ func TestCreateShareBadInput(t *testing.T) {
 		{`{"document":{"format":"ainb-editor-document/1"}}`, `the document is not valid: format: "ainb-editor-document/1", want "ainb-editor-document/2"`, 422},
 		{`{"document":{"format":"other","file":{}}}`, "the document is not valid: file: line 1:19: unknown member", 422},
 		{`{"document":` + doc + `} {}`, fmt.Sprintf("invalid JSON at byte %d: invalid character '{' after top-level value", len(doc)+15), 400},
-		{`[]`, `invalid share: not a JSON object; want {"document": ..., "view": {...}}`, 400},
+		{`{"kind":"tree","document":` + doc + `}`, `invalid share: kind "tree", but the document is a share of kind "ainb"`, 422},
+		{`{"kind":"graph","document":` + doc + `}`, `invalid share: kind "graph": want "ainb" or "tree"`, 400},
+		{`{"kind":7,"document":` + doc + `}`, `invalid share: kind: want a string`, 400},
+		{`[]`, `invalid share: not a JSON object; want {"kind": "ainb" or "tree" (optional), "document": ..., "view": {...}}`, 400},
 		{`{"document":`, "invalid JSON at byte 12: unexpected end of JSON input", 400},
 	} {
 		e := wantError(t, do(s, "POST", "/api/shares", "application/json", []byte(c.body)), c.status)

@@ -2,12 +2,15 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
 	"ainbeditor/internal/byml"
+	"ainbeditor/internal/preview"
+	"ainbeditor/internal/share"
 )
 
 // A BYML file's tree, as /api/tree answers it, can be shared and comes back as sent; a tree
@@ -55,4 +58,61 @@ func TestShareTree(t *testing.T) {
 	}
 	// Without the tree format first, a document is the AINB editor's, and this one is not.
 	wantError(t, do(s, "POST", "/api/shares", "application/json", []byte(`{"document":{"kind":"byml","format":"`+TreeFormat+`"}}`)), 422)
+}
+
+// Shares carry their kind: the tree share above is stored as kind "tree". Shares stored
+// before kinds, without one, still open and draw as what their document is.
+func TestShareKinds(t *testing.T) {
+	dir := t.TempDir()
+	store, err := share.OpenDir(dir, DefaultConfig().MaxShare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServerWithStore(t, DefaultConfig(), store)
+	data := corpusAt(t, "byml/LevelSensor.byml")
+	doc, err := byml.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := doc.ToJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := `{"format":"` + TreeFormat + `","name":"LevelSensor.byml","kind":"byml","document":` + string(js) + `}`
+	ainbDoc := string(parseOK(t, s, "x.ainb", corpusFile(t, smallFile)))
+	for _, c := range []struct {
+		body, kind string
+	}{
+		{`{"document":` + tree + `}`, ShareTree},
+		{`{"kind":"tree","document":` + tree + `}`, ShareTree},
+		{`{"document":` + ainbDoc + `}`, ShareAINB},
+	} {
+		id := createShare(t, s, []byte(c.body))
+		rec := do(s, "GET", "/api/shares/"+id, "", nil)
+		if want := `{"kind":"` + c.kind + `",`; !bytes.HasPrefix(rec.Body.Bytes(), []byte(want)) {
+			t.Errorf("stored as %s, want it to start %s", cut(rec.Body.Bytes()), want)
+		}
+		// The same share as stored before kinds: no kind, read by its document.
+		old := append([]byte("{"), rec.Body.Bytes()[len(`{"kind":"`+c.kind+`",`):]...)
+		oldID, err := store.Put(context.Background(), old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := preview.Summary{}
+		for _, b := range [][]byte{rec.Body.Bytes(), old} {
+			req, err := parseShareRequest(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k := shareKind(req); k != c.kind {
+				t.Errorf("%.60s: kind %q, want %q", b, k, c.kind)
+			}
+			if _, err := drawShare(b, &sum); err != nil {
+				t.Errorf("%.60s: %v", b, err)
+			}
+		}
+		if rec := do(s, "GET", "/s/"+oldID+"/preview.png", "", nil); rec.Code != http.StatusOK {
+			t.Errorf("the picture of a share without a kind: %d", rec.Code)
+		}
+	}
 }
