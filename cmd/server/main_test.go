@@ -118,7 +118,7 @@ func TestEndToEnd(t *testing.T) {
 	start = time.Now()
 
 	// A share outlives the process.
-	shareBody := []byte(`{"document":` + strings.TrimSpace(string(shareDoc)) + `,"view":{"command":0,"viewport":{"x":1,"y":2,"zoom":1.5},"selection":[0]}}`)
+	shareBody := []byte(`{"kind":"ainb","document":` + strings.TrimSpace(string(shareDoc)) + `,"view":{"command":0,"viewport":{"x":1,"y":2,"zoom":1.5},"selection":[0]}}`)
 	resp, err := c.Post(srv.url+"api/shares", "application/json", bytes.NewReader(shareBody))
 	var created struct{ ID, URL string }
 	if err := json.Unmarshal(body(t, resp, err, http.StatusCreated, "share"), &created); err != nil {

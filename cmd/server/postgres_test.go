@@ -33,7 +33,7 @@ func TestTwoInstancesPostgres(t *testing.T) {
 	}
 	resp, err := c.Post(a.url+"api/parse?name="+filepath.Base(files[0]), "application/octet-stream", bytes.NewReader(orig))
 	doc := body(t, resp, err, http.StatusOK, "parse on A")
-	shareBody := []byte(`{"document":` + strings.TrimSpace(string(doc)) + `,"view":{"command":0}}`)
+	shareBody := []byte(`{"kind":"ainb","document":` + strings.TrimSpace(string(doc)) + `,"view":{"command":0}}`)
 	resp, err = c.Post(a.url+"api/shares", "application/json", bytes.NewReader(shareBody))
 	var created struct{ ID, URL string }
 	if err := json.Unmarshal(body(t, resp, err, http.StatusCreated, "share on A"), &created); err != nil {

@@ -1,6 +1,7 @@
 package aamp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -220,7 +221,7 @@ func (w *jsonWriter) value(b []byte, p *Parameter) ([]byte, error) {
 
 // FromJSON decodes the JSON form. The result has no recorded layout. Text that is not JSON
 // is a *jsontext.SyntaxError (wrapped), with the path of the member being read; the form's
-// own errors say the line, column and path where reading stopped.
+// own errors are a *jsontext.FormError with the line, column and path where reading stopped.
 func FromJSON(data []byte) (*ParameterIO, error) {
 	r := &jsonReader{s: jsontext.Scanner{Data: data, MaxDepth: 2*maxDepth + 8}}
 	r.s.Path = r.where
@@ -228,11 +229,7 @@ func FromJSON(data []byte) (*ParameterIO, error) {
 	r.s.End()
 	if r.s.Err != nil {
 		if e := r.s.Err; r.form {
-			where := ""
-			if e.Path != "" {
-				where = " (in " + e.Path + ")"
-			}
-			return nil, fmt.Errorf("aamp: json at line %d, column %d%s: %s", e.Line, e.Column, where, e.Reason)
+			return nil, &jsontext.FormError{Reader: "aamp", Offset: e.Offset, Line: e.Line, Column: e.Column, Path: e.Path, Err: errors.New(e.Reason)}
 		}
 		return nil, fmt.Errorf("aamp: %w", r.s.Err)
 	}

@@ -1,9 +1,12 @@
 package aamp
 
 import (
+	"ainbeditor/internal/jsontext"
 	"bytes"
+	"errors"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -99,5 +102,25 @@ func TestJSONErrors(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s:\n got %v\nwant %s", tc.in, err, tc.want)
 		}
+		// Each is typed: a form error or a syntax error, with its place as fields.
+		var fe *jsontext.FormError
+		var se *jsontext.SyntaxError
+		switch {
+		case errors.As(err, &fe):
+			if fe.Reader != "aamp" || fe.Line != 1 && fe.Line != 2 || fe.Column == 0 || !strings.Contains(tc.want, "column "+strconv.Itoa(fe.Column)) {
+				t.Errorf("%s: form error %+v", tc.in, fe)
+			}
+		case errors.As(err, &se):
+			if se.Column == 0 || se.Path != "param_root/objects[0]/params[0]" {
+				t.Errorf("%s: syntax error %+v", tc.in, se)
+			}
+		default:
+			t.Errorf("%s: untyped error %T", tc.in, err)
+		}
+	}
+	var fe *jsontext.FormError
+	_, err := FromJSON([]byte(head + `{"hash":2,"type":"vec3","value":[1,2]}]}]}}`))
+	if !errors.As(err, &fe) || fe.Path != "param_root/objects[0]/params[0]" || fe.Line != 1 || fe.Column != 104 || fe.Offset != 103 {
+		t.Errorf("form error %+v", fe)
 	}
 }

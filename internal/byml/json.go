@@ -216,7 +216,8 @@ func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 // FromJSON reads a document in the JSON form (see the package doc). Hash members are sorted
 // and a repeated key is an error, unless the hash says "unsorted": true (Node.KeepOrder). The
 // document has no recorded layout. Text that is not JSON is a *jsontext.SyntaxError (wrapped);
-// other errors say the line and column where reading stopped.
+// JSON of the wrong form a *jsontext.FormError, with the line, column and path where reading
+// stopped.
 func FromJSON(data []byte) (*Document, error) {
 	r := &jsonReader{s: jsontext.Scanner{Data: data}}
 	r.s.Path = r.path
@@ -237,10 +238,7 @@ func FromJSON(data []byte) (*Document, error) {
 			return nil, fmt.Errorf("byml: %w", err)
 		}
 		line, col := r.s.Position(r.s.Pos)
-		if p := r.path(); p != "" {
-			return nil, fmt.Errorf("byml: json at line %d, column %d (in %s): %w", line, col, p, err)
-		}
-		return nil, fmt.Errorf("byml: json at line %d, column %d: %w", line, col, err)
+		return nil, &jsontext.FormError{Reader: "byml", Offset: r.s.Pos, Line: line, Column: col, Path: r.path(), Err: err}
 	}
 	return doc, nil
 }

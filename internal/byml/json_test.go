@@ -122,7 +122,12 @@ func TestJSONErrorPositions(t *testing.T) {
 			t.Errorf("%s:\n got %v\nwant %s", tc.in, err, tc.want)
 		}
 	}
-	_, err := FromJSON([]byte(`{"root":[`))
+	var fe *jsontext.FormError
+	_, err := FromJSON([]byte(`{"root":{"type":"hash","value":[["Actors",{"type":"array","value":[{"type":"int","value":1},{"type":"int","value":"x"}]}]]}}`))
+	if !errors.As(err, &fe) || fe.Reader != "byml" || fe.Path != "/Actors/1" || fe.Line != 1 || fe.Column != 118 || fe.Offset != 117 {
+		t.Errorf("form error %+v", fe)
+	}
+	_, err = FromJSON([]byte(`{"root":[`))
 	var se *jsontext.SyntaxError
 	if !errors.As(err, &se) || se.Offset != 8 || se.Line != 1 || se.Column != 9 {
 		t.Errorf("syntax error: %#v", err)

@@ -63,7 +63,7 @@ func TestParsePrefer(t *testing.T) {
 func TestPick(t *testing.T) {
 	for _, c := range []struct {
 		b, o, th, want int
-		ok           bool
+		ok             bool
 	}{
 		{1, 1, 1, 1, true},
 		{1, 2, 1, 2, true},

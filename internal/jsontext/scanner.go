@@ -32,6 +32,27 @@ func (e *SyntaxError) Error() string {
 	return s + ": " + e.Reason
 }
 
+// FormError is JSON of the wrong form for its reader: valid text, but a value the format does
+// not allow where it stands (an unknown node type, a string for a number). Reader names the
+// format ("byml", "aamp"); the place is as in SyntaxError; Err is the reader's own words.
+type FormError struct {
+	Reader       string
+	Offset       int
+	Line, Column int
+	Path         string
+	Err          error
+}
+
+func (e *FormError) Error() string {
+	s := e.Reader + ": json at line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column)
+	if e.Path != "" {
+		s += " (in " + e.Path + ")"
+	}
+	return s + ": " + e.Err.Error()
+}
+
+func (e *FormError) Unwrap() error { return e.Err }
+
 // DefaultMaxDepth is the nesting a Scanner allows when MaxDepth is 0: far more than any of
 // the project's documents use, and few enough that a reader recursing once per level stays
 // small.

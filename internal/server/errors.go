@@ -10,6 +10,7 @@ import (
 
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/graph"
+	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/wrap"
 	"ainbeditor/internal/zs"
 )
@@ -85,6 +86,8 @@ func codecError(err error) *apiError {
 		fe *ainb.FormatError
 		ve *ainb.ValidationError
 		pe *graph.ProblemsError
+		jf *jsontext.FormError
+		js *jsontext.SyntaxError
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -103,6 +106,10 @@ func codecError(err error) *apiError {
 		return notValid("file", problems, ve.Problems)
 	case errors.As(err, &fe):
 		return &apiError{http.StatusUnprocessableEntity, err.Error(), map[string]any{"section": fe.Section, "offset": fe.Offset}}
+	case errors.As(err, &jf):
+		return &apiError{http.StatusUnprocessableEntity, err.Error(), map[string]any{"offset": jf.Offset, "line": jf.Line, "column": jf.Column, "path": jf.Path}}
+	case errors.As(err, &js):
+		return &apiError{http.StatusUnprocessableEntity, err.Error(), map[string]any{"offset": js.Offset, "line": js.Line, "column": js.Column, "path": js.Path}}
 	}
 	return &apiError{Status: http.StatusUnprocessableEntity, Message: err.Error()}
 }
