@@ -29,17 +29,12 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) error {
 	defer release()
 	changes := diff.Diff(docs["a"], docs["b"])
 	limit := s.replyLimit(n, 0)
-	b := append(make([]byte, 0, 64*len(changes)+16), `{"changes":[`...)
-	for i, c := range changes {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = c.AppendJSON(b)
-		if len(b) > limit {
-			return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: c.Path.String()}, "the list of changes", n, 0, codecError)
-		}
+	b, err := appendList(append(make([]byte, 0, 64*len(changes)+16), `{"changes":`...), changes, limit,
+		diff.Change.AppendJSON, func(c diff.Change) change.Path { return c.Path })
+	if err != nil {
+		return s.replyError(err, "the list of changes", n, 0, codecError)
 	}
-	b = append(b, "]}"...)
+	b = append(b, '}')
 	release()
 	w.Header().Set("Cache-Control", "no-store")
 	writeRawJSON(w, http.StatusOK, b)
@@ -81,21 +76,32 @@ func (s *Server) handleMerge(w http.ResponseWriter, r *http.Request) error {
 	} else if b, err = merged.AppendJSONLimit(b, limit); err != nil {
 		return s.replyError(err, "the merged document", n, 0, codecError)
 	}
-	b = append(b, `,"conflicts":[`...)
-	for i, c := range conflicts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = c.AppendJSON(b)
-		if len(b) > limit {
-			return s.replyError(&jsontext.TooLargeError{Limit: limit, Where: c.Path.String()}, "the list of conflicts", n, 0, codecError)
-		}
+	b, err = appendList(append(b, `,"conflicts":`...), conflicts, limit,
+		change.Conflict.AppendJSON, func(c change.Conflict) change.Path { return c.Path })
+	if err != nil {
+		return s.replyError(err, "the list of conflicts", n, 0, codecError)
 	}
-	b = append(b, "]}"...)
+	b = append(b, '}')
 	release()
 	w.Header().Set("Cache-Control", "no-store")
 	writeRawJSON(w, http.StatusOK, b)
 	return nil
+}
+
+// appendList appends items as a JSON array, each as write gives it, and stops with a
+// *jsontext.TooLargeError naming the item's place once the reply passes limit.
+func appendList[T any](b []byte, items []T, limit int, write func(T, []byte) []byte, place func(T) change.Path) ([]byte, error) {
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = write(it, b)
+		if len(b) > limit {
+			return nil, &jsontext.TooLargeError{Limit: limit, Where: place(it).String()}
+		}
+	}
+	return append(b, ']'), nil
 }
 
 // readDocuments reads a JSON object whose members named in names are editor documents
