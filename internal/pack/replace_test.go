@@ -1,38 +1,21 @@
 package pack
 
 import (
+	"ainbeditor/internal/hostile"
 	"ainbeditor/internal/zs"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 
-	"ainbeditor/internal/sarc"
 	"ainbeditor/internal/yaz0"
 )
-
-// longNames is an archive of n members whose names share a long prefix, so that telling two
-// names apart reads most of both: the shape of the crafted /api/pack/build request.
-func longNames(tb testing.TB, n, nameLen int) []byte {
-	tb.Helper()
-	prefix := strings.Repeat("d/", nameLen/2)
-	a := &sarc.Archive{}
-	for i := range n {
-		a.Files = append(a.Files, sarc.File{Name: fmt.Sprintf("%s%06d", prefix, i), Data: []byte{byte(i)}})
-	}
-	b, err := a.Bytes()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
 
 // ReplaceAll gives what Replace gives member by member, later replacements of a name
 // winning, and names the first member missing.
 func TestReplaceAll(t *testing.T) {
-	in := longNames(t, 300, 100)
+	in := hostile.LongNamesPack(t, 300, 100)
 	byOne, err := Open(in, nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +50,7 @@ func TestReplaceAll(t *testing.T) {
 
 // A done context stops a save before its compression.
 func TestSaveContextCancelled(t *testing.T) {
-	in, err := yaz0.Compress(longNames(t, 50, 10), 0x80)
+	in, err := yaz0.Compress(hostile.LongNamesPack(t, 50, 10), 0x80)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +71,7 @@ func TestSaveContextCancelled(t *testing.T) {
 // BenchmarkReplaceAll is the crafted request's lookups: 8,382 names among 16,383 members
 // whose names differ only in their last bytes.
 func BenchmarkReplaceAll(b *testing.B) {
-	p, err := Open(longNames(b, 16383, 1000), nil, 0)
+	p, err := Open(hostile.LongNamesPack(b, 16383, 1000), nil, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
