@@ -263,8 +263,19 @@ func (p *page) run(expr string) {
 // waitFor polls a JavaScript expression until it is truthy.
 func (p *page) waitFor(expr string) {
 	p.t.Helper()
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-		p.t.Fatalf("waiting for %s: %v", expr, err)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
+		// A navigation still settling replaces the page's JavaScript context under the poll:
+		// the poll is started again in the new one, within the same 30 seconds.
+		if err != nil && strings.Contains(err.Error(), "Cannot find context with specified id") && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		if err != nil {
+			p.t.Fatalf("waiting for %s: %v", expr, err)
+		}
+		return
 	}
 }
 
