@@ -16,6 +16,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"ainbeditor/internal/sarc"
 	"ainbeditor/internal/wrap"
@@ -137,14 +138,35 @@ func (p *Pack) Save(codec *zs.Codec, level zs.Level) ([]byte, error) {
 // SaveContext is Save that stops, returning ctx's error, once ctx is done: compressing a
 // large Yaz0 pack takes seconds.
 func (p *Pack) SaveContext(ctx context.Context, codec *zs.Codec, level zs.Level) ([]byte, error) {
-	out, err := p.Archive.Bytes()
+	if p.Wrapping.Kind == wrap.None {
+		return p.Archive.Bytes() // the archive is the reply: it needs a buffer of its own
+	}
+	// The archive is only the compressor's input: written into a buffer saves reuse, a
+	// fresh one of the archive's size per save was most of the archive writer's cost.
+	buf := archiveBuffers.Get().(*[]byte)
+	defer putArchiveBuffer(buf)
+	inner, err := p.Archive.AppendBinary((*buf)[:0])
+	*buf = inner
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return p.Wrapping.Wrap(ctx, out, codec, level)
+	return p.Wrapping.Wrap(ctx, inner, codec, level) // compressed output never aliases inner
+}
+
+// archiveBuffers holds the buffers SaveContext writes archives into before compressing them.
+var archiveBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledArchive is the largest buffer kept for reuse: an occasional huge archive's
+// buffer is left to the collector rather than held.
+const maxPooledArchive = 32 << 20
+
+func putArchiveBuffer(buf *[]byte) {
+	if cap(*buf) <= maxPooledArchive {
+		archiveBuffers.Put(buf)
+	}
 }
 
 // Format names what b is by its magic: "ainb", "byml", "aamp", "sarc", "zsdic" (a zstd

@@ -230,3 +230,20 @@ func BenchmarkWrite(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteAppend writes into one reused buffer, as a caller that saves repeatedly does
+// (and as a C++ writer's allocator reuses freed memory).
+func BenchmarkWriteAppend(b *testing.B) {
+	a, err := Read(testSARC(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(testSARC(b))))
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		if buf, err = a.AppendBinary(buf[:0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -118,6 +118,20 @@ func TestCorpusRoundTrip(t *testing.T) {
 			if &out[0] == &in[0] {
 				t.Fatal("Bytes returned the input buffer")
 			}
+			// Appended to a reused buffer that held other bytes (0xEE past a prefix): the
+			// prefix stays, the archive follows it byte for byte, padding included.
+			prefix := []byte("prefix")
+			dirty := append(bytes.Repeat([]byte{0xEE}, len(c.data)+64)[:0], prefix...)
+			app, err := a.AppendBinary(dirty)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(app[:len(prefix)], prefix) || !bytes.Equal(app[len(prefix):], c.data) {
+				t.Fatalf("appended rewrite differs at 0x%x (len %d, want %d)", firstDiff(app[len(prefix):], c.data), len(app)-len(prefix), len(c.data))
+			}
+			if &app[0] != &dirty[:1][0] {
+				t.Fatal("AppendBinary did not write into the buffer it was given, which had room")
+			}
 		})
 	}
 }

@@ -12,7 +12,13 @@ import (
 // Bytes lays the archive out: header, SFAT sorted by hash, SFNT in SFAT order with each name
 // padded to 4 bytes, then the data in SFAT order. Files Read recorded and nobody changed keep
 // their recorded alignment or padding; other files get the public tools' alignment.
-func (a *Archive) Bytes() ([]byte, error) {
+func (a *Archive) Bytes() ([]byte, error) { return a.AppendBinary(nil) }
+
+// AppendBinary appends the archive as Bytes lays it out to dst (encoding.BinaryAppender).
+// A caller that writes archives repeatedly passes a buffer it reuses: a fresh buffer the size
+// of the archive for every write was most of the writer's cost (page faults on new memory,
+// its clearing, and the collector).
+func (a *Archive) AppendBinary(dst []byte) ([]byte, error) {
 	var bo binary.AppendByteOrder = binary.LittleEndian
 	if a.BigEndian {
 		bo = binary.BigEndian
@@ -36,7 +42,8 @@ func (a *Archive) Bytes() ([]byte, error) {
 	if total > math.MaxUint32 {
 		return nil, fmt.Errorf("sarc: write: archive ends at 0x%x, past 4 GiB", total)
 	}
-	out := make([]byte, 0, total)
+	base := len(dst)
+	out := slices.Grow(dst, int(total))
 	out = append(out, "SARC"...)
 	out = bo.AppendUint16(out, headerSize)
 	out = bo.AppendUint16(out, 0xFEFF)
@@ -54,7 +61,7 @@ func (a *Archive) Bytes() ([]byte, error) {
 	out = bo.AppendUint16(out, uint16(len(files)))
 	out = bo.AppendUint32(out, mult)
 	for i, f := range files {
-		out = bo.AppendUint32(out, hashes[f])
+		out = bo.AppendUint32(out, hashes[i])
 		out = bo.AppendUint32(out, attrs[i])
 		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset))
 		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset)+uint32(len(f.Data)))
@@ -66,11 +73,11 @@ func (a *Archive) Bytes() ([]byte, error) {
 	out = append(out, names...)
 
 	for i, f := range files {
-		out = append(out, make([]byte, begins[i]-uint64(len(out)))...)
+		out = append(out, make([]byte, begins[i]-uint64(len(out)-base))...)
 		out = append(out, f.Data...)
 	}
-	if uint64(len(out)) < dataOffset { // no data at all
-		out = append(out, make([]byte, dataOffset-uint64(len(out)))...)
+	if uint64(len(out)-base) < dataOffset { // no data at all
+		out = append(out, make([]byte, dataOffset-uint64(len(out)-base))...)
 	}
 	return append(out, tail...), nil
 }
@@ -79,7 +86,7 @@ func (a *Archive) Bytes() ([]byte, error) {
 // attributes, the name table, and each file's absolute data offset.
 type plan struct {
 	files      []*File
-	hashes     map[*File]uint32
+	hashes     []uint32 // by position in files
 	attrs      []uint32
 	names      []byte
 	dataOffset uint64
@@ -91,12 +98,14 @@ func (a *Archive) plan() (*plan, error) {
 	if len(a.Files) > maxFiles {
 		return nil, fmt.Errorf("sarc: write: %d files, the format allows %d", len(a.Files), maxFiles)
 	}
-	files := make([]*File, len(a.Files))
-	hashes := make(map[*File]uint32, len(a.Files))
+	type entry struct {
+		f    *File
+		hash uint32
+	}
+	sorted := make([]entry, len(a.Files))
 	for i := range a.Files {
 		f := &a.Files[i]
-		files[i] = f
-		hashes[f] = a.fileHash(f)
+		sorted[i] = entry{f, a.fileHash(f)}
 		if strings.IndexByte(f.Name, 0) >= 0 {
 			return nil, fmt.Errorf("sarc: write: file %d name %q contains a NUL byte", i, f.Name)
 		}
@@ -104,7 +113,12 @@ func (a *Archive) plan() (*plan, error) {
 			return nil, fmt.Errorf("sarc: write: file %d has no name", i)
 		}
 	}
-	slices.SortStableFunc(files, func(x, y *File) int { return cmp.Compare(hashes[x], hashes[y]) })
+	slices.SortStableFunc(sorted, func(x, y entry) int { return cmp.Compare(x.hash, y.hash) })
+	files := make([]*File, len(sorted))
+	hashes := make([]uint32, len(sorted))
+	for i, e := range sorted {
+		files[i], hashes[i] = e.f, e.hash
+	}
 
 	// Name table, sized first: grown by append, a table of megabytes of long names was
 	// allocated five times over.
@@ -122,7 +136,7 @@ func (a *Archive) plan() (*plan, error) {
 		}
 		// The attribute's top byte counts entries sharing a hash, starting at 1.
 		idx := uint32(1)
-		if i > 0 && hashes[files[i-1]] == hashes[f] {
+		if i > 0 && hashes[i-1] == hashes[i] {
 			idx = attrs[i-1]>>24 + 1
 		}
 		attrs[i] = idx<<24 | uint32(len(names)/4)
