@@ -1,6 +1,7 @@
 package aamp
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -47,6 +48,7 @@ func formatErr(off uint32, format string, args ...any) error {
 
 type reader struct {
 	data   []byte
+	text   string // data as a string, made for the first string parameter
 	lay    *layout
 	budget int // decoded value bytes still allowed; bounds work on shared data
 	// remaining structure records allowed by the header counts; they bound the tree even
@@ -113,6 +115,11 @@ func Read(data []byte) (*ParameterIO, error) {
 			nLists:    h.nLists,
 			nObjs:     h.nObjs,
 			nParams:   h.nParams,
+			// The counts are checked against the file's length above: room for every
+			// record up front, not grown one append at a time.
+			lists:  make([]listLayout, 0, h.nLists),
+			objs:   make([]uint32, 0, h.nObjs),
+			params: make([]uint32, 0, h.nParams),
 		},
 	}
 	pio := &ParameterIO{Version: h.pioVersion, Type: typ, layout: r.lay}
@@ -181,16 +188,19 @@ func (r *reader) readList(off uint32, l *ParameterList, depth int) error {
 	if uint32(nl) > r.listsLeft || uint32(no) > r.objsLeft {
 		return formatErr(off, "list claims %d lists and %d objects; header allows %d and %d more", nl, no, r.listsLeft, r.objsLeft)
 	}
+	// One allocation for a list's children of each kind, not one per child.
+	lists := make([]ParameterList, nl)
 	l.Lists = make([]*ParameterList, nl)
 	for i := range l.Lists {
-		l.Lists[i] = new(ParameterList)
+		l.Lists[i] = &lists[i]
 		if err := r.readList(lb+uint32(i)*listRecSize, l.Lists[i], depth+1); err != nil {
 			return err
 		}
 	}
+	objs := make([]ParameterObject, no)
 	l.Objects = make([]*ParameterObject, no)
 	for i := range l.Objects {
-		l.Objects[i] = new(ParameterObject)
+		l.Objects[i] = &objs[i]
 		if err := r.readObject(ob+uint32(i)*objRecSize, l.Objects[i]); err != nil {
 			return err
 		}
@@ -224,15 +234,22 @@ func (r *reader) readObject(off uint32, o *ParameterObject) error {
 	return nil
 }
 
-func (r *reader) need(off uint32, n uint64, what string) error {
+// need takes n bytes at off for a parameter of type t's value (or, with count, its buffer's
+// count) from the file and from the budget. The error names the parameter's type; its words
+// are put together only on the error path, since need runs once per parameter.
+func (r *reader) need(off uint32, n uint64, t Type, count bool) error {
+	if uint64(off)+n <= uint64(len(r.data)) && n <= uint64(r.budget) {
+		r.budget -= int(n)
+		return nil
+	}
+	what := "parameter " + t.String()
+	if count {
+		what += " count"
+	}
 	if uint64(off)+n > uint64(len(r.data)) {
 		return formatErr(off, "%s needs %d bytes, file ends at %#x", what, n, len(r.data))
 	}
-	if n > uint64(r.budget) {
-		return formatErr(off, "%s of %d bytes exceeds the decoding budget (shared data referenced too often)", what, n)
-	}
-	r.budget -= int(n)
-	return nil
+	return formatErr(off, "%s of %d bytes exceeds the decoding budget (shared data referenced too often)", what, n)
 }
 
 func (r *reader) f32s(off uint32, dst []float32) {
@@ -251,10 +268,9 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 		return formatErr(off, "data offset overflows")
 	}
 	r.lay.params = append(r.lay.params, at)
-	what := "parameter " + p.Type.String()
 	switch p.Type {
 	case TypeBool:
-		if err := r.need(at, 4, what); err != nil {
+		if err := r.need(at, 4, p.Type, false); err != nil {
 			return err
 		}
 		v := le.Uint32(r.data[at:])
@@ -263,7 +279,7 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 		}
 		p.Value = v != 0
 	case TypeF32, TypeInt, TypeU32:
-		if err := r.need(at, 4, what); err != nil {
+		if err := r.need(at, 4, p.Type, false); err != nil {
 			return err
 		}
 		v := le.Uint32(r.data[at:])
@@ -276,21 +292,21 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 			p.Value = v
 		}
 	case TypeVec2:
-		if err := r.need(at, 8, what); err != nil {
+		if err := r.need(at, 8, p.Type, false); err != nil {
 			return err
 		}
 		var v Vec2
 		r.f32s(at, v[:])
 		p.Value = v
 	case TypeVec3:
-		if err := r.need(at, 12, what); err != nil {
+		if err := r.need(at, 12, p.Type, false); err != nil {
 			return err
 		}
 		var v Vec3
 		r.f32s(at, v[:])
 		p.Value = v
 	case TypeVec4, TypeColor, TypeQuat:
-		if err := r.need(at, 16, what); err != nil {
+		if err := r.need(at, 16, p.Type, false); err != nil {
 			return err
 		}
 		var v [4]float32
@@ -305,7 +321,7 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 		}
 	case TypeCurve1, TypeCurve2, TypeCurve3, TypeCurve4:
 		n := int(p.Type-TypeCurve1) + 1
-		if err := r.need(at, uint64(n)*curveSize, what); err != nil {
+		if err := r.need(at, uint64(n)*curveSize, p.Type, false); err != nil {
 			return err
 		}
 		cs := make([]Curve, n)
@@ -320,7 +336,7 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 		if at < 4 {
 			return formatErr(off, "buffer data at %#x leaves no room for its count", at)
 		}
-		if err := r.need(at-4, 4, what+" count"); err != nil {
+		if err := r.need(at-4, 4, p.Type, true); err != nil {
 			return err
 		}
 		n := uint64(le.Uint32(r.data[at-4:]))
@@ -328,7 +344,7 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 		if p.Type == TypeBufferBinary {
 			size = n
 		}
-		if err := r.need(at, size, what); err != nil {
+		if err := r.need(at, size, p.Type, false); err != nil {
 			return err
 		}
 		switch p.Type {
@@ -359,14 +375,19 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 		if m := p.Type.maxStringLen(); m > 0 && uint64(at)+uint64(m) < uint64(end) {
 			end = at + uint32(m)
 		}
-		s, err := cString(r.data, at, end)
-		if err != nil {
+		n := bytes.IndexByte(r.data[at:end], 0)
+		if n < 0 {
+			return formatErr(at, "string is not NUL-terminated before %#x", end)
+		}
+		if err := r.need(at, uint64(n)+1, p.Type, false); err != nil {
 			return err
 		}
-		if err := r.need(at, uint64(len(s))+1, what); err != nil {
-			return err
+		// Strings are cut from one copy of the file, made at the first: a copy per string
+		// was an allocation per parameter. (Not the input itself: callers may reuse it.)
+		if r.text == "" {
+			r.text = string(r.data)
 		}
-		p.Value = s
+		p.Value = r.text[at : at+uint32(n)]
 	default:
 		return formatErr(off, "unknown parameter type %d", uint8(p.Type))
 	}

@@ -286,15 +286,25 @@ func countTree(l *ParameterList) (lists, objs, params uint32) {
 	return
 }
 
-// canon is the canonical writer's state.
+// canon is the canonical writer's state. Lists and objects are found again by their place
+// in the tree's depth-first order (root first, a list before its children), which every pass
+// below can count as it goes: maps keyed by node were most of the writer's cost.
 type canon struct {
-	buf     []byte
-	listOff map[*ParameterList]uint32
-	objOff  map[*ParameterObject]uint32
-	parOff  map[*Parameter]uint32
-	data    []*Parameter // non-string parameters in data-section order
-	strs    []*Parameter // string parameters in string-section order
-	err     error
+	buf       []byte
+	listRecs  []uint32 // each list's record offset, depth-first
+	firstObj  []uint32 // each list's first object's number in objects order, depth-first
+	objRecs   []uint32 // each object's record offset, in objects order
+	parBlocks []uint32 // each object's parameter block offset, in objects order
+	data      []param  // non-string parameters in data-section order
+	strs      []param  // string parameters in string-section order
+	err       error
+}
+
+// param is a parameter to give data, and where its record is once params has run.
+type param struct {
+	p   *Parameter
+	obj uint32 // the object's number in objects order
+	i   uint32 // the parameter's place in the object
 }
 
 func (c *canon) align4() {
@@ -315,54 +325,67 @@ func (c *canon) patch16(rec, field, block uint32) {
 	le.PutUint16(c.buf[rec+field:], uint16(d))
 }
 
-func (c *canon) listRecord(l *ParameterList) {
-	c.listOff[l] = uint32(len(c.buf))
+func (c *canon) listRecord(l *ParameterList) uint32 {
+	at := uint32(len(c.buf))
 	c.buf = le.AppendUint32(c.buf, uint32(l.Name))
 	c.buf = le.AppendUint16(c.buf, 0)
 	c.buf = le.AppendUint16(c.buf, uint16(len(l.Lists)))
 	c.buf = le.AppendUint16(c.buf, 0)
 	c.buf = le.AppendUint16(c.buf, uint16(len(l.Objects)))
+	return at
 }
 
-// lists places each list's child records together, then descends into them.
-func (c *canon) lists(l *ParameterList) {
-	c.patch16(c.listOff[l], 4, uint32(len(c.buf)))
+// lists places each list's child records together, then descends into them. rec is l's
+// record.
+func (c *canon) lists(l *ParameterList, rec uint32) {
+	c.listRecs = append(c.listRecs, rec)
+	block := uint32(len(c.buf))
+	c.patch16(rec, 4, block)
 	for _, ch := range l.Lists {
 		c.listRecord(ch)
 	}
-	for _, ch := range l.Lists {
-		c.lists(ch)
+	for i, ch := range l.Lists {
+		c.lists(ch, block+uint32(i)*listRecSize)
 	}
 }
 
-// objects is depth-first with a list's own objects before its child lists' objects.
-func (c *canon) objects(l *ParameterList) {
-	c.patch16(c.listOff[l], 8, uint32(len(c.buf)))
+// objects is depth-first with a list's own objects before its child lists' objects. n
+// counts lists depth-first; objects returns the next list's number.
+func (c *canon) objects(l *ParameterList, n uint32) uint32 {
+	c.patch16(c.listRecs[n], 8, uint32(len(c.buf)))
+	c.firstObj = append(c.firstObj, uint32(len(c.objRecs)))
 	for _, o := range l.Objects {
-		c.objOff[o] = uint32(len(c.buf))
+		c.objRecs = append(c.objRecs, uint32(len(c.buf)))
 		c.buf = le.AppendUint32(c.buf, uint32(o.Name))
 		c.buf = le.AppendUint16(c.buf, 0)
 		c.buf = le.AppendUint16(c.buf, uint16(len(o.Params)))
 	}
+	n++
 	for _, ch := range l.Lists {
-		c.objects(ch)
+		n = c.objects(ch, n)
 	}
+	return n
 }
 
-// params is depth-first with child lists before the list's own objects.
-func (c *canon) params(l *ParameterList) {
+// params is depth-first with child lists before the list's own objects. n is l's number
+// depth-first; params returns the number after l's subtree.
+func (c *canon) params(l *ParameterList, n uint32) uint32 {
+	first := c.firstObj[n]
+	next := n + 1
 	for _, ch := range l.Lists {
-		c.params(ch)
+		next = c.params(ch, next)
 	}
-	for _, o := range l.Objects {
-		c.patch16(c.objOff[o], 4, uint32(len(c.buf)))
+	for j, o := range l.Objects {
+		block := uint32(len(c.buf))
+		c.parBlocks[first+uint32(j)] = block
+		c.patch16(c.objRecs[first+uint32(j)], 4, block)
 		for i := range o.Params {
 			p := &o.Params[i]
-			c.parOff[p] = uint32(len(c.buf))
 			c.buf = le.AppendUint32(c.buf, uint32(p.Name))
 			c.buf = le.AppendUint32(c.buf, uint32(p.Type)<<24)
 		}
 	}
+	return next
 }
 
 var demoAIActionIdx = NameOf("DemoAIActionIdx")
@@ -370,12 +393,15 @@ var demoAIActionIdx = NameOf("DemoAIActionIdx")
 // collect orders parameter values the way Nintendo's files usually do: the root's first
 // seven objects first, then one object of a list before every second child list, then the
 // rest. AIProgram documents (first object DemoAIActionIdx) keep objects after child lists.
-func (c *canon) collect(l *ParameterList, top bool) {
+// n is l's number depth-first; collect returns the number after l's subtree.
+func (c *canon) collect(l *ParameterList, n uint32, top bool) uint32 {
+	first := c.firstObj[n]
 	next := 0
 	one := func() {
-		for i := range l.Objects[next].Params {
-			p := &l.Objects[next].Params[i]
-			if p.Type.IsString() {
+		o := l.Objects[next]
+		for i := range o.Params {
+			p := param{&o.Params[i], first + uint32(next), uint32(i)}
+			if p.p.Type.IsString() {
 				c.strs = append(c.strs, p)
 			} else {
 				c.data = append(c.data, p)
@@ -389,19 +415,21 @@ func (c *canon) collect(l *ParameterList, top bool) {
 			one()
 		}
 	}
+	sub := n + 1
 	for i, ch := range l.Lists {
 		if !aiprog && i%2 == 0 && next < len(l.Objects) {
 			one()
 		}
-		c.collect(ch, false)
+		sub = c.collect(ch, sub, false)
 	}
 	for next < len(l.Objects) {
 		one()
 	}
+	return sub
 }
 
-func (c *canon) setDataOffset(p *Parameter, at uint32) {
-	rec := c.parOff[p]
+func (c *canon) setDataOffset(p param, at uint32) {
+	rec := c.parBlocks[p.obj] + p.i*paramRecSize
 	d := (at - rec) / 4
 	if d > 0xffffff {
 		if c.err == nil {
@@ -409,38 +437,51 @@ func (c *canon) setDataOffset(p *Parameter, at uint32) {
 		}
 		return
 	}
-	le.PutUint32(c.buf[rec+4:], d|uint32(p.Type)<<24)
+	le.PutUint32(c.buf[rec+4:], d|uint32(p.p.Type)<<24)
 }
 
 func (pio *ParameterIO) writeCanonical() ([]byte, error) {
+	root := &pio.Root
+	nl, no, np := countTree(root)
+	// Room for the header, the records and about as much data again: the buffer is not
+	// grown a dozen times over.
+	records := headerSize + uint64(len(pio.Type)) + 4 + uint64(nl)*listRecSize + uint64(no)*objRecSize + uint64(np)*paramRecSize
 	c := &canon{
-		buf:     make([]byte, headerSize, 4096),
-		listOff: map[*ParameterList]uint32{},
-		objOff:  map[*ParameterObject]uint32{},
-		parOff:  map[*Parameter]uint32{},
+		buf:       make([]byte, headerSize, min(2*records, 1<<30)),
+		listRecs:  make([]uint32, 0, nl),
+		firstObj:  make([]uint32, 0, nl),
+		objRecs:   make([]uint32, 0, no),
+		parBlocks: make([]uint32, no),
+		data:      make([]param, 0, np),
 	}
 	c.buf = append(c.buf, pio.Type...)
 	c.buf = append(c.buf, 0)
 	c.align4()
 	pioOff := uint32(len(c.buf))
-	root := &pio.Root
-	c.listRecord(root)
-	c.lists(root)
-	c.objects(root)
-	c.collect(root, true)
-	c.params(root)
+	c.lists(root, c.listRecord(root))
+	c.objects(root, 0)
+	c.collect(root, 0, true)
+	c.params(root, 0)
 
-	// Data section: identical bytes already present at a word boundary are reused.
+	// Data section: identical bytes already present at a word boundary are reused, the
+	// first such place in the section. Each word of the section is chained to the next
+	// place the same word is (words[w] holds the first and last place, next the links),
+	// so candidates come in the order of the file.
 	dataStart := uint32(len(c.buf))
-	index := map[uint32][]uint32{} // first word -> offsets in the data section
+	type chain struct{ first, last int32 }
+	words := map[uint32]chain{}
+	var next []int32 // by word number from dataStart; -1 ends a chain
 	var tmp []byte
 	for _, p := range c.data {
-		tmp = encodeValue(tmp[:0], p)
+		tmp = encodeValue(tmp[:0], p.p)
 		found := -1
-		for _, cand := range index[le.Uint32(tmp)] {
-			if int(cand)+len(tmp) <= len(c.buf) && bytes.Equal(c.buf[cand:int(cand)+len(tmp)], tmp) {
-				found = int(cand)
-				break
+		if ch, ok := words[le.Uint32(tmp)]; ok {
+			for cand := ch.first; cand >= 0; cand = next[cand] {
+				o := int(dataStart) + 4*int(cand)
+				if o+len(tmp) <= len(c.buf) && bytes.Equal(c.buf[o:o+len(tmp)], tmp) {
+					found = o
+					break
+				}
 			}
 		}
 		if found < 0 {
@@ -448,12 +489,18 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 			c.buf = append(c.buf, tmp...)
 			c.align4()
 			for o := found; o < len(c.buf); o += 4 {
-				w := le.Uint32(c.buf[o:])
-				index[w] = append(index[w], uint32(o))
+				w, k := le.Uint32(c.buf[o:]), int32(len(next))
+				next = append(next, -1)
+				if ch, ok := words[w]; ok {
+					next[ch.last] = k
+					words[w] = chain{ch.first, k}
+				} else {
+					words[w] = chain{k, k}
+				}
 			}
 		}
 		at := uint32(found)
-		if p.Type.IsBuffer() {
+		if p.p.Type.IsBuffer() {
 			at += 4
 		}
 		c.setDataOffset(p, at)
@@ -462,7 +509,7 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 	strStart := uint32(len(c.buf))
 	seen := map[string]uint32{}
 	for _, p := range c.strs {
-		s := p.Value.(string)
+		s := p.p.Value.(string)
 		at, ok := seen[s]
 		if !ok {
 			at = uint32(len(c.buf))
@@ -477,7 +524,6 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	nl, no, np := countTree(root)
 	copy(c.buf, "AAMP")
 	for i, v := range []uint32{2, flagLittleEndian | flagUTF8, end, pio.Version, pioOff - headerSize, nl, no, np, strStart - dataStart, end - strStart, 0} {
 		le.PutUint32(c.buf[4+4*i:], v)
