@@ -49,8 +49,14 @@ func (pio *ParameterIO) BytesCanonical() ([]byte, error) {
 // validate checks what the binary form cannot represent: values of the wrong Go type,
 // nodes reachable twice, counts beyond the u16 fields.
 func (pio *ParameterIO) validate() error {
-	seenL := map[*ParameterList]bool{}
-	seenO := map[*ParameterObject]bool{}
+	// A document read from a file is about as large as its header said: room for that
+	// many nodes up front (a hint only; edits may have changed the counts).
+	var nl, no int
+	if pio.layout != nil {
+		nl, no = int(min(pio.layout.nLists, 1<<16)), int(min(pio.layout.nObjs, 1<<16))
+	}
+	seenL := make(map[*ParameterList]bool, nl)
+	seenO := make(map[*ParameterObject]bool, no)
 	var walk func(l *ParameterList) error
 	walk = func(l *ParameterList) error {
 		if seenL[l] {
@@ -291,21 +297,21 @@ func countTree(l *ParameterList) (lists, objs, params uint32) {
 // below can count as it goes: maps keyed by node were most of the writer's cost.
 type canon struct {
 	buf       []byte
-	listRecs  []uint32 // each list's record offset, depth-first
-	firstObj  []uint32 // each list's first object's number in objects order, depth-first
-	objRecs   []uint32 // each object's record offset, in objects order
-	parBlocks []uint32 // each object's parameter block offset, in objects order
-	data      []param  // non-string parameters in data-section order
-	strs      []param  // string parameters in string-section order
+	listRecs  []uint32           // each list's record offset, depth-first
+	firstObj  []uint32           // each list's first object's number in objects order, depth-first
+	objRecs   []uint32           // each object's record offset, in objects order
+	parBlocks []uint32           // each object's parameter block offset, in objects order
+	objs      []*ParameterObject // in objects order
+	data      []param            // non-string parameters in data-section order
+	strs      []param            // string parameters in string-section order
 	err       error
 }
 
-// param is a parameter to give data, and where its record is once params has run.
-type param struct {
-	p   *Parameter
-	obj uint32 // the object's number in objects order
-	i   uint32 // the parameter's place in the object
-}
+// param is a parameter to give data: the i-th of object obj (in objects order). It holds
+// no pointer, so that the long lists of them cost the collector nothing.
+type param struct{ obj, i uint32 }
+
+func (c *canon) param(p param) *Parameter { return &c.objs[p.obj].Params[p.i] }
 
 func (c *canon) align4() {
 	for len(c.buf)%4 != 0 {
@@ -356,6 +362,7 @@ func (c *canon) objects(l *ParameterList, n uint32) uint32 {
 	c.firstObj = append(c.firstObj, uint32(len(c.objRecs)))
 	for _, o := range l.Objects {
 		c.objRecs = append(c.objRecs, uint32(len(c.buf)))
+		c.objs = append(c.objs, o)
 		c.buf = le.AppendUint32(c.buf, uint32(o.Name))
 		c.buf = le.AppendUint16(c.buf, 0)
 		c.buf = le.AppendUint16(c.buf, uint16(len(o.Params)))
@@ -400,8 +407,8 @@ func (c *canon) collect(l *ParameterList, n uint32, top bool) uint32 {
 	one := func() {
 		o := l.Objects[next]
 		for i := range o.Params {
-			p := param{&o.Params[i], first + uint32(next), uint32(i)}
-			if p.p.Type.IsString() {
+			p := param{first + uint32(next), uint32(i)}
+			if o.Params[i].Type.IsString() {
 				c.strs = append(c.strs, p)
 			} else {
 				c.data = append(c.data, p)
@@ -437,7 +444,7 @@ func (c *canon) setDataOffset(p param, at uint32) {
 		}
 		return
 	}
-	le.PutUint32(c.buf[rec+4:], d|uint32(p.p.Type)<<24)
+	le.PutUint32(c.buf[rec+4:], d|uint32(c.param(p).Type)<<24)
 }
 
 func (pio *ParameterIO) writeCanonical() ([]byte, error) {
@@ -451,6 +458,7 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 		listRecs:  make([]uint32, 0, nl),
 		firstObj:  make([]uint32, 0, nl),
 		objRecs:   make([]uint32, 0, no),
+		objs:      make([]*ParameterObject, 0, no),
 		parBlocks: make([]uint32, no),
 		data:      make([]param, 0, np),
 	}
@@ -469,11 +477,12 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 	// so candidates come in the order of the file.
 	dataStart := uint32(len(c.buf))
 	type chain struct{ first, last int32 }
-	words := map[uint32]chain{}
+	words := make(map[uint32]chain, len(c.data))
 	var next []int32 // by word number from dataStart; -1 ends a chain
 	var tmp []byte
 	for _, p := range c.data {
-		tmp = encodeValue(tmp[:0], p.p)
+		par := c.param(p)
+		tmp = encodeValue(tmp[:0], par)
 		found := -1
 		if ch, ok := words[le.Uint32(tmp)]; ok {
 			for cand := ch.first; cand >= 0; cand = next[cand] {
@@ -500,7 +509,7 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 			}
 		}
 		at := uint32(found)
-		if p.p.Type.IsBuffer() {
+		if par.Type.IsBuffer() {
 			at += 4
 		}
 		c.setDataOffset(p, at)
@@ -509,7 +518,7 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 	strStart := uint32(len(c.buf))
 	seen := map[string]uint32{}
 	for _, p := range c.strs {
-		s := p.p.Value.(string)
+		s := c.param(p).Value.(string)
 		at, ok := seen[s]
 		if !ok {
 			at = uint32(len(c.buf))
