@@ -89,9 +89,15 @@ func FuzzRead(f *testing.F) {
 			doc *Document
 			err error
 		)
-		allocated(t, "Read", len(data), readAllocPerByte, 0, func() { doc, err = Read(data) })
+		var counted int64
+		allocated(t, "Read", len(data), readAllocPerByte, 0, func() { doc, counted, err = read(data) })
 		if err != nil {
 			return
+		}
+		if doc.Root != nil {
+			if w := weight(doc.Root, 1<<62); counted != w {
+				t.Fatalf("Read counted weight %d, the tree weighs %d", counted, w)
+			}
 		}
 		if doc.Version == 1 {
 			doc.Version = 2

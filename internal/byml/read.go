@@ -45,11 +45,15 @@ type decoder struct {
 	strs  *table
 	// nodes holds the node read at each offset: a second reference to an offset gets the
 	// same *Node, which is how the model records sharing and why shared subtrees cost no
-	// extra work. open marks the containers being read, so a reference back to one of them
-	// (a cycle) is an error instead of endless recursion.
+	// extra work. A container being read is there as nil, so a reference back to one of
+	// them (a cycle) is an error instead of endless recursion (one map, not a second one
+	// marking the open containers: a map operation fewer per container).
 	nodes map[uint32]*Node
-	open  map[uint32]bool
 	slots []slot
+	// weight is the document weight (see checkExpansion) of what has been read, counted as
+	// it is read: a second walk over the tree with a map of the nodes seen was a sixth of
+	// Read's time.
+	weight int64
 	// slab hands out nodes from blocks: one allocation per block instead of per node.
 	slab []Node
 }
@@ -90,53 +94,63 @@ func (d *decoder) has(off, n uint32) bool {
 // versions is read except the path nodes of version 1 and the remapped and mono-typed
 // containers (0x30, 0x31, 0xC4, 0xC8), which no corpus file has; those are errors.
 func Read(data []byte) (*Document, error) {
+	doc, _, err := read(data)
+	return doc, err
+}
+
+// read is Read, also returning the document's weight (see checkExpansion) as counted while
+// decoding.
+func read(data []byte) (*Document, int64, error) {
 	if len(data) < headerSize {
-		return nil, &FormatError{What: "header", Offset: 0, Msg: fmt.Sprintf("file is %d bytes, header needs %d", len(data), headerSize)}
+		return nil, 0, &FormatError{What: "header", Offset: 0, Msg: fmt.Sprintf("file is %d bytes, header needs %d", len(data), headerSize)}
 	}
 	if uint64(len(data)) > 0xFFFFFFFF {
-		return nil, &FormatError{What: "header", Offset: 0, Msg: "file is larger than 32-bit offsets can address"}
+		return nil, 0, &FormatError{What: "header", Offset: 0, Msg: "file is larger than 32-bit offsets can address"}
 	}
-	d := &decoder{b: data, nodes: map[uint32]*Node{}, open: map[uint32]bool{}}
+	d := &decoder{b: data, nodes: map[uint32]*Node{}}
 	switch string(data[:2]) {
 	case "BY":
 		d.order, d.be = binary.BigEndian, true
 	case "YB":
 		d.order = binary.LittleEndian
 	default:
-		return nil, d.errorf("header", 0, "magic is %q, want \"BY\" or \"YB\"", data[:2])
+		return nil, 0, d.errorf("header", 0, "magic is %q, want \"BY\" or \"YB\"", data[:2])
 	}
 	doc := &Document{BigEndian: d.be, Version: d.order.Uint16(data[2:])}
 	if doc.Version < 1 || doc.Version > 7 {
-		return nil, d.errorf("header", 2, "version %d is not 1 to 7", doc.Version)
+		return nil, 0, d.errorf("header", 2, "version %d is not 1 to 7", doc.Version)
 	}
 	keyOff, strOff, rootOff := d.u32(4), d.u32(8), d.u32(12)
 	var err error
 	if d.keys, err = d.readTable("key table", keyOff); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if d.strs, err = d.readTable("string table", strOff); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if rootOff != 0 {
 		if !d.has(rootOff, 4) {
-			return nil, d.errorf("root node", rootOff, "offset is past the end of the %d-byte file", len(data))
+			return nil, 0, d.errorf("root node", rootOff, "offset is past the end of the %d-byte file", len(data))
 		}
 		t := data[rootOff]
 		k, ok := kindOf(t)
 		if !ok || !k.IsContainer() {
-			return nil, d.errorf("root node", rootOff, "type 0x%02x is not a container", t)
+			return nil, 0, d.errorf("root node", rootOff, "type 0x%02x is not a container", t)
 		}
 		if doc.Root, err = d.readRef(k, 12, rootOff, "root node", 0); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	if err := checkExpansion(doc.Root, len(data)); err != nil {
-		return nil, err
+	weight := d.weight // the tree's: orphans below are no part of the document
+	if doc.Root != nil {
+		if err := expansionError(weight, len(data)); err != nil {
+			return nil, 0, err
+		}
 	}
 	reached := len(d.slots)
 	d.readOrphans()
 	doc.layout = d.recordLayout(keyOff, strOff, rootOff, reached)
-	return doc, nil
+	return doc, weight, nil
 }
 
 // readTable reads a string table node (0xC2): a count, count+1 offsets from the node's start,
@@ -189,22 +203,25 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 			}
 			n := d.node()
 			n.Kind, n.Str = String, d.strs.strs[raw]
+			d.weight += 1 + int64(len(n.Str))
 			return n, nil
 		default:
 			n := d.node()
 			n.Kind, n.Bits = k, uint64(raw)
+			d.weight++
 			return n, nil
 		}
 	}
 	off := raw
 	if n, ok := d.nodes[off]; ok {
+		if n == nil {
+			return nil, d.errorf(what, off, "%s contains itself (cycle)", k)
+		}
 		if n.Kind != k {
 			return nil, d.errorf(what, off, "node is referenced as %s and as %s", n.Kind, k)
 		}
+		d.weight++ // a reference
 		return n, nil
-	}
-	if d.open[off] {
-		return nil, d.errorf(what, off, "%s contains itself (cycle)", k)
 	}
 	if off < headerSize || !d.has(off, 4) {
 		return nil, d.errorf(what, slotOff, "%s offset 0x%x is outside the file (0x10 to 0x%x)", k, off, len(d.b))
@@ -238,15 +255,16 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 		if depth >= maxDepth {
 			return nil, d.errorf(what, off, "containers nest deeper than %d levels", maxDepth)
 		}
-		d.open[off] = true
+		d.nodes[off] = nil // open
 		n, size, err = d.readContainer(k, off, depth+1)
-		delete(d.open, off)
 		if err != nil {
+			delete(d.nodes, off)
 			return nil, err
 		}
 	}
 	d.nodes[off] = n
 	d.slots = append(d.slots, slot{node: n, off: off, size: size})
+	d.weight += 1 + int64(len(n.Data)) // its items and entries counted themselves
 	return n, nil
 }
 
@@ -304,6 +322,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 				return nil, 0, err
 			}
 			node.Entries[i] = Entry{Key: d.keys.strs[ki], Value: c}
+			d.weight += 1 + int64(len(node.Entries[i].Key))
 			// Keys out of order or repeated break the format's rule (the game
 			// binary-searches them), but modding tools write such files and the game
 			// loads them: keep the order found, and say so in Warnings.
@@ -331,6 +350,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 				return nil, 0, err
 			}
 			node.Entries[i] = Entry{Hash: h, Value: c}
+			d.weight++
 			if i > 0 && node.Entries[i-1].Hash >= h {
 				node.KeepOrder = true // as for Hash above
 			}
@@ -420,8 +440,14 @@ func checkExpansion(root *Node, inputSize int) error {
 	if root == nil {
 		return nil
 	}
-	limit := int64(inputSize)*maxExpansion + 4096
-	if w := weight(root, limit); w > limit {
+	return expansionError(weight(root, expansionLimit(inputSize)), inputSize)
+}
+
+func expansionLimit(inputSize int) int64 { return int64(inputSize)*maxExpansion + 4096 }
+
+// expansionError says why a document of weight w is refused, or nil if it is not.
+func expansionError(w int64, inputSize int) error {
+	if limit := expansionLimit(inputSize); w > limit {
 		return &FormatError{What: "document", Offset: 0, Msg: fmt.Sprintf("its text form would weigh over %d (strings repeated at every use), too much for a %d-byte input", limit, inputSize)}
 	}
 	return nil

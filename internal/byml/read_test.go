@@ -156,11 +156,15 @@ func TestReadExpansionBomb(t *testing.T) {
 func TestExpansionRatio(t *testing.T) {
 	worst, worstName := 0.0, ""
 	for _, f := range corpusFiles(t) {
-		doc, err := Read(f.data)
+		doc, counted, err := read(f.data)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
 		n := weight(doc.Root, 1<<62)
+		// Read counts the weight as it decodes; it must be the weight of the tree it made.
+		if counted != n {
+			t.Errorf("%s: Read counted weight %d, the tree weighs %d", f.name, counted, n)
+		}
 		if r := float64(n) / float64(len(f.data)); r > worst {
 			worst, worstName = r, f.name
 		}
