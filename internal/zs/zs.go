@@ -314,7 +314,10 @@ func (c *Codec) Compress(id uint32, data []byte, level Level) ([]byte, error) {
 }
 
 // encoder returns the (shared, concurrency-safe for EncodeAll) encoder for a dictionary and
-// level.
+// level. It is made once per codec and holds a bounded pool of compressors (encoderPool):
+// each prepares the dictionary's match tables on its first use and keeps them, so a save
+// only restores them, and saves of several requests at once each get one rather than
+// queueing for a single one.
 func (c *Codec) encoder(id uint32, level Level) (*zstd.Encoder, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -328,7 +331,7 @@ func (c *Codec) encoder(id uint32, level Level) (*zstd.Encoder, error) {
 	}
 	opts := []zstd.EOption{
 		zstd.WithEncoderCRC(false),
-		zstd.WithEncoderConcurrency(1),
+		zstd.WithEncoderConcurrency(encoderPool(level)),
 		zstd.WithEncoderLevel(speed),
 	}
 	if id != 0 {
@@ -350,6 +353,17 @@ func (c *Codec) encoder(id uint32, level Level) (*zstd.Encoder, error) {
 func (c *Codec) Has(id uint32) bool {
 	_, ok := c.dicts[id]
 	return id == 0 || ok
+}
+
+// encoderPool is how many compressors an encoder keeps: as many as there are processors for
+// Fast, which the server saves with, at most 4 (each holds about 10 MB of tables, made when
+// the encoder is first used); one for Smallest, whose compressor holds 70 MB and which only
+// the command line uses.
+func encoderPool(level Level) int {
+	if level == Smallest {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), 4)
 }
 
 type encoderKey struct {

@@ -514,6 +514,54 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
+// The server's level keeps several compressors per dictionary and reuses them: whichever a
+// save gets, and whatever it compressed before, the bytes are those of a first save alone.
+func TestPooledCompressorsAgree(t *testing.T) {
+	c := loadCodec(t)
+	raw, err := c.Decompress(read(t, "sarc/Armor_006_Upper.pack.zs"), MaxSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := c.Decompress(read(t, "sarc/Accessory_Battery.pack.zs"), MaxSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := c.Compress(DictPack, raw, Fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 3; j++ {
+				if _, err := c.Compress(DictPack, other, Fast); err != nil {
+					errs <- err
+					return
+				}
+				got, err := c.Compress(DictPack, raw, Fast)
+				if err == nil && !bytes.Equal(got, want) {
+					err = fmt.Errorf("save %d of a goroutine: %d bytes differ from the first save's %d", j, len(got), len(want))
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if back, err := c.Decompress(want, MaxSize); err != nil || !bytes.Equal(back, raw) {
+		t.Fatalf("the save does not decompress to the archive (%v)", err)
+	}
+}
+
 // encodeAs compresses data with the dictionary the game expects for the file name.
 func encodeAs(c *Codec, name string, data []byte) ([]byte, error) {
 	id, ok := DictFor(name)
