@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Sizes of the fixed structures.
@@ -110,6 +111,7 @@ func Read(data []byte) (*Archive, error) {
 	if err := a.readNames(nameTable, names, dataOffset, entries, attrs); err != nil {
 		return nil, err
 	}
+	placed := make([]placement, count) // one allocation for all files' facts
 	for i := range a.Files {
 		e := entries + i*sfatEntrySize
 		hash := bo.Uint32(data[e:])
@@ -125,7 +127,8 @@ func Read(data []byte) (*Archive, error) {
 			return nil, errAt(e+8, "SFAT entry %d: data range 0x%x..0x%x (relative to 0x%x) outside the 0x%x data bytes", i, begin, end, dataOffset, len(body))
 		}
 		f.Data = body[begin:end:end]
-		f.placed = &placement{name: f.Name, data: f.Data, hash: hash, attr: attrs[i]}
+		placed[i] = placement{name: f.Name, data: f.Data, hash: hash, attr: attrs[i]}
+		f.placed = &placed[i]
 		begins[i] = begin
 	}
 	if err := a.recordLayout(entries, names, dataOffset, begins); err != nil {
@@ -222,7 +225,7 @@ func gcd(a, b uint32) uint32 {
 // table order) starts: names that share or overlap bytes would let a small table expand to
 // count times its size, and no writer produces them.
 func (a *Archive) readNames(table []byte, names int, dataOffset uint32, entries int, attrs []uint32) error {
-	var order []int
+	order := make([]int, 0, len(attrs))
 	for i, attr := range attrs {
 		if attr != 0 {
 			order = append(order, i)
@@ -230,24 +233,44 @@ func (a *Archive) readNames(table []byte, names int, dataOffset uint32, entries 
 	}
 	off := func(i int) int { return int(attrs[i]&0xFFFFFF) * 4 }
 	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(off(x), off(y)) })
+	// Each name's length first, then all names in one string, cut into each file's: a
+	// string per name was an allocation each.
+	lens := make([]int, len(order))
+	total := 0
 	for k, i := range order {
 		start := off(i)
 		if start >= len(table) {
 			return errAt(entries+i*sfatEntrySize+4, "SFAT entry %d: name offset 0x%x outside the name table (0x%x bytes at 0x%x)", i, start, len(table), names)
 		}
-		limit, what := len(table), fmt.Sprintf("the data at 0x%x", dataOffset)
+		limit := len(table)
 		if k+1 < len(order) {
 			next := order[k+1]
 			if off(next) == start {
 				return errAt(entries+next*sfatEntrySize+4, "SFAT entry %d: name at 0x%x is also entry %d's name", next, names+start, i)
 			}
-			limit, what = min(off(next), len(table)), fmt.Sprintf("entry %d's name at 0x%x", next, names+off(next))
+			limit = min(off(next), len(table))
 		}
 		n := bytes.IndexByte(table[start:limit], 0)
 		if n < 0 {
+			// What the name ran into is worded only here, on the error path.
+			what := fmt.Sprintf("the data at 0x%x", dataOffset)
+			if k+1 < len(order) {
+				what = fmt.Sprintf("entry %d's name at 0x%x", order[k+1], names+off(order[k+1]))
+			}
 			return errAt(entries+i*sfatEntrySize+4, "SFAT entry %d: name at 0x%x has no terminator before %s", i, names+start, what)
 		}
-		a.Files[i].Name = string(table[start : start+n])
+		lens[k] = n
+		total += n
+	}
+	var all strings.Builder
+	all.Grow(total)
+	for k, i := range order {
+		all.Write(table[off(i) : off(i)+lens[k]])
+	}
+	text, at := all.String(), 0
+	for k, i := range order {
+		a.Files[i].Name = text[at : at+lens[k]]
+		at += lens[k]
 	}
 	return nil
 }
