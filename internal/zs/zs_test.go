@@ -475,32 +475,40 @@ func TestConcurrentUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	noFCS := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, 0x43, 0x1f, 0x00, 'z'} // 1000 x 'z', streamed
+	inGoroutines(t, 4, 3, func(int) error {
+		out, err := c.Decompress(src, MaxSize)
+		if err == nil && !bytes.Equal(out, want) {
+			err = errors.New("decode differs")
+		}
+		if err == nil {
+			var enc []byte
+			if enc, err = encodeAs(c, "a.pack.zs", want[:4096]); err == nil {
+				out, err = c.Decompress(enc, MaxSize)
+				if err == nil && !bytes.Equal(out, want[:4096]) {
+					err = errors.New("round trip differs")
+				}
+			}
+		}
+		if err == nil {
+			if out, err = c.Decompress(noFCS, MaxSize); err == nil && len(out) != 1000 {
+				err = errors.New("stream decode differs")
+			}
+		}
+		return err
+	})
+}
+
+// inGoroutines runs step rounds times over in each of n goroutines at once; the test fails
+// with the error each goroutine stopped at, if any.
+func inGoroutines(t *testing.T, n, rounds int, step func(round int) error) {
 	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for i := 0; i < 4; i++ {
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := 0; j < 3; j++ {
-				out, err := c.Decompress(src, MaxSize)
-				if err == nil && !bytes.Equal(out, want) {
-					err = errors.New("decode differs")
-				}
-				if err == nil {
-					var enc []byte
-					if enc, err = encodeAs(c, "a.pack.zs", want[:4096]); err == nil {
-						out, err = c.Decompress(enc, MaxSize)
-						if err == nil && !bytes.Equal(out, want[:4096]) {
-							err = errors.New("round trip differs")
-						}
-					}
-				}
-				if err == nil {
-					if out, err = c.Decompress(noFCS, MaxSize); err == nil && len(out) != 1000 {
-						err = errors.New("stream decode differs")
-					}
-				}
-				if err != nil {
+			for j := 0; j < rounds; j++ {
+				if err := step(j); err != nil {
 					errs <- err
 					return
 				}
@@ -530,33 +538,16 @@ func TestPooledCompressorsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for i := 0; i < 4; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := 0; j < 3; j++ {
-				if _, err := c.Compress(DictPack, other, Fast); err != nil {
-					errs <- err
-					return
-				}
-				got, err := c.Compress(DictPack, raw, Fast)
-				if err == nil && !bytes.Equal(got, want) {
-					err = fmt.Errorf("save %d of a goroutine: %d bytes differ from the first save's %d", j, len(got), len(want))
-				}
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	inGoroutines(t, 4, 3, func(j int) error {
+		if _, err := c.Compress(DictPack, other, Fast); err != nil {
+			return err
+		}
+		got, err := c.Compress(DictPack, raw, Fast)
+		if err == nil && !bytes.Equal(got, want) {
+			err = fmt.Errorf("save %d of a goroutine: %d bytes differ from the first save's %d", j, len(got), len(want))
+		}
+		return err
+	})
 	if back, err := c.Decompress(want, MaxSize); err != nil || !bytes.Equal(back, raw) {
 		t.Fatalf("the save does not decompress to the archive (%v)", err)
 	}
