@@ -115,13 +115,13 @@ type Codec struct {
 
 	mu     sync.Mutex
 	stream *zstd.Decoder // for frames without a content size; guarded by mu
-	encs   map[encoderKey]*zstd.Encoder
+	encs   map[encoderKey]*encoderPool
 }
 
 // New returns a codec with the given dictionaries (none is fine: it then handles only
 // frames without a dictionary, such as ZsDic.pack.zs).
 func New(dicts ...Dict) (*Codec, error) {
-	c := &Codec{dicts: map[uint32]Dict{}, encs: map[encoderKey]*zstd.Encoder{}}
+	c := &Codec{dicts: map[uint32]Dict{}, encs: map[encoderKey]*encoderPool{}}
 	var raw [][]byte
 	for _, d := range dicts {
 		if d.ID == 0 {
@@ -203,8 +203,8 @@ func (c *Codec) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stream.Close()
-	for _, e := range c.encs {
-		e.Close()
+	for _, p := range c.encs {
+		p.close()
 	}
 }
 
@@ -306,24 +306,25 @@ const (
 // checksum, with dictionary id (0 for none), which the codec must hold (else a
 // *DictionaryError). The output is at most zstd's bound for the input.
 func (c *Codec) Compress(id uint32, data []byte, level Level) ([]byte, error) {
-	enc, err := c.encoder(id, level)
+	p, err := c.encoders(id, level)
 	if err != nil {
 		return nil, err
 	}
+	enc, err := p.get()
+	if err != nil {
+		return nil, err
+	}
+	defer p.put(enc)
 	return enc.EncodeAll(data, make([]byte, 0, len(data)/2+64)), nil
 }
 
-// encoder returns the (shared, concurrency-safe for EncodeAll) encoder for a dictionary and
-// level. It is made once per codec and holds a bounded pool of compressors (encoderPool):
-// each prepares the dictionary's match tables on its first use and keeps them, so a save
-// only restores them, and saves of several requests at once each get one rather than
-// queueing for a single one.
-func (c *Codec) encoder(id uint32, level Level) (*zstd.Encoder, error) {
+// encoders returns the pool of encoders for a dictionary and level, made once per codec.
+func (c *Codec) encoders(id uint32, level Level) (*encoderPool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	key := encoderKey{id, level}
-	if e, ok := c.encs[key]; ok {
-		return e, nil
+	if p, ok := c.encs[key]; ok {
+		return p, nil
 	}
 	speed := zstd.SpeedBetterCompression
 	if level == Smallest {
@@ -331,7 +332,7 @@ func (c *Codec) encoder(id uint32, level Level) (*zstd.Encoder, error) {
 	}
 	opts := []zstd.EOption{
 		zstd.WithEncoderCRC(false),
-		zstd.WithEncoderConcurrency(encoderPool(level)),
+		zstd.WithEncoderConcurrency(1),
 		zstd.WithEncoderLevel(speed),
 	}
 	if id != 0 {
@@ -341,12 +342,61 @@ func (c *Codec) encoder(id uint32, level Level) (*zstd.Encoder, error) {
 		}
 		opts = append(opts, zstd.WithEncoderDict(d.Data))
 	}
-	e, err := zstd.NewWriter(nil, opts...)
+	p := &encoderPool{opts: opts, max: poolSize(level)}
+	p.ready = sync.NewCond(&p.mu)
+	c.encs[key] = p
+	return p, nil
+}
+
+// An encoderPool holds up to max encoders of one dictionary and level. Each prepares the
+// dictionary's match tables on its first use and keeps them, so a save only restores them;
+// saves of several requests at once each get one rather than queueing for a single one.
+// The encoder returned last is handed out first: with one save at a time the same encoder,
+// its tables warm in the cache, does every save (handed out in turn, as the library's own
+// pool does, each save met tables gone cold, and saves were measurably slower).
+type encoderPool struct {
+	opts  []zstd.EOption
+	max   int
+	mu    sync.Mutex
+	ready *sync.Cond // signalled when an encoder is put back
+	free  []*zstd.Encoder
+	made  int
+}
+
+func (p *encoderPool) get() (*zstd.Encoder, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.free) == 0 && p.made >= p.max {
+		p.ready.Wait()
+	}
+	if n := len(p.free); n > 0 {
+		e := p.free[n-1]
+		p.free = p.free[:n-1]
+		return e, nil
+	}
+	e, err := zstd.NewWriter(nil, p.opts...)
 	if err != nil {
 		return nil, err
 	}
-	c.encs[key] = e
+	p.made++
 	return e, nil
+}
+
+func (p *encoderPool) put(e *zstd.Encoder) {
+	p.mu.Lock()
+	p.free = append(p.free, e)
+	p.mu.Unlock()
+	p.ready.Signal()
+}
+
+// close releases the encoders not in use.
+func (p *encoderPool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, e := range p.free {
+		e.Close()
+	}
+	p.free = nil
 }
 
 // Has says whether the codec holds dictionary id (0, none, it always has).
@@ -355,11 +405,11 @@ func (c *Codec) Has(id uint32) bool {
 	return id == 0 || ok
 }
 
-// encoderPool is how many compressors an encoder keeps: as many as there are processors for
-// Fast, which the server saves with, at most 4 (each holds about 10 MB of tables, made when
-// the encoder is first used); one for Smallest, whose compressor holds 70 MB and which only
-// the command line uses.
-func encoderPool(level Level) int {
+// poolSize is how many encoders a pool keeps: as many as there are processors for Fast,
+// which the server saves with, at most 4 (each holds about 10 MB of tables, made when it is
+// first needed); one for Smallest, whose encoder holds 70 MB and which only the command line
+// uses.
+func poolSize(level Level) int {
 	if level == Smallest {
 		return 1
 	}
