@@ -294,7 +294,9 @@ func countTree(l *ParameterList) (lists, objs, params uint32) {
 
 // canon is the canonical writer's state. Lists and objects are found again by their place
 // in the tree's depth-first order (root first, a list before its children), which every pass
-// below can count as it goes: maps keyed by node were most of the writer's cost.
+// below can count as it goes: maps keyed by node were most of the writer's cost. The passes
+// append to a local copy of buf and store it back once per list, and fill the offset
+// slices by index: every store of a slice header through c cost a write barrier.
 type canon struct {
 	buf       []byte
 	listRecs  []uint32           // each list's record offset, depth-first
@@ -302,6 +304,7 @@ type canon struct {
 	objRecs   []uint32           // each object's record offset, in objects order
 	parBlocks []uint32           // each object's parameter block offset, in objects order
 	objs      []*ParameterObject // in objects order
+	nObjs     int                // objects numbered so far
 	data      []param            // non-string parameters in data-section order
 	strs      []param            // string parameters in string-section order
 	err       error
@@ -320,7 +323,7 @@ func (c *canon) align4() {
 }
 
 // patch16 stores the word distance from a record to a block in the record's u16 field.
-func (c *canon) patch16(rec, field, block uint32) {
+func (c *canon) patch16(buf []byte, rec, field, block uint32) {
 	d := (block - rec) / 4
 	if d > math.MaxUint16 {
 		if c.err == nil {
@@ -328,45 +331,50 @@ func (c *canon) patch16(rec, field, block uint32) {
 		}
 		return
 	}
-	le.PutUint16(c.buf[rec+field:], uint16(d))
+	le.PutUint16(buf[rec+field:], uint16(d))
 }
 
-func (c *canon) listRecord(l *ParameterList) uint32 {
-	at := uint32(len(c.buf))
-	c.buf = le.AppendUint32(c.buf, uint32(l.Name))
-	c.buf = le.AppendUint16(c.buf, 0)
-	c.buf = le.AppendUint16(c.buf, uint16(len(l.Lists)))
-	c.buf = le.AppendUint16(c.buf, 0)
-	c.buf = le.AppendUint16(c.buf, uint16(len(l.Objects)))
-	return at
+func appendListRecord(buf []byte, l *ParameterList) []byte {
+	buf = le.AppendUint32(buf, uint32(l.Name))
+	buf = le.AppendUint16(buf, 0)
+	buf = le.AppendUint16(buf, uint16(len(l.Lists)))
+	buf = le.AppendUint16(buf, 0)
+	return le.AppendUint16(buf, uint16(len(l.Objects)))
 }
 
 // lists places each list's child records together, then descends into them. rec is l's
-// record.
-func (c *canon) lists(l *ParameterList, rec uint32) {
-	c.listRecs = append(c.listRecs, rec)
-	block := uint32(len(c.buf))
-	c.patch16(rec, 4, block)
+// record, n its number depth-first; lists returns the number after l's subtree.
+func (c *canon) lists(l *ParameterList, rec, n uint32) uint32 {
+	c.listRecs[n] = rec
+	buf := c.buf
+	block := uint32(len(buf))
+	c.patch16(buf, rec, 4, block)
 	for _, ch := range l.Lists {
-		c.listRecord(ch)
+		buf = appendListRecord(buf, ch)
 	}
+	c.buf = buf
+	n++
 	for i, ch := range l.Lists {
-		c.lists(ch, block+uint32(i)*listRecSize)
+		n = c.lists(ch, block+uint32(i)*listRecSize, n)
 	}
+	return n
 }
 
 // objects is depth-first with a list's own objects before its child lists' objects. n
 // counts lists depth-first; objects returns the next list's number.
 func (c *canon) objects(l *ParameterList, n uint32) uint32 {
-	c.patch16(c.listRecs[n], 8, uint32(len(c.buf)))
-	c.firstObj = append(c.firstObj, uint32(len(c.objRecs)))
+	buf := c.buf
+	c.patch16(buf, c.listRecs[n], 8, uint32(len(buf)))
+	c.firstObj[n] = uint32(c.nObjs)
 	for _, o := range l.Objects {
-		c.objRecs = append(c.objRecs, uint32(len(c.buf)))
-		c.objs = append(c.objs, o)
-		c.buf = le.AppendUint32(c.buf, uint32(o.Name))
-		c.buf = le.AppendUint16(c.buf, 0)
-		c.buf = le.AppendUint16(c.buf, uint16(len(o.Params)))
+		c.objRecs[c.nObjs] = uint32(len(buf))
+		c.objs[c.nObjs] = o
+		c.nObjs++
+		buf = le.AppendUint32(buf, uint32(o.Name))
+		buf = le.AppendUint16(buf, 0)
+		buf = le.AppendUint16(buf, uint16(len(o.Params)))
 	}
+	c.buf = buf
 	n++
 	for _, ch := range l.Lists {
 		n = c.objects(ch, n)
@@ -382,16 +390,18 @@ func (c *canon) params(l *ParameterList, n uint32) uint32 {
 	for _, ch := range l.Lists {
 		next = c.params(ch, next)
 	}
+	buf := c.buf
 	for j, o := range l.Objects {
-		block := uint32(len(c.buf))
+		block := uint32(len(buf))
 		c.parBlocks[first+uint32(j)] = block
-		c.patch16(c.objRecs[first+uint32(j)], 4, block)
+		c.patch16(buf, c.objRecs[first+uint32(j)], 4, block)
 		for i := range o.Params {
 			p := &o.Params[i]
-			c.buf = le.AppendUint32(c.buf, uint32(p.Name))
-			c.buf = le.AppendUint32(c.buf, uint32(p.Type)<<24)
+			buf = le.AppendUint32(buf, uint32(p.Name))
+			buf = le.AppendUint32(buf, uint32(p.Type)<<24)
 		}
 	}
+	c.buf = buf
 	return next
 }
 
@@ -455,10 +465,10 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 	records := headerSize + uint64(len(pio.Type)) + 4 + uint64(nl)*listRecSize + uint64(no)*objRecSize + uint64(np)*paramRecSize
 	c := &canon{
 		buf:       make([]byte, headerSize, min(2*records, 1<<30)),
-		listRecs:  make([]uint32, 0, nl),
-		firstObj:  make([]uint32, 0, nl),
-		objRecs:   make([]uint32, 0, no),
-		objs:      make([]*ParameterObject, 0, no),
+		listRecs:  make([]uint32, nl),
+		firstObj:  make([]uint32, nl),
+		objRecs:   make([]uint32, no),
+		objs:      make([]*ParameterObject, no),
 		parBlocks: make([]uint32, no),
 		data:      make([]param, 0, np),
 	}
@@ -466,7 +476,9 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 	c.buf = append(c.buf, 0)
 	c.align4()
 	pioOff := uint32(len(c.buf))
-	c.lists(root, c.listRecord(root))
+	rootRec := uint32(len(c.buf))
+	c.buf = appendListRecord(c.buf, root)
+	c.lists(root, rootRec, 0)
 	c.objects(root, 0)
 	c.collect(root, 0, true)
 	c.params(root, 0)
@@ -516,7 +528,7 @@ func (pio *ParameterIO) writeCanonical() ([]byte, error) {
 	}
 	c.align4()
 	strStart := uint32(len(c.buf))
-	seen := map[string]uint32{}
+	seen := make(map[string]uint32, len(c.strs))
 	for _, p := range c.strs {
 		s := c.param(p).Value.(string)
 		at, ok := seen[s]
