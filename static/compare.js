@@ -65,37 +65,25 @@ export function describe(c, docA, docB) {
   let who = c.path[0], where = c.path.slice(1).join(" / ");
   const n = c.nodeB !== undefined ? find(docB, c.nodeB) : c.nodeA !== undefined ? find(docA, c.nodeA) : null;
   if (n && stepNode(c.path[0]) >= 0) who = `#${n.id} ${nodeTitle(n)}`;
-  if (!where) where = wholeNode(c) ? (c.op === "added" ? "node only here" : "node only in the other file") : "";
+  // A whole node's values are the node: its title says enough.
+  if (wholeNode(c)) return { op: c.op, who, where: c.op === "added" ? "node only here" : "node only in the other file", values: "" };
   return { op: c.op, who, where, values: `${shortValue(c.old)} → ${shortValue(c.new)}` };
 }
 
 // The row as one line of text, as the panel shows it and tests read it.
 export function rowText(r) {
-  return `${r.who}${r.where ? " · " + r.where : ""}: ${r.values}`;
+  return `${r.who}${r.where ? " · " + r.where : ""}${r.values ? ": " + r.values : ""}`;
 }
 
-// How the other file's node ids become the working copy's: the nodes the changes pair, the
-// same id otherwise. When the changes pair nodes of different ids the files number their
-// nodes differently, and an unchanged node's counterpart is not known: then a link to one is
-// refused rather than guessed.
-export function nodeMap(changes, docB) {
-  const pairs = new Map(), onlyA = new Set(), onlyB = new Set();
-  let renumbered = false;
-  for (const c of changes) {
-    if (wholeNode(c)) {
-      if (c.op === "removed") onlyA.add(c.nodeA);
-      else onlyB.add(c.nodeB);
-    } else if (c.nodeA !== undefined && c.nodeB !== undefined) {
-      pairs.set(c.nodeA, c.nodeB);
-      if (c.nodeA !== c.nodeB) renumbered = true;
-    }
-  }
-  const ids = new Set((docB.nodes || []).map((n) => n.id));
+// How the other file's node ids become the working copy's: the matched nodes whose ids
+// differ are listed by the diff (renumbered: [[id in a, id in b], ...]); any other node
+// either only the other file has (the changes say so) or keeps its id.
+export function nodeMap(changes, renumbered = []) {
+  const pairs = new Map(renumbered), onlyA = new Set();
+  for (const c of changes) if (wholeNode(c) && c.op === "removed") onlyA.add(c.nodeA);
   return (id) => {
     if (pairs.has(id)) return pairs.get(id);
     if (onlyA.has(id)) throw new TakeBackError(`it links to node #${id}, which only the other file has: take that node back first`);
-    if (renumbered) throw new TakeBackError(`it links to node #${id}, and the files number their nodes differently`);
-    if (!ids.has(id) || onlyB.has(id)) throw new TakeBackError(`it links to node #${id}, which this file does not have`);
     return id;
   };
 }
@@ -103,13 +91,15 @@ export function nodeMap(changes, docB) {
 export class TakeBackError extends Error {}
 
 // Takes change c back: the place it names in the working copy (edits.doc) gets the other
-// file's value (docA), as one edit labelled "Take back …". changes is the whole list (for
-// the node matching). Returns {ok: true} or {ok: false, reason}.
-export function takeBack(edits, docA, c, changes) {
+// file's value (docA), as one edit labelled "Take back" and the change's row. reply is the
+// whole diff ({changes, renumbered}), for the node matching. Returns {ok: true} or {ok:
+// false, reason}.
+export function takeBack(edits, docA, c, reply) {
   const docB = edits.doc;
-  const label = `Take back ${c.path.join(" / ")}`;
+  const r = describe(c, docA, docB);
+  const label = `Take back ${r.who}${r.where ? " · " + r.where : ""}`;
   try {
-    const mapNode = nodeMap(changes, docB);
+    const mapNode = nodeMap(reply.changes, reply.renumbered);
     return edits.group(label, () => {
       if (wholeNode(c) && c.op === "added") {
         const res = edits.deleteNodes([c.nodeB]);
@@ -161,18 +151,19 @@ class Translate {
     Object.assign(this, { tx, docA, docB, mapNode });
   }
 
-  // A node only the other file has comes back with its id (free in the working copy,
-  // which never reuses an id) and its links translated.
+  // A node only the other file has comes back with its links translated, under its id when
+  // the working copy has no node of that id (two files read from disk may both use it),
+  // else under the next free one.
   restoreNode(n) {
     if (!n) throw new TakeBackError("no such node in the other file");
-    if ((n.attachments || []).length) throw new TakeBackError("the node has attachments, which are taken back with the file's attachments");
+    if ((n.attachments || []).length) throw new TakeBackError("the node has attachments, which this file numbers differently");
     const nodes = this.docB.nodes;
-    if (nodes.some((x) => x.id === n.id)) throw new TakeBackError(`this file has another node #${n.id}`);
     const copy = clone(n);
+    if (nodes.some((x) => x.id === n.id)) copy.id = nodes.reduce((m, x) => Math.max(m, x.id + 1), 0);
     for (const k of ["children", "jumps"]) for (const l of copy[k] || []) l.node = this.mapNode(l.node);
     if (copy.queries) copy.queries = copy.queries.map(this.mapNode);
     for (const list of ["properties", "inputs"]) for (const p of copy[list] || []) this.plug(p);
-    let at = nodes.findIndex((x) => x.id > n.id);
+    let at = nodes.findIndex((x) => x.id > copy.id);
     if (at < 0) at = nodes.length;
     this.tx.splice(nodes, at, 0, copy);
   }

@@ -60,8 +60,8 @@ test("rows name the node, the place and both values", () => {
     "#0 Sequential · child 1: {\"node\":2,\"name\":\"\"} → {\"node\":3,\"name\":\"\"}",
     "#1 Walk · property Speed / value: 1.5 → 3",
     "#1 Walk · input Target / source: {\"blackboard\":0} → {\"blackboard\":1}",
-    "#2 Wait · node only in the other file: {} → (none)",
-    "#3 Run · node only here: (none) → {}",
+    "#2 Wait · node only in the other file",
+    "#3 Run · node only here",
   ]);
 });
 
@@ -89,7 +89,7 @@ test("taking each change back, and undoing it", () => {
     const doc = docB();
     const before = JSON.stringify(doc);
     const edits = createEdits(doc);
-    const res = takeBack(edits, a, changes[k], changes);
+    const res = takeBack(edits, a, changes[k], { changes });
     assert.deepEqual(res, { ok: true }, `change ${k}`);
     assert.equal(edits.history.done.length, 1, `change ${k}: one edit`);
     check(doc);
@@ -104,14 +104,14 @@ test("a link to a node only the other file has waits for the node", () => {
   const doc = docB();
   const before = JSON.stringify(doc);
   const edits = createEdits(doc);
-  const res = takeBack(edits, docA(), changes[1], changes);
+  const res = takeBack(edits, docA(), changes[1], { changes });
   assert.deepEqual(res, { ok: false, reason: "Cannot take back node 0 Sequential (guid g0) / child 1: it links to node #2, which only the other file has: take that node back first" });
   assert.equal(JSON.stringify(doc), before);
   assert.equal(edits.history.done.length, 0);
   // The node back, the changes say so (as a fresh diff would: node 2 is matched now).
-  assert.deepEqual(takeBack(edits, docA(), changes[4], changes), { ok: true });
+  assert.deepEqual(takeBack(edits, docA(), changes[4], { changes }), { ok: true });
   const now = changes.filter((c) => c !== changes[4]);
-  assert.deepEqual(takeBack(edits, docA(), changes[1], now), { ok: true });
+  assert.deepEqual(takeBack(edits, docA(), changes[1], { changes: now }), { ok: true });
   assert.deepEqual(doc.nodes[0].children, [{ node: 1, name: "" }, { node: 2, name: "" }]);
   edits.undo();
   edits.undo();
@@ -120,7 +120,7 @@ test("a link to a node only the other file has waits for the node", () => {
 
 test("a change at an unknown place is refused", () => {
   const c = { op: "changed", path: ["node 1 Walk (guid g1)", "attachment 0"], old: 1, new: 2, nodeA: 1, nodeB: 1 };
-  const res = takeBack(createEdits(docB()), docA(), c, [c]);
+  const res = takeBack(createEdits(docB()), docA(), c, { changes: [c] });
   assert.equal(res.ok, false);
   assert.equal(res.reason, "Cannot take back node 1 Walk (guid g1) / attachment 0: attachment 0 is not a place the editor takes back (take the whole node's change instead)");
 });
@@ -148,7 +148,7 @@ test("settle mixes the two merges as chosen, and checks each choice holds", asyn
     if (a.category !== b.category) out.push({ op: "changed", path: ["category"], old: a.category, new: b.category });
     const va = a.nodes[1].properties[0].value, vb = b.nodes[1].properties[0].value;
     if (va !== vb) out.push({ op: "changed", path: ["node 1 Walk (guid g1)", "property Speed", "value"], old: va, new: vb, nodeA: 1, nodeB: 1 });
-    return out;
+    return { changes: out };
   };
   let d = await settle(conflicts, ["ours", "theirs"], ask, diff);
   assert.equal(d.category, "Ours");
@@ -171,4 +171,17 @@ test("replaceDocument is one edit whose undo restores the very document", () => 
   assert.equal(edits.history.done.length, 1);
   edits.undo();
   assert.equal(JSON.stringify(doc), before);
+});
+
+// A link to a node the files number differently follows the diff's renumbered pairs.
+test("a link to a renumbered node is translated", () => {
+  const doc = docB();
+  doc.nodes[1].id = 7; // the working copy numbers Walk 7
+  doc.nodes[0].children[0].node = 7;
+  const c = { op: "changed", path: ["node 0 Sequential (guid g0)", "child 0"], old: { node: 1, name: "" }, new: { node: 7, name: "x" }, nodeA: 0, nodeB: 0 };
+  doc.nodes[0].children[0].name = "x";
+  const edits = createEdits(doc);
+  assert.deepEqual(takeBack(edits, docA(), c, { changes: [c], renumbered: [[1, 7]] }), { ok: true });
+  assert.deepEqual(doc.nodes[0].children[0], { node: 7, name: "" });
+  assert.deepEqual(edits.history.done.map((x) => x.label), ["Take back #0 Sequential · child 0"]);
 });

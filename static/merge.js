@@ -8,7 +8,7 @@
 // diffed against the result: no change may remain at a place settled for that side, so every
 // choice is checked to hold before the result reaches the working copy.
 
-import { takeBack, stepNode } from "./compare.js";
+import { takeBack, stepNode, shortValue } from "./compare.js";
 import { createEdits } from "./edits.js";
 
 // Whether change c lies within the place conflict k names: a conflict on a node is matched by
@@ -25,7 +25,7 @@ export function within(c, k) {
 
 // The document that settles conflicts as choices says ("ours" or "theirs" for each, in the
 // order the server listed them). ask(prefer) answers /api/merge with that preference
-// ({document, conflicts}); diff(a, b) answers /api/diff's changes. Throws an Error saying
+// ({document, conflicts}); diff(a, b) answers /api/diff ({changes, renumbered}). Throws an Error saying
 // which conflict could not be settled as chosen.
 export async function settle(conflicts, choices, ask, diff) {
   if (choices.length !== conflicts.length || choices.some((c) => c !== "ours" && c !== "theirs")) {
@@ -36,7 +36,8 @@ export async function settle(conflicts, choices, ask, diff) {
   const [mo, mt] = await Promise.all([ask("ours"), ask("theirs")]);
   const result = structuredClone(mo.document);
   const scratch = createEdits(result);
-  const changes = await diff(mt.document, result);
+  const reply = await diff(mt.document, result);
+  const changes = reply.changes;
   const taken = [];
   conflicts.forEach((k, i) => {
     if (choices[i] !== "theirs") return;
@@ -46,12 +47,12 @@ export async function settle(conflicts, choices, ask, diff) {
   });
   // From the last: taking an item of a list back leaves the places before it as they were.
   for (const c of taken.reverse()) {
-    const res = takeBack(scratch, mt.document, c, changes);
+    const res = takeBack(scratch, mt.document, c, reply);
     if (!res.ok) throw new Error(res.reason);
   }
   const [fromOurs, fromTheirs] = await Promise.all([diff(mo.document, result), diff(mt.document, result)]);
   conflicts.forEach((k, i) => {
-    const left = (choices[i] === "ours" ? fromOurs : fromTheirs).filter((c) => within(c, k));
+    const left = (choices[i] === "ours" ? fromOurs : fromTheirs).changes.filter((c) => within(c, k));
     if (left.length) throw new Error(`conflict ${k.path.join(" / ")}: ${choices[i]} could not be taken exactly (${left.length} difference${left.length === 1 ? "" : "s"} left)`);
   });
   return result;
@@ -66,4 +67,9 @@ export function replaceDocument(edits, next, label) {
   tx.structure = true;
   tx.geometry = true;
   return edits.commit(tx);
+}
+
+// A conflict as its row reads: the place, then the three values.
+export function conflictText(k) {
+  return `${k.path.join(" / ")}: base ${shortValue(k.base)}, ours ${shortValue(k.ours)}, theirs ${shortValue(k.theirs)}`;
 }

@@ -1,0 +1,223 @@
+package static_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"ainbeditor/internal/graph"
+)
+
+const kitchenSink = "synthetic/kitchen_sink_v407.ainb"
+
+// version writes the kitchen sink edited by edit as an .ainb file of that name in a temporary
+// directory and returns its path.
+func version(t *testing.T, name string, edit func(d *graph.Document)) string {
+	t.Helper()
+	data, err := os.ReadFile(corpusFile(t, kitchenSink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := graph.Parse(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(d)
+	out, err := d.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// setProperty sets the int property name of node id.
+func setProperty(t *testing.T, d *graph.Document, id int, name string, v int64) {
+	t.Helper()
+	for i := range d.Nodes[id].Properties {
+		if p := &d.Nodes[id].Properties[i]; p.Name == name {
+			p.Value.Int = v
+			return
+		}
+	}
+	t.Fatalf("node %d has no property %s", id, name)
+}
+
+// edited is the working copy of the compare test: node 9's I7 set to 99, node 28 (the last
+// child of node 0) removed, and a StateEnd node added, unlinked, which the file numbers 28.
+func edited(t *testing.T) string {
+	return version(t, "kitchen_sink_v407.ainb", func(d *graph.Document) {
+		setProperty(t, d, 9, "I7", 99)
+		d.Nodes[0].Children = d.Nodes[0].Children[:22]
+		added := d.Nodes[27]
+		added.GUID[15] ^= 0xff
+		d.Nodes[28] = added
+		d.Nodes[28].ID = 28
+	})
+}
+
+type compareState struct {
+	Active  bool
+	Other   string
+	Rows    []string
+	Current int
+	Status  map[string]string
+	Ghosts  []struct{ ID, X, Y float64 }
+	Drawn   [][]any
+	Merge   *struct {
+		Conflicts []string
+		Choices   []string
+	}
+	ShareID   string
+	LastShare string
+	Timings   map[string]float64
+}
+
+func (p *page) compareState() compareState {
+	p.t.Helper()
+	return eval[compareState](p, `ainbEditor.compare()`)
+}
+
+// The property I7 of node 9 in the page's document.
+func (p *page) i7() float64 {
+	p.t.Helper()
+	return eval[float64](p, `ainbEditor.document().nodes.find((n) => n.id === 9).properties.find((q) => q.name === "I7").value`)
+}
+
+// TestCompareWith compares an edited working copy with the original file: the nodes marked
+// in their colours (as the canvas drew them), the Changes panel's exact rows, N and P
+// stepping through them, a change taken back as one edit that a refreshed diff no longer
+// lists, its undo, the diff shared by link, and leaving.
+func TestCompareWith(t *testing.T) {
+	p := newBrowser(t)
+	p.open(edited(t))
+	original := eval[string](p, `JSON.stringify(ainbEditor.document())`)
+	p.run(`document.querySelector("[data-action=compare]").click()`)
+	p.upload("#compare-input", corpusFile(t, kitchenSink))
+	p.waitFor(`ainbEditor.compare().rows.length > 0`)
+	p.run(`ainbEditor.fitAll()`)
+	p.waitFor(`ainbEditor.compare().drawn.length === 4`)
+
+	s := p.compareState()
+	wantRows := []string{
+		`#0 Sequential · child 22: {"node":28,"name":"mod"} → (none)`,
+		`#9 Task07 · property I7 / value: 1 → 99`,
+		`#28 Helper.module · node only in the other file`,
+		`#28 StateEnd · node only here`,
+	}
+	if !s.Active || s.Other != "kitchen_sink_v407.ainb" || !reflect.DeepEqual(s.Rows, wantRows) {
+		t.Fatalf("compared with %q (active %v), rows %s, want %s", s.Other, s.Active, rowsJSON(s.Rows), rowsJSON(wantRows))
+	}
+	if got := eval[[]string](p, `[...document.querySelectorAll(".compare-row .compare-text")].map((e) => e.textContent)`); !reflect.DeepEqual(got, wantRows) {
+		t.Errorf("the panel shows %s", rowsJSON(got))
+	}
+	if want := map[string]string{"0": "changed", "9": "changed", "28": "added"}; !reflect.DeepEqual(s.Status, want) {
+		t.Errorf("status %v, want %v", s.Status, want)
+	}
+	if len(s.Ghosts) != 1 || s.Ghosts[0].ID != 28 {
+		t.Errorf("ghosts %v, want node 28", s.Ghosts)
+	}
+	p.drewExactly("28 #3fb950 node", "0 #e3b341 node", "9 #e3b341 node", "28 #f85149 ghost")
+
+	// N and P step through the changes: each node centred and selected; the ghost centred,
+	// nothing selected.
+	p.run(`document.getElementById("graph").focus()`)
+	for k, want := range []struct {
+		key     string
+		current int
+		sel     []int
+	}{{"n", 0, []int{0}}, {"n", 1, []int{9}}, {"n", 2, []int{}}, {"n", 3, []int{28}}, {"n", 0, []int{0}}, {"p", 3, []int{28}}, {"p", 2, []int{}}} {
+		p.key(want.key)
+		p.waitFor(fmt.Sprintf(`ainbEditor.compare().current === %d`, want.current))
+		if sel := eval[[]int](p, `ainbEditor.selection()`); !reflect.DeepEqual(sel, want.sel) {
+			t.Errorf("step %d (%s): selection %v, want %v", k, want.key, sel, want.sel)
+		}
+		if len(want.sel) == 1 {
+			p.centred(want.sel[0])
+		}
+	}
+	// The ghost (the last step) is in the middle of the view, where the other file has it.
+	if v, g := eval[viewState](p, `ainbEditor.view()`), p.compareState().Ghosts[0]; math.Abs(v.X-(g.X+graph.NodeWidth/2)) > 0.5 || v.Y < g.Y || v.Y > g.Y+400 {
+		t.Errorf("view %+v, the ghost at %+v", v, g)
+	}
+
+	// Taking I7 back is one edit that sets exactly that value; the diff, asked again, no
+	// longer lists it; the undo gives the working copy back exactly, and the row comes back.
+	p.run(`document.querySelectorAll(".compare-row")[1].querySelector("[data-action=take-back]").click()`)
+	p.waitFor(`ainbEditor.compare().rows.length === 3`)
+	if h := eval[map[string][]string](p, `ainbEditor.history()`); !reflect.DeepEqual(h["undo"], []string{"Take back #9 Task07 · property I7 / value"}) {
+		t.Errorf("history %v", h)
+	}
+	if !eval[bool](p, `(() => { const d = JSON.parse(`+jsString(original)+`);
+	  d.nodes.find((n) => n.id === 9).properties.find((q) => q.name === "I7").value = 1;
+	  return JSON.stringify(d) === JSON.stringify(ainbEditor.document()); })()`) {
+		t.Errorf("after taking I7 back the document is not the working copy with I7 = 1: I7 = %v", p.i7())
+	}
+	if got := p.compareState().Rows; !reflect.DeepEqual(got, []string{wantRows[0], wantRows[2], wantRows[3]}) {
+		t.Errorf("rows after taking back: %s", rowsJSON(got))
+	}
+	p.key("z", chromedp.ModifierCtrl)
+	p.waitFor(`ainbEditor.compare().rows.length === 4`)
+	if !eval[bool](p, `JSON.stringify(ainbEditor.document()) === `+jsString(original)) {
+		t.Errorf("the undo did not give the working copy back exactly: I7 = %v", p.i7())
+	}
+	p.drewExactly("28 #3fb950 node", "0 #e3b341 node", "9 #e3b341 node", "28 #f85149 ghost")
+
+	// Shared: the link opens the working copy compared with the other version.
+	link := eval[string](p, `document.querySelector("[data-action=compare-share]").click(), new Promise((r) => { const t = setInterval(() => { const l = ainbEditor.compare().lastShare; if (l) { clearInterval(t); r(l); } }, 20); })`)
+	if !regexp.MustCompile(`/s/[^#]+#compare=[\w-]+$`).MatchString(link) {
+		t.Fatalf("diff link %q", link)
+	}
+	u, _ := url.Parse(link)
+	q := p.newTab(u.Path + "#" + u.Fragment)
+	q.waitFor(`ainbEditor.loads() > 0 && ainbEditor.compare().rows.length === 4`)
+	if got := q.compareState(); !reflect.DeepEqual(got.Rows, wantRows) || got.ShareID == "" {
+		t.Errorf("the diff link shows %s (share %q)", rowsJSON(got.Rows), got.ShareID)
+	}
+
+	// Leaving restores the normal view: no marks drawn, the panel hidden.
+	p.run(`document.querySelector("[data-action=compare-leave]").click()`)
+	p.waitFor(`!ainbEditor.compare().active`)
+	p.run(`ainbEditor.fitAll()`)
+	p.waitFor(`ainbEditor.compare().drawn.length === 0`)
+	if !eval[bool](p, `document.querySelector("section.compare").hidden`) {
+		t.Error("the Changes panel still shows")
+	}
+}
+
+// drewExactly fails unless the last frame drew exactly these compare marks ("id colour
+// kind"), waiting for a frame to draw them.
+func (p *page) drewExactly(want ...string) {
+	p.t.Helper()
+	p.run(`ainbEditor.fitAll()`)
+	p.waitFor(fmt.Sprintf(`ainbEditor.compare().drawn.length === %d`, len(want)))
+	var got []string
+	for _, d := range p.compareState().Drawn {
+		got = append(got, fmt.Sprintf("%v %v %v", d...))
+	}
+	if !reflect.DeepEqual(got, want) {
+		p.t.Errorf("the frame drew %q, want %q", got, want)
+	}
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// rowsJSON is for failure messages.
+func rowsJSON(rows []string) string {
+	b, _ := json.MarshalIndent(rows, "", "  ")
+	return string(b)
+}
