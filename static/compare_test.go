@@ -221,3 +221,69 @@ func rowsJSON(rows []string) string {
 	b, _ := json.MarshalIndent(rows, "", "  ")
 	return string(b)
 }
+
+// TestMerge merges another version into the working copy against the original: the edit
+// only theirs made combines, the two conflicts are listed with their three values and
+// settled one each way, twice (each choice the other way round the second time); the merged
+// document is exactly the working copy with theirs' edit and the chosen values, one edit
+// that Ctrl+Z takes back exactly.
+func TestMerge(t *testing.T) {
+	p := newBrowser(t)
+	p.open(version(t, "kitchen_sink_v407.ainb", func(d *graph.Document) {
+		setProperty(t, d, 9, "I7", 99)
+		setProperty(t, d, 12, "I10", 55)
+	}))
+	ours := eval[string](p, `JSON.stringify(ainbEditor.document())`)
+	theirs := version(t, "theirs.ainb", func(d *graph.Document) {
+		setProperty(t, d, 9, "I7", 77)
+		setProperty(t, d, 12, "I10", 66)
+		setProperty(t, d, 3, "I1", -1)
+	})
+	for round, choice := range [][2]string{{"ours", "theirs"}, {"theirs", "ours"}} {
+		p.run(`document.querySelector("[data-action=merge]").click()`)
+		p.upload("#merge-base-input", corpusFile(t, kitchenSink))
+		p.upload("#merge-theirs-input", theirs)
+		p.waitFor(`!document.querySelector("[data-action=merge-run]").disabled`)
+		p.run(`document.querySelector("[data-action=merge-run]").click()`)
+		p.waitFor(`(ainbEditor.compare().merge || {conflicts: []}).conflicts.length > 0`)
+		s := p.compareState()
+		want := []string{
+			`node 9 Task07 (guid 5eed001e-0009-403f-801e-00058ff34739) / property I7: base {"name":"I7","type":"int","value":1,"usesDefault":false}, ours {"name":"I7","type":"int","value":99,"usesDefault":false}, theirs {"name":"I7","type":"int","value":77,"usesDefault":false}`,
+			`node 12 Task10 (guid 5eed001e-000c-4054-801e-00076a99b44c) / property I10: base {"name":"I10","type":"int","value":10,"usesDefault":false}, ours {"name":"I10","type":"int","value":55,"usesDefault":false}, theirs {"name":"I10","type":"int","value":66,"usesDefault":false}`,
+		}
+		if !reflect.DeepEqual(s.Merge.Conflicts, want) {
+			t.Fatalf("conflicts %s, want %s", rowsJSON(s.Merge.Conflicts), rowsJSON(want))
+		}
+		if !eval[bool](p, `document.querySelector("[data-action=merge-apply]").disabled`) {
+			t.Error("the merge could be applied with no conflict settled")
+		}
+		for k, side := range choice {
+			p.run(fmt.Sprintf(`document.querySelectorAll(".merge-row")[%d].querySelector("[data-choice=%s]").click()`, k, side))
+		}
+		p.waitFor(`!document.querySelector("[data-action=merge-apply]").disabled`)
+		p.run(`document.querySelector("[data-action=merge-apply]").click()`)
+		p.waitFor(`ainbEditor.history().undo.length === 1`)
+		if h := eval[map[string][]string](p, `ainbEditor.history()`); !reflect.DeepEqual(h["undo"], []string{"Merge theirs.ainb"}) {
+			t.Errorf("history %v", h)
+		}
+		value := func(side string, ours, theirs int) int {
+			if side == "ours" {
+				return ours
+			}
+			return theirs
+		}
+		i7, i10 := value(choice[0], 99, 77), value(choice[1], 55, 66)
+		if !eval[bool](p, fmt.Sprintf(`(() => { const d = JSON.parse(%s);
+		  const set = (id, name, v) => { d.nodes.find((n) => n.id === id).properties.find((q) => q.name === name).value = v; };
+		  set(9, "I7", %d); set(12, "I10", %d); set(3, "I1", -1);
+		  return JSON.stringify(d) === JSON.stringify(ainbEditor.document()); })()`, jsString(ours), i7, i10)) {
+			t.Errorf("round %d (%v): the merged document is not ours with I7 %d, I10 %d and I1 -1: %s", round, choice, i7, i10,
+				eval[string](p, `JSON.stringify([9, 12, 3].map((id) => ainbEditor.document().nodes.find((n) => n.id === id).properties.slice(0, 1)))`))
+		}
+		p.key("z", chromedp.ModifierCtrl)
+		p.waitFor(`ainbEditor.history().undo.length === 0`)
+		if !eval[bool](p, `JSON.stringify(ainbEditor.document()) === `+jsString(ours)) {
+			t.Errorf("round %d: the undo did not give the working copy back exactly", round)
+		}
+	}
+}
