@@ -151,6 +151,7 @@ export class CompareView {
     const ed = this.ed;
     if (!ed.doc) return false;
     ed.status("Reading the other version…");
+    const t0 = performance.now();
     let v;
     try {
       v = await read();
@@ -160,7 +161,10 @@ export class CompareView {
       return false;
     }
     this.shareId = "";
-    return this.start(v.doc, v.name);
+    const readMs = performance.now() - t0;
+    const ok = await this.start(v.doc, v.name);
+    this.timings.read = readMs;
+    return ok;
   }
 
   // Compares the working copy with doc (the other version, named name).
@@ -168,6 +172,8 @@ export class CompareView {
     const ed = this.ed;
     this.timings = { start: performance.now() };
     this.other = doc;
+    // Sent with every diff while comparing: made once.
+    this.otherText = JSON.stringify(doc);
     this.otherName = name;
     this.shownDoc = ed.doc;
     this.current = -1;
@@ -188,7 +194,7 @@ export class CompareView {
     const gen = ++this.generation, t0 = performance.now();
     let reply;
     try {
-      reply = await api.diff(this.other, ed.doc);
+      reply = await api.diff(this.otherText, ed.doc);
     } catch (err) {
       if (gen === this.generation) ed.ui.toast(`Could not compare: ${err.message}`, "error");
       return false;
@@ -220,10 +226,12 @@ export class CompareView {
     clearTimeout(this.refreshTimer);
     this.generation++;
     this.other = null;
+    this.otherText = "";
     this.changes = [];
     this.marks = null;
     this.current = -1;
     this.shareId = "";
+    this.timings = {};
     this.version++;
     this.panel.hidden = true;
     this.ed.requestRender();
