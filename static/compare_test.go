@@ -9,11 +9,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"ainbeditor/internal/graph"
+	"ainbeditor/internal/testcorpus"
 )
 
 const kitchenSink = "synthetic/kitchen_sink_v407.ainb"
@@ -333,5 +336,51 @@ func TestCompareBenchmark(t *testing.T) {
 	t.Logf("both documents → first coloured frame: %.0f ms (median %.0f)", frames, percentile(frames, 0.5))
 	if m := percentile(frames, 0.5); m > 300 {
 		t.Logf("NOTE: the median %.0f ms is over the 300 ms goal", m)
+	}
+}
+
+// TestCompareWithPack compares a pack member with the member of the same path in a pack
+// file, and with the copy the open pack holds: no change until a node is deleted, which the
+// diff, asked again after the edit, lists.
+func TestCompareWithPack(t *testing.T) {
+	p := newBrowser(t)
+	dir := testcorpus.Dir(t)
+	pack := filepath.Join(dir, "sarc", "Accessory_Battery.pack.zs")
+	p.upload("#zsdic-input", filepath.Join(dir, "zstd", "ZsDic.pack.zs"))
+	p.waitFor(`ainbEditor.status().startsWith("Kept ZsDic.pack.zs")`)
+	p.upload("#pack-input", pack)
+	p.waitFor(`ainbEditor.status().startsWith("Opened pack")`)
+	const root = "AI/Accessory_Battery_Event.event.root.ainb"
+	p.do(chromedp.Click(chromedp.CSS(`.pack-files button[data-member="` + root + `"]`)))
+	p.waitFor(`ainbEditor.loads() > 0`)
+	p.upload("#compare-input", pack)
+	p.waitFor(`ainbEditor.compare().active && ainbEditor.status().startsWith("Compared")`)
+	if s := p.compareState(); s.Other != root+" in Accessory_Battery.pack.zs" || len(s.Rows) != 0 {
+		t.Fatalf("compared with %q: rows %s", s.Other, rowsJSON(s.Rows))
+	}
+	// The last node deleted: selected by its link, then the Delete key.
+	last := eval[int](p, `(() => { const d = ainbEditor.document(), roots = new Set(d.commands.flatMap((c) => [c.root, c.secondary]));
+	  return d.nodes.filter((n) => !roots.has(n.id)).at(-1).id; })()`)
+	p.run(fmt.Sprintf(`location.hash = "#node=%d"`, last))
+	p.waitFor(fmt.Sprintf(`ainbEditor.selection()[0] === %d`, last))
+	p.key(kb.Delete)
+	p.waitFor(`ainbEditor.compare().rows.length > 0`)
+	rows := p.compareState().Rows
+	want := []string{
+		`#336 EventTriggerChangeModelAlphaDrawTiming · child 0: {"node":337,"name":"Execute"} → (none)`,
+		`#337 OneShotChangeModelAlphaDrawTiming · node only in the other file`,
+	}
+	if last != 337 || !reflect.DeepEqual(rows, want) {
+		t.Errorf("after deleting node %d the rows are %s, want %s", last, rowsJSON(rows), rowsJSON(want))
+	}
+	if g := p.compareState().Ghosts; len(g) != 1 || int(g[0].ID) != last {
+		t.Errorf("ghosts %v, want node %d", g, last)
+	}
+	// The copy the open pack holds gives the same changes.
+	p.run(`document.querySelector("[data-action=compare-leave]").click()`)
+	p.run(`document.querySelector("[data-action=compare-pack]").click()`)
+	p.waitFor(`ainbEditor.compare().active && ainbEditor.status().startsWith("Compared")`)
+	if s := p.compareState(); s.Other != root+" as saved in Accessory_Battery.pack.zs" || !reflect.DeepEqual(s.Rows, want) {
+		t.Errorf("compared with %q: rows %s, want %s", s.Other, rowsJSON(s.Rows), rowsJSON(want))
 	}
 }
