@@ -288,6 +288,26 @@ func TestMerge(t *testing.T) {
 			t.Errorf("round %d: the undo did not give the working copy back exactly", round)
 		}
 	}
+
+	// Without conflicts the merge is the edit at once.
+	clean := version(t, "clean.ainb", func(d *graph.Document) { setProperty(t, d, 3, "I1", -1) })
+	p.run(`document.querySelector("[data-action=merge]").click()`)
+	p.upload("#merge-base-input", corpusFile(t, kitchenSink))
+	p.upload("#merge-theirs-input", clean)
+	p.waitFor(`document.querySelector(".merge").textContent.includes("clean.ainb") && !document.querySelector("[data-action=merge-run]").disabled`)
+	p.run(`document.querySelector("[data-action=merge-run]").click()`)
+	p.waitFor(`ainbEditor.history().undo.length === 1`)
+	if h := eval[map[string][]string](p, `ainbEditor.history()`); !reflect.DeepEqual(h["undo"], []string{"Merge clean.ainb"}) {
+		t.Errorf("history %v", h)
+	}
+	if !eval[bool](p, `(() => { const d = JSON.parse(`+jsString(ours)+`);
+	  d.nodes.find((n) => n.id === 3).properties.find((q) => q.name === "I1").value = -1;
+	  return JSON.stringify(d) === JSON.stringify(ainbEditor.document()); })()`) {
+		t.Error("the clean merge is not ours with I1 -1")
+	}
+	if !eval[bool](p, `document.querySelector(".merge").hidden`) {
+		t.Error("the Merge panel stays open after merging")
+	}
 }
 
 // TestCompareBenchmark measures Compare with… on the 7,130-node file against a version with
@@ -338,17 +358,25 @@ func TestCompareBenchmark(t *testing.T) {
 	}
 }
 
-// TestCompareWithPack compares a pack member with the member of the same path in a pack
-// file, and with the copy the open pack holds: no change until a node is deleted, which the
-// diff, asked again after the edit, lists.
-func TestCompareWithPack(t *testing.T) {
-	p := newBrowser(t)
-	dir := testcorpus.Dir(t)
+// openBatteryPack opens the corpus's TotK pack, choosing the game's ZsDic.pack.zs first,
+// and returns the pack's path.
+func (p *page) openBatteryPack() string {
+	p.t.Helper()
+	dir := testcorpus.Dir(p.t)
 	pack := filepath.Join(dir, "sarc", "Accessory_Battery.pack.zs")
 	p.upload("#zsdic-input", filepath.Join(dir, "zstd", "ZsDic.pack.zs"))
 	p.waitFor(`ainbEditor.status().startsWith("Kept ZsDic.pack.zs")`)
 	p.upload("#pack-input", pack)
 	p.waitFor(`ainbEditor.status().startsWith("Opened pack")`)
+	return pack
+}
+
+// TestCompareWithPack compares a pack member with the member of the same path in a pack
+// file, and with the copy the open pack holds: no change until a node is deleted, which the
+// diff, asked again after the edit, lists.
+func TestCompareWithPack(t *testing.T) {
+	p := newBrowser(t)
+	pack := p.openBatteryPack()
 	const root = "AI/Accessory_Battery_Event.event.root.ainb"
 	p.do(chromedp.Click(chromedp.CSS(`.pack-files button[data-member="` + root + `"]`)))
 	p.waitFor(`ainbEditor.loads() > 0`)
