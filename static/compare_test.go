@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -186,6 +187,37 @@ func TestCompareWith(t *testing.T) {
 	q.waitFor(`ainbEditor.loads() > 0 && ainbEditor.compare().rows.length === 4`)
 	if got := q.compareState(); !reflect.DeepEqual(got.Rows, wantRows) || got.ShareID == "" {
 		t.Errorf("the diff link shows %s (share %q)", rowsJSON(got.Rows), got.ShareID)
+	}
+
+	// A folder: its file of this file's name is compared; a folder without one is refused,
+	// saying so, and the comparison shown stays.
+	p.run(`document.querySelector("[data-action=compare-leave]").click()`)
+	// A folder of copies of these corpus files.
+	folder := func(files ...string) string {
+		dir := t.TempDir()
+		for _, f := range files {
+			b, err := os.ReadFile(corpusFile(t, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	p.upload("#compare-folder", folder("synthetic/attachments_v407.ainb", kitchenSink))
+	p.waitFor(`ainbEditor.compare().active && ainbEditor.compare().rows.length === 4`)
+	if got := p.compareState(); !reflect.DeepEqual(got.Rows, wantRows) || got.Other != "kitchen_sink_v407.ainb" {
+		t.Errorf("compared with folder's %q: rows %s", got.Other, rowsJSON(got.Rows))
+	}
+	p.upload("#compare-folder", folder("synthetic/attachments_v407.ainb"))
+	p.waitFor(`document.querySelectorAll(".toast.error").length > 0`)
+	if got := p.toasts(); !slices.Contains(got, "error: Could not compare: the folder has no file kitchen_sink_v407.ainb") {
+		t.Errorf("toasts %q", got)
+	}
+	if got := p.compareState(); !got.Active || !reflect.DeepEqual(got.Rows, wantRows) {
+		t.Errorf("a refused folder left compare mode %v with rows %s", got.Active, rowsJSON(got.Rows))
 	}
 
 	// Leaving restores the normal view: no marks drawn, the panel hidden.
