@@ -110,7 +110,7 @@ export function takeBack(edits, docA, c, reply) {
       const t = new Translate(tx, docA, docB, mapNode);
       if (wholeNode(c)) t.restoreNode(docA.nodes.find((n) => n.id === c.nodeA));
       else if (stepNode(c.path[0]) >= 0) t.nodePlace(nodeOf(docA, c.nodeA), nodeOf(docB, c.nodeB), c.path.slice(1));
-      else t.documentPlace(c.path[0]);
+      else t.documentPlace(c.path[0], c);
       tx.structure = true;
       tx.geometry = true;
       if (!tx.ops.length) throw new TakeBackError("the place already has the other file's value");
@@ -282,7 +282,7 @@ class Translate {
     this.tx.set(nb, key, out);
   }
 
-  documentPlace(step) {
+  documentPlace(step, c) {
     const a = this.docA, b = this.docB;
     if (DOC_FIELDS.has(step)) return this.field(a, b, step);
     if (step === "expressions version") {
@@ -313,7 +313,10 @@ class Translate {
     m = /^blackboard (.*?)(?: \((\w+)\))?$/.exec(step);
     if (m) {
       const find = (d) => (d.blackboard || []).findIndex((p) => p.name === m[1] && (!m[2] || p.type === m[2]));
-      const ia = find(a), ib = find(b);
+      const ia = find(a);
+      let ib = find(b);
+      // A renamed parameter is the one at the same place of the same type (as the diff pairs them).
+      if (ia >= 0 && ib < 0 && c.op === "changed" && (b.blackboard || [])[ia] && b.blackboard[ia].type === a.blackboard[ia].type) ib = ia;
       // Sources read parameters by index: adding or removing one moves the others.
       if (ia < 0 || ib < 0) throw new TakeBackError("a parameter only one file has is added or removed in the Blackboard panel");
       return this.tx.set(b.blackboard, ib, clone(a.blackboard[ia]));

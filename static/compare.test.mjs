@@ -185,3 +185,18 @@ test("a link to a renumbered node is translated", () => {
   assert.deepEqual(doc.nodes[0].children[0], { node: 7, name: "" });
   assert.deepEqual(edits.history.done.map((x) => x.label), ["Take back #0 Sequential · child 0"]);
 });
+
+// A renamed blackboard parameter (the path names it as the other file does) is taken back
+// at its place; one only the other file has is refused, since sources read them by index.
+test("blackboard parameters: a rename taken back, an added one refused", () => {
+  const doc = docB();
+  doc.blackboard[1].name = "Clock";
+  const edits = createEdits(doc);
+  const rename = { op: "changed", path: ["blackboard Time"], old: {}, new: {} };
+  assert.deepEqual(takeBack(edits, docA(), rename, { changes: [rename] }), { ok: true });
+  assert.deepEqual(doc.blackboard, docA().blackboard);
+  const gone = { op: "removed", path: ["blackboard Extra"], old: {} };
+  const a = docA();
+  a.blackboard.push({ name: "Extra", type: "int", inherit: "none", value: 1 });
+  assert.deepEqual(takeBack(edits, a, gone, { changes: [gone] }), { ok: false, reason: "Cannot take back blackboard Extra: a parameter only one file has is added or removed in the Blackboard panel" });
+});

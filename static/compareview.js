@@ -14,7 +14,7 @@ import { marks, describe, rowText, changeNode, takeBack } from "./compare.js";
 import { settle, replaceDocument, conflictText } from "./merge.js";
 
 // The editor members this module uses: its context (context.js).
-export const EDITOR_NEEDS = ["doc", "edits", "focusNode", "name", "nodeById", "on", "packs", "requestRender", "select", "session", "share", "status", "ui", "view", "viewChanged"];
+export const EDITOR_NEEDS = ["doc", "edits", "focusNode", "name", "nodeById", "on", "packs", "requestRender", "select", "session", "share", "status", "ui", "view"];
 
 // Edits made while comparing ask for a new diff after this pause, so typing asks once.
 export const REFRESH_DELAY = 300;
