@@ -10,7 +10,7 @@ import * as api from "./api.js";
 import * as store from "./store.js";
 import { NODE_WIDTH, nodeHeight } from "./model.js";
 import { PACK_NAME } from "./packs.js";
-import { marks, describe, rowText, changeNode, takeBack } from "./compare.js";
+import { marks, describe, rowText, changeNode, takeBack, stepNode } from "./compare.js";
 import { settle, replaceDocument, conflictText } from "./merge.js";
 
 // The editor members this module uses: its context (context.js).
@@ -217,6 +217,8 @@ export class CompareView {
 
   scheduleRefresh() {
     if (!this.other) return;
+    // Until the answer comes, the panel says its rows are of the document before the edit.
+    this.summary.textContent = `Comparing again after the edit… (${this.changes.length} change${this.changes.length === 1 ? "" : "s"} before it)`;
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => this.refresh(), REFRESH_DELAY);
   }
@@ -440,7 +442,10 @@ export class CompareView {
     this.mergeSummary.textContent = m.conflicts ? `${m.conflicts.length} conflict${m.conflicts.length === 1 ? "" : "s"}; ${m.choices.filter(Boolean).length} settled.` : "";
     (m.conflicts || []).forEach((k, i) => {
       const pick = (side) => h(`button.small${m.choices[i] === side ? ".chosen" : ""}`, { dataset: { choice: side }, onclick: () => this.choose(i, side) }, side);
-      this.conflictRows.append(h("li.merge-row", { dataset: { k: i } }, h("span", {}, conflictText(k)), pick("ours"), pick("theirs")));
+      // A conflict on a node: its row shows the node.
+      const id = stepNode(k.path[0]);
+      const go = () => id >= 0 && this.ed.nodeById(id) && this.ed.focusNode(id);
+      this.conflictRows.append(h("li.merge-row", { dataset: { k: i } }, h("span", { onclick: go }, conflictText(k)), pick("ours"), pick("theirs")));
     });
   }
 
