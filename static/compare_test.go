@@ -70,6 +70,20 @@ func edited(t *testing.T) string {
 	})
 }
 
+// helperNode is node 28 of the kitchen sink (Helper.module) as the document's JSON has it.
+func helperNode(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile(corpusFile(t, kitchenSink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := graph.Parse("kitchen_sink_v407.ainb", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return graph.AppendNode(nil, &d.Nodes[28])
+}
+
 type compareState struct {
 	Active  bool
 	Other   string
@@ -132,6 +146,7 @@ func TestCompareWith(t *testing.T) {
 		t.Errorf("ghosts %v, want node 28", s.Ghosts)
 	}
 	p.drewExactly("28 #3fb950 node", "0 #e3b341 node", "9 #e3b341 node", "28 #f85149 ghost")
+	p.screenshot("ainb-compare")
 
 	// N and P step through the changes: each node centred and selected; the ghost centred,
 	// nothing selected.
@@ -150,6 +165,7 @@ func TestCompareWith(t *testing.T) {
 			p.centred(want.sel[0])
 		}
 	}
+	p.screenshot("ainb-compare-ghost")
 	// The ghost (the last step) is in the middle of the view, where the other file has it.
 	if v, g := eval[viewState](p, `ainbEditor.view()`), p.compareState().Ghosts[0]; math.Abs(v.X-(g.X+graph.NodeWidth/2)) > 0.5 || v.Y < g.Y || v.Y > g.Y+400 {
 		t.Errorf("view %+v, the ghost at %+v", v, g)
@@ -176,6 +192,32 @@ func TestCompareWith(t *testing.T) {
 		t.Errorf("the undo did not give the working copy back exactly: I7 = %v", p.i7())
 	}
 	p.drewExactly("28 #3fb950 node", "0 #e3b341 node", "9 #e3b341 node", "28 #f85149 ghost")
+
+	// The ghost taken back comes as node 29 (this file has a node 28): the diff asked again
+	// pairs it with the other file's 28 (renumbered), so the child that led to it, taken
+	// back next, leads to 29. Two edits, two undos back to the working copy exactly.
+	p.run(`document.querySelectorAll(".compare-row")[2].querySelector("[data-action=take-back]").click()`)
+	p.waitFor(`ainbEditor.compare().rows.length === 3`)
+	if got := p.compareState().Rows; !reflect.DeepEqual(got, []string{wantRows[0], wantRows[1], wantRows[3]}) {
+		t.Fatalf("rows after taking the ghost back: %s", rowsJSON(got))
+	}
+	if got, want := eval[string](p, `(() => { const n = structuredClone(ainbEditor.document().nodes.find((n) => n.id === 29)); n.id = 28; return JSON.stringify(n); })()`), string(helperNode(t)); got != want {
+		t.Errorf("the ghost came back as %s, want %s (with id 29)", got, want)
+	}
+	p.run(`document.querySelectorAll(".compare-row")[0].querySelector("[data-action=take-back]").click()`)
+	p.waitFor(`ainbEditor.compare().rows.length === 2`)
+	if got := eval[string](p, `JSON.stringify(ainbEditor.document().nodes[0].children.at(-1))`); got != `{"node":29,"name":"mod"}` {
+		t.Errorf("the child taken back is %s", got)
+	}
+	if h := eval[map[string][]string](p, `ainbEditor.history()`); !reflect.DeepEqual(h["undo"], []string{"Take back #28 Helper.module · node only in the other file", "Take back #0 Sequential · child 22"}) {
+		t.Errorf("history %v", h["undo"])
+	}
+	p.key("z", chromedp.ModifierCtrl)
+	p.key("z", chromedp.ModifierCtrl)
+	p.waitFor(`ainbEditor.compare().rows.length === 4 && ainbEditor.history().undo.length === 0`)
+	if !eval[bool](p, `JSON.stringify(ainbEditor.document()) === `+jsString(original)) {
+		t.Error("two undos did not give the working copy back exactly")
+	}
 
 	// Shared: the link opens the working copy compared with the other version.
 	link := eval[string](p, `document.querySelector("[data-action=compare-share]").click(), new Promise((r) => { const t = setInterval(() => { const l = ainbEditor.compare().lastShare; if (l) { clearInterval(t); r(l); } }, 20); })`)

@@ -10,6 +10,7 @@ import * as api from "./api.js";
 import * as store from "./store.js";
 import { NODE_WIDTH, nodeHeight } from "./model.js";
 import { PACK_NAME } from "./packs.js";
+import { LOD_FULL } from "./render.js";
 import { marks, describe, rowText, changeNode, takeBack, stepNode } from "./compare.js";
 import { settle, replaceDocument, conflictText } from "./merge.js";
 
@@ -282,7 +283,9 @@ export class CompareView {
     else if (at && at.ghost) {
       const g = this.marks.ghosts.find((n) => n.id === at.id);
       if (g) {
-        ed.view.centerOn(g.x + NODE_WIDTH / 2, g.y + nodeHeight(g) / 2);
+        // As focusNode does: zoomed in enough to read it.
+        if (ed.view.zoom < LOD_FULL) ed.view.zoom = 1;
+        ed.view.centerOn(g.x + NODE_WIDTH / 2, g.y + Math.min(nodeHeight(g), ed.view.height / ed.view.zoom) / 2);
         ed.select([]);
       }
     }

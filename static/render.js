@@ -1024,6 +1024,7 @@ export class Renderer {
     ctx.fillStyle = "rgba(248, 81, 73, 0.12)";
     ctx.font = FONT_TITLE;
     ctx.textBaseline = "middle";
+    ctx.textAlign = "left";
     for (const n of cmp.ghosts) {
       const h = nodeHeight(n);
       if (n.x > x1 || n.x + NODE_WIDTH < x0 || n.y > y1 || n.y + h < y0) continue;
