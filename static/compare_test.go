@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -478,5 +479,22 @@ func TestCompareWithPack(t *testing.T) {
 	p.waitFor(`ainbEditor.compare().active && ainbEditor.status().startsWith("Compared")`)
 	if s := p.compareState(); s.Other != root+" as saved in Accessory_Battery.pack.zs" || !reflect.DeepEqual(s.Rows, want) {
 		t.Errorf("compared with %q: rows %s, want %s", s.Other, rowsJSON(s.Rows), rowsJSON(want))
+	}
+
+	// Merged against the pack's copy with the pack file's member, which made no edit: the
+	// working copy stays as it is, in one edit.
+	doc := eval[string](p, `JSON.stringify(ainbEditor.document())`)
+	p.run(`document.querySelector("[data-action=merge]").click()`)
+	p.run(`document.querySelector("[data-action=merge-base-pack]").click()`)
+	p.upload("#merge-theirs-input", pack)
+	p.waitFor(`!document.querySelector("[data-action=merge-run]").disabled`)
+	if got := eval[string](p, `document.querySelector(".merge").textContent`); !strings.Contains(got, root+" as saved in Accessory_Battery.pack.zs") || !strings.Contains(got, root+" in Accessory_Battery.pack.zs") {
+		t.Errorf("the Merge panel says %q", got)
+	}
+	undo := len(eval[map[string][]string](p, `ainbEditor.history()`)["undo"])
+	p.run(`document.querySelector("[data-action=merge-run]").click()`)
+	p.waitFor(fmt.Sprintf(`ainbEditor.history().undo.length === %d`, undo+1))
+	if !eval[bool](p, `JSON.stringify(ainbEditor.document()) === `+jsString(doc)) {
+		t.Error("merging an unedited version changed the working copy")
 	}
 }

@@ -49,8 +49,8 @@ export class CompareView {
     const accept = ".ainb,.zs,.pack,.sarc,.szs,.bfarc,.blarc,.sblarc,.sbactorpack,.sbeventpack";
     this.fileInput = input("compare-input", (fs) => this.compareWith(() => this.readVersion(fs[0])), { accept });
     this.folderInput = input("compare-folder", (fs) => this.compareWith(() => this.readVersion(fs)), { webkitdirectory: true, multiple: true });
-    this.baseInput = input("merge-base-input", (fs) => this.chooseMerge("base", fs[0]), { accept });
-    this.theirsInput = input("merge-theirs-input", (fs) => this.chooseMerge("theirs", fs[0]), { accept });
+    this.baseInput = input("merge-base-input", (fs) => this.chooseMerge("base", () => this.readVersion(fs[0])), { accept });
+    this.theirsInput = input("merge-theirs-input", (fs) => this.chooseMerge("theirs", () => this.readVersion(fs[0])), { accept });
     this.buildToolbar();
     this.buildPanels();
     ed.on("change", () => this.scheduleRefresh());
@@ -113,7 +113,8 @@ export class CompareView {
     this.applyButton = btn("Apply choices", "merge-apply", () => this.applyChoices(), "Merge with every conflict settled as chosen");
     this.mergePanel = h("section.merge", { "aria-label": "Merge", hidden: true },
       h("div.panel-title", {}, "Merge"),
-      h("div.search-row", {}, btn("Base…", "merge-base", () => this.baseInput.click(), "The version both come from (a file, or a pack holding this file)"), this.baseLabel),
+      h("div.search-row", {}, btn("Base…", "merge-base", () => this.baseInput.click(), "The version both come from (a file, or a pack holding this file)"),
+        btn("Pack's copy", "merge-base-pack", () => this.chooseMerge("base", () => this.packCopy()), "This pack member as the open pack holds it (the game's original, when the pack is)"), this.baseLabel),
       h("div.search-row", {}, btn("Other version…", "merge-theirs", () => this.theirsInput.click(), "The version to merge into this file"), this.theirsLabel),
       h("div.search-row", {}, this.runButton, this.applyButton, btn("Close", "merge-close", () => this.closeMerge())),
       this.mergeSummary, this.conflictRows);
@@ -364,17 +365,18 @@ export class CompareView {
     this.mergePanel.hidden = true;
   }
 
-  async chooseMerge(side, file) {
+  // Sets the base or the other version of the merge to what read gives ({doc, name}).
+  async chooseMerge(side, read) {
     const m = this.merging;
     if (!m) return;
     try {
-      const v = await this.readVersion(file);
+      const v = await read();
       m[side] = v.doc;
       m[side + "Name"] = v.name;
       m.conflicts = null;
       m.choices = [];
     } catch (err) {
-      this.ed.ui.toast(`Could not read ${file.name}: ${err.message}`, "error");
+      this.ed.ui.toast(`Could not read the ${side === "base" ? "base" : "other version"}: ${err.message}`, "error");
     }
     this.renderMerge();
   }
