@@ -156,12 +156,12 @@ class Translate {
   // else under the next free one.
   restoreNode(n) {
     if (!n) throw new TakeBackError("no such node in the other file");
-    if ((n.attachments || []).length) throw new TakeBackError("the node has attachments, which this file numbers differently");
     const nodes = this.docB.nodes;
     const copy = clone(n);
     if (nodes.some((x) => x.id === n.id)) copy.id = nodes.reduce((m, x) => Math.max(m, x.id + 1), 0);
     for (const k of ["children", "jumps"]) for (const l of copy[k] || []) l.node = this.mapNode(l.node);
     if (copy.queries) copy.queries = copy.queries.map(this.mapNode);
+    if (copy.attachments) copy.attachments = copy.attachments.map((i) => this.attachment(i));
     for (const list of ["properties", "inputs"]) for (const p of copy[list] || []) this.plug(p);
     let at = nodes.findIndex((x) => x.id > copy.id);
     if (at < 0) at = nodes.length;
@@ -181,6 +181,21 @@ class Translate {
     if (s.blackboard !== undefined) out.blackboard = this.blackboard(s.blackboard);
     if (s.expression !== undefined) out.expression = this.expression(s.expression);
     return out;
+  }
+
+  // The working copy's attachment equal to the other file's attachment i (its links
+  // translated), added when it has none: attachments are the document's, shared by index.
+  attachment(i) {
+    const att = (this.docA.attachments || [])[i];
+    if (!att) throw new TakeBackError(`no attachment ${i} in the other file`);
+    const copy = clone(att);
+    for (const p of copy.properties || []) this.plug(p);
+    const list = this.tx.list(this.docB, "attachments");
+    const text = JSON.stringify(copy);
+    const j = list.findIndex((x) => JSON.stringify(x) === text);
+    if (j >= 0) return j;
+    this.tx.splice(list, list.length, 0, copy);
+    return list.length - 1;
   }
 
   // The working copy's blackboard parameter of the other file's parameter k's name and type.
@@ -232,6 +247,11 @@ class Translate {
     if (step === "queries") return this.field(na, nb, "queries", (qs) => qs.map(this.mapNode));
     let m = /^order of (properties|inputs|outputs)$/.exec(step);
     if (m) return this.order(na, nb, m[1]);
+    m = /^attachment (\d+)$/.exec(step);
+    if (m && !rest.length) {
+      const k = Number(m[1]), i = (na.attachments || [])[k];
+      return this.item(nb, "attachments", k, i === undefined ? undefined : this.attachment(i), k);
+    }
     m = /^(child|jump) (\d+)$/.exec(step);
     if (m && !rest.length) {
       const key = m[1] === "child" ? "children" : "jumps", k = Number(m[2]);

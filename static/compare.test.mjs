@@ -119,10 +119,31 @@ test("a link to a node only the other file has waits for the node", () => {
 });
 
 test("a change at an unknown place is refused", () => {
-  const c = { op: "changed", path: ["node 1 Walk (guid g1)", "attachment 0"], old: 1, new: 2, nodeA: 1, nodeB: 1 };
+  const c = { op: "changed", path: ["node 1 Walk (guid g1)", "stripes"], old: 1, new: 2, nodeA: 1, nodeB: 1 };
   const res = takeBack(createEdits(docB()), docA(), c, { changes: [c] });
   assert.equal(res.ok, false);
-  assert.equal(res.reason, "Cannot take back node 1 Walk (guid g1) / attachment 0: attachment 0 is not a place the editor takes back (take the whole node's change instead)");
+  assert.equal(res.reason, "Cannot take back node 1 Walk (guid g1) / stripes: stripes is not a place the editor takes back (take the whole node's change instead)");
+});
+
+// Attachments are the document's, used by index: the node's attachment k taken back points at
+// the working copy's attachment of the same content (its blackboard link translated), added
+// when there is none; the one it had stays for other nodes.
+test("an attachment taken back", () => {
+  const a = docA(), doc = docB();
+  a.attachments = [{ name: "Shared", debug: 0 }, { name: "Mine", debug: 0, properties: [{ name: "P", type: "float", value: 0, source: { blackboard: 1 } }] }];
+  a.nodes[1].attachments = [0, 1];
+  doc.attachments = [{ name: "Shared", debug: 0 }, { name: "Other", debug: 0 }];
+  doc.blackboard.reverse(); // Time is parameter 0 here
+  doc.nodes[1].attachments = [0, 1];
+  const before = JSON.stringify(doc);
+  const edits = createEdits(doc);
+  const c = { op: "changed", path: ["node 1 Walk (guid g1)", "attachment 1"], old: {}, new: {}, nodeA: 1, nodeB: 1 };
+  assert.deepEqual(takeBack(edits, a, c, { changes: [c] }), { ok: true });
+  assert.deepEqual(doc.nodes[1].attachments, [0, 2]);
+  assert.deepEqual(doc.attachments[2], { name: "Mine", debug: 0, properties: [{ name: "P", type: "float", value: 0, source: { blackboard: 0 } }] });
+  assert.deepEqual(doc.attachments[1], { name: "Other", debug: 0 });
+  edits.undo();
+  assert.equal(JSON.stringify(doc), before);
 });
 
 test("within: a conflict's place holds the changes under it", () => {
