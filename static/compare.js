@@ -106,6 +106,12 @@ export function takeBack(edits, docA, c, reply) {
         if (!res.ok) throw new TakeBackError(res.reason);
         return { ok: true };
       }
+      // A parameter only the working copy has goes as the Blackboard panel removes one: the
+      // sources reading it fall back to their values, the later parameters' readers follow.
+      if (c.path.length === 1 && c.op === "added" && /^blackboard /.test(c.path[0])) {
+        if (!edits.removeBlackboard(paramIndex(docB, c.path[0]))) throw new TakeBackError("this file has no such parameter");
+        return { ok: true };
+      }
       const tx = edits.begin(label);
       const t = new Translate(tx, docA, docB, mapNode);
       if (wholeNode(c)) t.restoreNode(docA.nodes.find((n) => n.id === c.nodeA));
@@ -121,6 +127,17 @@ export function takeBack(edits, docA, c, reply) {
     if (err instanceof TakeBackError) return { ok: false, reason: `Cannot take back ${c.path.join(" / ")}: ${err.message}` };
     throw err;
   }
+}
+
+// The index of the blackboard parameter a step names: "blackboard Speed", or with its type
+// when the name is repeated, "blackboard Speed (float)"; -1 for none.
+function paramIndex(doc, step) {
+  const m = /^blackboard (.*?)(?: \((\w+)\))?$/.exec(step);
+  const find = (name, type) => (doc.blackboard || []).findIndex((p) => p.name === name && (!type || p.type === type));
+  if (!m) return -1;
+  const k = find(m[1], m[2]);
+  // A name that itself ends in "(word)" is matched whole when no parameter has the shorter name.
+  return k >= 0 || !m[2] ? k : find(step.slice("blackboard ".length));
 }
 
 function nodeOf(doc, id) {
@@ -330,15 +347,15 @@ class Translate {
       const k = (b.modules || []).findIndex((x) => x.path === m[1]);
       return this.item(b, "modules", k, clone(ma), (a.modules || []).indexOf(ma));
     }
-    m = /^blackboard (.*?)(?: \((\w+)\))?$/.exec(step);
-    if (m) {
-      const find = (d) => (d.blackboard || []).findIndex((p) => p.name === m[1] && (!m[2] || p.type === m[2]));
-      const ia = find(a);
-      let ib = find(b);
+    if (/^blackboard /.test(step)) {
+      const ia = paramIndex(a, step);
+      let ib = paramIndex(b, step);
+      if (ia < 0) throw new TakeBackError("the other file has no such parameter");
+      // Only the other file has it: it comes back last, where no reader's index moves.
+      if (c.op === "removed") return this.tx.splice(this.tx.list(b, "blackboard"), b.blackboard.length, 0, clone(a.blackboard[ia]));
       // A renamed parameter is the one at the same place of the same type (as the diff pairs them).
-      if (ia >= 0 && ib < 0 && c.op === "changed" && (b.blackboard || [])[ia] && b.blackboard[ia].type === a.blackboard[ia].type) ib = ia;
-      // Sources read parameters by index: adding or removing one moves the others.
-      if (ia < 0 || ib < 0) throw new TakeBackError("a parameter only one file has is added or removed in the Blackboard panel");
+      if (ib < 0 && (b.blackboard || [])[ia] && b.blackboard[ia].type === a.blackboard[ia].type) ib = ia;
+      if (ib < 0) throw new TakeBackError("this file has no such parameter");
       return this.tx.set(b.blackboard, ib, clone(a.blackboard[ia]));
     }
     throw new TakeBackError(`${step} is not a place the editor takes back`);

@@ -208,16 +208,32 @@ test("a link to a renumbered node is translated", () => {
 });
 
 // A renamed blackboard parameter (the path names it as the other file does) is taken back
-// at its place; one only the other file has is refused, since sources read them by index.
-test("blackboard parameters: a rename taken back, an added one refused", () => {
+// at its place; one only the other file has comes back last; one only the working copy has
+// goes, its readers falling back to their values.
+test("blackboard parameters: renamed, removed and added", () => {
   const doc = docB();
   doc.blackboard[1].name = "Clock";
   const edits = createEdits(doc);
   const rename = { op: "changed", path: ["blackboard Time"], old: {}, new: {} };
   assert.deepEqual(takeBack(edits, docA(), rename, { changes: [rename] }), { ok: true });
   assert.deepEqual(doc.blackboard, docA().blackboard);
-  const gone = { op: "removed", path: ["blackboard Extra"], old: {} };
+
   const a = docA();
   a.blackboard.push({ name: "Extra", type: "int", inherit: "none", value: 1 });
-  assert.deepEqual(takeBack(edits, a, gone, { changes: [gone] }), { ok: false, reason: "Cannot take back blackboard Extra: a parameter only one file has is added or removed in the Blackboard panel" });
+  const gone = { op: "removed", path: ["blackboard Extra"], old: {} };
+  assert.deepEqual(takeBack(edits, a, gone, { changes: [gone] }), { ok: true });
+  assert.deepEqual(doc.blackboard, a.blackboard);
+
+  // Walk's input reads Time (1): with Dist (0) gone it reads parameter 0, Time.
+  const added = { op: "added", path: ["blackboard Dist"], new: {} };
+  const fewer = docA();
+  fewer.blackboard.shift();
+  assert.deepEqual(takeBack(edits, fewer, added, { changes: [added] }), { ok: true });
+  assert.deepEqual(doc.blackboard.map((p) => p.name), ["Time", "Extra"]);
+  assert.deepEqual(doc.nodes[1].inputs[0].source, { blackboard: 0 });
+  assert.deepEqual(edits.history.done.map((x) => x.label), ["Take back blackboard Time", "Take back blackboard Extra", "Take back blackboard Dist"]);
+  edits.undo();
+  edits.undo();
+  edits.undo();
+  assert.deepEqual(doc.blackboard.map((p) => p.name), ["Dist", "Clock"]);
 });
