@@ -90,6 +90,46 @@ export function nodeMap(changes, renumbered = []) {
 
 export class TakeBackError extends Error {}
 
+// Asking for the diff while the working copy is edited: schedule() asks after delay ms of
+// quiet (a burst of edits asks once), run() asks at once; an answer to an older question
+// than the last one asked is dropped, as is any answer after cancel(), so what is shown is
+// never older than the last answer to the last question. ask() answers the diff; apply(reply)
+// and fail(err) take the answer. timers: setTimeout and clearTimeout (tests pass their own).
+export class DiffRefresher {
+  constructor({ ask, apply, fail = () => {}, delay = 300, timers = globalThis }) {
+    Object.assign(this, { ask, apply, fail, delay, timers });
+    this.generation = 0;
+    this.timer = null;
+  }
+
+  schedule() {
+    this.timers.clearTimeout(this.timer);
+    this.timer = this.timers.setTimeout(() => this.run(), this.delay);
+  }
+
+  async run() {
+    this.timers.clearTimeout(this.timer);
+    this.timer = null;
+    const gen = ++this.generation;
+    let reply;
+    try {
+      reply = await this.ask();
+    } catch (err) {
+      if (gen === this.generation) this.fail(err);
+      return false;
+    }
+    if (gen !== this.generation) return false;
+    this.apply(reply);
+    return true;
+  }
+
+  cancel() {
+    this.timers.clearTimeout(this.timer);
+    this.timer = null;
+    this.generation++;
+  }
+}
+
 // Takes change c back: the place it names in the working copy (edits.doc) gets the other
 // file's value (docA), as one edit labelled "Take back" and the change's row. reply is the
 // whole diff ({changes, renumbered}), for the node matching. Returns {ok: true} or {ok:

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { marks, describe, rowText, takeBack, namedIndex, stepNode } from "./compare.js";
+import { marks, describe, rowText, takeBack, namedIndex, stepNode, DiffRefresher } from "./compare.js";
 import { within, settle, replaceDocument } from "./merge.js";
 import { createEdits } from "./edits.js";
 
@@ -236,4 +236,61 @@ test("blackboard parameters: renamed, removed and added", () => {
   edits.undo();
   edits.undo();
   assert.deepEqual(doc.blackboard.map((p) => p.name), ["Dist", "Clock"]);
+});
+
+// Timers run by hand: fire() runs what is due.
+function fakeTimers() {
+  let next = 1;
+  const due = new Map();
+  return {
+    setTimeout: (fn) => (due.set(next, fn), next++),
+    clearTimeout: (id) => due.delete(id),
+    pending: () => due.size,
+    fire() {
+      const fns = [...due.values()];
+      due.clear();
+      fns.forEach((fn) => fn());
+    },
+  };
+}
+
+// Questions answered by hand, in any order: answer(k, reply) settles the k-th.
+function askLater() {
+  const asked = [];
+  const ask = () => new Promise((resolve, reject) => asked.push({ resolve, reject }));
+  return { ask, asked, answer: (k, reply) => asked[k].resolve(reply) };
+}
+
+test("DiffRefresher: a burst of edits asks once, after the pause", async () => {
+  const timers = fakeTimers(), q = askLater(), shown = [];
+  const r = new DiffRefresher({ ask: q.ask, apply: (x) => shown.push(x), timers });
+  r.schedule();
+  r.schedule();
+  r.schedule();
+  assert.equal(q.asked.length, 0);
+  assert.equal(timers.pending(), 1);
+  timers.fire();
+  assert.equal(q.asked.length, 1);
+  q.answer(0, "fresh");
+  await new Promise((res) => setImmediate(res));
+  assert.deepEqual(shown, ["fresh"]);
+});
+
+test("DiffRefresher: an older answer coming last is dropped, and any after cancel", async () => {
+  const timers = fakeTimers(), q = askLater(), shown = [], failed = [];
+  const r = new DiffRefresher({ ask: q.ask, apply: (x) => shown.push(x), fail: (e) => failed.push(e.message), timers });
+  const first = r.run(), second = r.run();
+  q.answer(1, "new");
+  q.answer(0, "old");
+  assert.deepEqual([await first, await second], [false, true]);
+  assert.deepEqual(shown, ["new"]);
+  const third = r.run();
+  r.cancel();
+  q.answer(2, "late");
+  assert.equal(await third, false);
+  const fourth = r.run();
+  q.asked[3].reject(new Error("422: bad"));
+  assert.equal(await fourth, false);
+  assert.deepEqual(shown, ["new"]);
+  assert.deepEqual(failed, ["422: bad"]);
 });

@@ -11,7 +11,7 @@ import * as store from "./store.js";
 import { NODE_WIDTH, nodeHeight } from "./model.js";
 import { PACK_NAME } from "./packs.js";
 import { LOD_FULL } from "./render.js";
-import { marks, describe, rowText, changeNode, takeBack, stepNode } from "./compare.js";
+import { marks, describe, rowText, changeNode, takeBack, stepNode, DiffRefresher } from "./compare.js";
 import { settle, replaceDocument, conflictText } from "./merge.js";
 
 // The editor members this module uses: its context (context.js).
@@ -32,7 +32,12 @@ export class CompareView {
     this.marks = null; // compare.marks of the changes, for the renderer
     this.current = -1;
     this.version = 0; // counts changes of what the renderer draws for compare mode
-    this.generation = 0; // the diff asked last: older answers are dropped
+    this.refresher = new DiffRefresher({
+      ask: () => api.diff(this.otherText, ed.doc),
+      apply: (reply) => this.showDiff(reply),
+      fail: (err) => ed.ui.toast(`Could not compare: ${err.message}`, "error"),
+      delay: REFRESH_DELAY,
+    });
     this.shareId = ""; // the share of the other version, once the diff was shared or opened by link
     this.timings = {};
     this.merging = null; // {base, theirs, baseName, theirsName, conflicts, choices}
@@ -188,21 +193,17 @@ export class CompareView {
     return ok;
   }
 
-  // Asks for the diff again and redraws; an answer older than the last question is dropped.
-  async refresh() {
+  // Asks for the diff again (DiffRefresher drops an answer older than the last question).
+  refresh() {
+    if (!this.other || !this.ed.doc) return Promise.resolve(false);
+    this.askedAt = performance.now();
+    return this.refresher.run();
+  }
+
+  // Shows an answer of the diff: the marks, the rows, the frame.
+  showDiff(reply) {
     const ed = this.ed;
-    if (!this.other || !ed.doc) return false;
-    clearTimeout(this.refreshTimer);
-    const gen = ++this.generation, t0 = performance.now();
-    let reply;
-    try {
-      reply = await api.diff(this.otherText, ed.doc);
-    } catch (err) {
-      if (gen === this.generation) ed.ui.toast(`Could not compare: ${err.message}`, "error");
-      return false;
-    }
-    if (gen !== this.generation || !this.other) return false;
-    this.timings.diff = performance.now() - t0;
+    this.timings.diff = performance.now() - this.askedAt;
     this.changes = reply.changes;
     this.renumbered = reply.renumbered || [];
     this.marks = marks(this.changes, this.other);
@@ -214,21 +215,18 @@ export class CompareView {
     delete this.timings.start;
     ed.requestRender();
     this.refreshes = (this.refreshes || 0) + 1;
-    return true;
   }
 
   scheduleRefresh() {
     if (!this.other) return;
     // Until the answer comes, the panel says its rows are of the document before the edit.
     this.summary.textContent = `Comparing again after the edit… (${this.changes.length} change${this.changes.length === 1 ? "" : "s"} before it)`;
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => this.refresh(), REFRESH_DELAY);
+    this.refresher.schedule();
   }
 
   leave() {
     if (!this.other) return;
-    clearTimeout(this.refreshTimer);
-    this.generation++;
+    this.refresher.cancel();
     this.other = null;
     this.otherText = "";
     this.changes = [];
