@@ -237,6 +237,14 @@ func TestCompareWith(t *testing.T) {
 	if got := q.compareState(); !reflect.DeepEqual(got.Rows, wantRows) || got.ShareID == "" {
 		t.Errorf("the diff link shows %s (share %q)", rowsJSON(got.Rows), got.ShareID)
 	}
+	// The fragment typed on a page with the file open compares too, and stays in the
+	// fragment the view writes.
+	shareID := u.Fragment[len("compare="):]
+	p.run(`document.querySelector("[data-action=compare-leave]").click()`)
+	p.run(fmt.Sprintf(`location.hash = "#compare=%s"`, shareID))
+	p.waitFor(`ainbEditor.compare().active && ainbEditor.compare().rows.length === 4`)
+	p.key("n")
+	p.waitFor(fmt.Sprintf(`location.hash.includes("compare=%s")`, shareID))
 
 	// A folder: its file of this file's name is compared; a folder without one is refused,
 	// saying so, and the comparison shown stays.
