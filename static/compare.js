@@ -58,16 +58,33 @@ export function shortValue(v) {
   return s.length > MAX_VALUE ? s.slice(0, MAX_VALUE - 1) + "…" : s;
 }
 
+// The members that differ among values when all are objects and some members are alike (a
+// property whose value alone changed), else null: a row names those, not whole objects.
+export function differing(values) {
+  if (!values.every((v) => v && typeof v === "object" && !Array.isArray(v))) return null;
+  const keys = [...new Set(values.flatMap((v) => Object.keys(v)))];
+  const diff = keys.filter((k) => new Set(values.map((v) => JSON.stringify(v[k]))).size > 1);
+  return diff.length && diff.length < keys.length ? diff : null;
+}
+
+// Who a path names: "#id Title" for a node of doc (by the id its first step names, or id),
+// else the first step.
+export function pathOwner(path, doc, id = stepNode(path[0])) {
+  const n = stepNode(path[0]) >= 0 ? (doc.nodes || []).find((x) => x.id === id) : null;
+  return n ? `#${n.id} ${nodeTitle(n)}` : path[0];
+}
+
 // One row of the Changes panel: who (the node's id and title, or the place outside nodes),
-// where within it, and the values: the other file's -> the working copy's.
+// where within it, and the values: the other file's -> the working copy's (of the members
+// that changed, for objects alike in the rest).
 export function describe(c, docA, docB) {
-  const find = (doc, id) => (doc.nodes || []).find((n) => n.id === id);
-  let who = c.path[0], where = c.path.slice(1).join(" / ");
-  const n = c.nodeB !== undefined ? find(docB, c.nodeB) : c.nodeA !== undefined ? find(docA, c.nodeA) : null;
-  if (n && stepNode(c.path[0]) >= 0) who = `#${n.id} ${nodeTitle(n)}`;
+  const where = c.path.slice(1).join(" / ");
+  const who = c.nodeB !== undefined ? pathOwner(c.path, docB, c.nodeB) : pathOwner(c.path, docA, c.nodeA);
   // A whole node's values are the node: its title says enough.
   if (wholeNode(c)) return { op: c.op, who, where: c.op === "added" ? "node only here" : "node only in the other file", values: "" };
-  return { op: c.op, who, where, values: `${shortValue(c.old)} → ${shortValue(c.new)}` };
+  const keys = c.op === "changed" ? differing([c.old, c.new]) : null;
+  const values = keys ? keys.map((k) => `${k}: ${shortValue(c.old[k])} → ${shortValue(c.new[k])}`).join("; ") : `${shortValue(c.old)} → ${shortValue(c.new)}`;
+  return { op: c.op, who, where, values };
 }
 
 // The row as one line of text, as the panel shows it and tests read it.

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { marks, describe, rowText, takeBack, namedIndex, stepNode, DiffRefresher } from "./compare.js";
-import { within, settle, replaceDocument } from "./merge.js";
+import { within, settle, replaceDocument, conflictText } from "./merge.js";
 import { createEdits } from "./edits.js";
 
 function docA() {
@@ -57,7 +57,7 @@ test("rows name the node, the place and both values", () => {
   const rows = changes.map((c) => rowText(describe(c, docA(), docB())));
   assert.deepEqual(rows, [
     "category: \"AI\" → \"Edited\"",
-    "#0 Sequential · child 1: {\"node\":2,\"name\":\"\"} → {\"node\":3,\"name\":\"\"}",
+    "#0 Sequential · child 1: node: 2 → 3",
     "#1 Walk · property Speed / value: 1.5 → 3",
     "#1 Walk · input Target / source: {\"blackboard\":0} → {\"blackboard\":1}",
     "#2 Wait · node only in the other file",
@@ -293,4 +293,14 @@ test("DiffRefresher: an older answer coming last is dropped, and any after cance
   assert.equal(await fourth, false);
   assert.deepEqual(shown, ["new"]);
   assert.deepEqual(failed, ["422: bad"]);
+});
+
+// A conflict's row names the node by id and title and, for objects alike in the rest, only
+// the members that differ; other values whole.
+test("conflict rows", () => {
+  const prop = (v) => ({ name: "Speed", type: "float", value: v });
+  assert.equal(conflictText({ path: ["node 1 Walk (guid g1)", "property Speed"], base: prop(1), ours: prop(2), theirs: prop(3) }, docB()),
+    "#1 Walk · property Speed: value: base 1, ours 2, theirs 3");
+  assert.equal(conflictText({ path: ["category"], base: "AI", ours: "A", theirs: "B" }, docB()), `category: base "AI", ours "A", theirs "B"`);
+  assert.equal(conflictText({ path: ["node 2 Wait"], base: {}, theirs: { id: 2 } }, docB()), "node 2 Wait: base {}, ours (none), theirs {\"id\":2}");
 });

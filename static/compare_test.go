@@ -339,8 +339,8 @@ func TestMerge(t *testing.T) {
 		p.waitFor(`(ainbEditor.compare().merge || {conflicts: []}).conflicts.length > 0`)
 		s := p.compareState()
 		want := []string{
-			`node 9 Task07 (guid 5eed001e-0009-403f-801e-00058ff34739) / property I7: base {"name":"I7","type":"int","value":1,"usesDefault":false}, ours {"name":"I7","type":"int","value":99,"usesDefault":false}, theirs {"name":"I7","type":"int","value":77,"usesDefault":false}`,
-			`node 12 Task10 (guid 5eed001e-000c-4054-801e-00076a99b44c) / property I10: base {"name":"I10","type":"int","value":10,"usesDefault":false}, ours {"name":"I10","type":"int","value":55,"usesDefault":false}, theirs {"name":"I10","type":"int","value":66,"usesDefault":false}`,
+			`#9 Task07 · property I7: value: base 1, ours 99, theirs 77`,
+			`#12 Task10 · property I10: value: base 10, ours 55, theirs 66`,
 		}
 		if !reflect.DeepEqual(s.Merge.Conflicts, want) {
 			t.Fatalf("conflicts %s, want %s", rowsJSON(s.Merge.Conflicts), rowsJSON(want))

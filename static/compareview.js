@@ -448,7 +448,7 @@ export class CompareView {
       // A conflict on a node: its row shows the node.
       const id = stepNode(k.path[0]);
       const go = () => id >= 0 && this.ed.nodeById(id) && this.ed.focusNode(id);
-      this.conflictRows.append(h("li.merge-row", { dataset: { k: i } }, h("span", { onclick: go }, conflictText(k)), pick("ours"), pick("theirs")));
+      this.conflictRows.append(h("li.merge-row", { dataset: { k: i } }, h("span", { onclick: go }, conflictText(k, this.ed.doc)), pick("ours"), pick("theirs")));
     });
   }
 
@@ -466,7 +466,7 @@ export class CompareView {
       shareId: this.shareId,
       lastShare: this.lastShare || "",
       timings: { ...this.timings },
-      merge: m ? { conflicts: (m.conflicts || []).map(conflictText), choices: m.choices.slice() } : null,
+      merge: m ? { conflicts: (m.conflicts || []).map((k) => conflictText(k, this.ed.doc)), choices: m.choices.slice() } : null,
     };
   }
 }

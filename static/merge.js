@@ -8,7 +8,7 @@
 // diffed against the result: no change may remain at a place settled for that side, so every
 // choice is checked to hold before the result reaches the working copy.
 
-import { takeBack, stepNode, shortValue } from "./compare.js";
+import { takeBack, stepNode, shortValue, differing, pathOwner } from "./compare.js";
 import { createEdits } from "./edits.js";
 
 // Whether change c lies within the place conflict k names: a conflict on a node is matched by
@@ -69,7 +69,12 @@ export function replaceDocument(edits, next, label) {
   return edits.commit(tx);
 }
 
-// A conflict as its row reads: the place, then the three values.
-export function conflictText(k) {
-  return `${k.path.join(" / ")}: base ${shortValue(k.base)}, ours ${shortValue(k.ours)}, theirs ${shortValue(k.theirs)}`;
+// A conflict as its row reads: who (a node of doc, the working copy, by its id and title),
+// the place, then the three values (of the members that differ, for objects alike in the
+// rest).
+export function conflictText(k, doc) {
+  const where = pathOwner(k.path, doc) + (k.path.length > 1 ? " · " + k.path.slice(1).join(" / ") : "");
+  const three = (f) => `base ${shortValue(f(k.base))}, ours ${shortValue(f(k.ours))}, theirs ${shortValue(f(k.theirs))}`;
+  const keys = differing([k.base, k.ours, k.theirs]);
+  return `${where}: ${keys ? keys.map((m) => `${m}: ${three((v) => v[m])}`).join("; ") : three((v) => v)}`;
 }
