@@ -525,3 +525,28 @@ func TestCompareWithPack(t *testing.T) {
 		t.Error("merging an unedited version changed the working copy")
 	}
 }
+
+// TestCompareManyChanges compares the kitchen sink with the 7,130-node file: the panel lists
+// the first 2,000 changes and says how many more, and P steps to the last of them all.
+func TestCompareManyChanges(t *testing.T) {
+	p := newBrowser(t)
+	p.open(corpusFile(t, kitchenSink))
+	p.run(`document.querySelector("[data-action=compare]").click()`)
+	p.upload("#compare-input", corpusFile(t, bigFile))
+	p.waitFor(`ainbEditor.compare().rows.length > 0`)
+	n := len(p.compareState().Rows)
+	if n <= 2000 {
+		t.Fatalf("%d changes: the test needs more than 2000", n)
+	}
+	if got := eval[int](p, `document.querySelectorAll(".compare-row").length`); got != 2000 {
+		t.Errorf("the panel lists %d rows, want 2000", got)
+	}
+	if got, want := eval[string](p, `document.querySelector(".compare-rows li:last-child").textContent`), fmt.Sprintf("and %d more: N and P step through every change", n-2000); got != want {
+		t.Errorf("the list ends %q, want %q", got, want)
+	}
+	p.key("p")
+	p.waitFor(fmt.Sprintf(`ainbEditor.compare().current === %d`, n-1))
+	if got, want := eval[string](p, `ainbEditor.status()`), fmt.Sprintf("Change %d of %d: %s", n, n, p.compareState().Rows[n-1]); got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
+}

@@ -20,6 +20,9 @@ export const EDITOR_NEEDS = ["doc", "edits", "focusNode", "name", "nodeById", "o
 // Edits made while comparing ask for a new diff after this pause, so typing asks once.
 export const REFRESH_DELAY = 300;
 
+// The most rows the Changes panel lists.
+const MAX_ROWS = 2000;
+
 const base64Bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
 
@@ -240,15 +243,13 @@ export class CompareView {
     this.ed.status("Left compare mode");
   }
 
-  rows_() {
-    return this.changes.map((c) => describe(c, this.other, this.ed.doc));
-  }
-
   renderPanel() {
     clear(this.rows);
     const n = this.changes.length;
     this.summary.textContent = `${n} change${n === 1 ? "" : "s"} from ${this.otherName} to this file.`;
-    this.rows_().forEach((r, k) => {
+    // Two unrelated files differ everywhere: the panel lists the first MAX_ROWS, N and P
+    // step through all.
+    this.changes.slice(0, MAX_ROWS).map((c) => describe(c, this.other, this.ed.doc)).forEach((r, k) => {
       const li = h(`li.compare-row.${r.op}`, { dataset: { k }, onclick: () => this.go(k) },
         h("span.compare-text", {}, rowText(r)),
         h("button.small", { dataset: { action: "take-back" }, title: "Set this place back to the other version's value (one edit; Ctrl+Z undoes it)",
@@ -259,6 +260,7 @@ export class CompareView {
       if (k === this.current) li.classList.add("current");
       this.rows.append(li);
     });
+    if (n > MAX_ROWS) this.rows.append(h("li.hint", {}, `and ${n - MAX_ROWS} more: N and P step through every change`));
   }
 
   // ---- stepping and taking back
@@ -288,7 +290,7 @@ export class CompareView {
         ed.select([]);
       }
     }
-    for (const li of this.rows.children) li.classList.toggle("current", Number(li.dataset.k) === k);
+    for (const li of this.rows.children) li.classList.toggle("current", li.dataset.k !== undefined && Number(li.dataset.k) === k);
     const li = this.rows.children[k];
     if (li && li.scrollIntoView) li.scrollIntoView({ block: "nearest" });
     ed.status(`Change ${k + 1} of ${this.changes.length}: ${rowText(describe(c, this.other, ed.doc))}`);
@@ -458,7 +460,7 @@ export class CompareView {
     return {
       active: this.active,
       other: this.otherName,
-      rows: this.active ? this.rows_().map(rowText) : [],
+      rows: this.active ? this.changes.map((c) => rowText(describe(c, this.other, this.ed.doc))) : [],
       current: this.current,
       status: this.marks ? Object.fromEntries(this.marks.status) : {},
       ghosts: this.marks ? this.marks.ghosts.map((n) => ({ id: n.id, x: n.x, y: n.y })) : [],
