@@ -237,6 +237,14 @@ func TestCompareWith(t *testing.T) {
 	if got := q.compareState(); !reflect.DeepEqual(got.Rows, wantRows) || got.ShareID == "" {
 		t.Errorf("the diff link shows %s (share %q)", rowsJSON(got.Rows), got.ShareID)
 	}
+	// The embed shows the diff too, read-only: taking a change back is refused, saying so.
+	e := p.newTab("/e/" + u.Path[len("/s/"):] + "#" + u.Fragment)
+	e.waitFor(`ainbEditor.loads() > 0 && ainbEditor.compare().rows.length === 4`)
+	e.run(`document.querySelectorAll(".compare-row")[1].querySelector("[data-action=take-back]").click()`)
+	if s := eval[string](e, `ainbEditor.status()`); s != "This page is read-only: open the share in the editor to take changes back" || eval[int](e, `ainbEditor.history().undo.length`) != 0 {
+		t.Errorf("take back on the embed: status %q", s)
+	}
+
 	// The fragment typed on a page with the file open compares too, and stays in the
 	// fragment the view writes.
 	shareID := u.Fragment[len("compare="):]

@@ -11,6 +11,7 @@ import * as store from "./store.js";
 import { NODE_WIDTH, nodeHeight } from "./model.js";
 import { PACK_NAME } from "./packs.js";
 import { LOD_FULL } from "./render.js";
+import { isReadOnly } from "./history.js";
 import { marks, describe, rowText, changeNode, takeBack, stepNode, DiffRefresher } from "./compare.js";
 import { settle, replaceDocument, conflictText } from "./merge.js";
 
@@ -299,6 +300,7 @@ export class CompareView {
   takeBack(k) {
     const ed = this.ed, c = this.changes[k];
     if (!c) return false;
+    if (isReadOnly()) return ed.status("This page is read-only: open the share in the editor to take changes back", "error"), false;
     const res = takeBack(ed.edits, this.other, c, { changes: this.changes, renumbered: this.renumbered });
     if (!res.ok) {
       ed.status(res.reason, "error");
@@ -355,6 +357,7 @@ export class CompareView {
   // ---- merge
 
   openMerge() {
+    if (isReadOnly()) return this.ed.status("This page is read-only: open the share in the editor to merge", "error");
     this.merging = { doc: this.ed.doc, base: null, theirs: null, baseName: "", theirsName: "", conflicts: null, choices: [] };
     this.mergePanel.hidden = false;
     this.renderMerge();
