@@ -356,6 +356,21 @@ func TestMerge(t *testing.T) {
 		if !eval[bool](p, `document.querySelector("[data-action=merge-apply]").disabled`) {
 			t.Error("the merge could be applied with no conflict settled")
 		}
+		if round == 0 {
+			// An edit of the working copy makes the conflicts listed stale: they go, and
+			// merging again lists them anew.
+			p.run(`location.hash = "#node=27"`)
+			p.waitFor(`ainbEditor.selection()[0] === 27`)
+			p.key("d", chromedp.ModifierCtrl)
+			p.waitFor(`ainbEditor.compare().merge.conflicts.length === 0`)
+			if got := eval[string](p, `document.querySelector(".merge .hint").textContent`); got != "The file changed since the merge: merge again." {
+				t.Errorf("after an edit the Merge panel says %q", got)
+			}
+			p.key("z", chromedp.ModifierCtrl)
+			p.waitFor(`ainbEditor.history().undo.length === 0`)
+			p.run(`document.querySelector("[data-action=merge-run]").click()`)
+			p.waitFor(`ainbEditor.compare().merge.conflicts.length === 2`)
+		}
 		for k, side := range choice {
 			p.run(fmt.Sprintf(`document.querySelectorAll(".merge-row")[%d].querySelector("[data-choice=%s]").click()`, k, side))
 		}

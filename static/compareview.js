@@ -62,7 +62,17 @@ export class CompareView {
     this.theirsInput = input("merge-theirs-input", (fs) => this.chooseMerge("theirs", () => this.readVersion(fs[0])), { accept });
     this.buildToolbar();
     this.buildPanels();
-    ed.on("change", () => this.scheduleRefresh());
+    ed.on("change", () => {
+      this.scheduleRefresh();
+      // Conflicts listed are of the working copy before the edit: they are asked again.
+      const m = this.merging;
+      if (m && m.conflicts) {
+        m.conflicts = null;
+        m.choices = [];
+        this.renderMerge();
+        this.mergeSummary.textContent = "The file changed since the merge: merge again.";
+      }
+    });
     ed.on("frame", () => {
       if (this.firstFrameFrom === undefined) return;
       this.timings.firstFrame = performance.now() - this.firstFrameFrom;
