@@ -141,3 +141,22 @@ function packForm(name, bytes, zsdic, members) {
   for (const m of members) form.append("member", m.data, m.name);
   return form;
 }
+
+// What changed from document a (the other file) to b (the working copy): /api/diff's
+// {changes: [{op, path, old, new, nodeA, nodeB}]}.
+export async function diff(a, b) {
+  return postJSON("/api/diff", `{"a":${text(a)},"b":${text(b)}}`);
+}
+
+// Three-way merge (/api/merge): {document (null while conflicts stand), conflicts}. prefer:
+// "ours", "theirs" or "" (list the conflicts).
+export async function merge(base, ours, theirs, prefer = "") {
+  const p = prefer ? `,"prefer":${JSON.stringify(prefer)}` : "";
+  return postJSON("/api/merge", `{"base":${text(base)},"ours":${text(ours)},"theirs":${text(theirs)}${p}}`);
+}
+
+async function postJSON(url, body) {
+  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+  if (!res.ok) throw await failure(res);
+  return res.json();
+}

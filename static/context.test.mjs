@@ -47,7 +47,7 @@ test("usedMembers finds reads and writes of ed.NAME", () => {
 
 // The editor hands each of these modules a context of exactly its EDITOR_NEEDS.
 const MODULES = ["edits.js", "input.js", "inspector.js", "panels.js", "render.js", "contextmenu.js", "picker.js", "palette.js", "shape.js",
-  "cataloguestore.js", "folder.js", "packs.js", "treefiles.js", "tree.js", "treeyaml.js", "exprcode.js"];
+  "cataloguestore.js", "folder.js", "packs.js", "treefiles.js", "tree.js", "treeyaml.js", "exprcode.js", "compareview.js"];
 // Modules made by another with its own context: what they use must be in their maker's.
 const MADE_BY = { "tree.js": "treefiles.js", "treeyaml.js": "tree.js" };
 
@@ -71,10 +71,11 @@ test("every module's EDITOR_NEEDS is exactly what it uses of the editor", () => 
 
 test("the collaborators' contexts leave the editor's inner state out", () => {
   // The canvas's own state stays the editor's: no collaborator reaches the workspace's
-  // sessions but the modules that open and save files.
+  // sessions but the modules that open and save files (compareview.js opens the other
+  // version of the shown file by its path).
   for (const file of MODULES) {
     const { needs } = needsOf(file);
-    if (!["folder.js", "packs.js", "treefiles.js"].includes(file)) assert.ok(!needs.includes("workspace") && !needs.includes("session"), file);
+    if (!["folder.js", "packs.js", "treefiles.js", "compareview.js"].includes(file)) assert.ok(!needs.includes("workspace") && !needs.includes("session"), file);
     assert.ok(!needs.includes("noHistory") && !needs.includes("paletteContext"), file);
   }
 });

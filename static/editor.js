@@ -15,6 +15,7 @@ import * as inspector from "./inspector.js";
 import * as palette from "./palette.js";
 import * as folder from "./folder.js";
 import * as packs from "./packs.js";
+import * as compareview from "./compareview.js";
 import * as treefiles from "./treefiles.js";
 import * as cataloguestore from "./cataloguestore.js";
 import * as picker from "./picker.js";
@@ -84,6 +85,7 @@ export class Editor {
     this.shapeUI = new shape.ShapeUI(ctx(shape));
     this.folder = new folder.Folder(ctx(folder));
     this.packs = new packs.Packs(ctx(packs));
+    this.compare = new compareview.CompareView(ctx(compareview));
     this.trees = new treefiles.TreeFiles(ctx(treefiles));
     this.catalogue = new cataloguestore.CatalogueStore(ctx(cataloguestore));
     this.catalogue.installInputs(root);
@@ -475,6 +477,8 @@ export class Editor {
     const v = this.view;
     const parts = [`cmd=${this.command}`, `x=${v.x}`, `y=${v.y}`, `z=${v.zoom}`];
     if (this.selection.size) parts.push(`sel=${this.selectionList().join(",")}`);
+    // A diff opened by link (or shared) stays in the fragment, so a reload compares again.
+    if (this.compare.shareId) parts.push(`compare=${encodeURIComponent(this.compare.shareId)}`);
     const frag = "#" + parts.join("&");
     if (location.hash !== frag) {
       this.writingFragment = frag;
@@ -581,6 +585,7 @@ export class Editor {
   // Follows a fragment the user typed or pasted.
   applyFragment() {
     if (!this.doc || location.hash === this.writingFragment) return;
+    this.compare.openFragment(location.hash);
     const place = Editor.parsePlace(location.hash);
     if (place) {
       this.goToPlace(place);
@@ -1016,6 +1021,7 @@ export class Editor {
   // A link to a place (#node=, #command=) is followed once the page's document shows; the
   // canvas must have its size first, so the place lands in the centre.
   afterStart() {
+    this.compare.openFragment(location.hash);
     const place = Editor.parsePlace(location.hash);
     if (!place) return;
     requestAnimationFrame(() => {

@@ -12,7 +12,7 @@ import { wheelAction, wheelMode } from "./wheel.js";
 import { LOD_FULL } from "./render.js";
 
 // The editor members this module uses: its context (context.js).
-export const EDITOR_NEEDS = ["boxSelect=", "connect=", "copySelection", "deleteSelection", "doc", "duplicateSelection", "edits", "fitAll", "fitSelection", "focusNode", "follow", "grid", "hitTest", "hover=", "indexOf", "lastRefusal=", "nodeById", "paste", "redo", "renderer", "requestRender", "save", "searchStep", "select", "selection", "showMinimap=", "status", "tidy", "ui", "undo", "view", "viewChanged"];
+export const EDITOR_NEEDS = ["boxSelect=", "compare", "connect=", "copySelection", "deleteSelection", "doc", "duplicateSelection", "edits", "fitAll", "fitSelection", "focusNode", "follow", "grid", "hitTest", "hover=", "indexOf", "lastRefusal=", "nodeById", "paste", "redo", "renderer", "requestRender", "save", "searchStep", "select", "selection", "showMinimap=", "status", "tidy", "ui", "undo", "view", "viewChanged"];
 
 const DRAG_THRESHOLD = 4;
 
@@ -368,7 +368,8 @@ export const KEYS = [
     ed.showMinimap = !ed.showMinimap;
     ed.requestRender();
   } },
-  { keys: ["N"], help: "Next search result", when: "doc", run: (ed) => ed.searchStep(1) },
+  { keys: ["N"], help: "Next change while comparing, else next search result", when: "doc", run: (ed) => ed.compare.step(1) || ed.searchStep(1) },
+  { keys: ["P"], help: "Previous change while comparing", when: "doc", run: (ed) => ed.compare.step(-1) },
   { keys: ["Shift+N"], help: "Previous search result", when: "doc", run: (ed) => ed.searchStep(-1) },
   { keys: ["+", "="], help: "Zoom in", when: "doc", run: (ed) => zoomBy(ed, 1.25) },
   { keys: ["-", "_"], help: "Zoom out", when: "doc", run: (ed) => zoomBy(ed, 0.8) },

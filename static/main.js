@@ -70,6 +70,9 @@ if (app) {
     fitAll: () => ed.fitAll(),
     // How many links the canvas draws (the document's edges).
     links: () => (ed.edges ? ed.edges.count : 0),
+    // Compare mode and the merge panel (compareview.js): rows, marks, merge conflicts, and
+    // what the last frame drew in compare colours ([id, colour, "node" or "ghost"]).
+    compare: () => ({ ...ed.compare.snapshot(), drawn: (ed.renderer.compareDrawn || []).slice() }),
   });
   ed.start();
 }

@@ -140,11 +140,7 @@ func checkCommandRenamed(t *testing.T, name string, oldData, newData []byte, k i
 // they came from.
 func TestPackShares(t *testing.T) {
 	p := newBrowser(t)
-	dir := testcorpus.Dir(t)
-	p.upload("#zsdic-input", filepath.Join(dir, "zstd", "ZsDic.pack.zs"))
-	p.waitFor(`ainbEditor.status().startsWith("Kept ZsDic.pack.zs")`)
-	p.upload("#pack-input", filepath.Join(dir, "sarc", "Accessory_Battery.pack.zs"))
-	p.waitFor(`ainbEditor.status().startsWith("Opened pack")`)
+	p.openBatteryPack()
 	share := func() (string, string) {
 		t.Helper()
 		p.run(`document.querySelectorAll(".toast").forEach((t) => t.remove())`)

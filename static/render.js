@@ -4,14 +4,15 @@
 
 import { rowCount, takesChildren, branchPoint, headerHeight, TITLE_LINE } from "./metrics.js";
 import { PixelRects } from "./pixels.js";
+import { COMPARE_COLOR } from "./compare.js";
 import {
   HEADER, ROW, NODE_WIDTH, VALUE_TYPES, TYPE_COLOR, LINK_COLOR, TYPE_LABEL,
-  nodeRows, nodeClass, nodeTitle, headerColor, sourceKind, blackboardLabel, formatValue, conditionText, rowY,
+  nodeRows, nodeClass, nodeTitle, nodeHeight, headerColor, sourceKind, blackboardLabel, formatValue, conditionText, rowY,
   EDGE_SOURCE, EDGE_CHILD, EDGE_JUMP, EDGE_QUERY,
 } from "./model.js";
 
 // The editor members this module uses: its context (context.js).
-export const EDITOR_NEEDS = ["boxSelect", "connect", "doc", "edges", "grid", "hover", "indexOf", "pictureless", "problemNodes", "search", "selection", "showMinimap", "view"];
+export const EDITOR_NEEDS = ["boxSelect", "compare", "connect", "doc", "edges", "grid", "hover", "indexOf", "pictureless", "problemNodes", "search", "selection", "showMinimap", "view"];
 
 // The grid is drawn from zoom 0.6 on: a screen of 8,000 pixels needs 333 steps an axis.
 const MAX_GRID_STEPS = 1000;
@@ -172,6 +173,7 @@ export class Renderer {
       if (z >= LOD_FULL) this.drawFull(vis);
       else if (z >= LOD_BOX) this.drawBoxes(vis);
       else this.drawDots(vis, z);
+      this.drawCompare(vis, x0, y0, x1, y1, z);
       this.drawInteraction(z);
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       this.placed = z < LOD_FULL ? this.drawLabels(vis, z, v.width + 2 * m, v.height + 2 * m) : [];
@@ -209,7 +211,7 @@ export class Renderer {
   sceneKey() {
     const ed = this.ed, s = ed.search, h = ed.hover;
     return `${this.version}|${ed.grid.version}|${objectId(ed.doc)}|${objectId(ed.edges)}|${setHash(ed.selection)}|` +
-      `${setHash(s.hitSet)}|${s.current}|${h ? h.node + "/" + h.row + "/" + h.side : ""}|${setHash(ed.problemNodes)}`;
+      `${setHash(s.hitSet)}|${s.current}|${h ? h.node + "/" + h.row + "/" + h.side : ""}|${setHash(ed.problemNodes)}|${ed.compare.version}`;
   }
 
   // The scene cache: while the view only pans, at the same zoom and with nothing else
@@ -995,6 +997,48 @@ export class Renderer {
   }
 
   // The link being dragged out of a plug.
+  // Compare mode (compare.js): a frame in its colour around each added or changed node, and
+  // the nodes only the other file has as dashed ghosts where they are there, with their
+  // titles. What it drew is kept for tests (compareDrawn: [id, colour, "node" or "ghost"]).
+  drawCompare(vis, x0, y0, x1, y1, z) {
+    const ed = this.ed, cmp = ed.compare.marks;
+    this.compareDrawn = [];
+    if (!cmp) return;
+    const ctx = this.ctx, nodes = ed.doc.nodes, boxes = ed.grid.boxes, w = Math.max(3, 3 / z);
+    ctx.lineWidth = w;
+    for (const [op, col] of Object.entries(COMPARE_COLOR)) {
+      if (op === "removed") continue;
+      ctx.strokeStyle = col;
+      ctx.beginPath();
+      for (const i of vis) {
+        if (cmp.status.get(nodes[i].id) !== op) continue;
+        const b = boxes[i];
+        ctx.rect(b[0] - w, b[1] - w, b[2] - b[0] + 2 * w, b[3] - b[1] + 2 * w);
+        this.compareDrawn.push([nodes[i].id, col, "node"]);
+      }
+      ctx.stroke();
+    }
+    const col = COMPARE_COLOR.removed;
+    ctx.setLineDash([8 / Math.min(z, 1), 5 / Math.min(z, 1)]);
+    ctx.strokeStyle = col;
+    ctx.fillStyle = "rgba(248, 81, 73, 0.12)";
+    ctx.font = FONT_TITLE;
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "left";
+    for (const n of cmp.ghosts) {
+      const h = nodeHeight(n);
+      if (n.x > x1 || n.x + NODE_WIDTH < x0 || n.y > y1 || n.y + h < y0) continue;
+      ctx.fillRect(n.x, n.y, NODE_WIDTH, h);
+      ctx.strokeRect(n.x, n.y, NODE_WIDTH, h);
+      this.compareDrawn.push([n.id, col, "ghost"]);
+    }
+    ctx.setLineDash([]);
+    if (z >= LOD_BOX) {
+      ctx.fillStyle = col;
+      for (const n of cmp.ghosts) if (!(n.x > x1 || n.x + NODE_WIDTH < x0 || n.y > y1 || n.y + HEADER < y0)) ctx.fillText(`#${n.id} ${nodeClass(n)}`, n.x + 9, n.y + HEADER / 2, NODE_WIDTH - 18);
+    }
+  }
+
   drawInteraction(z) {
     const d = this.ed.connect;
     if (!d) return;

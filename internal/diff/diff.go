@@ -33,7 +33,22 @@ type Change struct {
 // A path names the place as it is in a, or in b when a has no such place; Old is in a's
 // numbering, New in b's, each as the document's JSON writes it.
 func Diff(a, b *graph.Document) []Change {
+	cs, _ := DiffRenumbered(a, b)
+	return cs
+}
+
+// DiffRenumbered is Diff, and also the nodes it matched whose ids differ, as {id in a, id in
+// b} in a's order: a change lists the nodes it belongs to, but a reference in a value (a
+// child, a source) may lead to a matched node no change names, and whoever sets a's value
+// into b must know that node's id in b.
+func DiffRenumbered(a, b *graph.Document) ([]Change, [][2]int) {
 	m := match(a, b)
+	var renumbered [][2]int
+	for i, j := range m.ab {
+		if j >= 0 && a.Nodes[i].ID != b.Nodes[j].ID {
+			renumbered = append(renumbered, [2]int{a.Nodes[i].ID, b.Nodes[j].ID})
+		}
+	}
 	bbA, bbB := matchBlackboard(a, b)
 	va := &view{d: a, node: make(map[int]int, len(a.Nodes)), bb: bbA}
 	vb := &view{d: b}
@@ -112,7 +127,7 @@ func Diff(a, b *graph.Document) []Change {
 			d.add(change.Added, change.Path{NodeStep(nb)}, nil, graph.AppendNode(nil, nb), -1, nb.ID)
 		}
 	}
-	return d.out
+	return d.out, renumbered
 }
 
 // unusedFunctions compares, by index, the expression functions no node or attachment uses on

@@ -21,8 +21,25 @@ func TestDiffSelfAndRenumbered(t *testing.T) {
 		}
 		c := parse(t, name, b)
 		renumber(c, rand.New(rand.NewPCG(1, uint64(len(b)))))
-		if cs := Diff(a, c); len(cs) > 0 {
+		cs, ren := DiffRenumbered(a, c)
+		if len(cs) > 0 {
 			t.Errorf("%s: diff with itself renumbered:\n%s", name, text(cs[:min(5, len(cs))]))
+		}
+		// Every node is renumbered, each to its own new id.
+		if len(ren) != len(a.Nodes) {
+			t.Errorf("%s: %d nodes renumbered, want %d", name, len(ren), len(a.Nodes))
+			continue
+		}
+		ids := map[int]*graph.Node{}
+		for i := range c.Nodes {
+			ids[c.Nodes[i].ID] = &c.Nodes[i]
+		}
+		for k, p := range ren {
+			na, nc := &a.Nodes[k], ids[p[1]]
+			if p[0] != na.ID || nc == nil || nc.GUID != na.GUID || nc.Type != na.Type || nc.Name != na.Name {
+				t.Errorf("%s: renumbered pair %d is %v: not node %d and its copy", name, k, p, na.ID)
+				break
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"ainbeditor/internal/change"
 	"ainbeditor/internal/diff"
@@ -20,19 +21,32 @@ func (s *Server) mergeBodyCap() int64 { return 3*s.cfg.MaxDocument + diffSlack }
 // handleDiff answers what changed from document "a" to document "b" (the editor's Compare
 // with…): {"changes": [{"op", "path", "old", "new", "nodeA", "nodeB"}, ...]}, in the order
 // internal/diff lists them. nodeA and nodeB are the node ids the change belongs to in a and
-// in b, left out where it belongs to none.
+// in b, left out where it belongs to none. When the diff matched nodes whose ids differ,
+// "renumbered": [[id in a, id in b], ...] lists them (a's order), so the editor translates a
+// reference in a's values to b's numbering.
 func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) error {
 	docs, _, n, release, err := s.readDocuments(w, r, s.diffBodyCap(), "diff request", `{"a": document, "b": document}`, "a", "b")
 	if err != nil {
 		return err
 	}
 	defer release()
-	changes := diff.Diff(docs["a"], docs["b"])
+	changes, renumbered := diff.DiffRenumbered(docs["a"], docs["b"])
 	limit := s.replyLimit(n, 0)
-	b, err := appendList(append(make([]byte, 0, 64*len(changes)+16), `{"changes":`...), changes, limit,
+	b, err := appendList(append(make([]byte, 0, 64*len(changes)+16*len(renumbered)+16), `{"changes":`...), changes, limit,
 		diff.Change.AppendJSON, func(c diff.Change) change.Path { return c.Path })
 	if err != nil {
 		return s.replyError(err, "the list of changes", n, 0, codecError)
+	}
+	if len(renumbered) > 0 {
+		// Two ids a pair: never more than the documents' node lists, which the body held.
+		b = append(b, `,"renumbered":[`...)
+		for k, p := range renumbered {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(strconv.AppendInt(append(strconv.AppendInt(append(b, '['), int64(p[0]), 10), ','), int64(p[1]), 10), ']')
+		}
+		b = append(b, ']')
 	}
 	b = append(b, '}')
 	release()

@@ -63,6 +63,20 @@ func TestDiffRoute(t *testing.T) {
 	if c.Op != "changed" || c.NodeA == nil || *c.NodeA != 7 || c.NodeB == nil || *c.NodeB != 7 || string(c.New) != `"Renamed"` || !strings.HasPrefix(c.Path[0], "node 7 ") {
 		t.Errorf("change %+v (old %s, new %s)", c, c.Old, c.New)
 	}
+	// Node 27 removed and node 28 renumbered 27: the reply pairs the ids.
+	d, err := graph.Decode(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Nodes = append(d.Nodes[:27], d.Nodes[28])
+	d.Nodes[27].ID = 27
+	d.Nodes[0].Children = append(d.Nodes[0].Children[:21], d.Nodes[0].Children[22])
+	d.Nodes[0].Children[21].Node = 27
+	rec = do(s, "POST", "/api/diff", "application/json", body(`"a":`+string(a), `"b":`+string(d.Encode())))
+	var ren struct{ Renumbered [][2]int }
+	if err := json.Unmarshal(rec.Body.Bytes(), &ren); rec.Code != 200 || err != nil || len(ren.Renumbered) != 1 || ren.Renumbered[0] != [2]int{28, 27} {
+		t.Errorf("renumbered: %d %v %s", rec.Code, err, cut(rec.Body.Bytes()))
+	}
 	rec = do(s, "POST", "/api/diff", "application/json", body(`"a":`+string(a), `"b":`+string(a)))
 	if rec.Code != 200 || rec.Body.String() != `{"changes":[]}`+"\n" {
 		t.Errorf("self: %d %q", rec.Code, cut(rec.Body.Bytes()))

@@ -1,0 +1,80 @@
+// Merge: the working copy (ours) and another version (theirs) of a file, three ways against a
+// base, through /api/merge; the conflicts it lists settled one by one, each as the user chose.
+// No DOM, so it runs under node too.
+//
+// The server settles conflicts all one way (prefer ours or theirs). A mix is made from the two
+// settled merges: the one preferring ours, with the places chosen "theirs" taken back to the
+// merge preferring theirs (compare.js's takeBack, on a scratch copy). Then both merges are
+// diffed against the result: no change may remain at a place settled for that side, so every
+// choice is checked to hold before the result reaches the working copy.
+
+import { takeBack, stepNode, shortValue, differing, pathOwner } from "./compare.js";
+import { createEdits } from "./edits.js";
+
+// Whether change c lies within the place conflict k names: a conflict on a node is matched by
+// the node's id (the merged numbering is base's on both sides) and the steps below it.
+export function within(c, k) {
+  const id = stepNode(k.path[0]);
+  if (id >= 0) {
+    const cid = c.nodeB !== undefined ? c.nodeB : c.nodeA;
+    if (cid !== id || stepNode(c.path[0]) < 0) return false;
+  } else if (c.path[0] !== k.path[0]) return false;
+  for (let s = 1; s < k.path.length; s++) if (c.path[s] !== k.path[s]) return false;
+  return true;
+}
+
+// The document that settles conflicts as choices says ("ours" or "theirs" for each, in the
+// order the server listed them). ask(prefer) answers /api/merge with that preference
+// ({document, conflicts}); diff(a, b) answers /api/diff ({changes, renumbered}). Throws an Error saying
+// which conflict could not be settled as chosen.
+export async function settle(conflicts, choices, ask, diff) {
+  if (choices.length !== conflicts.length || choices.some((c) => c !== "ours" && c !== "theirs")) {
+    throw new Error(`every conflict needs a choice of ours or theirs (${choices.filter(Boolean).length} of ${conflicts.length} chosen)`);
+  }
+  const one = (side) => choices.every((c) => c === side);
+  if (one("ours") || one("theirs")) return (await ask(one("ours") ? "ours" : "theirs")).document;
+  const [mo, mt] = await Promise.all([ask("ours"), ask("theirs")]);
+  const result = structuredClone(mo.document);
+  const scratch = createEdits(result);
+  const reply = await diff(mt.document, result);
+  const changes = reply.changes;
+  const taken = [];
+  conflicts.forEach((k, i) => {
+    if (choices[i] !== "theirs") return;
+    const under = changes.filter((c) => within(c, k));
+    if (!under.length) throw new Error(`conflict ${k.path.join(" / ")}: the two merges do not differ there`);
+    taken.push(...under);
+  });
+  // From the last: taking an item of a list back leaves the places before it as they were.
+  for (const c of taken.reverse()) {
+    const res = takeBack(scratch, mt.document, c, reply);
+    if (!res.ok) throw new Error(res.reason);
+  }
+  const [fromOurs, fromTheirs] = await Promise.all([diff(mo.document, result), diff(mt.document, result)]);
+  conflicts.forEach((k, i) => {
+    const left = (choices[i] === "ours" ? fromOurs : fromTheirs).changes.filter((c) => within(c, k));
+    if (left.length) throw new Error(`conflict ${k.path.join(" / ")}: ${choices[i]} could not be taken exactly (${left.length} difference${left.length === 1 ? "" : "s"} left)`);
+  });
+  return result;
+}
+
+// Makes the working copy (edits.doc) the document next, as one edit: every member of the
+// document is set, so an undo puts back the very objects it held.
+export function replaceDocument(edits, next, label) {
+  const doc = edits.doc;
+  const tx = edits.begin(label);
+  for (const key of new Set([...Object.keys(doc), ...Object.keys(next)])) tx.set(doc, key, next[key]);
+  tx.structure = true;
+  tx.geometry = true;
+  return edits.commit(tx);
+}
+
+// A conflict as its row reads: who (a node of doc, the working copy, by its id and title),
+// the place, then the three values (of the members that differ, for objects alike in the
+// rest).
+export function conflictText(k, doc) {
+  const where = pathOwner(k.path, doc) + (k.path.length > 1 ? " · " + k.path.slice(1).join(" / ") : "");
+  const three = (f) => `base ${shortValue(f(k.base))}, ours ${shortValue(f(k.ours))}, theirs ${shortValue(f(k.theirs))}`;
+  const keys = differing([k.base, k.ours, k.theirs]);
+  return `${where}: ${keys ? keys.map((m) => `${m}: ${three((v) => v[m])}`).join("; ") : three((v) => v)}`;
+}
