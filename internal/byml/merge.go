@@ -24,26 +24,30 @@ import (
 // Unchanged subtrees are base's own nodes, so base.Graft(merged) on the document Read gave
 // keeps the file's layout wherever the writer can (see Graft, Marshal).
 func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []change.Conflict, error) {
-	m := &merger{d: &differ{hashes: map[*Node]uint64{}, same: map[[2]*Node]bool{}}, prefer: prefer}
+	return MergeSettling(base, ours, theirs, prefer.Everywhere())
+}
+
+// MergeSettling is Merge with each conflict settled on its own (change.Settle); the document
+// is nil while any conflict is left open.
+func MergeSettling(base, ours, theirs *Document, settle change.Settle) (*Document, []change.Conflict, error) {
+	m := &merger{d: &differ{hashes: map[*Node]uint64{}, same: map[[2]*Node]bool{}}, settle: settle}
 	out := &Document{Version: ours.Version, BigEndian: ours.BigEndian}
 	if v, ok := change.Pick(base.Version, ours.Version, theirs.Version); ok {
 		out.Version = v
 	} else {
-		m.conflict(change.Path{"version"}, []byte(strconv.Itoa(int(base.Version))), []byte(strconv.Itoa(int(ours.Version))), []byte(strconv.Itoa(int(theirs.Version))))
-		if prefer == change.Theirs {
+		if m.conflict(change.Path{"version"}, []byte(strconv.Itoa(int(base.Version))), []byte(strconv.Itoa(int(ours.Version))), []byte(strconv.Itoa(int(theirs.Version)))) == change.Theirs {
 			out.Version = theirs.Version
 		}
 	}
 	if v, ok := change.Pick(base.BigEndian, ours.BigEndian, theirs.BigEndian); ok {
 		out.BigEndian = v
 	} else {
-		m.conflict(change.Path{"bigEndian"}, strconv.AppendBool(nil, base.BigEndian), strconv.AppendBool(nil, ours.BigEndian), strconv.AppendBool(nil, theirs.BigEndian))
-		if prefer == change.Theirs {
+		if m.conflict(change.Path{"bigEndian"}, strconv.AppendBool(nil, base.BigEndian), strconv.AppendBool(nil, ours.BigEndian), strconv.AppendBool(nil, theirs.BigEndian)) == change.Theirs {
 			out.BigEndian = theirs.BigEndian
 		}
 	}
 	out.Root = m.node(nil, base.Root, ours.Root, theirs.Root, 0)
-	if len(m.conflicts) > 0 && prefer == change.NoPreference {
+	if m.open {
 		return nil, m.conflicts, nil
 	}
 	return out, m.conflicts, nil
@@ -51,8 +55,9 @@ func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []cha
 
 type merger struct {
 	d         *differ
-	prefer    change.Prefer
+	settle    change.Settle
 	conflicts []change.Conflict
+	open      bool // a conflict was left unsettled
 }
 
 func orNil(n *Node) []byte {
@@ -62,15 +67,18 @@ func orNil(n *Node) []byte {
 	return nodeJSON(n)
 }
 
-func (m *merger) conflict(p change.Path, b, o, t []byte) {
+// conflict records a conflict and answers how it is settled.
+func (m *merger) conflict(p change.Path, b, o, t []byte) change.Prefer {
+	how := m.settle(len(m.conflicts))
+	m.open = m.open || how == change.NoPreference
 	m.conflicts = append(m.conflicts, change.Conflict{Path: p, Base: b, Ours: o, Theirs: t})
+	return how
 }
 
 // pick records a conflict and returns the preferred side (ours when there is no preference:
 // the document is then dropped anyway).
 func (m *merger) pick(p change.Path, b, o, t *Node) *Node {
-	m.conflict(p, orNil(b), orNil(o), orNil(t))
-	if m.prefer == change.Theirs {
+	if m.conflict(p, orNil(b), orNil(o), orNil(t)) == change.Theirs {
 		return t
 	}
 	return o

@@ -173,3 +173,54 @@ func BenchmarkMergeHugeArray(b *testing.B) {
 		}
 	}
 }
+
+// MergeSettling honours each conflict's own choice, counted in the order the merge meets
+// them: an array insertion conflict settled for theirs moves the index of the conflict after
+// it, and that one is still settled as chosen; one left open means no document.
+func TestMergeSettlingEach(t *testing.T) {
+	arr := func(vs ...int) *Node {
+		n := NewArray()
+		for _, v := range vs {
+			n.Items = append(n.Items, NewInt(int32(v)))
+		}
+		return n
+	}
+	doc := func(list *Node, name string) *Document {
+		root := NewHash()
+		root.Set("List", list)
+		root.Set("Name", NewString(name))
+		return &Document{Version: 2, Root: root}
+	}
+	base := doc(arr(1, 2, 3), "base")
+	ours := doc(arr(1, 10, 2, 3, 30), "ours")         // inserts 10 before 2, appends 30
+	theirs := doc(arr(1, 20, 21, 2, 3, 40), "theirs") // inserts 20, 21 before 2, appends 40
+	for _, c := range []struct {
+		choices []change.Prefer
+		list    string
+		name    string
+		paths   string
+	}{
+		{[]change.Prefer{change.Ours, change.Ours, change.Ours}, "1 10 2 3 30", "ours", "List/1 List/4 Name"},
+		{[]change.Prefer{change.Theirs, change.Ours, change.Theirs}, "1 20 21 2 3 30", "theirs", "List/1 List/5 Name"},
+		{[]change.Prefer{change.Ours, change.Theirs, change.Ours}, "1 10 2 3 40", "ours", "List/1 List/4 Name"},
+	} {
+		got, conflicts, err := MergeSettling(base, ours, theirs, change.Each(c.choices, change.NoPreference))
+		if err != nil || got == nil {
+			t.Fatalf("%v: %v, document %v", c.choices, err, got)
+		}
+		var list, paths []string
+		for _, it := range got.Root.Get("List").Items {
+			list = append(list, fmt.Sprint(it.IntValue()))
+		}
+		for _, k := range conflicts {
+			paths = append(paths, k.Path.String())
+		}
+		if fmt.Sprint(list) != "["+c.list+"]" || got.Root.Get("Name").Str != c.name || fmt.Sprint(paths) != "["+c.paths+"]" {
+			t.Errorf("%v: list %v, name %q, conflicts at %v; want [%s], %q, [%s]", c.choices, list, got.Root.Get("Name").Str, paths, c.list, c.name, c.paths)
+		}
+	}
+	got, conflicts, err := MergeSettling(base, ours, theirs, change.Each([]change.Prefer{change.Ours, change.Theirs}, change.NoPreference))
+	if err != nil || got != nil || len(conflicts) != 3 {
+		t.Errorf("one conflict open: document %v, %d conflicts, %v; want none, 3", got, len(conflicts), err)
+	}
+}
