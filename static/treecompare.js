@@ -1,0 +1,345 @@
+// Compare with… and Merge… in the tree view (tree.js). Compare shows what changed from
+// another version of the file (a file, or the member of the same path in a pack, such as the
+// game's original) to the working copy: rows coloured added, changed, or holding changes,
+// removed entries as ghost rows where they were, and a Changes list; N and P step through
+// the changes, and each can be taken back to the other side's value as one edit. The diff
+// (treediff.js) runs on the documents in memory, again after every edit, undo and redo, so
+// the colours never show a document that is gone.
+//
+// Merge merges the working copy (ours) with another version (theirs), edited from a base,
+// on the server (/api/tree/merge): what combines is applied, and each conflict waits for
+// its own choice, ours or theirs; the merged document replaces the working copy as one edit.
+//
+// Both keep their state on the file's session (session.compare, session.merge), so moving
+// between a pack's files keeps each file's comparison.
+
+import { h, clear } from "./dom.js";
+import { count } from "./counts.js";
+import { diffTrees, hasher, withGhosts, changeLine } from "./treediff.js";
+import { flatten, linkShared, resolvePath, rootOf, typeOf, valueText } from "./treemodel.js";
+import * as treeapi from "./treeapi.js";
+import * as api from "./api.js";
+import * as store from "./store.js";
+import { FOLDER } from "./session.js";
+
+// The Changes list draws at most this many lines; N and P step through all of them.
+const MAX_LINES = 1000;
+
+const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
+const base64Bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+
+export class TreeCompare {
+  constructor(view) {
+    this.view = view;
+    this.ed = view.ed;
+    const input = (onfile) => {
+      const el = h("input", { type: "file", hidden: true });
+      el.addEventListener("change", () => {
+        const f = el.files && el.files[0];
+        el.value = "";
+        if (f) onfile(f);
+      });
+      return el;
+    };
+    this.compareInput = input((f) => this.compareWith(f));
+    this.compareInput.id = "tree-compare-input";
+    this.baseInput = input((f) => this.chooseMergeSide("base", f));
+    this.baseInput.id = "tree-merge-base-input";
+    this.theirsInput = input((f) => this.chooseMergeSide("theirs", f));
+    this.theirsInput.id = "tree-merge-theirs-input";
+    this.compareButton = h("button.small", { dataset: { action: "tree-compare" }, title: "Compare with another version: a BYML or AAMP file, or a pack (the member of this file's path)", onclick: () => this.compareInput.click() }, "Compare with…");
+    this.mergeButton = h("button.small", { dataset: { action: "tree-merge" }, title: "Merge another version of this file into it, three ways, against a base", onclick: () => this.startMerge() }, "Merge…");
+    this.el = h("div.tree-diff", { hidden: true, dataset: { key: "tree.diff" } });
+    this.inputs = [this.compareInput, this.baseInput, this.theirsInput];
+  }
+
+  get session() {
+    return this.view.session;
+  }
+
+  get kind() {
+    return this.view.session.kind;
+  }
+
+  // ---- the other version
+
+  // Reads a chosen file as a version of the session's file: a BYML or AAMP file, or a pack
+  // whose member of the same path (or, for a loose file, the same name) is taken. Answers
+  // {label, bytes, doc} or null, having said why.
+  async version(file) {
+    const ed = this.ed, s = this.session;
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const zsdic = await store.getDoc(store.DOC.zsdic);
+    let reply, label = file.name, used = bytes;
+    try {
+      reply = await treeapi.openTree(file.name, bytes, zsdic);
+    } catch (err) {
+      if (!(err.detail && err.detail.format === "sarc")) {
+        ed.ui.toast(`Could not read ${file.name}: ${err.message}`, "error");
+        return null;
+      }
+      // A pack: the member that is this file.
+      try {
+        const pack = await api.openPack(file.name, bytes, zsdic);
+        const want = s.group === FOLDER ? s.path : null;
+        const m = pack.files.find((f) => f.name === want) || pack.files.find((f) => baseName(f.name) === s.name);
+        if (!m) {
+          ed.ui.toast(`${file.name} has no ${want || s.name}`, "error");
+          return null;
+        }
+        used = base64Bytes(m.data);
+        label = `${file.name}: ${m.name}`;
+        reply = await treeapi.openTree(baseName(m.name), used, zsdic);
+      } catch (err2) {
+        ed.ui.toast(`Could not read ${file.name}: ${err2.message}`, "error");
+        return null;
+      }
+    }
+    if (reply.kind !== s.kind) {
+      ed.ui.toast(`${label} is ${reply.kind.toUpperCase()}, ${s.name} is ${s.kind.toUpperCase()}: choose a version of the same file`, "error");
+      return null;
+    }
+    return { label, bytes: used, doc: reply.document };
+  }
+
+  // ---- Compare with…
+
+  async compareWith(file) {
+    const s = this.session;
+    if (!s) return;
+    const t0 = performance.now();
+    this.ed.status(`Comparing with ${file.name}…`);
+    const other = await this.version(file);
+    if (!other || this.session !== s) return this.ed.status("");
+    s.merge = null;
+    s.compare = { label: other.label, doc: other.doc, hash: hasher(s.kind), result: null, stale: true, current: -1 };
+    const t1 = performance.now();
+    this.view.refresh();
+    const t2 = performance.now();
+    const r = s.compare.result;
+    this.ed.status(`Compared with ${other.label}: ${this.summary(r)}`);
+    requestAnimationFrame(() => setTimeout(() => {
+      this.ed.timings.treeDiff = { name: s.name, read: t1 - t0, diff: this.diffMs, rows: t2 - t1, firstColoured: performance.now() - t0, changes: r.changes.length };
+    }, 0));
+  }
+
+  stop() {
+    const s = this.session;
+    if (!s) return;
+    s.compare = null;
+    s.merge = null;
+    this.view.refresh();
+    this.ed.status("Stopped comparing");
+  }
+
+  summary(r) {
+    if (!r.changes.length) return "no changes";
+    const parts = [];
+    for (const op of ["added", "removed", "changed"]) if (r.counts[op]) parts.push(`${r.counts[op]} ${op}`);
+    return `${count(r.changes.length, "change")} (${parts.join(", ")})${r.truncated ? ", the first ones only" : ""}`;
+  }
+
+  // The document changed: the diff is run again before the rows are drawn.
+  documentChanged() {
+    if (this.session && this.session.compare) this.session.compare.stale = true;
+  }
+
+  // The rows to draw: with the ghosts of removed entries while comparing.
+  rows(rows) {
+    const s = this.session;
+    const c = s && s.compare;
+    this.render();
+    if (!c) return rows;
+    if (c.stale) {
+      const t0 = performance.now();
+      c.result = diffTrees(s.kind, c.doc, s.doc, c.hash);
+      this.diffMs = performance.now() - t0;
+      c.stale = false;
+      if (c.current >= c.result.changes.length) c.current = c.result.changes.length - 1;
+      this.render();
+    }
+    return withGhosts(s.kind, rows, c.result.ghosts, s.expanded, rootOf(s.kind, s.doc));
+  }
+
+  // The classes a row gets: .ghost.diff-removed, .diff-added, .diff-changed, .diff-inside,
+  // and .diff-current for the change N and P are at.
+  rowClass(r) {
+    const c = this.session && this.session.compare;
+    if (!c || !c.result) return "";
+    const cur = c.current >= 0 ? c.result.changes[c.current] : null;
+    const current = cur && (r.ghost ? r.ghost === cur : cur.op !== "removed" && cur.new === r.node) ? ".diff-current" : "";
+    if (r.ghost) return ".ghost.diff-removed" + current;
+    const m = c.result.marks.get(r.node);
+    return (m ? `.diff-${m}` : "") + current;
+  }
+
+  // Goes to the next (dir 1) or previous (-1) change, or to change i.
+  step(dir, i) {
+    const c = this.session && this.session.compare;
+    if (!c || !c.result) return;
+    const list = c.result.changes;
+    if (!list.length) return this.ed.status("No changes");
+    c.current = i ?? (c.current < 0 ? (dir > 0 ? 0 : list.length - 1) : (c.current + dir + list.length) % list.length);
+    const ch = list[c.current];
+    if (ch.chain.length) this.view.reveal(ch.chain);
+    else this.view.renderRows();
+    this.render();
+    const line = this.el.querySelector(`.diff-line[data-index="${c.current}"]`);
+    if (line) line.scrollIntoView({ block: "nearest" });
+    this.ed.status(`Change ${c.current + 1} of ${list.length}: ${changeLine(this.kind, ch)}`);
+  }
+
+  takeBack(i) {
+    const s = this.session, c = s && s.compare;
+    const ch = c && c.result && c.result.changes[i];
+    if (!ch) return;
+    s.edits.takeBack(ch);
+    if (ch.op !== "added" && ch.new && !ch.header) this.view.select(ch.op === "changed" && typeOf(s.kind, ch.new) === typeOf(s.kind, ch.old) ? ch.new : null);
+    this.ed.status(`Took back ${ch.header || ch.path} (Ctrl+Z undoes it)`);
+  }
+
+  // ---- Merge…
+
+  startMerge() {
+    const s = this.session;
+    if (!s) return;
+    s.compare = null;
+    s.merge = { base: null, theirs: null, conflicts: null, choices: [], busy: false };
+    this.view.refresh();
+  }
+
+  async chooseMergeSide(which, file) {
+    const s = this.session;
+    if (!s || !s.merge) return;
+    const v = await this.version(file);
+    if (!v || this.session !== s || !s.merge) return;
+    s.merge[which] = v;
+    s.merge.conflicts = null;
+    s.merge.choices = [];
+    this.render();
+    if (s.merge.base && s.merge.theirs) this.merge();
+  }
+
+  // Asks the server for the merge: with the choices made once every conflict has one.
+  async merge() {
+    const s = this.session, m = s && s.merge;
+    if (!m || !m.base || !m.theirs || m.busy) return;
+    const choices = m.conflicts ? m.choices : null;
+    m.busy = true;
+    this.render();
+    this.ed.status("Merging…");
+    let reply;
+    try {
+      reply = await treeapi.mergeTree(s.kind, { base: m.base.bytes, ours: s.doc, theirs: m.theirs.bytes, zsdic: await store.getDoc(store.DOC.zsdic), choices });
+    } catch (err) {
+      m.busy = false;
+      this.render();
+      this.ed.status("Merge failed", "error");
+      this.ed.ui.toast(`Could not merge: ${err.message}`, "error");
+      return;
+    }
+    m.busy = false;
+    if (!reply.document) {
+      m.conflicts = reply.conflicts;
+      m.choices = reply.conflicts.map(() => "");
+      this.render();
+      this.ed.status(`Merge: ${count(reply.conflicts.length, "conflict")} to settle: choose ours or theirs for each, then Apply merge`);
+      return;
+    }
+    this.apply(reply, m);
+  }
+
+  // The merged document replaces the working copy as one edit; the expanded entries and the
+  // selection stay where they were, by path.
+  apply(reply, m) {
+    const s = this.session, v = this.view;
+    const rows = flatten(s.kind, s.doc, s.expanded);
+    const open = rows.filter((r) => s.expanded.has(r.node)).map((r) => r.path);
+    const selected = rows.find((r) => r.node === s.selected)?.path;
+    const res = s.edits.replace(reply.document, `Merge ${m.theirs.label}`);
+    for (const p of open) {
+      const chain = resolvePath(s.kind, s.doc, p);
+      if (chain && chain.length) s.expanded.add(chain[chain.length - 1]);
+    }
+    s.merge = null;
+    v.refresh();
+    const chain = selected && resolvePath(s.kind, s.doc, selected);
+    if (chain && chain.length) v.select(chain[chain.length - 1], { reveal: true });
+    const settled = reply.conflicts.length ? `, ${count(reply.conflicts.length, "conflict")} settled as chosen` : ", no conflicts";
+    this.ed.status(`Merged ${m.theirs.label} (base ${m.base.label})${settled}${res.changed ? "" : ": nothing changed"} (Ctrl+Z undoes it)`);
+  }
+
+  choose(i, side) {
+    const m = this.session && this.session.merge;
+    if (!m || !m.conflicts) return;
+    m.choices[i] = side;
+    this.render();
+  }
+
+  // ---- the panel
+
+  render() {
+    const s = this.session;
+    const el = this.el;
+    clear(el);
+    el.hidden = !s || (!s.compare && !s.merge);
+    if (el.hidden) return;
+    if (s.compare) this.renderCompare(s.compare);
+    else this.renderMerge(s.merge);
+  }
+
+  renderCompare(c) {
+    const r = c.result;
+    const btn = (label, action, title, onclick) => h("button.small", { dataset: { action }, title, onclick }, label);
+    this.el.append(h("div.diff-head", {},
+      h("span.diff-title", { dataset: { key: "tree.diff-summary" } }, `Compared with ${c.label}: ${r ? this.summary(r) : "…"}`),
+      btn("↑ P", "diff-prev", "Previous change (P)", () => this.step(-1)),
+      btn("↓ N", "diff-next", "Next change (N)", () => this.step(1)),
+      btn("Stop comparing", "diff-stop", "Stop comparing: the rows lose their colours", () => this.stop())));
+    if (!r) return;
+    const list = h("div.diff-list", { dataset: { key: "tree.changes" } });
+    r.changes.slice(0, MAX_LINES).forEach((ch, i) => {
+      const line = h(`div.diff-line.diff-${ch.op}${i === c.current ? ".current" : ""}`, { dataset: { index: i }, title: "Go to the change", onclick: (e) => {
+        if (!e.target.closest("button")) this.step(0, i);
+      } },
+        h("span.diff-text", {}, changeLine(this.kind, ch)),
+        h("button.small", { dataset: { action: "diff-take-back" }, title: "Put the other version's value back here (one edit: Ctrl+Z undoes it)", onclick: () => this.takeBack(i) }, "Take back"));
+      list.append(line);
+    });
+    if (r.changes.length > MAX_LINES) list.append(h("div.muted", {}, `… ${r.changes.length - MAX_LINES} more: N and P step through all of them`));
+    this.el.append(list);
+  }
+
+  renderMerge(m) {
+    const side = (which, input, label) => h("label.diff-side", {}, h("span.muted", {}, label),
+      h("button.small", { dataset: { action: `merge-${which}` }, onclick: () => input.click() }, m[which] ? m[which].label : "Choose…"));
+    const ready = m.conflicts && m.choices.every((c) => c);
+    this.el.append(h("div.diff-head", {},
+      h("span.diff-title", {}, "Merge into this file (ours):"),
+      side("base", this.baseInput, "Base"), side("theirs", this.theirsInput, "Theirs"),
+      m.conflicts ? h("button.small", { dataset: { action: "merge-apply" }, disabled: !ready || m.busy, title: "Merge with the choices made: one edit", onclick: () => this.merge() }, "Apply merge") : null,
+      h("button.small", { dataset: { action: "diff-stop" }, onclick: () => this.stop() }, "Cancel")));
+    if (!m.conflicts) return;
+    const list = h("div.diff-list", { dataset: { key: "tree.conflicts" } });
+    const text = (v) => (v === undefined ? "(none)" : v && typeof v === "object" && (v.type || v.params || v.lists) ? valueText(this.kind, this.kind === "byml" ? linkShared({ root: v }).root : v) : JSON.stringify(v));
+    m.conflicts.forEach((c, i) => {
+      const pick = (which) => h(`button.small${m.choices[i] === which ? ".active" : ""}`, { dataset: { action: `merge-${which}-${i}` }, onclick: () => this.choose(i, which) }, which === "ours" ? "Ours" : "Theirs");
+      list.append(h("div.diff-line.diff-conflict", { dataset: { index: i } },
+        h("span.diff-text", {}, `! /${c.path.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}: base ${text(c.base)}, ours ${text(c.ours)}, theirs ${text(c.theirs)}`),
+        pick("ours"), pick("theirs")));
+    });
+    this.el.append(list);
+  }
+
+  // What a test reads: every row (ghosts too) with its mark and value, the Changes list's
+  // lines, and the change N and P are at.
+  snapshot() {
+    const s = this.session, c = s && s.compare;
+    return {
+      rows: this.view.rows.map((r) => `${this.rowClass(r).replace(/^\./, "").replaceAll(".", " ") || "-"} ${r.path} = ${valueText(s.kind, r.node)}`),
+      lines: c && c.result ? c.result.changes.map((ch) => changeLine(s.kind, ch)) : [],
+      current: c ? c.current : -1,
+      conflicts: s && s.merge && s.merge.conflicts ? s.merge.conflicts.length : -1,
+    };
+  }
+}
