@@ -169,7 +169,9 @@ func TestTreeCompareBYML(t *testing.T) {
 // table knowing them); take back of the edit and its undo give the exact values.
 func TestTreeCompareAAMP(t *testing.T) {
 	p := newBrowser(t)
-	param := func(name string, v float32) aamp.Parameter { return aamp.Parameter{Name: aamp.NameOf(name), Type: aamp.TypeF32, Value: v} }
+	param := func(name string, v float32) aamp.Parameter {
+		return aamp.Parameter{Name: aamp.NameOf(name), Type: aamp.TypeF32, Value: v}
+	}
 	write := func(name string, ps ...aamp.Parameter) string {
 		io := &aamp.ParameterIO{Type: "xml", Root: aamp.ParameterList{Name: aamp.NameOf("param_root"),
 			Objects: []*aamp.ParameterObject{{Name: aamp.NameOf("Obj"), Params: ps}}}}

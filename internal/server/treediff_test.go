@@ -90,7 +90,9 @@ func TestTreeDiffRoute(t *testing.T) {
 		t.Errorf("two JSON forms: %d %s", code, got)
 	}
 
-	p := func(name string, v int32) aamp.Parameter { return aamp.Parameter{Name: aamp.NameOf(name), Type: aamp.TypeInt, Value: v} }
+	p := func(name string, v int32) aamp.Parameter {
+		return aamp.Parameter{Name: aamp.NameOf(name), Type: aamp.TypeInt, Value: v}
+	}
 	archive := func(ps ...aamp.Parameter) string {
 		io := &aamp.ParameterIO{Type: "xml", Root: aamp.ParameterList{Name: aamp.NameOf("param_root"),
 			Objects: []*aamp.ParameterObject{{Name: aamp.NameOf("Obj"), Params: ps}}}}
