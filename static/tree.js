@@ -233,9 +233,9 @@ export class TreeView {
   // The document changed (an edit, undo or redo). The search runs again once the edits
   // pause: over a big file it takes a tenth of a second, and a burst of edits (undo held
   // down, a value typed and entered) should not pay it each time.
-  changed() {
+  changed(cmd) {
     this.usesStale = true;
-    this.compare.documentChanged();
+    this.compare.documentChanged(cmd);
     this.refresh();
     if (this.session && this.session.query) {
       clearTimeout(this.searchTimer);

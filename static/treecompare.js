@@ -112,7 +112,7 @@ export class TreeCompare {
     const other = await this.version(file);
     if (!other || this.session !== s) return this.ed.status("");
     s.merge = null;
-    s.compare = { label: other.label, doc: other.doc, hash: hasher(s.kind), result: null, stale: true, current: -1 };
+    s.compare = { label: other.label, doc: other.doc, hash: hasher(s.kind), newHash: hasher(s.kind), result: null, stale: true, current: -1 };
     const t1 = performance.now();
     this.view.refresh();
     const t2 = performance.now();
@@ -139,9 +139,18 @@ export class TreeCompare {
     return `${count(r.changes.length, "change")} (${parts.join(", ")})${r.truncated ? ", the first ones only" : ""}`;
   }
 
-  // The document changed: the diff is run again before the rows are drawn.
-  documentChanged() {
-    if (this.session && this.session.compare) this.session.compare.stale = true;
+  // The document changed by cmd (an edit, its undo or redo): the diff runs again before the
+  // rows are drawn, hashing only what cmd touched (and its containers) again.
+  documentChanged(cmd) {
+    const c = this.session && this.session.compare;
+    if (!c) return;
+    c.stale = true;
+    for (const op of (cmd && cmd.ops) || [null]) {
+      if (!op || !c.newHash.forget(op.obj || op.arr)) {
+        c.newHash = hasher(this.kind);
+        break;
+      }
+    }
   }
 
   // The rows to draw: with the ghosts of removed entries while comparing.
@@ -152,7 +161,7 @@ export class TreeCompare {
     if (!c) return rows;
     if (c.stale) {
       const t0 = performance.now();
-      c.result = diffTrees(s.kind, c.doc, s.doc, c.hash);
+      c.result = diffTrees(s.kind, c.doc, s.doc, c.hash, c.newHash);
       this.diffMs = performance.now() - t0;
       c.stale = false;
       if (c.current >= c.result.changes.length) c.current = c.result.changes.length - 1;

@@ -12,6 +12,7 @@ import (
 
 	"ainbeditor/internal/aamp"
 	"ainbeditor/internal/byml"
+	"ainbeditor/internal/testcorpus"
 )
 
 // Browser tests of Compare with… and Merge… in the tree view (treecompare.js): the exact
@@ -277,4 +278,46 @@ func TestTreeMerge(t *testing.T) {
 			t.Errorf("after undo of the merge:\n%s\nwant\n%s", got, before)
 		}
 	}
+}
+
+// Compare with… on the corpus's largest BYML (ActorInfo.product.byml, 1.9 MB) with one value
+// edited: exactly that change, and the time to the first frame with the rows coloured (a
+// figure logged, not a limit: the machine is shared), and to compare again after an edit.
+func TestTreeCompareLargestBYML(t *testing.T) {
+	p := newBrowser(t)
+	path := filepath.Join(testcorpus.Dir(t), "byml", "ActorInfo.product.byml")
+	in, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := byml.Read(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := 5000
+	for doc.Root.Get("Actors").Items[k].Get("aabbMax") == nil {
+		k++
+	}
+	deep := fmt.Sprintf("/Actors/%d/aabbMax/X", k)
+	p.upload("#file-input", path)
+	p.treeShown("ActorInfo.product.byml")
+	p.goTo(deep)
+	old := p.rowValue(deep)
+	p.typeInto(`[data-key="tree.value"]`, "12.5\r")
+	p.waitFor(fmt.Sprintf(`document.querySelector('.tree-row[data-path=%q] .tree-value').textContent === "12.5"`, deep))
+	p.upload("#tree-compare-input", path)
+	p.waitFor(`!!ainbEditor.timings().treeDiff`)
+	tm := eval[map[string]float64](p, `(({ name, ...times }) => times)(ainbEditor.timings().treeDiff)`)
+	got := p.treeDiff()
+	if want := []string{fmt.Sprintf("~ %s: %s -> 12.5", deep, old)}; !equalStrings(got.Lines, want) {
+		t.Fatalf("lines %q, want %q", got.Lines, want)
+	}
+	t.Logf("ActorInfo.product.byml (%d bytes), one value edited: first coloured frame %.0f ms after the file was given (reading it through /api/tree %.0f ms, the diff %.0f ms, the rows %.0f ms)",
+		len(in), tm["firstColoured"], tm["read"], tm["diff"], tm["rows"])
+	// Taken back: the diff runs again at once, and finds nothing.
+	again := eval[float64](p, `(() => { const t0 = performance.now(); document.querySelector('[data-key="tree.changes"] [data-action="diff-take-back"]').click(); return performance.now() - t0; })()`)
+	if got = p.treeDiff(); len(got.Lines) != 0 || p.rowValue(deep) != old {
+		t.Fatalf("after take back: %q, %s", got.Lines, p.rowValue(deep))
+	}
+	t.Logf("take back and compare again: %.0f ms", again)
 }

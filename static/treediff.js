@@ -27,56 +27,132 @@ const MAX_DEPTH = 1024;
 // ---- hashes
 
 // A hasher caches each node's hash by node object: the old side's stay valid while
-// comparing (it is never edited), the working copy's are computed afresh for each diff.
+// comparing (it is never edited); for the working copy, forget(obj) drops what an edit of obj
+// (a node, or a container's member array) changed: its hash and its containers' up to the
+// top, so comparing again after an edit hashes the edited path alone. The two lanes are module state while one node is mixed (no arrays, no closures per node:
+// a big file has hundreds of thousands of nodes).
+let laneA = 0, laneB = 0;
+
+function mixText(s) {
+  let a = laneA, b = laneB;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  laneA = a;
+  laneB = b;
+}
+
+function mixNumber(x) {
+  const lo = x >>> 0, hi = (x / 0x100000000) >>> 0;
+  laneA = Math.imul(laneA ^ lo, 0x01000193) ^ hi;
+  laneB = Math.imul(laneB ^ hi, 0x5bd1e995) ^ lo;
+  laneB ^= laneB >>> 13;
+}
+
+// Types are mixed as small numbers, numbers by their 64 bits (so -0 is not 0).
+const typeIds = new Map();
+const f64 = new Float64Array(1), u32 = new Uint32Array(f64.buffer);
+
+function mixValue(v) {
+  if (typeof v === "string") {
+    mixNumber(v.length);
+    mixText(v);
+  } else if (typeof v === "number") {
+    f64[0] = v;
+    mixNumber(u32[0]);
+    mixNumber(u32[1]);
+  } else if (typeof v === "boolean") mixNumber(v ? 3 : 2);
+  else if (Array.isArray(v) && v.every((x) => typeof x === "number")) {
+    mixNumber(v.length);
+    for (const x of v) mixValue(x);
+  } else mixText(JSON.stringify(v) ?? "");
+}
+
 export function hasher(kind) {
-  const cache = new WeakMap();
-  const text = (s, a, b) => {
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  const cache = new Map();
+  // up: node or member array -> the container holding it (an array of them for a node
+  // shared by several).
+  const up = new Map();
+  const link = (child, parent) => {
+    const p = up.get(child);
+    if (p === undefined) up.set(child, parent);
+    else if (p !== parent) {
+      if (!Array.isArray(p)) up.set(child, [p, parent]);
+      else if (!p.includes(parent)) p.push(parent);
     }
-    return [a, b];
   };
+  const byml = kind === "byml";
   const hash = (n, depth) => {
     let h = cache.get(n);
     if (h !== undefined) return h;
-    let [a, b] = text(typeOf(kind, n) || "", 0x811c9dc5, 0x2545f491);
-    const mix = (x) => {
-      a = Math.imul(a ^ (x >>> 0), 0x01000193);
-      b = Math.imul(b ^ ((x / 0x100000000) >>> 0) ^ x, 0x5bd1e995) ^ (b >>> 13);
-    };
-    if (isContainer(kind, n)) {
-      if (depth < MAX_DEPTH) {
-        eachChild(kind, n, (c, key) => {
-          [a, b] = text(String(key), a, b);
-          mix(hash(c, depth + 1));
-          mix(0x7f);
-        });
+    const t = typeOf(kind, n) || "";
+    let id = typeIds.get(t);
+    if (id === undefined) typeIds.set(t, (id = typeIds.size + 1));
+    laneA = 0x811c9dc5;
+    laneB = 0x2545f491;
+    mixNumber(id);
+    if (!isContainer(kind, n)) mixValue(n.value);
+    else {
+      if (n.unsorted) mixNumber(1);
+      let a = laneA, b = laneB;
+      // Each child's hash first (it uses the lanes), then mixed into this node's.
+      const one = (c, key) => {
+        link(c, n);
+        const ch = depth < MAX_DEPTH ? hash(c, depth + 1) : 0;
+        laneA = a;
+        laneB = b;
+        if (key !== null) mixValue(key);
+        mixNumber(ch);
+        a = laneA;
+        b = laneB;
+      };
+      if (byml) {
+        const v = n.value;
+        up.set(v, n);
+        if (n.type === "array") for (let i = 0; i < v.length; i++) one(v[i], null);
+        else for (let i = 0; i < v.length; i++) one(v[i][1], v[i][0]);
+      } else if (n.params) {
+        up.set(n.params, n);
+        for (const c of n.params) one(c, c.hash >>> 0);
+      } else {
+        up.set(n.objects, n);
+        up.set(n.lists, n);
+        for (const c of n.objects) one(c, c.hash >>> 0);
+        laneA = a;
+        laneB = b;
+        mixNumber(0x7e57); // objects end, lists begin
+        a = laneA;
+        b = laneB;
+        for (const c of n.lists) one(c, c.hash >>> 0);
       }
-      if (n.unsorted) mix(1);
-    } else {
-      [a, b] = text(scalarText(n.value), a, b);
+      laneA = a;
+      laneB = b;
     }
-    h = (a >>> 0) * 0x200000 + (b >>> 11);
+    h = (laneA >>> 0) * 0x200000 + (laneB >>> 11);
     cache.set(n, h);
     return h;
   };
-  return (n) => hash(n, 0);
-}
-
-// The children of a container with the key that matches them: a BYML key, an AAMP hash.
-function eachChild(kind, n, f) {
-  if (kind === "byml") {
-    if (n.type === "array") n.value.forEach((c, i) => f(c, i));
-    else n.value.forEach((p) => f(p[1], p[0]));
-    return;
-  }
-  if (n.params) n.params.forEach((c) => f(c, "p" + (c.hash >>> 0)));
-  else {
-    n.objects.forEach((c) => f(c, "o" + (c.hash >>> 0)));
-    n.lists.forEach((c) => f(c, "l" + (c.hash >>> 0)));
-  }
+  const h = (n) => hash(n, 0);
+  // Drops the hashes an edit of obj changed; false when obj is nothing this hasher saw (the
+  // document itself, say): then only a new hasher is right.
+  h.forget = (obj) => {
+    if (!cache.has(obj) && !up.has(obj)) return false;
+    const stack = [obj], seen = new Set();
+    while (stack.length) {
+      const x = stack.pop();
+      if (seen.has(x)) continue;
+      seen.add(x);
+      cache.delete(x);
+      const p = up.get(x);
+      if (Array.isArray(p)) stack.push(...p);
+      else if (p !== undefined) stack.push(p);
+    }
+    return true;
+  };
+  return h;
 }
 
 // A scalar value as text: -0 is not 0 (their bits differ), a vector is its JSON.
@@ -100,14 +176,23 @@ export function scalarText(v) {
 //     changes.
 //   - ghosts: working-copy container -> [{node, key, group, before, change}] in row order.
 // oldHash: hasher(kind) of the old side, kept between diffs of the same old document.
-export function diffTrees(kind, oldDoc, newDoc, oldHash = hasher(kind)) {
-  const d = new Differ(kind, oldHash, hasher(kind));
+// newHash: the working copy's hasher, kept between diffs when every edit since was
+// forgotten in it.
+export function diffTrees(kind, oldDoc, newDoc, oldHash = hasher(kind), newHash = hasher(kind)) {
+  const d = new Differ(kind, oldHash, newHash);
   const header = kind === "byml" ? ["version", "bigEndian"] : ["version", "type"];
   for (const k of header) {
     if (oldDoc[k] !== newDoc[k]) d.add({ op: "changed", path: k, key: k, header: k, old: oldDoc[k], new: newDoc[k], parent: null, chain: [] });
   }
   const a = rootOf(kind, oldDoc), b = rootOf(kind, newDoc);
-  if (a && b) d.inside(a, b, "", [], 0);
+  // The roots compared by hash first: nothing changed is one lookup once hashed, and the
+  // root is then known to the hasher (an edit of its members is forgotten from it).
+  if (a && b && !d.same(a, b)) {
+    if (typeOf(kind, a) !== typeOf(kind, b) || a.unsorted || b.unsorted) {
+      const top = kind === "byml" ? "root" : "param_root";
+      d.add({ op: "changed", path: "/", key: top, header: top, old: a, new: b, parent: null, chain: [] });
+    } else d.inside(a, b, "", [], 0);
+  }
   return { changes: d.changes, marks: d.marks, ghosts: d.ghosts, counts: d.counts, truncated: d.truncated };
 }
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { History } from "./history.js";
 import { TreeEdits } from "./treeedits.js";
 import { flatten, crc32 } from "./treemodel.js";
-import { diffTrees, withGhosts, changeLine, myers, MAX_CHANGES } from "./treediff.js";
+import { diffTrees, hasher, withGhosts, changeLine, myers, MAX_CHANGES } from "./treediff.js";
 
 const i = (value) => ({ type: "int", value });
 const bymlOld = () => ({
@@ -83,6 +83,15 @@ test("every change taken back is one edit that undoes exactly; all taken back gi
     const s = { kind, doc: b, history: new History() };
     const e = new TreeEdits(s);
     const start = diffTrees(kind, a, s.doc).changes.length;
+    // A hasher of the working copy kept through the edits, each edit forgotten in it,
+    // finds what a fresh one finds.
+    const oldHash = hasher(kind);
+    let newHash = hasher(kind), fresh = 0;
+    diffTrees(kind, a, s.doc, oldHash, newHash);
+    s.history.onChange = (cmd) => {
+      for (const op of cmd.ops) if (!newHash.forget(op.obj || op.arr)) (newHash = hasher(kind)), fresh++;
+      assert.deepEqual(lines(kind, diffTrees(kind, a, s.doc, oldHash, newHash)), lines(kind, diffTrees(kind, a, s.doc)), `${kind}: kept hashes after ${cmd.label}`);
+    };
     for (let k = 0; k < start; k++) {
       const c = diffTrees(kind, a, s.doc).changes[0];
       const before = JSON.stringify(s.doc), n = s.history.done.length;
@@ -96,6 +105,7 @@ test("every change taken back is one edit that undoes exactly; all taken back gi
       assert.equal(JSON.stringify(s.doc), after);
     }
     assert.equal(JSON.stringify(s.doc), JSON.stringify(a), `${kind}: everything taken back`);
+    assert.equal(fresh, 0, `${kind}: an edit was not forgotten in the kept hasher`);
     // The taken-back values are copies: no object of the other side is in the working copy.
     const theirs = everything(a);
     assert.equal([...everything(s.doc)].filter((n) => theirs.has(n)).length, 0, `${kind}: an object of the other side was taken in`);

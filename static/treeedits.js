@@ -136,7 +136,7 @@ export class TreeEdits {
   takeBack(c) {
     const tx = new Tx(`Take back ${c.header || c.path}`);
     const copy = (n) => structuredClone(n);
-    if (c.header) tx.set(this.s.doc, c.header, c.old);
+    if (c.header) tx.set(this.s.doc, c.header, c.old && typeof c.old === "object" ? copy(c.old) : c.old);
     else if (c.op === "changed" && !isContainer(this.kind, c.new) && typeOf(this.kind, c.old) === typeOf(this.kind, c.new)) {
       tx.set(c.new, "value", copy(c.old.value));
     } else {
