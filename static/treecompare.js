@@ -25,6 +25,7 @@ import { FOLDER } from "./session.js";
 // The Changes list draws at most this many lines; N and P step through all of them.
 const MAX_LINES = 1000;
 
+const PACK_NAME = /\.(pack|sarc|ssarc)(\.zs)?$/i;
 const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
 const base64Bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 
@@ -47,10 +48,17 @@ export class TreeCompare {
     this.baseInput.id = "tree-merge-base-input";
     this.theirsInput = input((f) => this.chooseMergeSide("theirs", f));
     this.theirsInput.id = "tree-merge-theirs-input";
-    this.compareButton = h("button.small", { dataset: { action: "tree-compare" }, title: "Compare with another version: a BYML or AAMP file, or a pack (the member of this file's path)", onclick: () => this.compareInput.click() }, "Compare with…");
+    // A folder without the File System Access API: the browser's folder upload.
+    this.folderInput = h("input", { type: "file", multiple: true, webkitdirectory: true, hidden: true, id: "tree-compare-folder-input" });
+    this.folderInput.addEventListener("change", () => {
+      const files = [...(this.folderInput.files || [])];
+      this.folderInput.value = "";
+      this.compareWithFolder(files.map((f) => ({ path: f.webkitRelativePath || f.name, file: async () => f })));
+    });
+    this.compareButton = h("button.small", { dataset: { action: "tree-compare" }, title: "Compare with another version: a BYML or AAMP file, a pack (its member of this file's path), or a folder", onclick: () => this.askWhat() }, "Compare with…");
     this.mergeButton = h("button.small", { dataset: { action: "tree-merge" }, title: "Merge another version of this file into it, three ways, against a base", onclick: () => this.startMerge() }, "Merge…");
     this.el = h("div.tree-diff", { hidden: true, dataset: { key: "tree.diff" } });
-    this.inputs = [this.compareInput, this.baseInput, this.theirsInput];
+    this.inputs = [this.compareInput, this.folderInput, this.baseInput, this.theirsInput];
   }
 
   get session() {
@@ -70,14 +78,21 @@ export class TreeCompare {
     const ed = this.ed, s = this.session;
     const bytes = new Uint8Array(await file.arrayBuffer());
     const zsdic = await store.getDoc(store.DOC.zsdic);
-    let reply, label = file.name, used = bytes;
-    try {
-      reply = await treeapi.openTree(file.name, bytes, zsdic);
-    } catch (err) {
-      if (!(err.detail && err.detail.format === "sarc")) {
-        ed.ui.toast(`Could not read ${file.name}: ${err.message}`, "error");
-        return null;
+    let reply = null, label = file.name, used = bytes;
+    const fail = (err) => {
+      ed.ui.toast(`Could not read ${file.name}: ${err.message}`, "error");
+      return null;
+    };
+    // A pack by its name or magic goes to the pack route at once; another file goes to
+    // /api/tree, and to the pack route after all when that says it is a SARC archive.
+    if (!PACK_NAME.test(file.name) && String.fromCharCode(...bytes.subarray(0, 4)) !== "SARC") {
+      try {
+        reply = await treeapi.openTree(file.name, bytes, zsdic);
+      } catch (err) {
+        if (!(err.detail && err.detail.format === "sarc")) return fail(err);
       }
+    }
+    if (!reply) {
       // A pack: the member that is this file.
       try {
         const pack = await api.openPack(file.name, bytes, zsdic);
@@ -90,9 +105,8 @@ export class TreeCompare {
         used = base64Bytes(m.data);
         label = `${file.name}: ${m.name}`;
         reply = await treeapi.openTree(baseName(m.name), used, zsdic);
-      } catch (err2) {
-        ed.ui.toast(`Could not read ${file.name}: ${err2.message}`, "error");
-        return null;
+      } catch (err) {
+        return fail(err);
       }
     }
     if (reply.kind !== s.kind) {
@@ -104,6 +118,51 @@ export class TreeCompare {
 
   // ---- Compare with…
 
+  // Asks what to compare with: a file (or pack), or a folder.
+  askWhat() {
+    const s = this.session;
+    if (!s) return;
+    s.merge = null;
+    s.compare = null;
+    s.choosing = true;
+    this.view.refresh();
+  }
+
+  // A folder: the file in it at this file's path (a pack member's path, under any folder),
+  // else the one of its name, compressed or not.
+  async pickFolder() {
+    if (!window.showDirectoryPicker) return this.folderInput.click();
+    let dir;
+    try {
+      dir = await window.showDirectoryPicker();
+    } catch {
+      return; // cancelled
+    }
+    const files = [];
+    const walk = async (d, prefix) => {
+      for await (const entry of d.values()) {
+        if (entry.kind === "directory") await walk(entry, prefix + entry.name + "/");
+        else files.push({ path: prefix + entry.name, file: () => entry.getFile() });
+      }
+    };
+    await walk(dir, dir.name + "/");
+    return this.compareWithFolder(files);
+  }
+
+  async compareWithFolder(files) {
+    const s = this.session;
+    if (!s) return;
+    const rel = "/" + (s.group === FOLDER ? s.path : s.name);
+    const f = files.find((x) => ("/" + x.path).endsWith(rel)) || files.find((x) => baseName(x.path) === s.name) ||
+      files.find((x) => baseName(x.path) === s.name + ".zs");
+    if (!f) {
+      this.ed.ui.toast(`The folder has no ${rel.slice(1)}`, "error");
+      return;
+    }
+    const file = await f.file();
+    return this.compareWith(new File([file], f.path));
+  }
+
   async compareWith(file) {
     const s = this.session;
     if (!s) return;
@@ -112,6 +171,7 @@ export class TreeCompare {
     const other = await this.version(file);
     if (!other || this.session !== s) return this.ed.status("");
     s.merge = null;
+    s.choosing = false;
     s.compare = { label: other.label, doc: other.doc, hash: hasher(s.kind), newHash: hasher(s.kind), result: null, stale: true, current: -1 };
     const t1 = performance.now();
     this.view.refresh();
@@ -128,6 +188,7 @@ export class TreeCompare {
     if (!s) return;
     s.compare = null;
     s.merge = null;
+    s.choosing = false;
     this.view.refresh();
     this.ed.status("Stopped comparing");
   }
@@ -213,6 +274,7 @@ export class TreeCompare {
     const s = this.session;
     if (!s) return;
     s.compare = null;
+    s.choosing = false;
     s.merge = { base: null, theirs: null, conflicts: null, choices: [], busy: false };
     this.view.refresh();
   }
@@ -291,9 +353,15 @@ export class TreeCompare {
     const s = this.session;
     const el = this.el;
     clear(el);
-    el.hidden = !s || (!s.compare && !s.merge);
+    el.hidden = !s || (!s.compare && !s.merge && !s.choosing);
     if (el.hidden) return;
-    if (s.compare) this.renderCompare(s.compare);
+    if (s.choosing) {
+      const btn = (label, action, onclick) => h("button.small", { dataset: { action }, onclick }, label);
+      el.append(h("div.diff-head", {}, h("span.diff-title", {}, `Compare ${s.name} with:`),
+        btn("A file or pack…", "compare-file", () => this.compareInput.click()),
+        btn("A folder…", "compare-folder", () => this.pickFolder()),
+        btn("Cancel", "diff-stop", () => this.stop())));
+    } else if (s.compare) this.renderCompare(s.compare);
     else this.renderMerge(s.merge);
   }
 

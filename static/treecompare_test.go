@@ -321,3 +321,70 @@ func TestTreeCompareLargestBYML(t *testing.T) {
 	}
 	t.Logf("take back and compare again: %.0f ms", again)
 }
+
+// Compare with… the game's original: a member of a TotK pack, edited, compared with the same
+// pack (its member of the same path is taken) and with a folder holding that path (a copy
+// whose NumController is 5), through the chooser's buttons.
+func TestTreeComparePackAndFolder(t *testing.T) {
+	p := newBrowser(t)
+	dir := testcorpus.Dir(t)
+	packPath := filepath.Join(dir, "sarc", "Accessory_Battery.pack.zs")
+	const asinfo = "Component/ASInfo/Accessory_Battery.engine__component__ASInfo.bgyml"
+	p.upload("#zsdic-input", filepath.Join(dir, "zstd", "ZsDic.pack.zs"))
+	p.waitFor(`ainbEditor.status().startsWith("Kept ZsDic.pack.zs")`)
+	p.upload("#pack-input", packPath)
+	p.waitFor(`ainbEditor.status().startsWith("Opened pack")`)
+	p.do(chromedp.Click(chromedp.CSS(`.pack-files button[data-member="` + asinfo + `"]`)))
+	p.treeShown("Accessory_Battery.engine__component__ASInfo.bgyml")
+	p.setValue("/NumController", "3")
+	p.waitFor(`document.querySelector('.tree-row[data-path="/NumController"] .tree-value').textContent === "3"`)
+
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-compare"]`)))
+	p.waitFor(`!!document.querySelector('[data-action="compare-file"]')`)
+	p.upload("#tree-compare-input", packPath)
+	p.waitFor(`ainbEditor.status().startsWith("Compared with")`)
+	if s := eval[string](p, `ainbEditor.status()`); s != "Compared with Accessory_Battery.pack.zs: "+asinfo+": 1 change (1 changed)" {
+		t.Errorf("status %q", s)
+	}
+	if got := p.treeDiff(); !equalStrings(got.Lines, []string{"~ /NumController: 2 -> 3"}) {
+		t.Errorf("against the pack: %q", got.Lines)
+	}
+
+	// A folder with the file at the member's path, one level down.
+	was, _ := openPacks(t, packPath, mustRead(t, packPath))
+	var member []byte
+	for _, f := range was.Archive.Files {
+		if f.Name == asinfo {
+			member = f.Data
+		}
+	}
+	d, err := byml.Read(member)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Root.Set("NumController", byml.NewInt(5))
+	edited, err := d.BytesCanonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(t.TempDir(), "asinfo.bgyml")
+	if err := os.WriteFile(local, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.fakeDirectory("Romfs", map[string]string{"Pack/" + asinfo: local})
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-compare"]`)))
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="compare-folder"]`)))
+	p.waitFor(`ainbEditor.status().startsWith("Compared with Romfs/")`)
+	if got := p.treeDiff(); !equalStrings(got.Lines, []string{"~ /NumController: 5 -> 3"}) {
+		t.Errorf("against the folder: %q", got.Lines)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
