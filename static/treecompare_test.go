@@ -278,6 +278,22 @@ func TestTreeMerge(t *testing.T) {
 			t.Errorf("after undo of the merge:\n%s\nwant\n%s", got, before)
 		}
 	}
+	// Redone, the merge (ours at the conflict) saves as any edit does.
+	p.treeKey("y", chromedp.ModifierCtrl)
+	p.waitFor(`ainbEditor.status().startsWith("Redid: Merge Theirs.byml")`)
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="save"]`)))
+	p.waitFor(`ainbEditor.status().startsWith("Saved")`)
+	saved, err := byml.Read(p.download("Test.byml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := testRoot()
+	want.Set("b", byml.NewString("ours"))
+	want.Set("c", byml.NewUInt(8))
+	want.Get("List").Items = append(want.Get("List").Items, byml.NewInt(4))
+	if !byml.Equal(saved.Root, want) || saved.Version != 7 {
+		t.Errorf("the saved file (version %d) is not the merge", saved.Version)
+	}
 }
 
 // Compare with… on the corpus's largest BYML (ActorInfo.product.byml, 1.9 MB) with one value
