@@ -198,21 +198,8 @@ func TestTreeLargestBYML(t *testing.T) {
 	if filepath.Base(path) != "ActorInfo.product.byml" {
 		t.Fatalf("the largest BYML is %s", path)
 	}
-	in, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := byml.Read(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A deep value: the bounding box of the first actor from number 5000 that has one.
-	k := 5000
-	for doc.Root.Get("Actors").Items[k].Get("aabbMax") == nil {
-		k++
-	}
+	in, doc, k, deep := deepActorValue(t, path)
 	actor := doc.Root.Get("Actors").Items[k]
-	deep := fmt.Sprintf("/Actors/%d/aabbMax/X", k)
 
 	p.upload("#file-input", path)
 	p.treeShown("ActorInfo.product.byml")
@@ -291,6 +278,24 @@ func TestTreeLargestBYML(t *testing.T) {
 		t.Errorf("the saved file differs in %d bytes (%d long, was %d): want the float's alone", n, len(out), len(in))
 	}
 	checkBYMLEdit(t, in, out, func(r *byml.Node) *byml.Node { return r.Get("Actors").Items[k].Get("aabbMax").Get("X") }, byml.NewFloat(12.5))
+}
+
+// deepActorValue reads ActorInfo.product.byml at path and finds a deep value: the bounding
+// box of the first actor from number 5000 that has one (its index k and the X's path).
+func deepActorValue(t *testing.T, path string) (in []byte, doc *byml.Document, k int, deep string) {
+	t.Helper()
+	in, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc, err = byml.Read(in); err != nil {
+		t.Fatal(err)
+	}
+	k = 5000
+	for doc.Root.Get("Actors").Items[k].Get("aabbMax") == nil {
+		k++
+	}
+	return in, doc, k, fmt.Sprintf("/Actors/%d/aabbMax/X", k)
 }
 
 // searchBYML finds what the tree's search finds: entries whose key or string value holds q

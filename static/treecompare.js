@@ -21,6 +21,7 @@ import * as treeapi from "./treeapi.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
 import { FOLDER } from "./session.js";
+import { chooseFolder } from "./folder.js";
 
 // The Changes list draws at most this many lines; N and P step through all of them.
 const MAX_LINES = 1000;
@@ -28,6 +29,11 @@ const MAX_LINES = 1000;
 const PACK_NAME = /\.(pack|sarc|ssarc)(\.zs)?$/i;
 const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
 const base64Bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+
+// What a session's panel shows: asking what to compare with, a comparison, or a merge.
+function setMode(s, mode) {
+  Object.assign(s, { choosing: false, compare: null, merge: null }, mode);
+}
 
 export class TreeCompare {
   constructor(view) {
@@ -122,9 +128,7 @@ export class TreeCompare {
   askWhat() {
     const s = this.session;
     if (!s) return;
-    s.merge = null;
-    s.compare = null;
-    s.choosing = true;
+    setMode(s, { choosing: true });
     this.view.refresh();
   }
 
@@ -132,21 +136,8 @@ export class TreeCompare {
   // else the one of its name, compressed or not.
   async pickFolder() {
     if (!window.showDirectoryPicker) return this.folderInput.click();
-    let dir;
-    try {
-      dir = await window.showDirectoryPicker();
-    } catch {
-      return; // cancelled
-    }
-    const files = [];
-    const walk = async (d, prefix) => {
-      for await (const entry of d.values()) {
-        if (entry.kind === "directory") await walk(entry, prefix + entry.name + "/");
-        else files.push({ path: prefix + entry.name, file: () => entry.getFile() });
-      }
-    };
-    await walk(dir, dir.name + "/");
-    return this.compareWithFolder(files);
+    const dir = await chooseFolder();
+    if (dir) return this.compareWithFolder(dir.files.map((f) => ({ path: f.path, file: () => f.entry.getFile() })));
   }
 
   async compareWithFolder(files) {
@@ -170,9 +161,7 @@ export class TreeCompare {
     this.ed.status(`Comparing with ${file.name}…`);
     const other = await this.version(file);
     if (!other || this.session !== s) return this.ed.status("");
-    s.merge = null;
-    s.choosing = false;
-    s.compare = { label: other.label, doc: other.doc, hash: hasher(s.kind), newHash: hasher(s.kind), result: null, stale: true, current: -1 };
+    setMode(s, { compare: { label: other.label, doc: other.doc, hash: hasher(s.kind), newHash: hasher(s.kind), result: null, stale: true, current: -1 } });
     const t1 = performance.now();
     this.view.refresh();
     const t2 = performance.now();
@@ -186,9 +175,7 @@ export class TreeCompare {
   stop() {
     const s = this.session;
     if (!s) return;
-    s.compare = null;
-    s.merge = null;
-    s.choosing = false;
+    setMode(s, {});
     this.view.refresh();
     this.ed.status("Stopped comparing");
   }
@@ -273,9 +260,7 @@ export class TreeCompare {
   startMerge() {
     const s = this.session;
     if (!s) return;
-    s.compare = null;
-    s.choosing = false;
-    s.merge = { base: null, theirs: null, conflicts: null, choices: [], busy: false };
+    setMode(s, { merge: { base: null, theirs: null, conflicts: null, choices: [], busy: false } });
     this.view.refresh();
   }
 
@@ -332,7 +317,7 @@ export class TreeCompare {
       const chain = resolvePath(s.kind, s.doc, p);
       if (chain && chain.length) s.expanded.add(chain[chain.length - 1]);
     }
-    s.merge = null;
+    setMode(s, {});
     v.refresh();
     const chain = selected && resolvePath(s.kind, s.doc, selected);
     if (chain && chain.length) v.select(chain[chain.length - 1], { reveal: true });

@@ -40,6 +40,12 @@ func writeBYML(t *testing.T, name string, root *byml.Node) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return writeTemp(t, name, data)
+}
+
+// writeTemp writes a file of a test's own to a temporary folder.
+func writeTemp(t *testing.T, name string, data []byte) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -180,11 +186,7 @@ func TestTreeCompareAAMP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
+		return writeTemp(t, name, data)
 	}
 	n := func(s string) string { return fmt.Sprint(uint32(aamp.NameOf(s))) }
 	work := write("Work.bphysics", param("x", 1.5), param("z", 3))
@@ -302,19 +304,7 @@ func TestTreeMerge(t *testing.T) {
 func TestTreeCompareLargestBYML(t *testing.T) {
 	p := newBrowser(t)
 	path := filepath.Join(testcorpus.Dir(t), "byml", "ActorInfo.product.byml")
-	in, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := byml.Read(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := 5000
-	for doc.Root.Get("Actors").Items[k].Get("aabbMax") == nil {
-		k++
-	}
-	deep := fmt.Sprintf("/Actors/%d/aabbMax/X", k)
+	in, _, _, deep := deepActorValue(t, path)
 	p.upload("#file-input", path)
 	p.treeShown("ActorInfo.product.byml")
 	p.goTo(deep)
@@ -383,10 +373,7 @@ func TestTreeComparePackAndFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	local := filepath.Join(t.TempDir(), "asinfo.bgyml")
-	if err := os.WriteFile(local, edited, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	local := writeTemp(t, "asinfo.bgyml", edited)
 	p.fakeDirectory("Romfs", map[string]string{"Pack/" + asinfo: local})
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-compare"]`)))
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="compare-folder"]`)))

@@ -97,9 +97,21 @@ func isJSONForm(b []byte) bool {
 	return len(b) > 0 && b[0] == '{'
 }
 
-// decodeSides reads every side as a tree of one codec, holding the caller's conversion slot.
-// n is the sides' size as trees (unwrapped), which the reply's budget is computed from.
-func (s *Server) decodeSides(r *http.Request, ts *treeSides, names []string) (codec *treecodec.Codec, trees []treecodec.Tree, n int, err error) {
+// decodeSides takes a conversion slot (release gives it back) and reads every side as a
+// tree of one codec. n is the sides' size as trees (unwrapped), which the reply's budget is
+// computed from.
+func (s *Server) decodeSides(r *http.Request, ts *treeSides, names []string) (codec *treecodec.Codec, trees []treecodec.Tree, n int, release func(), err error) {
+	if release, err = s.conversions.acquire(r.Context()); err != nil {
+		return nil, nil, 0, nil, err
+	}
+	if codec, trees, n, err = s.treesOf(r, ts, names); err != nil {
+		release()
+		return nil, nil, 0, nil, err
+	}
+	return codec, trees, n, release, nil
+}
+
+func (s *Server) treesOf(r *http.Request, ts *treeSides, names []string) (codec *treecodec.Codec, trees []treecodec.Tree, n int, err error) {
 	from := "" // what decided the format: kind=... or a side's name
 	if r.URL.Query().Has("kind") {
 		if codec, err = treeKind(r); err != nil {
@@ -175,15 +187,11 @@ func (s *Server) handleTreeDiff(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	release, err := s.conversions.acquire(r.Context())
+	codec, trees, n, release, err := s.decodeSides(r, ts, names)
 	if err != nil {
 		return err
 	}
 	defer release()
-	codec, trees, n, err := s.decodeSides(r, ts, names)
-	if err != nil {
-		return err
-	}
 	limit := s.replyLimit(n, 0)
 	changes, err := codec.Diff(trees[0], trees[1], limit)
 	if err != nil {
@@ -195,10 +203,7 @@ func (s *Server) handleTreeDiff(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return s.replyError(err, "the list of changes", n, 0, codecError)
 	}
-	b = append(b, '}')
-	release()
-	w.Header().Set("Cache-Control", "no-store")
-	writeRawJSON(w, http.StatusOK, b)
+	replyDone(w, b, release)
 	return nil
 }
 
@@ -229,15 +234,11 @@ func (s *Server) handleTreeMerge(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	release, err := s.conversions.acquire(r.Context())
+	codec, trees, n, release, err := s.decodeSides(r, ts, names)
 	if err != nil {
 		return err
 	}
 	defer release()
-	codec, trees, n, err := s.decodeSides(r, ts, names)
-	if err != nil {
-		return err
-	}
 	limit := s.replyLimit(n, 0)
 	merged, conflicts, err := codec.Merge(trees[0], trees[1], trees[2], change.Each(choices, rest), limit)
 	if err != nil {
@@ -249,20 +250,9 @@ func (s *Server) handleTreeMerge(w http.ResponseWriter, r *http.Request) error {
 		return errorf(http.StatusUnprocessableEntity, "choices: %d given for %d conflicts: merge again without them to see the conflicts", len(choices), len(conflicts))
 	}
 	b := jsontext.AppendString(append(make([]byte, 0, 1024), `{"kind":`...), codec.Name)
-	b = append(b, `,"document":`...)
-	if merged == nil {
-		b = append(b, "null"...)
-	} else if b, err = merged.AppendJSON(b, limit); err != nil {
-		return s.replyError(err, "the merged document", n, 0, codecError)
+	var doc func([]byte, int) ([]byte, error)
+	if merged != nil {
+		doc = merged.AppendJSON
 	}
-	b, err = appendList(append(b, `,"conflicts":`...), conflicts, limit,
-		change.Conflict.AppendJSON, func(c change.Conflict) change.Path { return c.Path })
-	if err != nil {
-		return s.replyError(err, "the list of conflicts", n, 0, codecError)
-	}
-	b = append(b, '}')
-	release()
-	w.Header().Set("Cache-Control", "no-store")
-	writeRawJSON(w, http.StatusOK, b)
-	return nil
+	return s.replyMerge(w, append(b, ','), doc, conflicts, limit, n, release)
 }
