@@ -326,16 +326,7 @@ func searchBYML(root *byml.Node, q string) (first string, count int) {
 // testBYML is a small BYML file of known shape, written to a temporary directory.
 func testBYML(t *testing.T) (string, []byte) {
 	t.Helper()
-	root := byml.NewHash()
-	root.Set("List", byml.NewArray(byml.NewInt(1), byml.NewInt(2), byml.NewFloat(0.5)))
-	root.Set("b", byml.NewString("x"))
-	root.Set("c", byml.NewUInt(7))
-	deep := byml.NewHash()
-	deep.Set("v", byml.NewDouble(1.25))
-	d := byml.NewHash()
-	d.Set("deep", deep)
-	root.Set("d", d)
-	data, err := (&byml.Document{Version: 7, Root: root}).BytesCanonical()
+	data, err := (&byml.Document{Version: 7, Root: testRoot()}).BytesCanonical()
 	if err != nil {
 		t.Fatal(err)
 	}

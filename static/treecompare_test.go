@@ -53,7 +53,7 @@ func writeTemp(t *testing.T, name string, data []byte) string {
 	return path
 }
 
-// testRoot is testBYML's tree, to edit into other versions.
+// testRoot is testBYML's tree (tree_test.go), also to edit into other versions.
 func testRoot() *byml.Node {
 	root := byml.NewHash()
 	root.Set("List", byml.NewArray(byml.NewInt(1), byml.NewInt(2), byml.NewFloat(0.5)))
