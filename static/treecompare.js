@@ -161,7 +161,7 @@ export class TreeCompare {
     this.ed.status(`Comparing with ${file.name}…`);
     const other = await this.version(file);
     if (!other || this.session !== s) return this.ed.status("");
-    setMode(s, { compare: { label: other.label, doc: other.doc, hash: hasher(s.kind), newHash: hasher(s.kind), result: null, stale: true, current: -1 } });
+    setMode(s, { compare: { label: other.label, doc: other.doc, hash: hasher(s.kind, { editable: false }), newHash: hasher(s.kind), result: null, stale: true, current: -1 } });
     const t1 = performance.now();
     this.view.refresh();
     const t2 = performance.now();
@@ -240,6 +240,8 @@ export class TreeCompare {
     const ch = list[c.current];
     if (ch.chain.length) this.view.reveal(ch.chain);
     else this.view.renderRows();
+    // N and P go on from wherever the list was clicked.
+    this.view.scroller.focus({ preventScroll: true });
     this.render();
     const line = this.el.querySelector(`.diff-line[data-index="${c.current}"]`);
     if (line) line.scrollIntoView({ block: "nearest" });
@@ -251,6 +253,7 @@ export class TreeCompare {
     const ch = c && c.result && c.result.changes[i];
     if (!ch) return;
     s.edits.takeBack(ch);
+    this.view.scroller.focus({ preventScroll: true });
     if (ch.op !== "added" && ch.new && !ch.header) this.view.select(ch.op === "changed" && typeOf(s.kind, ch.new) === typeOf(s.kind, ch.old) ? ch.new : null);
     this.ed.status(`Took back ${ch.header || ch.path} (Ctrl+Z undoes it)`);
   }

@@ -71,12 +71,15 @@ function mixValue(v) {
   } else mixText(JSON.stringify(v) ?? "");
 }
 
-export function hasher(kind) {
+// editable: whether forget is wanted (the working copy's); the other side's hasher keeps no
+// containers, a third of the work of hashing a big file.
+export function hasher(kind, { editable = true } = {}) {
   const cache = new Map();
   // up: node or member array -> the container holding it (an array of them for a node
   // shared by several).
   const up = new Map();
   const link = (child, parent) => {
+    if (!editable) return;
     const p = up.get(child);
     if (p === undefined) up.set(child, parent);
     else if (p !== parent) {
@@ -111,15 +114,17 @@ export function hasher(kind) {
       };
       if (byml) {
         const v = n.value;
-        up.set(v, n);
+        if (editable) up.set(v, n);
         if (n.type === "array") for (let i = 0; i < v.length; i++) one(v[i], null);
         else for (let i = 0; i < v.length; i++) one(v[i][1], v[i][0]);
       } else if (n.params) {
-        up.set(n.params, n);
+        if (editable) up.set(n.params, n);
         for (const c of n.params) one(c, c.hash >>> 0);
       } else {
-        up.set(n.objects, n);
-        up.set(n.lists, n);
+        if (editable) {
+          up.set(n.objects, n);
+          up.set(n.lists, n);
+        }
         for (const c of n.objects) one(c, c.hash >>> 0);
         laneA = a;
         laneB = b;
