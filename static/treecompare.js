@@ -16,7 +16,7 @@
 import { h, clear } from "./dom.js";
 import { count } from "./counts.js";
 import { diffTrees, hasher, withGhosts, changeLine } from "./treediff.js";
-import { flatten, linkShared, resolvePath, rootOf, typeOf, valueText } from "./treemodel.js";
+import { escapeKey, flatten, linkShared, resolvePath, rootOf, typeOf, valueText } from "./treemodel.js";
 import * as treeapi from "./treeapi.js";
 import * as api from "./api.js";
 import * as store from "./store.js";
@@ -390,10 +390,21 @@ export class TreeCompare {
     m.conflicts.forEach((c, i) => {
       const pick = (which) => h(`button.small${m.choices[i] === which ? ".active" : ""}`, { dataset: { action: `merge-${which}-${i}` }, onclick: () => this.choose(i, which) }, which === "ours" ? "Ours" : "Theirs");
       list.append(h("div.diff-line.diff-conflict", { dataset: { index: i } },
-        h("span.diff-text", {}, `! /${c.path.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}: base ${text(c.base)}, ours ${text(c.ours)}, theirs ${text(c.theirs)}`),
+        h("span.diff-text", {}, `! ${this.conflictPath(c.path)}: base ${text(c.base)}, ours ${text(c.ours)}, theirs ${text(c.theirs)}`),
         pick("ours"), pick("theirs")));
     });
     this.el.append(list);
+  }
+
+  // A conflict's path (the server's steps) as the rows name places: an AAMP path without
+  // param_root, an unnamed entry by its decimal hash rather than 0x hex.
+  conflictPath(steps) {
+    let p = steps;
+    if (this.kind === "aamp") {
+      p = (steps[0] === "param_root" ? steps.slice(1) : steps).map((x) => x.replace(/^0x([0-9a-f]{8})(?=#|$)/, (_, hex) => String(parseInt(hex, 16))));
+    }
+    const header = steps.length === 1 && ["version", "bigEndian", "type"].includes(steps[0]);
+    return (header ? "" : "/") + p.map(escapeKey).join("/");
   }
 
   // What a test reads: every row (ghosts too) with its mark and value, the Changes list's

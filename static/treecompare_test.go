@@ -391,3 +391,45 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// Merge… of an AAMP archive: the conflict named as the rows name places, settled for
+// theirs, with the other side's change (z) combined.
+func TestTreeMergeAAMP(t *testing.T) {
+	p := newBrowser(t)
+	write := func(name string, x, z float32) string {
+		io := &aamp.ParameterIO{Type: "xml", Root: aamp.ParameterList{Name: aamp.NameOf("param_root"),
+			Objects: []*aamp.ParameterObject{{Name: aamp.NameOf("Obj"), Params: []aamp.Parameter{
+				{Name: aamp.NameOf("x"), Type: aamp.TypeF32, Value: x}, {Name: aamp.NameOf("z"), Type: aamp.TypeF32, Value: z}}}}}}
+		data, err := io.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return writeTemp(t, name, data)
+	}
+	n := func(s string) string { return fmt.Sprint(uint32(aamp.NameOf(s))) }
+	base, theirs := write("Work.bphysics", 1.5, 3), write("Theirs.bphysics", 4, 5)
+	obj, x, z := "/"+n("Obj"), "/"+n("Obj")+"/"+n("x"), "/"+n("Obj")+"/"+n("z")
+	p.upload("#file-input", base)
+	p.treeShown("Work.bphysics")
+	p.setValue(x, "2.25")
+	p.waitFor(fmt.Sprintf(`document.querySelector('.tree-row[data-path=%q] .tree-value').textContent === "2.25"`, x))
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-merge"]`)))
+	p.upload("#tree-merge-base-input", base)
+	p.waitFor(`document.querySelector('[data-action="merge-base"]').textContent === "Work.bphysics"`)
+	p.upload("#tree-merge-theirs-input", theirs)
+	p.waitFor(`ainbEditor.treeDiff().conflicts === 1`)
+	if c := eval[string](p, `document.querySelector('[data-key="tree.conflicts"] .diff-text').textContent`); c != `! `+x+`: base 1.5, ours 2.25, theirs 4` {
+		t.Errorf("conflict %q", c)
+	}
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="merge-theirs-0"]`)))
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="merge-apply"]`)))
+	p.waitFor(`ainbEditor.status().startsWith("Merged Theirs.bphysics")`)
+	if got, want := p.rows(), obj+"={2} "+x+"=4 "+z+"=5"; got != want {
+		t.Errorf("merged rows %s, want %s", got, want)
+	}
+	p.treeKey("z", chromedp.ModifierCtrl)
+	p.waitFor(fmt.Sprintf(`document.querySelector('.tree-row[data-path=%q] .tree-value').textContent === "2.25"`, x))
+	if got, want := p.rows(), obj+"={2} "+x+"=2.25 "+z+"=3"; got != want {
+		t.Errorf("after undo %s, want %s", got, want)
+	}
+}
