@@ -205,17 +205,33 @@ export class TreeCompare {
   rows(rows) {
     const s = this.session;
     const c = s && s.compare;
-    this.render();
-    if (!c) return rows;
-    if (c.stale) {
+    if (c && c.stale) {
       const t0 = performance.now();
       c.result = diffTrees(s.kind, c.doc, s.doc, c.hash, c.newHash);
       this.diffMs = performance.now() - t0;
       c.stale = false;
       if (c.current >= c.result.changes.length) c.current = c.result.changes.length - 1;
-      this.render();
     }
-    return withGhosts(s.kind, rows, c.result.ghosts, s.expanded, rootOf(s.kind, s.doc));
+    // The panel is drawn again only when what it shows changed: an expansion or a selection
+    // refreshes the rows, and the Changes list can be a thousand lines.
+    const shows = s ? [s, s.choosing, s.compare, c && c.result, s.merge] : [];
+    if (!this.shows || shows.some((x, i) => x !== this.shows[i])) this.render();
+    if (!c) return rows;
+    const out = withGhosts(s.kind, rows, c.result.ghosts, s.expanded, rootOf(s.kind, s.doc));
+    // What is inside an added (or wholly changed) container is added (changed) too: each row
+    // takes its container's mark when it has none of its own (containers come first).
+    const marks = c.result.marks;
+    this.rowMarks = new Map();
+    for (const r of out) {
+      if (r.ghost) continue;
+      let m = marks.get(r.node);
+      if (!m) {
+        const up = this.rowMarks.get(r.parent);
+        if (up === "added" || up === "changed") m = up;
+      }
+      if (m) this.rowMarks.set(r.node, m);
+    }
+    return out;
   }
 
   // The classes a row gets: .ghost.diff-removed, .diff-added, .diff-changed, .diff-inside,
@@ -226,7 +242,7 @@ export class TreeCompare {
     const cur = c.current >= 0 ? c.result.changes[c.current] : null;
     const current = cur && (r.ghost ? r.ghost === cur : cur.op !== "removed" && cur.new === r.node) ? ".diff-current" : "";
     if (r.ghost) return ".ghost.diff-removed" + current;
-    const m = c.result.marks.get(r.node);
+    const m = this.rowMarks.get(r.node);
     return (m ? `.diff-${m}` : "") + current;
   }
 
@@ -340,6 +356,7 @@ export class TreeCompare {
   render() {
     const s = this.session;
     const el = this.el;
+    this.shows = s ? [s, s.choosing, s.compare, s.compare && s.compare.result, s.merge] : [];
     clear(el);
     el.hidden = !s || (!s.compare && !s.merge && !s.choosing);
     if (el.hidden) return;

@@ -169,6 +169,17 @@ func TestTreeCompareBYML(t *testing.T) {
 	}
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="diff-stop"]`)))
 	p.waitFor(`document.querySelector('.tree-diff').hidden && !document.querySelector('.tree-row.ghost')`)
+
+	// Against a version without /d: everything inside the added /d shows as added.
+	noD := testRoot()
+	noD.Delete("d")
+	p.upload("#tree-compare-input", writeBYML(t, "NoD.byml", noD))
+	p.waitFor(`ainbEditor.status().startsWith("Compared with NoD.byml")`)
+	p.goTo("/d/deep/v")
+	got = p.treeDiff()
+	if want := []string{`~ /c: 7 -> 8`, `+ /d: {1}`}; !equalStrings(got.Lines, want) || !equalStrings(got.Rows[len(got.Rows)-3:], []string{`diff-added /d = {1}`, `diff-added /d/deep = {1}`, `diff-added /d/deep/v = 1.25`}) {
+		t.Errorf("against NoD.byml: lines %q rows %q", got.Lines, got.Rows)
+	}
 }
 
 // Compare with… on an AAMP file: a parameter edited in the working copy and one the other
