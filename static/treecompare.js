@@ -79,8 +79,9 @@ export class TreeCompare {
 
   // Reads a chosen file as a version of the session's file: a BYML or AAMP file, or a pack
   // whose member of the same path (or, for a loose file, the same name) is taken. Answers
-  // {label, bytes, doc} or null, having said why.
-  async version(file) {
+  // {label, bytes, doc} or null, having said why. whileWaiting runs once the server has the
+  // file, while it reads it.
+  async version(file, whileWaiting = () => {}) {
     const ed = this.ed, s = this.session;
     const bytes = new Uint8Array(await file.arrayBuffer());
     const zsdic = await store.getDoc(store.DOC.zsdic);
@@ -93,7 +94,9 @@ export class TreeCompare {
     // /api/tree, and to the pack route after all when that says it is a SARC archive.
     if (!PACK_NAME.test(file.name) && String.fromCharCode(...bytes.subarray(0, 4)) !== "SARC") {
       try {
-        reply = await treeapi.openTree(file.name, bytes, zsdic);
+        const pending = treeapi.openTree(file.name, bytes, zsdic);
+        whileWaiting();
+        reply = await pending;
       } catch (err) {
         if (!(err.detail && err.detail.format === "sarc")) return fail(err);
       }
@@ -101,7 +104,9 @@ export class TreeCompare {
     if (!reply) {
       // A pack: the member that is this file.
       try {
-        const pack = await api.openPack(file.name, bytes, zsdic);
+        const pending = api.openPack(file.name, bytes, zsdic);
+        whileWaiting();
+        const pack = await pending;
         const want = s.group === FOLDER ? s.path : null;
         const m = pack.files.find((f) => f.name === want) || pack.files.find((f) => baseName(f.name) === s.name);
         if (!m) {
@@ -159,9 +164,19 @@ export class TreeCompare {
     if (!s) return;
     const t0 = performance.now();
     this.ed.status(`Comparing with ${file.name}…`);
-    const other = await this.version(file);
+    // The working copy is hashed while the server reads the other file; kept if no edit,
+    // undo or redo came meanwhile.
+    const newHash = hasher(s.kind), h = s.history, before = [h.done.length, h.done.at(-1), h.undone.length];
+    let hashed = false;
+    const other = await this.version(file, () => {
+      if (hashed) return;
+      hashed = true;
+      const root = rootOf(s.kind, s.doc);
+      if (root) newHash(root);
+    });
     if (!other || this.session !== s) return this.ed.status("");
-    setMode(s, { compare: { label: other.label, doc: other.doc, hash: hasher(s.kind, { editable: false }), newHash: hasher(s.kind), result: null, stale: true, current: -1 } });
+    const kept = [h.done.length, h.done.at(-1), h.undone.length].every((x, i) => x === before[i]);
+    setMode(s, { compare: { label: other.label, doc: other.doc, hash: hasher(s.kind, { editable: false }), newHash: kept ? newHash : hasher(s.kind), result: null, stale: true, current: -1 } });
     const t1 = performance.now();
     this.view.refresh();
     const t2 = performance.now();
