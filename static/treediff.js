@@ -160,14 +160,6 @@ export function hasher(kind, { editable = true } = {}) {
   return h;
 }
 
-// A scalar value as text: -0 is not 0 (their bits differ), a vector is its JSON.
-export function scalarText(v) {
-  if (v === undefined) return "";
-  if (typeof v === "string") return "s" + v;
-  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
-  return JSON.stringify(v);
-}
-
 // ---- the diff
 
 // diffTrees answers {changes, marks, ghosts, counts, truncated}:

@@ -175,3 +175,16 @@ test("myers keeps a longest common subsequence", () => {
     }
   }
 });
+
+test("a root of another type is one change, taken back whole", () => {
+  const a = { version: 2, bigEndian: false, root: { type: "array", value: [i(1)] } };
+  const b = { version: 2, bigEndian: false, root: { type: "hash", value: [["k", i(1)]] } };
+  const r = diffTrees("byml", a, b);
+  assert.deepEqual(lines("byml", r), ["~ root: [1] -> {1} (array -> hash)"]);
+  const s = { kind: "byml", doc: b, history: new History() };
+  new TreeEdits(s).takeBack(r.changes[0]);
+  assert.equal(JSON.stringify(s.doc), JSON.stringify(a));
+  assert.notEqual(s.doc.root, a.root, "the other side's root was taken in, not a copy");
+  s.history.undo();
+  assert.equal(s.doc.root, b.root);
+});
