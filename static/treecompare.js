@@ -303,11 +303,25 @@ export class TreeCompare {
     if (!s || !s.merge) return;
     const v = await this.version(file);
     if (!v || this.session !== s || !s.merge) return;
-    s.merge[which] = v;
-    s.merge.conflicts = null;
-    s.merge.choices = [];
+    this.setMergeSide(which, v);
+  }
+
+  setMergeSide(which, v) {
+    const m = this.session && this.session.merge;
+    if (!m) return;
+    m[which] = v;
+    m.conflicts = null;
+    m.choices = [];
     this.render();
-    if (s.merge.base && s.merge.theirs) this.merge();
+    if (m.base && m.theirs) this.merge();
+  }
+
+  // The bytes the working copy was opened from: a loose file's, or its pack's member as the
+  // pack was last saved; null for a file that has none (a share).
+  openedBytes() {
+    const s = this.session, pack = this.ed.packs && this.ed.packs.pack;
+    if (s.group === FOLDER) return pack && pack.members.has(s.path) ? pack.members.get(s.path).bytes : null;
+    return s.original || null;
   }
 
   // Asks the server for the merge: with the choices made once every conflict has one.
@@ -411,9 +425,14 @@ export class TreeCompare {
     const side = (which, input, label) => h("label.diff-side", {}, h("span.muted", {}, label),
       h("button.small", { dataset: { action: `merge-${which}` }, onclick: () => input.click() }, m[which] ? m[which].label : "Choose…"));
     const ready = m.conflicts && m.choices.every((c) => c);
+    // The file as opened (a pack member as the pack last saved it) is the usual base: the
+    // version the working copy's edits were made on.
+    const opened = this.openedBytes();
     this.el.append(h("div.diff-head", {},
       h("span.diff-title", {}, "Merge into this file (ours):"),
-      side("base", this.baseInput, "Base"), side("theirs", this.theirsInput, "Theirs"),
+      side("base", this.baseInput, "Base"),
+      opened && !m.base ? h("button.small", { dataset: { action: "merge-base-opened" }, title: "The base is this file as it was opened", onclick: () => this.setMergeSide("base", { label: `${this.session.name} as opened`, bytes: opened }) }, "As opened") : null,
+      side("theirs", this.theirsInput, "Theirs"),
       m.conflicts ? h("button.small", { dataset: { action: "merge-apply" }, disabled: !ready || m.busy, title: "Merge with the choices made: one edit", onclick: () => this.merge() }, "Apply merge") : null,
       h("button.small", { dataset: { action: "diff-stop" }, onclick: () => this.stop() }, "Cancel")));
     if (!m.conflicts) return;

@@ -260,8 +260,15 @@ func TestTreeMerge(t *testing.T) {
 	for _, side := range []string{"theirs", "ours"} {
 		p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-merge"]`)))
 		p.waitFor(`!document.querySelector('.tree-diff').hidden`)
-		p.upload("#tree-merge-base-input", path)
-		p.waitFor(`document.querySelector('[data-action="merge-base"]').textContent === "Test.byml"`)
+		// The base: the file chosen, or the second time the file as opened.
+		base := "Test.byml"
+		if side == "theirs" {
+			p.upload("#tree-merge-base-input", path)
+		} else {
+			p.do(chromedp.Click(chromedp.CSS(`[data-action="merge-base-opened"]`)))
+			base = "Test.byml as opened"
+		}
+		p.waitFor(fmt.Sprintf(`document.querySelector('[data-action="merge-base"]').textContent === %q`, base))
 		p.upload("#tree-merge-theirs-input", theirsPath)
 		p.waitFor(`ainbEditor.treeDiff().conflicts === 1`)
 		if c := eval[string](p, `document.querySelector('[data-key="tree.conflicts"] .diff-text').textContent`); c != `! /b: base "x", ours "ours", theirs "theirs"` {
@@ -274,7 +281,7 @@ func TestTreeMerge(t *testing.T) {
 		p.waitFor(`!document.querySelector('[data-action="merge-apply"]').disabled`)
 		p.do(chromedp.Click(chromedp.CSS(`[data-action="merge-apply"]`)))
 		p.waitFor(`ainbEditor.status().startsWith("Merged Theirs.byml")`)
-		if s := eval[string](p, `ainbEditor.status()`); s != "Merged Theirs.byml (base Test.byml), 1 conflict settled as chosen (Ctrl+Z undoes it)" {
+		if s := eval[string](p, `ainbEditor.status()`); s != "Merged Theirs.byml (base "+base+"), 1 conflict settled as chosen (Ctrl+Z undoes it)" {
 			t.Errorf("status %q", s)
 		}
 		p.goTo("/List")
