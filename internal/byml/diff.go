@@ -88,7 +88,10 @@ func (d *differ) json(n *Node) []byte {
 	if d.err != nil {
 		return nil
 	}
-	w := &jsonWriter{ids: map[*Node]int{}, uses: uses(n), limit: d.left}
+	w := &jsonWriter{limit: d.left}
+	if n.Kind.IsContainer() { // only a container can share what it holds
+		w.ids, w.uses = map[*Node]int{}, uses(n)
+	}
 	b, err := w.node(nil, n, 0)
 	if _, ok := err.(*jsontext.TooLargeError); ok {
 		d.err = &jsontext.TooLargeError{Limit: d.limit}
@@ -100,15 +103,17 @@ func (d *differ) json(n *Node) []byte {
 	return b
 }
 
-// charge takes a change's or conflict's text from the budget, false (and the walk stops)
-// once it is spent.
+// charge takes a change's or conflict's size from the budget, false (and the walk stops)
+// once it is spent. A step costs what it holds in memory, not only in the reply: its
+// string header, and as much again for the paths of the places walked to reach it (a deep
+// path is copied at every level), so the walk's memory stays a small multiple of the budget.
 func (d *differ) charge(p change.Path, values ...[]byte) bool {
 	if d.err != nil {
 		return false
 	}
-	cost := 32
+	cost := 64
 	for _, s := range p {
-		cost += len(s) + 4
+		cost += len(s) + 36
 	}
 	for _, v := range values {
 		cost += len(v)

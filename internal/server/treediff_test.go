@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"ainbeditor/internal/aamp"
 	"ainbeditor/internal/byml"
 	"ainbeditor/internal/hostile"
+	"ainbeditor/internal/testalloc"
 )
 
 // sides makes a multipart form of named fields, each a file part.
@@ -199,4 +201,31 @@ func TestTreeDiffErrors(t *testing.T) {
 	small := newTestServer(t, func(c *Config) { noRateLimits(c); c.MaxUpload, c.MaxDocument = 1<<10, 1<<10 })
 	ct, body := sides(t, "a", strings.Repeat("x", 4<<20), "b", a)
 	wantError(t, do(small, "POST", "/api/tree/diff", ct, body), http.StatusRequestEntityTooLarge)
+}
+
+// A 1 KB file sharing an array at 2^40 places, changed inside, costs the diff and the merge
+// no more than 8 times the reply's budget before they stop at it (2.6 and 3.6 times when written).
+func TestTreeDiffWorkBudget(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	chain := hostile.SharedChainBYML(40, 2)
+	changed := bytes.Clone(chain)
+	changed[len(changed)-4] = 8
+	theirs := bytes.Clone(chain)
+	theirs[len(theirs)-4] = 9
+	limit := s.replyLimit(3*len(chain), 0)
+	for _, c := range []struct {
+		target string
+		fields []string
+	}{
+		{"/api/tree/diff", []string{"a", string(chain), "b", string(changed)}},
+		{"/api/tree/merge", []string{"base", string(chain), "ours", string(changed), "theirs", string(theirs), "prefer", "ours"}},
+	} {
+		ct, body := sides(t, c.fields...)
+		var rec *httptest.ResponseRecorder
+		n := testalloc.Bytes(func() { rec = do(s, "POST", c.target, ct, body) })
+		t.Logf("%s: status %d, allocated %d bytes (reply budget %d)", c.target, rec.Code, n, limit)
+		if rec.Code != http.StatusUnprocessableEntity || n > uint64(8*limit) {
+			t.Errorf("%s: status %d, allocated %d bytes: want 422 within 8 times the reply's budget of %d", c.target, rec.Code, n, limit)
+		}
+	}
 }
