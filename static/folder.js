@@ -72,20 +72,10 @@ export class Folder {
 
   async pick() {
     if (!window.showDirectoryPicker) return this.input.click();
-    let dir;
-    try {
-      dir = await window.showDirectoryPicker();
-    } catch {
-      return; // cancelled
-    }
+    const dir = await chooseFolder((name) => AINB_NAME.test(name));
+    if (!dir) return;
     const files = [];
-    const walk = async (d, prefix) => {
-      for await (const entry of d.values()) {
-        if (entry.kind === "directory") await walk(entry, prefix + entry.name + "/");
-        else if (AINB_NAME.test(entry.name)) files.push({ file: prefix + entry.name, blob: await entry.getFile() });
-      }
-    };
-    await walk(dir, dir.name + "/");
+    for (const f of dir.files) files.push({ file: f.path, blob: await f.entry.getFile() });
     this.setFiles(dir.name, files);
   }
 
@@ -295,4 +285,25 @@ export class Folder {
       (this.failed.length ? `; ${this.failed.length} file${this.failed.length === 1 ? "" : "s"} could not be read` : ""));
     return hits;
   }
+}
+
+// Asks for a folder (the File System Access API) and lists its files whose names keep
+// takes, subfolders included: {name, files: [{path ("Folder/sub/file"), entry}]}, or null
+// when the user cancelled.
+export async function chooseFolder(keep = () => true) {
+  let dir;
+  try {
+    dir = await window.showDirectoryPicker();
+  } catch {
+    return null; // cancelled
+  }
+  const files = [];
+  const walk = async (d, prefix) => {
+    for await (const entry of d.values()) {
+      if (entry.kind === "directory") await walk(entry, prefix + entry.name + "/");
+      else if (keep(entry.name)) files.push({ path: prefix + entry.name, entry });
+    }
+  };
+  await walk(dir, dir.name + "/");
+  return { name: dir.name, files };
 }

@@ -32,6 +32,8 @@ if (app) {
     titleLines: (node) => (ed.indexOf(node) < 0 ? null : ed.renderer.prepared(ed.indexOf(node)).titles.slice()),
     timings: () => ({ ...ed.timings }),
     treeSearches: () => ed.trees.view.searchRuns,
+    // Compare with… and Merge… in the tree view: rows with their marks, the Changes list.
+    treeDiff: () => ed.trees.view.compare.snapshot(),
     frame: () => ({ frames: ed.renderer.frames, lastMs: ed.renderer.lastFrameMs, visible: ed.renderer.visibleCount, labels: ed.renderer.labelCount, hitLabel: ed.renderer.hitLabel, copied: ed.renderer.copied }),
     // Draws n frames synchronously while panning by (dx, dy) screen pixels each, and returns
     // each frame's duration in ms. Reading a pixel back makes the canvas finish drawing, so

@@ -13,6 +13,7 @@ import {
   addableTypes, rootOf, useCounts, placeCount,
 } from "./treemodel.js";
 import { TreeYaml } from "./treeyaml.js";
+import { TreeCompare } from "./treecompare.js";
 
 // The editor members this module uses: its context (context.js).
 export const EDITOR_NEEDS = ["root", "status", "ui"];
@@ -45,6 +46,8 @@ export const TREE_KEYS = [
   { keys: ["Delete"], help: "Remove the entry", when: "idle", run: (v) => v.remove() },
   { keys: ["Alt+ArrowUp"], help: "Move the entry up", when: "idle", run: (v) => v.move(-1) },
   { keys: ["Alt+ArrowDown"], help: "Move the entry down", when: "idle", run: (v) => v.move(1) },
+  { keys: ["N"], help: "Next change (Compare with…)", when: "idle", run: (v) => v.compare.step(1) },
+  { keys: ["P"], help: "Previous change (Compare with…)", when: "idle", run: (v) => v.compare.step(-1) },
 ];
 for (const b of TREE_KEYS) b.combos = b.keys.map(parseCombo);
 
@@ -91,6 +94,7 @@ export class TreeView {
   }
 
   build() {
+    this.compare = new TreeCompare(this);
     const field = (key, attrs = {}) => h("input.text", { type: "text", dataset: { key }, spellcheck: false, ...attrs });
     this.title = h("span.tree-title", {});
     this.searchInput = field("tree.search", { type: "search", placeholder: "Search keys and values" });
@@ -116,7 +120,7 @@ export class TreeView {
         h("button.small", { title: "Next result (Enter, F3)", onclick: () => this.searchStep(1) }, "↓"), this.searchCount),
       h("button.small", { dataset: { action: "tree-expand" }, title: "Expand everything inside the selected entry (*), or the whole file", onclick: () => this.expandAll() }, "Expand all"),
       h("button.small", { dataset: { action: "tree-collapse" }, title: "Collapse every entry", onclick: () => this.collapseAll() }, "Collapse all"),
-      this.yamlButton);
+      this.yamlButton, this.compare.compareButton, this.compare.mergeButton);
 
     this.pathInput = field("tree.path", { placeholder: "/path/of/an/entry", title: "The selected entry's path; type one and press Enter to go there (Ctrl+G)" });
     this.pathInput.addEventListener("keydown", (e) => {
@@ -167,7 +171,7 @@ export class TreeView {
     });
     this.yamlHost = h("div.tree-yaml", { hidden: true });
     this.warningsEl = h("div.tree-warnings", { hidden: true, dataset: { key: "tree.warnings" } });
-    this.el = h("div.tree-pane", { hidden: true, dataset: { view: "tree" } }, head, this.warningsEl, bar, this.scroller, this.yamlHost);
+    this.el = h("div.tree-pane", { hidden: true, dataset: { view: "tree" } }, head, this.warningsEl, bar, this.compare.el, this.scroller, this.yamlHost, ...this.compare.inputs);
     this.ed.ui.stage.append(this.el);
   }
 
@@ -214,7 +218,8 @@ export class TreeView {
       this.usesOf = s.doc;
       this.usesStale = false;
     }
-    this.rows = flatten(s.kind, s.doc, s.expanded);
+    // While comparing, the ghosts of removed entries show among the rows.
+    this.rows = this.compare.rows(flatten(s.kind, s.doc, s.expanded));
     if (this.rows.truncated) this.ed.status(`Shared entries expanded at many places: showing the first ${this.rows.length} rows`, "error");
     this.renderWarnings();
     this.rowIndex = new Map();
@@ -228,8 +233,9 @@ export class TreeView {
   // The document changed (an edit, undo or redo). The search runs again once the edits
   // pause: over a big file it takes a tenth of a second, and a burst of edits (undo held
   // down, a value typed and entered) should not pay it each time.
-  changed() {
+  changed(cmd) {
     this.usesStale = true;
+    this.compare.documentChanged(cmd);
     this.refresh();
     if (this.session && this.session.query) {
       clearTimeout(this.searchTimer);
@@ -267,10 +273,10 @@ export class TreeView {
   rowEl(r, i, current) {
     const kind = this.kind, n = r.node, s = this.session;
     const container = isContainer(kind, n);
-    const open = container && s.expanded.has(n);
-    const cls = "div.tree-row" + (n === s.selected ? ".selected" : "") + (this.hitSet.has(n) ? ".hit" : "") + (n === current ? ".current" : "");
+    const open = container && !r.ghost && s.expanded.has(n);
+    const cls = "div.tree-row" + (n === s.selected ? ".selected" : "") + (this.hitSet.has(n) ? ".hit" : "") + (n === current ? ".current" : "") + this.compare.rowClass(r);
     const el = h(cls, { dataset: { index: i, path: r.path }, role: "treeitem", "aria-level": r.depth + 1, "aria-expanded": container ? String(open) : null },
-      h("span.tree-toggle", {}, container ? (childCount(kind, n) ? (open ? "▾" : "▸") : "·") : ""),
+      h("span.tree-toggle", {}, container && !r.ghost ? (childCount(kind, n) ? (open ? "▾" : "▸") : "·") : ""),
       h("span.tree-key", {}, String(r.key)),
       h("span.tree-value", {}, valueText(kind, n)),
       this.badges(n),
@@ -323,7 +329,7 @@ export class TreeView {
   click(e) {
     const r = this.rowAt(e);
     if (!r) return;
-    if (e.target.classList.contains("tree-toggle")) this.toggle(r.node);
+    if (e.target.classList.contains("tree-toggle") && !r.ghost) this.toggle(r.node);
     this.select(r.node);
     this.scroller.focus({ preventScroll: true });
   }
@@ -331,7 +337,7 @@ export class TreeView {
   dblclick(e) {
     const r = this.rowAt(e);
     if (!r) return;
-    if (e.target.classList.contains("tree-toggle")) return; // the click toggled already
+    if (e.target.classList.contains("tree-toggle") || r.ghost) return; // the click toggled already; a ghost has nothing to open
     if (isContainer(this.kind, r.node)) this.toggle(r.node);
     else this.focusField("value");
   }
@@ -425,6 +431,16 @@ export class TreeView {
     return i === undefined ? null : this.rows[i];
   }
 
+  // The selected row when it can be edited: not a ghost of a removed entry.
+  editableRow() {
+    const r = this.selectedRow();
+    if (r && r.ghost) {
+      this.ed.status("A removed entry shows as it was in the other version: Take back puts it back", "error");
+      return null;
+    }
+    return r;
+  }
+
   // ---- keyboard
 
   key(e) {
@@ -461,7 +477,7 @@ export class TreeView {
 
   right() {
     const r = this.selectedRow();
-    if (!r || !isContainer(this.kind, r.node)) return this.step(1);
+    if (!r || r.ghost || !isContainer(this.kind, r.node)) return this.step(1);
     if (!this.session.expanded.has(r.node)) return this.toggle(r.node, true);
     if (childCount(this.kind, r.node)) this.step(1);
   }
@@ -500,13 +516,15 @@ export class TreeView {
     this.keyInput.classList.remove("invalid");
     this.removeButton.disabled = !r;
     this.upButton.disabled = this.downButton.disabled = !r || !reorderable(kind, r.parent);
+    // A ghost row is the other version's entry: nothing of it can be edited here.
+    if (r && r.ghost) this.keyInput.disabled = this.valueInput.disabled = this.removeButton.disabled = this.upButton.disabled = this.downButton.disabled = true;
     const target = r ? (isContainer(kind, r.node) ? r.node : r.parent) : rootOf(kind, s.doc);
     const types = target ? addableTypes(kind, target) : [];
     const was = this.addType.value || s.addType;
     clear(this.addType);
     for (const t of types) this.addType.append(h("option", { value: t }, t));
     if (types.includes(was)) this.addType.value = was;
-    this.addButton.disabled = !types.length;
+    this.addButton.disabled = !types.length || !!(r && r.ghost);
   }
 
   // Shows an edit's refusal on the field that caused it.
@@ -519,7 +537,7 @@ export class TreeView {
   }
 
   applyValue() {
-    const r = this.selectedRow();
+    const r = this.editableRow();
     if (!r || this.valueInput.disabled) return;
     if (this.refused(this.session.edits.setValue(r, this.valueInput.value), this.valueInput)) {
       this.valueInput.classList.remove("invalid");
@@ -528,7 +546,7 @@ export class TreeView {
   }
 
   applyKey() {
-    const r = this.selectedRow();
+    const r = this.editableRow();
     if (!r || this.keyInput.disabled || this.keyInput.value === String(r.key)) return;
     const res = this.session.edits.rename(r, this.keyInput.value);
     if (this.refused(res, this.keyInput)) {
@@ -541,7 +559,8 @@ export class TreeView {
     const s = this.session;
     if (!s || this.addButton.disabled) return;
     s.addType = this.addType.value;
-    const r = this.selectedRow();
+    const r = this.editableRow();
+    if (!r && s.selected && this.selectedRow()) return;
     const res = s.edits.add(r, this.addType.value);
     if (!this.refused(res)) return;
     // The new entry shows: its container opens.
@@ -554,7 +573,7 @@ export class TreeView {
   }
 
   remove() {
-    const r = this.selectedRow();
+    const r = this.editableRow();
     if (!r) return;
     // The next sibling (or the one before, or the container) is selected after.
     const i = this.rowIndex.get(r.node);
@@ -572,7 +591,7 @@ export class TreeView {
   }
 
   move(delta) {
-    const r = this.selectedRow();
+    const r = this.editableRow();
     if (!r) return;
     if (this.refused(this.session.edits.move(r, delta))) this.select(r.node, { reveal: true });
   }

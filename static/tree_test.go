@@ -198,21 +198,8 @@ func TestTreeLargestBYML(t *testing.T) {
 	if filepath.Base(path) != "ActorInfo.product.byml" {
 		t.Fatalf("the largest BYML is %s", path)
 	}
-	in, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := byml.Read(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A deep value: the bounding box of the first actor from number 5000 that has one.
-	k := 5000
-	for doc.Root.Get("Actors").Items[k].Get("aabbMax") == nil {
-		k++
-	}
+	in, doc, k, deep := deepActorValue(t, path)
 	actor := doc.Root.Get("Actors").Items[k]
-	deep := fmt.Sprintf("/Actors/%d/aabbMax/X", k)
 
 	p.upload("#file-input", path)
 	p.treeShown("ActorInfo.product.byml")
@@ -293,6 +280,24 @@ func TestTreeLargestBYML(t *testing.T) {
 	checkBYMLEdit(t, in, out, func(r *byml.Node) *byml.Node { return r.Get("Actors").Items[k].Get("aabbMax").Get("X") }, byml.NewFloat(12.5))
 }
 
+// deepActorValue reads ActorInfo.product.byml at path and finds a deep value: the bounding
+// box of the first actor from number 5000 that has one (its index k and the X's path).
+func deepActorValue(t *testing.T, path string) (in []byte, doc *byml.Document, k int, deep string) {
+	t.Helper()
+	in, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc, err = byml.Read(in); err != nil {
+		t.Fatal(err)
+	}
+	k = 5000
+	for doc.Root.Get("Actors").Items[k].Get("aabbMax") == nil {
+		k++
+	}
+	return in, doc, k, fmt.Sprintf("/Actors/%d/aabbMax/X", k)
+}
+
 // searchBYML finds what the tree's search finds: entries whose key or string value holds q
 // (every value of ActorInfo that could hold a name is a string), depth first in tree order.
 func searchBYML(root *byml.Node, q string) (first string, count int) {
@@ -321,16 +326,7 @@ func searchBYML(root *byml.Node, q string) (first string, count int) {
 // testBYML is a small BYML file of known shape, written to a temporary directory.
 func testBYML(t *testing.T) (string, []byte) {
 	t.Helper()
-	root := byml.NewHash()
-	root.Set("List", byml.NewArray(byml.NewInt(1), byml.NewInt(2), byml.NewFloat(0.5)))
-	root.Set("b", byml.NewString("x"))
-	root.Set("c", byml.NewUInt(7))
-	deep := byml.NewHash()
-	deep.Set("v", byml.NewDouble(1.25))
-	d := byml.NewHash()
-	d.Set("deep", deep)
-	root.Set("d", d)
-	data, err := (&byml.Document{Version: 7, Root: root}).BytesCanonical()
+	data, err := (&byml.Document{Version: 7, Root: testRoot()}).BytesCanonical()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,3 +46,23 @@ export async function fromYAML(kind, yaml, { version = 2, bigEndian = false } = 
   const doc = await res.json();
   return kind === "byml" ? linkShared(doc) : doc;
 }
+
+// Merges two versions of a tree edited from base, three ways (/api/tree/merge). Each side is
+// a file's bytes (a Uint8Array, wrapped or not) or a document; choices: one "ours", "theirs"
+// or "" (open) per conflict, in the order a merge without them listed them. Answers
+// {kind, document (null while a conflict is open; a BYML one's shared nodes linked),
+// conflicts: [{path: [steps], base, ours, theirs}]}.
+export async function mergeTree(kind, { base, ours, theirs, zsdic = null, choices = null }) {
+  const form = new FormData();
+  const side = (name, v) => form.append(name, v instanceof Uint8Array ? new Blob([v]) : new Blob([docText(kind, v)], { type: "application/json" }), name);
+  side("base", base);
+  side("ours", ours);
+  side("theirs", theirs);
+  if (zsdic) form.append("zsdic", new Blob([zsdic]), "ZsDic.pack.zs");
+  if (choices) form.append("choices", JSON.stringify(choices));
+  const res = await fetch(`/api/tree/merge?kind=${kind}`, { method: "POST", body: form });
+  if (!res.ok) throw await failure(res);
+  const reply = await res.json();
+  if (reply.document && kind === "byml") linkShared(reply.document);
+  return reply;
+}

@@ -129,6 +129,27 @@ export class TreeEdits {
     return { ok: true, node: row.node };
   }
 
+  // Takes a change of Compare with… (treediff.js) back: the working copy gets the other
+  // side's value at that place, as one edit. A value of the same type is set on the node
+  // itself (it stays the node the view selects and expands); anything else puts a copy of
+  // the other side's node in place. The other side's nodes are copied, never shared.
+  takeBack(c) {
+    const tx = new Tx(`Take back ${c.header || c.path}`);
+    const copy = (n) => structuredClone(n);
+    if (c.header) tx.set(this.s.doc, c.header, c.old && typeof c.old === "object" ? copy(c.old) : c.old);
+    else if (c.op === "changed" && !isContainer(this.kind, c.new) && typeOf(this.kind, c.old) === typeOf(this.kind, c.new)) {
+      tx.set(c.new, "value", copy(c.old.value));
+    } else {
+      const arr = this.kind === "byml" ? c.parent.value : c.parent[c.group];
+      const entry = (n) => (this.kind === "byml" && c.parent.type !== "array" ? [c.key, n] : n);
+      if (c.op === "added") tx.splice(arr, c.index, 1);
+      else if (c.op === "removed") tx.splice(arr, c.index, 0, entry(copy(c.old)));
+      else tx.splice(arr, c.index, 1, entry(copy(c.old)));
+    }
+    this.commit(tx);
+    return { ok: true };
+  }
+
   // Replaces the whole document with another of the same kind (an applied YAML text).
   replace(doc, label = "Apply YAML") {
     const tx = new Tx(label);

@@ -173,8 +173,8 @@ export class TreeFiles {
 
   // ---- edits
 
-  changed(s) {
-    if (s === this.active) this.view.changed();
+  changed(s, cmd) {
+    if (s === this.active) this.view.changed(cmd);
     this.ed.emit("dirty");
   }
 

@@ -18,14 +18,19 @@ import (
 // inside when both sides changed one. The merged members come in ours's order, then the
 // members only theirs added, in theirs's order. The header's version and type merge as values.
 func Merge(base, ours, theirs *ParameterIO, prefer change.Prefer) (*ParameterIO, []change.Conflict, error) {
-	m := &merger{d: &differ{w: &jsonWriter{nm: NewNamer(ours), limit: jsontext.NoLimit}, old: NewNamer(base)}, prefer: prefer}
+	return MergeSettling(base, ours, theirs, prefer.Everywhere())
+}
+
+// MergeSettling is Merge with each conflict settled on its own (change.Settle); the archive
+// is nil while any conflict is left open.
+func MergeSettling(base, ours, theirs *ParameterIO, settle change.Settle) (*ParameterIO, []change.Conflict, error) {
+	m := &merger{d: &differ{w: &jsonWriter{nm: NewNamer(ours), limit: jsontext.NoLimit}, old: NewNamer(base)}, settle: settle}
 	out := &ParameterIO{Version: ours.Version, Type: ours.Type}
 	if v, ok := change.Pick(base.Version, ours.Version, theirs.Version); ok {
 		out.Version = v
 	} else {
 		f := func(v uint32) []byte { return strconv.AppendUint(nil, uint64(v), 10) }
-		m.conflict(change.Path{"version"}, f(base.Version), f(ours.Version), f(theirs.Version))
-		if prefer == change.Theirs {
+		if m.conflict(change.Path{"version"}, f(base.Version), f(ours.Version), f(theirs.Version)) == change.Theirs {
 			out.Version = theirs.Version
 		}
 	}
@@ -33,13 +38,12 @@ func Merge(base, ours, theirs *ParameterIO, prefer change.Prefer) (*ParameterIO,
 		out.Type = v
 	} else {
 		f := func(v string) []byte { return jsontext.AppendString(nil, v) }
-		m.conflict(change.Path{"type"}, f(base.Type), f(ours.Type), f(theirs.Type))
-		if prefer == change.Theirs {
+		if m.conflict(change.Path{"type"}, f(base.Type), f(ours.Type), f(theirs.Type)) == change.Theirs {
 			out.Type = theirs.Type
 		}
 	}
 	out.Root = *m.list(change.Path{"param_root"}, &base.Root, &ours.Root, &theirs.Root)
-	if len(m.conflicts) > 0 && prefer == change.NoPreference {
+	if m.open {
 		return nil, m.conflicts, nil
 	}
 	return out, m.conflicts, nil
@@ -47,12 +51,17 @@ func Merge(base, ours, theirs *ParameterIO, prefer change.Prefer) (*ParameterIO,
 
 type merger struct {
 	d         *differ
-	prefer    change.Prefer
+	settle    change.Settle
 	conflicts []change.Conflict
+	open      bool // a conflict was left unsettled
 }
 
-func (m *merger) conflict(p change.Path, b, o, t []byte) {
+// conflict records a conflict and answers how it is settled.
+func (m *merger) conflict(p change.Path, b, o, t []byte) change.Prefer {
+	how := m.settle(len(m.conflicts))
+	m.open = m.open || how == change.NoPreference
 	m.conflicts = append(m.conflicts, change.Conflict{Path: p, Base: b, Ours: o, Theirs: t})
+	return how
 }
 
 type key struct {
@@ -105,9 +114,8 @@ func members[T any](m *merger, p change.Path, parent Name, b, o, t []T, name fun
 				keep = true
 			}
 			if !ok {
-				m.conflict(p.Child(m.d.step(k.name, 0, parent, k.nth)), tb, to, tt)
 				v, keep = vo, ho
-				if m.prefer == change.Theirs {
+				if m.conflict(p.Child(m.d.step(k.name, 0, parent, k.nth)), tb, to, tt) == change.Theirs {
 					v, keep = vt, ht
 				}
 			}

@@ -124,3 +124,34 @@ func TestMergeAddRemove(t *testing.T) {
 		t.Fatalf("conflicts %v", conflicts)
 	}
 }
+
+// MergeSettling takes each conflict's own side: x for ours, y for theirs and the reverse,
+// and no archive while one is open.
+func TestMergeSettlingEach(t *testing.T) {
+	p := func(name string, v int32) Parameter { return Parameter{Name: NameOf(name), Type: TypeInt, Value: v} }
+	io := func(x, y int32) *ParameterIO {
+		return &ParameterIO{Type: "xml", Root: ParameterList{Name: NameOf("param_root"),
+			Objects: []*ParameterObject{{Name: NameOf("A"), Params: []Parameter{p("x", x), p("y", y)}}}}}
+	}
+	base, ours, theirs := io(1, 2), io(10, 20), io(100, 200)
+	for _, c := range []struct {
+		choices []change.Prefer
+		x, y    int32
+	}{
+		{[]change.Prefer{change.Ours, change.Theirs}, 10, 200},
+		{[]change.Prefer{change.Theirs, change.Ours}, 100, 20},
+	} {
+		got, conflicts, err := MergeSettling(base, ours, theirs, change.Each(c.choices, change.NoPreference))
+		if err != nil || got == nil || len(conflicts) != 2 {
+			t.Fatalf("%v: %v, %d conflicts", c.choices, err, len(conflicts))
+		}
+		ps := got.Root.Objects[0].Params
+		// The names are in no names table: the steps are their hashes.
+		if ps[0].Value != c.x || ps[1].Value != c.y || conflicts[0].Path.String() != "param_root/0xd3d99e8b/0x8cdc1683" || conflicts[1].Path.String() != "param_root/0xd3d99e8b/0xfbdb2615" {
+			t.Errorf("%v: x %v, y %v, conflicts at %s %s; want %d, %d", c.choices, ps[0].Value, ps[1].Value, conflicts[0].Path, conflicts[1].Path, c.x, c.y)
+		}
+	}
+	if got, _, _ := MergeSettling(base, ours, theirs, change.Each([]change.Prefer{change.Ours}, change.NoPreference)); got != nil {
+		t.Error("a conflict left open gave an archive")
+	}
+}

@@ -18,6 +18,15 @@ const maxEditDistance = 1000
 // DiffDocuments lists the changes from a to b: the header first (path {"version"} or
 // {"bigEndian"}, when they differ), then the tree's (see Diff).
 func DiffDocuments(a, b *Document) []change.Change {
+	out, _ := DiffDocumentsLimit(a, b, jsontext.NoLimit)
+	return out
+}
+
+// DiffDocumentsLimit is DiffDocuments stopping with a *jsontext.TooLargeError once the
+// changes' paths and values pass about limit bytes. A file can share one subtree at many
+// places, and a change inside it is then a change at every place: without a budget, a small
+// file could list more changes than memory holds.
+func DiffDocumentsLimit(a, b *Document, limit int) ([]change.Change, error) {
 	var out []change.Change
 	if a.Version != b.Version {
 		out = append(out, change.Change{Op: change.Changed, Path: change.Path{"version"},
@@ -27,7 +36,10 @@ func DiffDocuments(a, b *Document) []change.Change {
 		out = append(out, change.Change{Op: change.Changed, Path: change.Path{"bigEndian"},
 			Old: strconv.AppendBool(nil, a.BigEndian), New: strconv.AppendBool(nil, b.BigEndian)})
 	}
-	return append(out, Diff(a.Root, b.Root)...)
+	d := newDiffer(limit)
+	d.out = out
+	d.node(nil, a.Root, b.Root, 0)
+	return d.out, d.err
 }
 
 // Diff lists the changes that turn the tree a into b, in document order, each value in the
@@ -45,7 +57,7 @@ func DiffDocuments(a, b *Document) []change.Change {
 // A kind that differs (an int that became a float) is one Changed at that place. A hash
 // marked KeepOrder on either side, whose keys may repeat, is compared whole: one Changed.
 func Diff(a, b *Node) []change.Change {
-	d := &differ{hashes: map[*Node]uint64{}, same: map[[2]*Node]bool{}}
+	d := newDiffer(jsontext.NoLimit)
 	d.node(nil, a, b, 0)
 	return d.out
 }
@@ -54,19 +66,71 @@ type differ struct {
 	out    []change.Change
 	hashes map[*Node]uint64
 	same   map[[2]*Node]bool
+	limit  int   // the budget of the changes' (or conflicts') text
+	left   int   // what is left of it
+	err    error // the budget ran out: the walk stops
+}
+
+func newDiffer(limit int) *differ {
+	return &differ{hashes: map[*Node]uint64{}, same: map[[2]*Node]bool{}, limit: limit, left: limit}
 }
 
 // nodeJSON is n in the JSON form; shared nodes inside n get ids and refs local to it.
 func nodeJSON(n *Node) []byte {
+	return newDiffer(jsontext.NoLimit).json(n)
+}
+
+// json is n in the JSON form within what is left of the budget (nil once it is spent).
+func (d *differ) json(n *Node) []byte {
 	if n == nil {
 		return []byte("null")
 	}
-	w := &jsonWriter{ids: map[*Node]int{}, uses: uses(n), limit: jsontext.NoLimit}
+	if d.err != nil {
+		return nil
+	}
+	w := &jsonWriter{limit: d.left}
+	if n.Kind.IsContainer() { // only a container can share what it holds
+		w.ids, w.uses = map[*Node]int{}, uses(n)
+	}
 	b, err := w.node(nil, n, 0)
+	if _, ok := err.(*jsontext.TooLargeError); ok {
+		d.err = &jsontext.TooLargeError{Limit: d.limit}
+		return nil
+	}
 	if err != nil {
 		return []byte("null")
 	}
 	return b
+}
+
+// charge takes a change's or conflict's size from the budget, false (and the walk stops)
+// once it is spent. A step costs what it holds in memory, not only in the reply: its
+// string header, and as much again for the paths of the places walked to reach it (a deep
+// path is copied at every level), so the walk's memory stays a small multiple of the budget.
+func (d *differ) charge(p change.Path, values ...[]byte) bool {
+	if d.err != nil {
+		return false
+	}
+	cost := 64
+	for _, s := range p {
+		cost += len(s) + 36
+	}
+	for _, v := range values {
+		cost += len(v)
+	}
+	if cost > d.left {
+		d.err = &jsontext.TooLargeError{Limit: d.limit, Where: p.String()}
+		return false
+	}
+	d.left -= cost
+	return true
+}
+
+// add lists a change, within the budget.
+func (d *differ) add(c change.Change) {
+	if d.charge(c.Path, c.Old, c.New) {
+		d.out = append(d.out, c)
+	}
 }
 
 // equal compares two subtrees: their hashes first, which decide every unequal pair at once,
@@ -88,11 +152,11 @@ func (d *differ) equal(a, b *Node) bool {
 }
 
 func (d *differ) node(p change.Path, a, b *Node, depth int) {
-	if d.equal(a, b) {
+	if d.err != nil || d.equal(a, b) {
 		return
 	}
 	if a == nil || b == nil || a.Kind != b.Kind || !a.Kind.IsContainer() || a.KeepOrder || b.KeepOrder || depth > 1024 {
-		d.out = append(d.out, change.Change{Op: change.Changed, Path: p, Old: nodeJSON(a), New: nodeJSON(b)})
+		d.add(change.Change{Op: change.Changed, Path: p, Old: d.json(a), New: d.json(b)})
 		return
 	}
 	if a.Kind == Array {
@@ -103,10 +167,10 @@ func (d *differ) node(p change.Path, a, b *Node, depth int) {
 	for i < len(a.Entries) || j < len(b.Entries) {
 		switch {
 		case j == len(b.Entries) || i < len(a.Entries) && entryBefore(a.Kind, &a.Entries[i], &b.Entries[j]):
-			d.out = append(d.out, change.Change{Op: change.Removed, Path: p.Child(entryStep(a, &a.Entries[i])), Old: nodeJSON(a.Entries[i].Value)})
+			d.add(change.Change{Op: change.Removed, Path: p.Child(entryStep(a, &a.Entries[i])), Old: d.json(a.Entries[i].Value)})
 			i++
 		case i == len(a.Entries) || entryBefore(a.Kind, &b.Entries[j], &a.Entries[i]):
-			d.out = append(d.out, change.Change{Op: change.Added, Path: p.Child(entryStep(b, &b.Entries[j])), New: nodeJSON(b.Entries[j].Value)})
+			d.add(change.Change{Op: change.Added, Path: p.Child(entryStep(b, &b.Entries[j])), New: d.json(b.Entries[j].Value)})
 			j++
 		default:
 			d.node(p.Child(entryStep(a, &a.Entries[i])), a.Entries[i].Value, b.Entries[j].Value, depth+1)
@@ -148,10 +212,10 @@ func (d *differ) array(p change.Path, a, b []*Node, depth int) {
 			j++
 		}
 		for ; i < ei; i++ {
-			d.out = append(d.out, change.Change{Op: change.Removed, Path: p.Child(strconv.Itoa(i)), Old: nodeJSON(a[i])})
+			d.add(change.Change{Op: change.Removed, Path: p.Child(strconv.Itoa(i)), Old: d.json(a[i])})
 		}
 		for ; j < ej; j++ {
-			d.out = append(d.out, change.Change{Op: change.Added, Path: p.Child(strconv.Itoa(j)), New: nodeJSON(b[j])})
+			d.add(change.Change{Op: change.Added, Path: p.Child(strconv.Itoa(j)), New: d.json(b[j])})
 		}
 	}
 	for _, m := range keep {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"ainbeditor/internal/change"
+	"ainbeditor/internal/jsontext"
 )
 
 // Merge merges two edited versions of base, three ways: a place changed on one side only
@@ -24,26 +25,35 @@ import (
 // Unchanged subtrees are base's own nodes, so base.Graft(merged) on the document Read gave
 // keeps the file's layout wherever the writer can (see Graft, Marshal).
 func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []change.Conflict, error) {
-	m := &merger{d: &differ{hashes: map[*Node]uint64{}, same: map[[2]*Node]bool{}}, prefer: prefer}
+	return MergeSettling(base, ours, theirs, prefer.Everywhere(), jsontext.NoLimit)
+}
+
+// MergeSettling is Merge with each conflict settled on its own (change.Settle); the document
+// is nil while any conflict is left open. It stops with a *jsontext.TooLargeError once the
+// conflicts' text passes about limit bytes (a conflict inside a subtree shared at many
+// places is a conflict at each).
+func MergeSettling(base, ours, theirs *Document, settle change.Settle, limit int) (*Document, []change.Conflict, error) {
+	m := &merger{d: newDiffer(limit), settle: settle, merged: map[[3]*Node]*Node{}}
 	out := &Document{Version: ours.Version, BigEndian: ours.BigEndian}
 	if v, ok := change.Pick(base.Version, ours.Version, theirs.Version); ok {
 		out.Version = v
 	} else {
-		m.conflict(change.Path{"version"}, []byte(strconv.Itoa(int(base.Version))), []byte(strconv.Itoa(int(ours.Version))), []byte(strconv.Itoa(int(theirs.Version))))
-		if prefer == change.Theirs {
+		if m.conflict(change.Path{"version"}, []byte(strconv.Itoa(int(base.Version))), []byte(strconv.Itoa(int(ours.Version))), []byte(strconv.Itoa(int(theirs.Version)))) == change.Theirs {
 			out.Version = theirs.Version
 		}
 	}
 	if v, ok := change.Pick(base.BigEndian, ours.BigEndian, theirs.BigEndian); ok {
 		out.BigEndian = v
 	} else {
-		m.conflict(change.Path{"bigEndian"}, strconv.AppendBool(nil, base.BigEndian), strconv.AppendBool(nil, ours.BigEndian), strconv.AppendBool(nil, theirs.BigEndian))
-		if prefer == change.Theirs {
+		if m.conflict(change.Path{"bigEndian"}, strconv.AppendBool(nil, base.BigEndian), strconv.AppendBool(nil, ours.BigEndian), strconv.AppendBool(nil, theirs.BigEndian)) == change.Theirs {
 			out.BigEndian = theirs.BigEndian
 		}
 	}
 	out.Root = m.node(nil, base.Root, ours.Root, theirs.Root, 0)
-	if len(m.conflicts) > 0 && prefer == change.NoPreference {
+	if m.d.err != nil {
+		return nil, nil, m.d.err
+	}
+	if m.open {
 		return nil, m.conflicts, nil
 	}
 	return out, m.conflicts, nil
@@ -51,26 +61,36 @@ func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []cha
 
 type merger struct {
 	d         *differ
-	prefer    change.Prefer
+	settle    change.Settle
 	conflicts []change.Conflict
+	open      bool // a conflict was left unsettled
+	// merged holds each place's merge that met no conflict, by its three nodes: a subtree
+	// shared at many places merges once, and stays one shared node in the result.
+	merged map[[3]*Node]*Node
 }
 
-func orNil(n *Node) []byte {
+func (m *merger) orNil(n *Node) []byte {
 	if n == nil {
 		return nil
 	}
-	return nodeJSON(n)
+	return m.d.json(n)
 }
 
-func (m *merger) conflict(p change.Path, b, o, t []byte) {
+// conflict records a conflict and answers how it is settled.
+func (m *merger) conflict(p change.Path, b, o, t []byte) change.Prefer {
+	if !m.d.charge(p, b, o, t) {
+		return change.Ours // the merge has failed: the value is dropped
+	}
+	how := m.settle(len(m.conflicts))
+	m.open = m.open || how == change.NoPreference
 	m.conflicts = append(m.conflicts, change.Conflict{Path: p, Base: b, Ours: o, Theirs: t})
+	return how
 }
 
 // pick records a conflict and returns the preferred side (ours when there is no preference:
 // the document is then dropped anyway).
 func (m *merger) pick(p change.Path, b, o, t *Node) *Node {
-	m.conflict(p, orNil(b), orNil(o), orNil(t))
-	if m.prefer == change.Theirs {
+	if m.conflict(p, m.orNil(b), m.orNil(o), m.orNil(t)) == change.Theirs {
 		return t
 	}
 	return o
@@ -79,11 +99,25 @@ func (m *merger) pick(p change.Path, b, o, t *Node) *Node {
 // node merges one place; nil is "no such place" on that side.
 func (m *merger) node(p change.Path, b, o, t *Node, depth int) *Node {
 	switch {
-	case m.d.equal(o, t), m.d.equal(b, t):
+	case m.d.err != nil, m.d.equal(o, t), m.d.equal(b, t):
 		return o
 	case m.d.equal(b, o):
 		return t
 	}
+	key := [3]*Node{b, o, t}
+	if v, ok := m.merged[key]; ok {
+		return v
+	}
+	before := len(m.conflicts)
+	v := m.inside(p, b, o, t, depth)
+	if len(m.conflicts) == before {
+		m.merged[key] = v
+	}
+	return v
+}
+
+// inside merges a place changed on both sides.
+func (m *merger) inside(p change.Path, b, o, t *Node, depth int) *Node {
 	if b == nil || o == nil || t == nil || b.Kind != o.Kind || b.Kind != t.Kind || !b.Kind.IsContainer() ||
 		b.KeepOrder || o.KeepOrder || t.KeepOrder || depth > 1024 {
 		return m.pick(p, b, o, t)

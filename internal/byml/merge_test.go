@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"ainbeditor/internal/change"
+	"ainbeditor/internal/hostile"
+	"ainbeditor/internal/jsontext"
 )
 
 func conflictLines(cs []change.Conflict) []string {
@@ -171,5 +173,97 @@ func BenchmarkMergeHugeArray(b *testing.B) {
 		if _, c, _ := Merge(base, ours, theirs, change.NoPreference); len(c) != 0 {
 			b.Fatal(len(c))
 		}
+	}
+}
+
+// MergeSettling honours each conflict's own choice, counted in the order the merge meets
+// them: an array insertion conflict settled for theirs moves the index of the conflict after
+// it, and that one is still settled as chosen; one left open means no document.
+func TestMergeSettlingEach(t *testing.T) {
+	arr := func(vs ...int) *Node {
+		n := NewArray()
+		for _, v := range vs {
+			n.Items = append(n.Items, NewInt(int32(v)))
+		}
+		return n
+	}
+	doc := func(list *Node, name string) *Document {
+		root := NewHash()
+		root.Set("List", list)
+		root.Set("Name", NewString(name))
+		return &Document{Version: 2, Root: root}
+	}
+	base := doc(arr(1, 2, 3), "base")
+	ours := doc(arr(1, 10, 2, 3, 30), "ours")         // inserts 10 before 2, appends 30
+	theirs := doc(arr(1, 20, 21, 2, 3, 40), "theirs") // inserts 20, 21 before 2, appends 40
+	for _, c := range []struct {
+		choices []change.Prefer
+		list    string
+		name    string
+		paths   string
+	}{
+		{[]change.Prefer{change.Ours, change.Ours, change.Ours}, "1 10 2 3 30", "ours", "List/1 List/4 Name"},
+		{[]change.Prefer{change.Theirs, change.Ours, change.Theirs}, "1 20 21 2 3 30", "theirs", "List/1 List/5 Name"},
+		{[]change.Prefer{change.Ours, change.Theirs, change.Ours}, "1 10 2 3 40", "ours", "List/1 List/4 Name"},
+	} {
+		got, conflicts, err := MergeSettling(base, ours, theirs, change.Each(c.choices, change.NoPreference), jsontext.NoLimit)
+		if err != nil || got == nil {
+			t.Fatalf("%v: %v, document %v", c.choices, err, got)
+		}
+		var list, paths []string
+		for _, it := range got.Root.Get("List").Items {
+			list = append(list, fmt.Sprint(it.IntValue()))
+		}
+		for _, k := range conflicts {
+			paths = append(paths, k.Path.String())
+		}
+		if fmt.Sprint(list) != "["+c.list+"]" || got.Root.Get("Name").Str != c.name || fmt.Sprint(paths) != "["+c.paths+"]" {
+			t.Errorf("%v: list %v, name %q, conflicts at %v; want [%s], %q, [%s]", c.choices, list, got.Root.Get("Name").Str, paths, c.list, c.name, c.paths)
+		}
+	}
+	got, conflicts, err := MergeSettling(base, ours, theirs, change.Each([]change.Prefer{change.Ours, change.Theirs}, change.NoPreference), jsontext.NoLimit)
+	if err != nil || got != nil || len(conflicts) != 3 {
+		t.Errorf("one conflict open: document %v, %d conflicts, %v; want none, 3", got, len(conflicts), err)
+	}
+}
+
+// A file of 40 levels of arrays each pointing twice at the next (2^40 places) with one value
+// of the last changed: the diff and a conflicting merge stop at their budget at once, and a
+// merge of changes on both sides that do not conflict merges each shared array once.
+func TestDiffMergeSharedChainBounded(t *testing.T) {
+	read := func(v0, v1 int32) *Document {
+		d, err := Read(hostile.SharedChainBYML(40, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := d.Root
+		for last.Items[0].Kind == Array {
+			last = last.Items[0]
+		}
+		last.Items[0], last.Items[1] = NewInt(v0), NewInt(v1)
+		return d
+	}
+	base := read(7, 7)
+	changes, err := DiffDocumentsLimit(base, read(8, 7), 1<<20)
+	if tl, ok := err.(*jsontext.TooLargeError); !ok || tl.Limit != 1<<20 || len(changes) == 0 {
+		t.Fatalf("diff: %d changes, %v; want a TooLargeError of limit 1 MiB", len(changes), err)
+	}
+	_, _, err = MergeSettling(base, read(8, 7), read(9, 7), change.Ours.Everywhere(), 1<<20)
+	if _, ok := err.(*jsontext.TooLargeError); !ok {
+		t.Fatalf("conflicting merge: %v; want a TooLargeError", err)
+	}
+	got, conflicts, err := MergeSettling(base, read(8, 7), read(7, 9), change.NoPreference.Everywhere(), 1<<20)
+	if err != nil || len(conflicts) != 0 || got == nil {
+		t.Fatalf("merge: %v, %d conflicts", err, len(conflicts))
+	}
+	n := got.Root
+	for n.Items[0].Kind == Array {
+		if n.Items[0] != n.Items[1] {
+			t.Fatal("the merged chain is not shared")
+		}
+		n = n.Items[0]
+	}
+	if n.Items[0].IntValue() != 8 || n.Items[1].IntValue() != 9 {
+		t.Errorf("merged last array %d %d, want 8 9", n.Items[0].IntValue(), n.Items[1].IntValue())
 	}
 }

@@ -86,6 +86,26 @@ const (
 	Theirs
 )
 
+// Settle says how a merge settles its n-th conflict (from 0, in the order the merge meets
+// them): Ours, Theirs, or NoPreference to leave it open, and a merge with a conflict left open
+// gives no document. Conflicts are counted, not named by path, because a conflict's path can
+// name an array index of the merged result, which moves with how earlier conflicts were
+// settled; the order they are met in does not, since settling one never walks into it.
+type Settle func(n int) Prefer
+
+// Everywhere settles every conflict by p.
+func (p Prefer) Everywhere() Settle { return func(int) Prefer { return p } }
+
+// Each settles the n-th conflict by choices[n], and those past the list by rest.
+func Each(choices []Prefer, rest Prefer) Settle {
+	return func(n int) Prefer {
+		if n < len(choices) {
+			return choices[n]
+		}
+		return rest
+	}
+}
+
 // Pick is the three-way rule for one value: the side that changed it from base wins, both
 // sides changing it alike is one change; ok is false when they changed it differently (a
 // conflict; ours is returned).

@@ -76,3 +76,15 @@ func TestPick(t *testing.T) {
 		}
 	}
 }
+
+func TestSettle(t *testing.T) {
+	each := Each([]Prefer{Theirs, NoPreference, Ours}, Theirs)
+	for n, want := range []Prefer{Theirs, NoPreference, Ours, Theirs, Theirs} {
+		if got := each(n); got != want {
+			t.Errorf("Each(...)(%d) = %v, want %v", n, got, want)
+		}
+	}
+	if got := Ours.Everywhere()(7); got != Ours {
+		t.Errorf("Ours.Everywhere()(7) = %v", got)
+	}
+}

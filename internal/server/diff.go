@@ -48,10 +48,7 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) error {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	release()
-	w.Header().Set("Cache-Control", "no-store")
-	writeRawJSON(w, http.StatusOK, b)
+	replyDone(w, b, release)
 	return nil
 }
 
@@ -83,11 +80,22 @@ func (s *Server) handleMerge(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return errorf(http.StatusUnprocessableEntity, "the merge gives no valid file: %v", err)
 	}
-	limit := s.replyLimit(n, 0)
-	b := append(make([]byte, 0, 1024), `{"document":`...)
-	if merged == nil {
+	var doc func([]byte, int) ([]byte, error)
+	if merged != nil {
+		doc = merged.AppendJSONLimit
+	}
+	return s.replyMerge(w, append(make([]byte, 0, 1024), '{'), doc, conflicts, s.replyLimit(n, 0), n, release)
+}
+
+// replyMerge finishes a merge's reply after b (its opening and any members before): the
+// document, as doc writes it within limit (null without one), and the conflicts; n is what
+// the budget was computed from.
+func (s *Server) replyMerge(w http.ResponseWriter, b []byte, doc func([]byte, int) ([]byte, error), conflicts []change.Conflict, limit, n int, release func()) error {
+	var err error
+	b = append(b, `"document":`...)
+	if doc == nil {
 		b = append(b, "null"...)
-	} else if b, err = merged.AppendJSONLimit(b, limit); err != nil {
+	} else if b, err = doc(b, limit); err != nil {
 		return s.replyError(err, "the merged document", n, 0, codecError)
 	}
 	b, err = appendList(append(b, `,"conflicts":`...), conflicts, limit,
@@ -95,11 +103,16 @@ func (s *Server) handleMerge(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return s.replyError(err, "the list of conflicts", n, 0, codecError)
 	}
+	replyDone(w, b, release)
+	return nil
+}
+
+// replyDone closes a diff's or merge's reply, gives its conversion slot back and sends it.
+func replyDone(w http.ResponseWriter, b []byte, release func()) {
 	b = append(b, '}')
 	release()
 	w.Header().Set("Cache-Control", "no-store")
 	writeRawJSON(w, http.StatusOK, b)
-	return nil
 }
 
 // appendList appends items as a JSON array, each as write gives it, and stops with a

@@ -68,7 +68,7 @@ func TestCrossOrigin(t *testing.T) {
 // looks at the request: a bodiless request of the wrong type would otherwise be a 415.
 func TestCrossOriginEveryEndpoint(t *testing.T) {
 	s := newTestServer(t, nil)
-	for _, path := range []string{"/api/parse", "/api/build", "/api/layout", "/api/shares"} {
+	for _, path := range []string{"/api/parse", "/api/build", "/api/layout", "/api/shares", "/api/tree/diff", "/api/tree/merge"} {
 		req := httptestRequest("POST", path, "text/plain", []byte("x"))
 		req.Header.Set("Sec-Fetch-Site", "cross-site")
 		e := wantError(t, serve(s, req), http.StatusForbidden)

@@ -41,6 +41,9 @@ func (s *Server) routes() http.Handler {
 		trees.Post("/tree/build", s.api(s.handleBuildTree))
 		document.With(s.convertRate, budgeted).Post("/tree/yaml", s.api(s.handleTreeToYAML))
 		document.With(s.convertRate, budgeted).Post("/tree/from-yaml", s.api(s.handleTreeFromYAML))
+		// The tree view's Compare with… and Merge… (treediff.go): two or three trees.
+		document.With(s.convertRate, s.budgeted(s.treeDiffBodyCap(), s.treeDiffBodyCap())).Post("/tree/diff", s.api(s.handleTreeDiff))
+		document.With(s.convertRate, s.budgeted(s.treeMergeBodyCap(), s.treeMergeBodyCap())).Post("/tree/merge", s.api(s.handleTreeMerge))
 		document.With(s.convertRate, s.budgeted(s.buildBodyCap(), s.cfg.MaxDocument)).Post("/build", s.api(s.handleBuild))
 		document.With(s.convertRate, budgeted).Post("/layout", s.api(s.handleLayout))
 		// Compare with… and Merge… (diff.go): two or three documents in one body.

@@ -9,6 +9,7 @@ import (
 
 	"ainbeditor/internal/aamp"
 	"ainbeditor/internal/byml"
+	"ainbeditor/internal/change"
 	"ainbeditor/internal/pack"
 )
 
@@ -40,6 +41,12 @@ type Codec struct {
 	Read     func([]byte) (Tree, error)
 	FromJSON func([]byte) (Tree, error)
 	FromYAML func([]byte) (Tree, error)
+	// Diff lists the changes from a to b, and Merge merges ours and theirs, edited from base,
+	// settling each conflict as settle says (a nil tree while one is left open); the trees
+	// are of this codec. Both stop with a *jsontext.TooLargeError once their list passes
+	// about limit bytes (a BYML subtree shared at many places changes at each).
+	Diff  func(a, b Tree, limit int) ([]change.Change, error)
+	Merge func(base, ours, theirs Tree, settle change.Settle, limit int) (Tree, []change.Conflict, error)
 }
 
 // Codecs lists every tree format.
@@ -50,6 +57,16 @@ var Codecs = []*Codec{
 		Read:     func(b []byte) (Tree, error) { return bymlTree(byml.Read(b)) },
 		FromJSON: func(b []byte) (Tree, error) { return bymlTree(byml.FromJSON(b)) },
 		FromYAML: func(b []byte) (Tree, error) { return bymlTree(byml.FromYAML(b)) },
+		Diff: func(a, b Tree, limit int) ([]change.Change, error) {
+			return byml.DiffDocumentsLimit(a.(BYML).Document, b.(BYML).Document, limit)
+		},
+		Merge: func(base, ours, theirs Tree, settle change.Settle, limit int) (Tree, []change.Conflict, error) {
+			m, conflicts, err := byml.MergeSettling(base.(BYML).Document, ours.(BYML).Document, theirs.(BYML).Document, settle, limit)
+			if m == nil || err != nil {
+				return nil, conflicts, err
+			}
+			return BYML{m}, conflicts, nil
+		},
 	},
 	{
 		Name:     "aamp",
@@ -57,6 +74,18 @@ var Codecs = []*Codec{
 		Read:     func(b []byte) (Tree, error) { return aampTree(aamp.Read(b)) },
 		FromJSON: func(b []byte) (Tree, error) { return aampTree(aamp.FromJSON(b)) },
 		FromYAML: func(b []byte) (Tree, error) { return aampTree(aamp.FromYAML(b)) },
+		// An archive shares nothing: its changes are at most its size, and the reply's own
+		// budget bounds them.
+		Diff: func(a, b Tree, _ int) ([]change.Change, error) {
+			return aamp.Diff(a.(AAMP).ParameterIO, b.(AAMP).ParameterIO), nil
+		},
+		Merge: func(base, ours, theirs Tree, settle change.Settle, _ int) (Tree, []change.Conflict, error) {
+			m, conflicts, err := aamp.MergeSettling(base.(AAMP).ParameterIO, ours.(AAMP).ParameterIO, theirs.(AAMP).ParameterIO, settle)
+			if m == nil || err != nil {
+				return nil, conflicts, err
+			}
+			return AAMP{m}, conflicts, nil
+		},
 	},
 }
 
