@@ -392,8 +392,8 @@ export class TreeCompare {
     if (s.choosing) {
       const btn = (label, action, onclick) => h("button.small", { dataset: { action }, onclick }, label);
       el.append(h("div.diff-head", {}, h("span.diff-title", {}, `Compare ${s.name} with:`),
-        btn("A file or pack…", "compare-file", () => this.compareInput.click()),
-        btn("A folder…", "compare-folder", () => this.pickFolder()),
+        btn("A file or pack…", "tree-compare-file", () => this.compareInput.click()),
+        btn("A folder…", "tree-compare-folder", () => this.pickFolder()),
         btn("Cancel", "diff-stop", () => this.stop())));
     } else if (s.compare) this.renderCompare(s.compare);
     else this.renderMerge(s.merge);
@@ -423,7 +423,7 @@ export class TreeCompare {
 
   renderMerge(m) {
     const side = (which, input, label) => h("label.diff-side", {}, h("span.muted", {}, label),
-      h("button.small", { dataset: { action: `merge-${which}` }, onclick: () => input.click() }, m[which] ? m[which].label : "Choose…"));
+      h("button.small", { dataset: { action: `tree-merge-${which}` }, onclick: () => input.click() }, m[which] ? m[which].label : "Choose…"));
     const ready = m.conflicts && m.choices.every((c) => c);
     // The file as opened (a pack member as the pack last saved it) is the usual base: the
     // version the working copy's edits were made on.
@@ -431,15 +431,15 @@ export class TreeCompare {
     this.el.append(h("div.diff-head", {},
       h("span.diff-title", {}, "Merge into this file (ours):"),
       side("base", this.baseInput, "Base"),
-      opened && !m.base ? h("button.small", { dataset: { action: "merge-base-opened" }, title: "The base is this file as it was opened", onclick: () => this.setMergeSide("base", { label: `${this.session.name} as opened`, bytes: opened }) }, "As opened") : null,
+      opened && !m.base ? h("button.small", { dataset: { action: "tree-merge-base-opened" }, title: "The base is this file as it was opened", onclick: () => this.setMergeSide("base", { label: `${this.session.name} as opened`, bytes: opened }) }, "As opened") : null,
       side("theirs", this.theirsInput, "Theirs"),
-      m.conflicts ? h("button.small", { dataset: { action: "merge-apply" }, disabled: !ready || m.busy, title: "Merge with the choices made: one edit", onclick: () => this.merge() }, "Apply merge") : null,
+      m.conflicts ? h("button.small", { dataset: { action: "tree-merge-apply" }, disabled: !ready || m.busy, title: "Merge with the choices made: one edit", onclick: () => this.merge() }, "Apply merge") : null,
       h("button.small", { dataset: { action: "diff-stop" }, onclick: () => this.stop() }, "Cancel")));
     if (!m.conflicts) return;
     const list = h("div.diff-list", { dataset: { key: "tree.conflicts" } });
     const text = (v) => (v === undefined ? "(none)" : v && typeof v === "object" && (v.type || v.params || v.lists) ? valueText(this.kind, this.kind === "byml" ? linkShared({ root: v }).root : v) : JSON.stringify(v));
     m.conflicts.forEach((c, i) => {
-      const pick = (which) => h(`button.small${m.choices[i] === which ? ".active" : ""}`, { dataset: { action: `merge-${which}-${i}` }, onclick: () => this.choose(i, which) }, which === "ours" ? "Ours" : "Theirs");
+      const pick = (which) => h(`button.small${m.choices[i] === which ? ".active" : ""}`, { dataset: { action: `tree-merge-${which}-${i}` }, onclick: () => this.choose(i, which) }, which === "ours" ? "Ours" : "Theirs");
       list.append(h("div.diff-line.diff-conflict", { dataset: { index: i } },
         h("span.diff-text", {}, `! ${this.conflictPath(c.path)}: base ${text(c.base)}, ours ${text(c.ours)}, theirs ${text(c.theirs)}`),
         pick("ours"), pick("theirs")));

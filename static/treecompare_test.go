@@ -265,21 +265,21 @@ func TestTreeMerge(t *testing.T) {
 		if side == "theirs" {
 			p.upload("#tree-merge-base-input", path)
 		} else {
-			p.do(chromedp.Click(chromedp.CSS(`[data-action="merge-base-opened"]`)))
+			p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-merge-base-opened"]`)))
 			base = "Test.byml as opened"
 		}
-		p.waitFor(fmt.Sprintf(`document.querySelector('[data-action="merge-base"]').textContent === %q`, base))
+		p.waitFor(fmt.Sprintf(`document.querySelector('[data-action="tree-merge-base"]').textContent === %q`, base))
 		p.upload("#tree-merge-theirs-input", theirsPath)
 		p.waitFor(`ainbEditor.treeDiff().conflicts === 1`)
 		if c := eval[string](p, `document.querySelector('[data-key="tree.conflicts"] .diff-text').textContent`); c != `! /b: base "x", ours "ours", theirs "theirs"` {
 			t.Errorf("conflict %q", c)
 		}
-		if !eval[bool](p, `document.querySelector('[data-action="merge-apply"]').disabled`) {
+		if !eval[bool](p, `document.querySelector('[data-action="tree-merge-apply"]').disabled`) {
 			t.Error("Apply merge is enabled before the conflict is settled")
 		}
-		p.do(chromedp.Click(chromedp.CSS(`[data-action="merge-` + side + `-0"]`)))
-		p.waitFor(`!document.querySelector('[data-action="merge-apply"]').disabled`)
-		p.do(chromedp.Click(chromedp.CSS(`[data-action="merge-apply"]`)))
+		p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-merge-` + side + `-0"]`)))
+		p.waitFor(`!document.querySelector('[data-action="tree-merge-apply"]').disabled`)
+		p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-merge-apply"]`)))
 		p.waitFor(`ainbEditor.status().startsWith("Merged Theirs.byml")`)
 		if s := eval[string](p, `ainbEditor.status()`); s != "Merged Theirs.byml (base "+base+"), 1 conflict settled as chosen (Ctrl+Z undoes it)" {
 			t.Errorf("status %q", s)
@@ -364,7 +364,7 @@ func TestTreeComparePackAndFolder(t *testing.T) {
 	p.waitFor(`document.querySelector('.tree-row[data-path="/NumController"] .tree-value').textContent === "3"`)
 
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-compare"]`)))
-	p.waitFor(`!!document.querySelector('[data-action="compare-file"]')`)
+	p.waitFor(`!!document.querySelector('[data-action="tree-compare-file"]')`)
 	p.upload("#tree-compare-input", packPath)
 	p.waitFor(`ainbEditor.status().startsWith("Compared with")`)
 	if s := eval[string](p, `ainbEditor.status()`); s != "Compared with Accessory_Battery.pack.zs: "+asinfo+": 1 change (1 changed)" {
@@ -394,7 +394,7 @@ func TestTreeComparePackAndFolder(t *testing.T) {
 	local := writeTemp(t, "asinfo.bgyml", edited)
 	p.fakeDirectory("Romfs", map[string]string{"Pack/" + asinfo: local})
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-compare"]`)))
-	p.do(chromedp.Click(chromedp.CSS(`[data-action="compare-folder"]`)))
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-compare-folder"]`)))
 	p.waitFor(`ainbEditor.status().startsWith("Compared with Romfs/")`)
 	if got := p.treeDiff(); !equalStrings(got.Lines, []string{"~ /NumController: 5 -> 3"}) {
 		t.Errorf("against the folder: %q", got.Lines)
@@ -433,14 +433,14 @@ func TestTreeMergeAAMP(t *testing.T) {
 	p.waitFor(fmt.Sprintf(`document.querySelector('.tree-row[data-path=%q] .tree-value').textContent === "2.25"`, x))
 	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-merge"]`)))
 	p.upload("#tree-merge-base-input", base)
-	p.waitFor(`document.querySelector('[data-action="merge-base"]').textContent === "Work.bphysics"`)
+	p.waitFor(`document.querySelector('[data-action="tree-merge-base"]').textContent === "Work.bphysics"`)
 	p.upload("#tree-merge-theirs-input", theirs)
 	p.waitFor(`ainbEditor.treeDiff().conflicts === 1`)
 	if c := eval[string](p, `document.querySelector('[data-key="tree.conflicts"] .diff-text').textContent`); c != `! `+x+`: base 1.5, ours 2.25, theirs 4` {
 		t.Errorf("conflict %q", c)
 	}
-	p.do(chromedp.Click(chromedp.CSS(`[data-action="merge-theirs-0"]`)))
-	p.do(chromedp.Click(chromedp.CSS(`[data-action="merge-apply"]`)))
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-merge-theirs-0"]`)))
+	p.do(chromedp.Click(chromedp.CSS(`[data-action="tree-merge-apply"]`)))
 	p.waitFor(`ainbEditor.status().startsWith("Merged Theirs.bphysics")`)
 	if got, want := p.rows(), obj+"={2} "+x+"=4 "+z+"=5"; got != want {
 		t.Errorf("merged rows %s, want %s", got, want)
