@@ -11,7 +11,7 @@ import (
 )
 
 // renamed is the document with node id's name set to name, as the editor would send it.
-func renamed(t *testing.T, doc []byte, id int, name string) []byte {
+func renamed(t testing.TB, doc []byte, id int, name string) []byte {
 	t.Helper()
 	d, err := graph.Decode(doc)
 	if err != nil {
@@ -94,6 +94,25 @@ func TestDiffRoute(t *testing.T) {
 	if !strings.Contains(e.Error, `unknown member "c"`) {
 		t.Errorf("extra member: %q", e.Error)
 	}
+	// Text that is not JSON is refused at its line and column, inside a member or after the
+	// object, before any document is read.
+	for _, c := range []struct{ body, at, want string }{
+		{`{"a":` + string(a) + `,"b":[1,]}`, ",]", `invalid diff request: b: invalid JSON at POS: a comma before ] (trailing commas are not JSON)`},
+		{`{"a":` + string(a) + `,"b":` + string(a) + `} x`, "x", `invalid diff request: invalid JSON at POS: text after the object`},
+		{`{"a" 1}`, " 1", `invalid diff request: invalid JSON at POS: want : after a member name`},
+	} {
+		off := strings.LastIndex(c.body, c.at)
+		if c.at == " 1" {
+			off++
+		}
+		line := strings.Count(c.body[:off], "\n") + 1
+		col := off - strings.LastIndex(c.body[:off], "\n")
+		want := strings.Replace(c.want, "POS", fmt.Sprintf("line %d, column %d", line, col), 1)
+		e = wantError(t, do(s, "POST", "/api/diff", "application/json", []byte(c.body)), http.StatusBadRequest)
+		if e.Error != want {
+			t.Errorf("%.40q: %q, want %q", c.body, e.Error, want)
+		}
+	}
 }
 
 type mergeReply struct {
@@ -157,4 +176,22 @@ func TestMergeRoute(t *testing.T) {
 	small := newTestServer(t, func(c *Config) { c.MaxDocument = 1 << 20 })
 	big := make([]byte, 3<<20+2<<10)
 	wantError(t, do(small, "POST", "/api/merge", "application/json", big), http.StatusRequestEntityTooLarge)
+}
+
+// BenchmarkDiffRouteLargest is the server's part of opening Compare with… on the corpus's
+// largest file (7,130 nodes) against a version with one node renamed: split the request,
+// decode both documents, diff, write the reply.
+func BenchmarkDiffRouteLargest(b *testing.B) {
+	s := newTestServer(b, noRateLimits)
+	a := parseOK(b, s, "nodedefs_ai_v407.ainb", corpusFile(b, "real/nodedefs_ai_v407.ainb"))
+	req := body(`"a":`+string(a), `"b":`+string(renamed(b, a, 500, "Renamed")))
+	b.SetBytes(int64(len(req)))
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for b.Loop() {
+		if rec := do(s, "POST", "/api/diff", "application/json", req); rec.Code != 200 {
+			b.Fatalf("%d: %s", rec.Code, cut(rec.Body.Bytes()))
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 }

@@ -1,13 +1,14 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"ainbeditor/internal/jsontext"
 )
 
 // parseShareRequest reads the body of POST /api/shares strictly: an object with the members
@@ -34,20 +35,26 @@ func strictMembers(what string, body []byte, want string, names ...string) (map[
 	if !utf8.Valid(body) {
 		return nil, errorf(http.StatusBadRequest, "invalid %s: the text is not UTF-8 at byte %d", what, firstInvalidUTF8(body))
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	// The scanner marks where each member's value begins and ends without building it: the
+	// documents inside are read once, by their own readers (encoding/json read them twice,
+	// and on Compare with… that was 40 % of the route).
+	sc := jsontext.NewScanner(body)
+	if sc.Peek() != '{' {
 		return nil, errorf(http.StatusBadRequest, "invalid %s: not a JSON object; want %s", what, want)
 	}
-	out := map[string]json.RawMessage{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, errorf(http.StatusBadRequest, "invalid %s: %s", what, jsonMessage(err))
+	sc.Open('{')
+	out := make(map[string]json.RawMessage, len(names))
+	for n := 0; sc.More('}', n); n++ {
+		name, _ := sc.Key(nil)
+		if sc.Err != nil {
+			break
 		}
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, errorf(http.StatusBadRequest, "invalid %s: %s: %s", what, key, jsonMessage(err))
+		key := string(name)
+		sc.Peek() // past the white space, so the value starts at Pos
+		from := sc.Pos
+		sc.Skip()
+		if sc.Err != nil {
+			return nil, errorf(http.StatusBadRequest, "invalid %s: %s: %v", what, key, sc.Err)
 		}
 		if !slices.Contains(names, key) {
 			return nil, errorf(http.StatusBadRequest, "invalid %s: unknown member %q (members are spelled %s)", what, key, quotedList(names))
@@ -55,7 +62,13 @@ func strictMembers(what string, body []byte, want string, names ...string) (map[
 		if _, seen := out[key]; seen {
 			return nil, errorf(http.StatusBadRequest, "invalid %s: %s: a second member of this name", what, key)
 		}
-		out[key] = raw
+		out[key] = body[from:sc.Pos:sc.Pos]
+	}
+	if sc.Err == nil && sc.Peek() != 0 {
+		sc.Fail("text after the object")
+	}
+	if sc.Err != nil {
+		return nil, errorf(http.StatusBadRequest, "invalid %s: %v", what, sc.Err)
 	}
 	return out, nil
 }
