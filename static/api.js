@@ -144,8 +144,11 @@ function packForm(name, bytes, zsdic, members) {
 
 // What changed from document a (the other file) to b (the working copy): /api/diff's
 // {changes: [{op, path, old, new, nodeA, nodeB}]}.
+// Either may be a Blob of its JSON text: the other version, sent again after every edit, is
+// then encoded once, not at every refresh.
 export async function diff(a, b) {
-  return postJSON("/api/diff", `{"a":${text(a)},"b":${text(b)}}`);
+  const part = (v) => (v instanceof Blob ? v : text(v));
+  return postJSON("/api/diff", new Blob(['{"a":', part(a), ',"b":', part(b), "}"]));
 }
 
 // Three-way merge (/api/merge): {document (null while conflicts stand), conflicts}. prefer:

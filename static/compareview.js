@@ -193,8 +193,8 @@ export class CompareView {
     const ed = this.ed;
     this.timings = { start: performance.now() };
     this.other = doc;
-    // Sent with every diff while comparing: made once.
-    this.otherText = JSON.stringify(doc);
+    // Sent with every diff while comparing: made and encoded once.
+    this.otherText = new Blob([JSON.stringify(doc)]);
     this.otherName = name;
     this.shownDoc = ed.doc;
     this.current = -1;
@@ -242,7 +242,7 @@ export class CompareView {
     if (!this.other) return;
     this.refresher.cancel();
     this.other = null;
-    this.otherText = "";
+    this.otherText = null;
     this.changes = [];
     this.marks = null;
     this.current = -1;
