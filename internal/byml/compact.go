@@ -1,0 +1,298 @@
+package byml
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strconv"
+
+	"ainbeditor/internal/jsontext"
+)
+
+// The compact form is what the editor's tree view reads when it opens a file (see the package
+// doc): the JSON form's tree without its per-node objects. A node's type is one letter, and
+// the letters of a container's members sit together in the container's shape; the keys of a
+// hash sit there too, so the many hashes of a file that have the same keys and member types
+// (ActorInfo's thousands of actors) send them once:
+//
+//	{"version": 7, "bigEndian": false, "type": "h", "root": VALUE or null, "shapes": [SHAPE, ...]}
+//
+// A container's value is [shape index, member value, ...]. An array's shape is the string of
+// its members' letters, or one letter when all of an array's (two or more) members share it;
+// a hash's is [letters, [key, ...]], with a third member 1 for a hash that keeps its order
+// (Node.KeepOrder), and likewise a hash map's, whose keys are numbers (hashmap32) or decimal
+// text (hashmap64). The letters and values:
+//
+//	n null       null
+//	s string     "text"
+//	b bool       true
+//	i int        -5
+//	u uint       5
+//	f float      1.5, or "nan", "inf", "-inf"
+//	l int64      "-5"
+//	m uint64     "5"
+//	d double     "1.5", or "nan", "inf", "-inf": decimal text
+//	x binary     "AAE=" (base64)
+//	y file       [4096, "AAE="] (alignment, base64)
+//	a array, h hash, p hashmap32, q hashmap64: [shape, ...]
+//
+// Every container and big value (the letters l, m, d, x, y, a, h, p, q: what the file holds
+// at an offset) is numbered in the order its value is finished, and where the tree uses one
+// again its value is that number instead, a JSON number where the node's own value never is
+// one. So a shared node is sent once, and a number refers only to a node complete before it.
+
+// compactLetter is each kind's letter in the compact form.
+var compactLetter = [numKinds]byte{
+	Null: 'n', String: 's', Bool: 'b', Int: 'i', UInt: 'u', Float: 'f', Int64: 'l', UInt64: 'm',
+	Double: 'd', Binary: 'x', File: 'y', Array: 'a', Hash: 'h', HashMap32: 'p', HashMap64: 'q',
+}
+
+// AppendCompact appends the document's compact form (see above) to b, within limit bytes in
+// all like AppendJSON.
+func (d *Document) AppendCompact(b []byte, limit int) ([]byte, error) {
+	w := &compactWriter{ids: map[*Node]int{}}
+	w.limit = limit
+	if d.Root == nil {
+		return w.finish(append(w.start(b, d.Version, d.BigEndian, 0), "null"...))
+	}
+	b, err := w.value(w.start(b, d.Version, d.BigEndian, compactLetter[d.Root.Kind]), d.Root, 0)
+	if err != nil {
+		return nil, err
+	}
+	return w.finish(b)
+}
+
+// compactShapes collects a compact form's shapes, each once, in the order first used.
+type compactShapes struct {
+	limit   int
+	text    []byte         // the shapes written so far, comma-separated
+	index   map[string]int // a shape's text to its number
+	scratch []byte
+}
+
+// start writes the form up to the root's value; root is the root's letter, 0 for none.
+func (s *compactShapes) start(b []byte, version uint16, bigEndian bool, root byte) []byte {
+	s.index = map[string]int{}
+	b = append(b, `{"version":`...)
+	b = strconv.AppendUint(b, uint64(version), 10)
+	b = append(b, `,"bigEndian":`...)
+	b = strconv.AppendBool(b, bigEndian)
+	if root != 0 {
+		b = append(b, `,"type":"`...)
+		b = append(b, root, '"')
+	}
+	return append(b, `,"root":`...)
+}
+
+// finish appends the shapes and closes the form.
+func (s *compactShapes) finish(b []byte) ([]byte, error) {
+	if len(b)+len(s.text)+len(`,"shapes":[]}`) > s.limit {
+		return nil, &jsontext.TooLargeError{Limit: s.limit, Where: ""}
+	}
+	b = append(b, `,"shapes":[`...)
+	b = append(b, s.text...)
+	return append(b, `]}`...), nil
+}
+
+// shape returns the number of the shape whose text is in s.scratch, adding it when new. The
+// shapes are counted against the budget with the form (written reaches the form so far).
+func (s *compactShapes) shape(written int) (int, error) {
+	if i, ok := s.index[string(s.scratch)]; ok {
+		return i, nil
+	}
+	if written+len(s.text)+len(s.scratch)+1 > s.limit {
+		return 0, &jsontext.TooLargeError{Limit: s.limit}
+	}
+	i := len(s.index)
+	s.index[string(s.scratch)] = i
+	if i > 0 {
+		s.text = append(s.text, ',')
+	}
+	s.text = append(s.text, s.scratch...)
+	return i, nil
+}
+
+// compactWriter writes the compact form from a model.
+type compactWriter struct {
+	compactShapes
+	ids map[*Node]int
+}
+
+// A shape's text is built in s.scratch: shapeStart, a shapeLetter for each member (for an
+// array of members of one kind, the first only), and for a hash or hash map shapeKeys and a
+// shapeKey for each member; then shapeEnd.
+
+func (s *compactShapes) shapeStart(k Kind) {
+	if k == Array {
+		s.scratch = append(s.scratch[:0], '"')
+	} else {
+		s.scratch = append(s.scratch[:0], '[', '"')
+	}
+}
+
+func (s *compactShapes) shapeLetter(k Kind) { s.scratch = append(s.scratch, compactLetter[k]) }
+
+func (s *compactShapes) shapeKeys() { s.scratch = append(s.scratch, `",[`...) }
+
+// shapeKey adds the key of member i of a hash (key) or hash map (hash) of kind k.
+func (s *compactShapes) shapeKey(i int, k Kind, key string, hash uint64) error {
+	if i > 0 {
+		s.scratch = append(s.scratch, ',')
+	}
+	switch k {
+	case Hash:
+		t, err := appendJSONString(s.scratch, key)
+		if err != nil {
+			return err
+		}
+		s.scratch = t
+	case HashMap32:
+		s.scratch = strconv.AppendUint(s.scratch, hash, 10)
+	default:
+		s.scratch = append(strconv.AppendUint(append(s.scratch, '"'), hash, 10), '"')
+	}
+	return nil
+}
+
+func (s *compactShapes) shapeEnd(k Kind, keepOrder bool) {
+	switch {
+	case k == Array:
+		s.scratch = append(s.scratch, '"')
+	case keepOrder:
+		s.scratch = append(s.scratch, "],1]"...)
+	default:
+		s.scratch = append(s.scratch, "]]"...)
+	}
+}
+
+// shapeOf puts the text of a container's shape in w.scratch.
+func (w *compactWriter) shapeOf(n *Node) error {
+	w.shapeStart(n.Kind)
+	if n.Kind == Array {
+		for i, it := range n.Items {
+			if i == 1 && allKind(n.Items) {
+				break
+			}
+			w.shapeLetter(it.Kind)
+		}
+	} else {
+		for _, e := range n.Entries {
+			w.shapeLetter(e.Value.Kind)
+		}
+		w.shapeKeys()
+		for i, e := range n.Entries {
+			if err := w.shapeKey(i, n.Kind, e.Key, e.Hash); err != nil {
+				return err
+			}
+		}
+	}
+	w.shapeEnd(n.Kind, n.KeepOrder)
+	return nil
+}
+
+// allKind reports whether every node of a list has the first one's kind.
+func allKind(items []*Node) bool {
+	for _, it := range items[1:] {
+		if it.Kind != items[0].Kind {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *compactWriter) value(b []byte, n *Node, depth int) ([]byte, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("byml: containers nest deeper than %d levels", maxDepth)
+	}
+	if id, ok := w.ids[n]; ok {
+		return strconv.AppendInt(b, int64(id), 10), nil
+	}
+	// A long value is refused before it is written, as in AppendJSON.
+	if len(b)+len(n.Str)+base64.StdEncoding.EncodedLen(len(n.Data)) > w.limit {
+		return nil, &jsontext.TooLargeError{Limit: w.limit}
+	}
+	var err error
+	switch n.Kind {
+	case Null:
+		b = append(b, "null"...)
+	case String:
+		b, err = appendJSONString(b, n.Str)
+	case Bool:
+		b = strconv.AppendBool(b, n.Bits != 0)
+	case Int:
+		b = strconv.AppendInt(b, int64(int32(n.Bits)), 10)
+	case UInt:
+		b = strconv.AppendUint(b, uint64(uint32(n.Bits)), 10)
+	case Int64:
+		b = append(strconv.AppendInt(append(b, '"'), int64(n.Bits), 10), '"')
+	case UInt64:
+		b = append(strconv.AppendUint(append(b, '"'), n.Bits, 10), '"')
+	case Float:
+		b = appendJSONFloat(b, float64(n.FloatValue()), 32)
+	case Double:
+		b = appendCompactDouble(b, n.DoubleValue())
+	case Binary:
+		b = append(base64.StdEncoding.AppendEncode(append(b, '"'), n.Data), '"')
+	case File:
+		b = append(strconv.AppendUint(append(b, '['), uint64(n.Align), 10), ',', '"')
+		b = append(base64.StdEncoding.AppendEncode(b, n.Data), `"]`...)
+	case Array, Hash, HashMap32, HashMap64:
+		b, err = w.container(b, n, depth)
+	default:
+		err = fmt.Errorf("byml: invalid kind %d", n.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if n.Kind.outOfLine() {
+		w.ids[n] = len(w.ids)
+	}
+	return b, nil
+}
+
+// appendCompactDouble writes a double as decimal text (see the form above).
+func appendCompactDouble(b []byte, f float64) []byte {
+	if s := appendJSONFloat(nil, f, 64); s[0] == '"' {
+		return append(b, s...)
+	}
+	return append(strconv.AppendFloat(append(b, '"'), f, 'g', -1, 64), '"')
+}
+
+func (w *compactWriter) container(b []byte, n *Node, depth int) ([]byte, error) {
+	if err := w.shapeOf(n); err != nil {
+		return nil, err
+	}
+	shape, err := w.shape(len(b))
+	if err != nil {
+		return nil, err
+	}
+	b = strconv.AppendInt(append(b, '['), int64(shape), 10)
+	for i, it := range n.Items {
+		if b, err = w.member(b, it, depth); err != nil {
+			return nil, inside(err, strconv.Itoa(i))
+		}
+	}
+	for _, e := range n.Entries {
+		if b, err = w.member(b, e.Value, depth); err != nil {
+			return nil, inside(err, pointerKey(n, e))
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// member writes a member of a container at depth.
+func (w *compactWriter) member(b []byte, c *Node, depth int) ([]byte, error) {
+	b, err := w.value(append(b, ','), c, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	return w.within(b)
+}
+
+// within checks the budget after a member was written (the shapes count too), as
+// jsonWriter.within does.
+func (s *compactShapes) within(b []byte) ([]byte, error) {
+	if len(b)+len(s.text) > s.limit {
+		return nil, &jsontext.TooLargeError{Limit: s.limit}
+	}
+	return jsontext.Grow(b, s.limit), nil
+}
