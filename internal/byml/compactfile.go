@@ -190,32 +190,26 @@ func (w *fileCompact) container(b []byte, k Kind, off uint32, depth int) ([]byte
 		return nil, false
 	}
 	w.written = len(b)
-	// Where member i's type byte and value word are, and for a hash or hash map its key.
-	var typeAt, valueAt func(i uint32) uint32
+	// Member i's type byte is at types+i*typeStep, its value word at values+i*valueStep.
+	var types, typeStep, values, valueStep uint32
 	switch k {
 	case Array:
-		typeAt = func(i uint32) uint32 { return off + 4 + i }
-		valueAt = func(i uint32) uint32 { return off + 4 + align4(n) + 4*i }
+		types, typeStep, values, valueStep = off+4, 1, off+4+align4(n), 4
 	case Hash:
-		typeAt = func(i uint32) uint32 { return off + 4 + 8*i + 3 }
-		valueAt = func(i uint32) uint32 { return off + 8 + 8*i }
+		types, typeStep, values, valueStep = off+7, 8, off+8, 8
+	case HashMap32:
+		types, typeStep, values, valueStep = off+4+8*n, 1, off+8, 8
 	default:
-		e := uint32(8)
-		if k == HashMap64 {
-			e = 12
-		}
-		typeAt = func(i uint32) uint32 { return off + 4 + e*n + i }
-		valueAt = func(i uint32) uint32 { return off + e*(i+1) }
+		types, typeStep, values, valueStep = off+4+12*n, 1, off+12, 12
 	}
-	shape, ok := w.shapeAt(k, off, n, typeAt)
+	shape, ok := w.shapeAt(k, off, n, types, typeStep)
 	if !ok {
 		return nil, false
 	}
 	b = strconv.AppendInt(append(b, '['), int64(shape), 10)
 	for i := range n {
-		ck, _ := kindOf(d.b[typeAt(i)])
-		var ok bool
-		if b, ok = w.value(append(b, ','), ck, d.u32(valueAt(i)), depth); !ok {
+		ck, _ := kindOf(d.b[types+i*typeStep])
+		if b, ok = w.value(append(b, ','), ck, d.u32(values+i*valueStep), depth); !ok {
 			return nil, false
 		}
 		var err error
@@ -227,9 +221,9 @@ func (w *fileCompact) container(b []byte, k Kind, off uint32, depth int) ([]byte
 }
 
 // shapeAt returns the number of the shape of the container of kind k at off, with n members
-// whose type bytes typeAt finds. The many hashes and arrays of one shape are told by their
+// whose type bytes are typeStep apart from types. The many hashes and arrays of one shape are told by their
 // bytes (the key indices and type bytes), without writing the shape each time.
-func (w *fileCompact) shapeAt(k Kind, off, n uint32, typeAt func(uint32) uint32) (int, bool) {
+func (w *fileCompact) shapeAt(k Kind, off, n, types, typeStep uint32) (int, bool) {
 	d := w.d
 	raw := append(w.raw[:0], byte(k))
 	switch k {
@@ -250,7 +244,7 @@ func (w *fileCompact) shapeAt(k Kind, off, n uint32, typeAt func(uint32) uint32)
 	weight := w.weight
 	w.shapeStart(k)
 	for i := range n {
-		ck, ok := kindOf(d.b[typeAt(i)])
+		ck, ok := kindOf(d.b[types+i*typeStep])
 		if !ok {
 			return 0, false
 		}
