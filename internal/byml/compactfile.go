@@ -67,7 +67,7 @@ type fileCompact struct {
 	// the nodes Read makes of them (one per offset); a container being written has number
 	// -1 (a reference to it is a cycle).
 	ids  map[uint32]fileID
-	next int
+	next int32
 	// weight is the document's weight as checkExpansion counts it.
 	weight, weightLimit int64
 	// known holds the shapes found, by their containers' kind and bytes (see shapeAt).
@@ -78,7 +78,7 @@ type fileCompact struct {
 
 // fileID is an out-of-line node written: its number and the kind it was read as.
 type fileID struct {
-	id   int
+	id   int32 // a file's offsets are 32 bits, and each node takes 4 bytes or more
 	kind Kind
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"ainbeditor/internal/byml"
 	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/testcorpus"
@@ -91,4 +93,31 @@ func keys(m map[string]json.RawMessage) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// The tree answer comes compressed for a browser, in zstd frames whose window (which each
+// answer in flight holds about twice over) is zstdWindow, and decompresses to the answer.
+func TestTreeCompactCompressed(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	ct, body := packForm(t, packPart{"file", "ActorInfo.product.byml", corpusAt(t, treeLoadFile)})
+	plain := do(s, "POST", "/api/tree?form=compact", ct, body)
+	req := httptestRequest("POST", "/api/tree?form=compact", ct, body)
+	req.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
+	rec := serve(s, req)
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != "zstd" {
+		t.Fatalf("%d, Content-Encoding %q", rec.Code, rec.Header().Get("Content-Encoding"))
+	}
+	var h zstd.Header
+	if err := h.Decode(rec.Body.Bytes()); err != nil || h.WindowSize != zstdWindow {
+		t.Errorf("frame window %d (%v), want %d", h.WindowSize, err, zstdWindow)
+	}
+	d, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	got, err := d.DecodeAll(rec.Body.Bytes(), nil)
+	if err != nil || !bytes.Equal(got, plain.Body.Bytes()) {
+		t.Errorf("decompressed to %d bytes (%v), want the %d of the plain answer", len(got), err, plain.Body.Len())
+	}
 }
