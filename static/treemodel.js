@@ -503,11 +503,11 @@ export function linkShared(doc) {
 // The BYML document of the server's compact form (internal/byml/compact.go), as linkShared
 // makes of the JSON form: the same node objects, one object for a node used from several
 // places. The compact form names each node's type by a letter, kept with its container's
-// keys in shapes the containers share, and sends every container and big value once, as a
-// number where it is used again. It is what /api/tree answers the tree view, a quarter of the
+// keys in shapes the containers share, lists each string once, and sends every container and
+// big value once, as a number where it is used again. It is what /api/tree answers the tree view, a quarter of the
 // JSON form, and read here in one pass without the JSON form's object per node.
 export function fromCompact(form) {
-  const defs = [];
+  const defs = [], strings = form.strings;
   // How many places use each container and big value, as useCounts counts them: the form
   // says it as it is read (every number is one more use), which saves the view a walk.
   const uses = new Map();
@@ -518,7 +518,11 @@ export function fromCompact(form) {
   const value = (letter, v) => {
     let node;
     switch (letter) {
-      case "s": return { type: "string", value: v };
+      case "s": {
+        const t = strings[v];
+        if (t === undefined) fail(`string ${v} is not in the list`);
+        return { type: "string", value: t };
+      }
       case "i": return { type: "int", value: v };
       case "f": return { type: "float", value: v };
       case "u": return { type: "uint", value: v };

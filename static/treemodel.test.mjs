@@ -183,9 +183,9 @@ test("shared nodes: linked from the server's refs, counted, sent once again", ()
 
 test("fromCompact reads the server's compact form: every type, shared nodes as one object, use counts", () => {
   // The form of internal/byml's TestCompactForm, as the server writes it.
-  const text = '{"version":7,"bigEndian":false,"type":"h","root":[0,[1,[2,-1],0,"s\\""],[3,"0.1",2,"18446744073709551615"],[4,"AAE=",[16,"YWJj"]],' +
-    '[5,[6],[7],0],[8,[9,4294967295],[10,"-2"],[11,true,null]],[12,0.5,"-inf"]],' +
-    '"shapes":[["aaaaaa",["arr","big","bin","empty","maps","one"]],"hhs",["i",["x"]],"ddm","xy","ahh","",["",[]],"pqh",' +
+  const text = '{"version":7,"bigEndian":false,"type":"h","root":[0,[1,[2,-1],0,0,1,0],[3,"0.1",2,"18446744073709551615"],[4,"AAE=",[16,"YWJj"]],' +
+    '[5,[6],[7],0],[8,[9,4294967295],[10,"-2"],[11,true,null]],[12,0.5,"-inf"]],"strings":["s\\"","t"],' +
+    '"shapes":[["aaaaaa",["arr","big","bin","empty","maps","one"]],"hhsss",["i",["x"]],"ddm","xy","ahh","",["",[]],"pqh",' +
     '["u",[7]],["l",["9223372036854775808"]],["bn",["b","a"],1],"f"]}';
   const doc = model.fromCompact(JSON.parse(text));
   const shared = { type: "hash", value: [["x", { type: "int", value: -1 }]] };
@@ -193,7 +193,7 @@ test("fromCompact reads the server's compact form: every type, shared nodes as o
   assert.deepEqual(doc, {
     version: 7, bigEndian: false,
     root: { type: "hash", value: [
-      ["arr", { type: "array", value: [shared, shared, { type: "string", value: 's"' }] }],
+      ["arr", { type: "array", value: [shared, shared, { type: "string", value: 's"' }, { type: "string", value: "t" }, { type: "string", value: 's"' }] }],
       ["big", { type: "array", value: [double, double, { type: "uint64", value: "18446744073709551615" }] }],
       ["bin", { type: "array", value: [{ type: "binary", value: "AAE=" }, { type: "file", value: { align: 16, data: "YWJj" } }] }],
       ["empty", { type: "array", value: [{ type: "array", value: [] }, { type: "hash", value: [] }, shared] }],
@@ -219,11 +219,12 @@ test("fromCompact reads the server's compact form: every type, shared nodes as o
   assert.equal(model.fromCompact({ version: 2, bigEndian: false, root: null, shapes: [] }).root, null);
 });
 
-test("fromCompact refuses a number that names no earlier node of its type, and unknown letters", () => {
-  const doc = (root, shapes) => ({ version: 2, bigEndian: false, type: "a", root, shapes });
+test("fromCompact refuses a number that names no earlier node of its type or no string, and unknown letters", () => {
+  const doc = (root, shapes) => ({ version: 2, bigEndian: false, type: "a", root, strings: ["x"], shapes });
   assert.throws(() => model.fromCompact(doc([0, 0], ["a"])), /compact document: 0 names no array before it/);
   assert.throws(() => model.fromCompact(doc([0, [1], 0], ["ah", ""])), /compact document: 0 names no hash before it/);
   assert.throws(() => model.fromCompact(doc([0, 1], ["z"])), /unknown type letter "z"/);
   assert.throws(() => model.fromCompact(doc([0, 1, 2], ["iii"])), /an array of 2 has the shape "iii"/);
   assert.throws(() => model.fromCompact(doc([3], ["a"])), /shape 3 is not in the list/);
+  assert.throws(() => model.fromCompact(doc([0, 0, 1], ["s"])), /string 1 is not in the list/);
 });

@@ -14,7 +14,8 @@ import (
 // hash sit there too, so the many hashes of a file that have the same keys and member types
 // (ActorInfo's thousands of actors) send them once:
 //
-//	{"version": 7, "bigEndian": false, "type": "h", "root": VALUE or null, "shapes": [SHAPE, ...]}
+//	{"version": 7, "bigEndian": false, "type": "h", "root": VALUE or null,
+//	 "strings": ["text", ...], "shapes": [SHAPE, ...]}
 //
 // A container's value is [shape index, member value, ...]. An array's shape is the string of
 // its members' letters, or one letter when all of an array's (two or more) members share it;
@@ -23,7 +24,7 @@ import (
 // text (hashmap64). The letters and values:
 //
 //	n null       null
-//	s string     "text"
+//	s string     its number in "strings", which lists each string value once
 //	b bool       true
 //	i int        -5
 //	u uint       5
@@ -39,6 +40,7 @@ import (
 // at an offset) is numbered in the order its value is finished, and where the tree uses one
 // again its value is that number instead, a JSON number where the node's own value never is
 // one. So a shared node is sent once, and a number refers only to a node complete before it.
+// Strings and shapes are numbered in the order first used.
 
 // compactLetter is each kind's letter in the compact form.
 var compactLetter = [numKinds]byte{
@@ -49,7 +51,7 @@ var compactLetter = [numKinds]byte{
 // AppendCompact appends the document's compact form (see above) to b, within limit bytes in
 // all like AppendJSON.
 func (d *Document) AppendCompact(b []byte, limit int) ([]byte, error) {
-	w := &compactWriter{ids: map[*Node]int{}}
+	w := &compactWriter{ids: map[*Node]int{}, strings: map[string]int{}}
 	w.limit = limit
 	if d.Root == nil {
 		return w.finish(append(w.start(b, d.Version, d.BigEndian, 0), "null"...))
@@ -61,12 +63,36 @@ func (d *Document) AppendCompact(b []byte, limit int) ([]byte, error) {
 	return w.finish(b)
 }
 
-// compactShapes collects a compact form's shapes, each once, in the order first used.
+// compactShapes collects a compact form's shapes and strings, each once, in the order first
+// used: they are written after the root, and count against the budget from the start.
 type compactShapes struct {
 	limit   int
 	text    []byte         // the shapes written so far, comma-separated
 	index   map[string]int // a shape's text to its number
 	scratch []byte
+	strs    []byte // the strings listed so far, comma-separated
+	nstrs   int
+}
+
+// listed is the bytes of the shapes and strings so far.
+func (s *compactShapes) listed() int { return len(s.text) + len(s.strs) }
+
+// addString lists a string, which the form so far (written bytes) leaves room for, and
+// returns its number.
+func (s *compactShapes) addString(str string, written int) (int, error) {
+	if written+s.listed()+len(str) > s.limit {
+		return 0, &jsontext.TooLargeError{Limit: s.limit}
+	}
+	if s.nstrs > 0 {
+		s.strs = append(s.strs, ',')
+	}
+	t, err := appendJSONString(s.strs, str)
+	if err != nil {
+		return 0, err
+	}
+	s.strs = t
+	s.nstrs++
+	return s.nstrs - 1, nil
 }
 
 // start writes the form up to the root's value; root is the root's letter, 0 for none.
@@ -83,12 +109,14 @@ func (s *compactShapes) start(b []byte, version uint16, bigEndian bool, root byt
 	return append(b, `,"root":`...)
 }
 
-// finish appends the shapes and closes the form.
+// finish appends the strings and shapes and closes the form.
 func (s *compactShapes) finish(b []byte) ([]byte, error) {
-	if len(b)+len(s.text)+len(`,"shapes":[]}`) > s.limit {
+	if len(b)+s.listed()+len(`,"strings":[],"shapes":[]}`) > s.limit {
 		return nil, &jsontext.TooLargeError{Limit: s.limit, Where: ""}
 	}
-	b = append(b, `,"shapes":[`...)
+	b = append(b, `,"strings":[`...)
+	b = append(b, s.strs...)
+	b = append(b, `],"shapes":[`...)
 	b = append(b, s.text...)
 	return append(b, `]}`...), nil
 }
@@ -99,7 +127,7 @@ func (s *compactShapes) shape(written int) (int, error) {
 	if i, ok := s.index[string(s.scratch)]; ok {
 		return i, nil
 	}
-	if written+len(s.text)+len(s.scratch)+1 > s.limit {
+	if written+s.listed()+len(s.scratch)+1 > s.limit {
 		return 0, &jsontext.TooLargeError{Limit: s.limit}
 	}
 	i := len(s.index)
@@ -114,7 +142,8 @@ func (s *compactShapes) shape(written int) (int, error) {
 // compactWriter writes the compact form from a model.
 type compactWriter struct {
 	compactShapes
-	ids map[*Node]int
+	ids     map[*Node]int
+	strings map[string]int // a string's number
 }
 
 // A shape's text is built in s.scratch: shapeStart, a shapeLetter for each member (for an
@@ -206,8 +235,9 @@ func (w *compactWriter) value(b []byte, n *Node, depth int) ([]byte, error) {
 	if id, ok := w.ids[n]; ok {
 		return strconv.AppendInt(b, int64(id), 10), nil
 	}
-	// A long value is refused before it is written, as in AppendJSON.
-	if len(b)+len(n.Str)+base64.StdEncoding.EncodedLen(len(n.Data)) > w.limit {
+	// A long value is refused before it is written, as in AppendJSON (a string as it is
+	// listed, once).
+	if len(b)+base64.StdEncoding.EncodedLen(len(n.Data)) > w.limit {
 		return nil, &jsontext.TooLargeError{Limit: w.limit}
 	}
 	var err error
@@ -215,7 +245,14 @@ func (w *compactWriter) value(b []byte, n *Node, depth int) ([]byte, error) {
 	case Null:
 		b = append(b, "null"...)
 	case String:
-		b, err = appendJSONString(b, n.Str)
+		i, ok := w.strings[n.Str]
+		if !ok {
+			if i, err = w.addString(n.Str, len(b)); err != nil {
+				return nil, err
+			}
+			w.strings[n.Str] = i
+		}
+		b = strconv.AppendInt(b, int64(i), 10)
 	case Bool:
 		b = strconv.AppendBool(b, n.Bits != 0)
 	case Int:
@@ -291,7 +328,7 @@ func (w *compactWriter) member(b []byte, c *Node, depth int) ([]byte, error) {
 // within checks the budget after a member was written (the shapes count too), as
 // jsonWriter.within does.
 func (s *compactShapes) within(b []byte) ([]byte, error) {
-	if len(b)+len(s.text) > s.limit {
+	if len(b)+s.listed() > s.limit {
 		return nil, &jsontext.TooLargeError{Limit: s.limit}
 	}
 	return jsontext.Grow(b, s.limit), nil

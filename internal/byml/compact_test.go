@@ -24,6 +24,7 @@ func decodeCompact(t testing.TB, text []byte) *Document {
 		BigEndian bool
 		Type      string
 		Root      any
+		Strings   []string
 		Shapes    []any
 	}
 	if err := dec.Decode(&form); err != nil {
@@ -95,7 +96,7 @@ func decodeCompact(t testing.TB, text []byte) *Document {
 				fail("null with %v", v)
 			}
 		case String:
-			n.Str = v.(string)
+			n.Str = form.Strings[num(v, 32, false)]
 		case Bool:
 			if v.(bool) {
 				n.Bits = 1
@@ -204,8 +205,8 @@ func sameTree(t testing.TB, a, b *Node) {
 	rec(a, b, "")
 }
 
-// Every kind, a shared hash and a shared double, an unsorted hash, arrays of one kind and of
-// several, empty containers: the form as documented, to the byte, and read back the same.
+// Every kind, a shared hash and a shared double, a string used twice, an unsorted hash,
+// arrays of one kind and of several, empty containers: the form as documented, to the byte, and read back the same.
 func TestCompactForm(t *testing.T) {
 	shared := NewHash()
 	shared.Set("x", NewInt(-1))
@@ -214,7 +215,7 @@ func TestCompactForm(t *testing.T) {
 	hm32 := &Node{Kind: HashMap32, Entries: []Entry{{Hash: 7, Value: NewUInt(4294967295)}}}
 	hm64 := &Node{Kind: HashMap64, Entries: []Entry{{Hash: 1 << 63, Value: &Node{Kind: Int64, Bits: uint64(1<<64 - 2)}}}}
 	root := NewHash()
-	root.Set("arr", NewArray(shared, shared, NewString("s\"")))
+	root.Set("arr", NewArray(shared, shared, NewString("s\""), NewString("t"), NewString("s\"")))
 	root.Set("one", NewArray(NewFloat(0.5), NewFloat(float32(math.Inf(-1)))))
 	root.Set("big", NewArray(big, big, &Node{Kind: UInt64, Bits: 1<<64 - 1}))
 	root.Set("bin", NewArray(&Node{Kind: Binary, Data: []byte{0, 1}}, &Node{Kind: File, Align: 16, Data: []byte("abc")}))
@@ -229,19 +230,20 @@ func TestCompactForm(t *testing.T) {
 	// big 4, the binary 5, the file 6, bin 7, the empty array 8 and hash 9, empty 10, the
 	// hash maps 11 and (after its int64, 12) 13, the unsorted hash 14, maps 15, one 16.
 	want := `x{"version":7,"bigEndian":false,"type":"h","root":[0,` +
-		`[1,[2,-1],0,"s\""],` +
+		`[1,[2,-1],0,0,1,0],` +
 		`[3,"0.1",2,"18446744073709551615"],` +
 		`[4,"AAE=",[16,"YWJj"]],` +
 		`[5,[6],[7],0],` +
 		`[8,[9,4294967295],[10,"-2"],[11,true,null]],` +
 		`[12,0.5,"-inf"]]` +
-		`,"shapes":[["aaaaaa",["arr","big","bin","empty","maps","one"]],"hhs",["i",["x"]],"ddm","xy","ahh","",["",[]],"pqh",` +
+		`,"strings":["s\"","t"]` +
+		`,"shapes":[["aaaaaa",["arr","big","bin","empty","maps","one"]],"hhsss",["i",["x"]],"ddm","xy","ahh","",["",[]],"pqh",` +
 		`["u",[7]],["l",["9223372036854775808"]],["bn",["b","a"],1],"f"]}`
 	if string(got) != want {
 		t.Fatalf("compact form\n%s\nwant\n%s", got, want)
 	}
 	sameTree(t, root, decodeCompact(t, got[1:]).Root)
-	if got, err := (&Document{Version: 2, BigEndian: true}).AppendCompact(nil, jsontext.NoLimit); err != nil || string(got) != `{"version":2,"bigEndian":true,"root":null,"shapes":[]}` {
+	if got, err := (&Document{Version: 2, BigEndian: true}).AppendCompact(nil, jsontext.NoLimit); err != nil || string(got) != `{"version":2,"bigEndian":true,"root":null,"strings":[],"shapes":[]}` {
 		t.Errorf("empty document: %s, %v", got, err)
 	}
 }

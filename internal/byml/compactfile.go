@@ -38,7 +38,16 @@ func AppendCompactFile(b, data []byte, limit int) (out []byte, ok bool) {
 	if d.strs, err = d.readTable("string table", d.u32(8)); err != nil {
 		return nil, false
 	}
-	w := &fileCompact{d: d, ids: map[uint32]fileID{}, known: map[string]knownShape{}, weightLimit: int64(len(data))*maxExpansion + 4096}
+	// The form lists each string once, by content; the table's indices stand for that only
+	// when no two hold the same string, as in a table sorted as the format wants.
+	if d.strs != nil {
+		for i := 1; i < len(d.strs.strs); i++ {
+			if d.strs.strs[i-1] >= d.strs.strs[i] {
+				return nil, false
+			}
+		}
+	}
+	w := &fileCompact{d: d, ids: map[uint32]fileID{}, known: map[string]knownShape{}, listedAs: make([]int32, d.strs.len()), weightLimit: int64(len(data))*maxExpansion + 4096}
 	w.limit = limit
 	rootOff := d.u32(12)
 	if rootOff == 0 {
@@ -70,6 +79,8 @@ type fileCompact struct {
 	next int32
 	// weight is the document's weight as checkExpansion counts it.
 	weight, weightLimit int64
+	// listedAs is the number+1 of each string of the table listed so far, 0 if not yet.
+	listedAs []int32
 	// known holds the shapes found, by their containers' kind and bytes (see shapeAt).
 	known   map[string]knownShape
 	raw     []byte
@@ -88,7 +99,7 @@ func (w *fileCompact) value(b []byte, k Kind, raw uint32, depth int) ([]byte, bo
 	if w.weight++; w.weight > w.weightLimit {
 		return nil, false
 	}
-	if len(b)+len(w.text) > w.limit {
+	if len(b)+w.listed() > w.limit {
 		return nil, false
 	}
 	switch k {
@@ -99,11 +110,17 @@ func (w *fileCompact) value(b []byte, k Kind, raw uint32, depth int) ([]byte, bo
 			return nil, false
 		}
 		s := d.strs.strs[raw]
-		if w.weight += int64(len(s)); w.weight > w.weightLimit || len(b)+len(s) > w.limit {
+		if w.weight += int64(len(s)); w.weight > w.weightLimit {
 			return nil, false
 		}
-		b, err := appendJSONString(b, s)
-		return b, err == nil
+		if w.listedAs[raw] == 0 {
+			i, err := w.addString(s, len(b))
+			if err != nil {
+				return nil, false
+			}
+			w.listedAs[raw] = int32(i) + 1
+		}
+		return strconv.AppendInt(b, int64(w.listedAs[raw]-1), 10), true
 	case Bool:
 		return strconv.AppendBool(b, raw != 0), true
 	case Int:
