@@ -3,6 +3,7 @@ package byml
 import (
 	"encoding/base64"
 	"fmt"
+	"math"
 	"strconv"
 
 	"ainbeditor/internal/jsontext"
@@ -253,18 +254,8 @@ func (w *compactWriter) value(b []byte, n *Node, depth int) ([]byte, error) {
 			w.strings[n.Str] = i
 		}
 		b = strconv.AppendInt(b, int64(i), 10)
-	case Bool:
-		b = strconv.AppendBool(b, n.Bits != 0)
-	case Int:
-		b = strconv.AppendInt(b, int64(int32(n.Bits)), 10)
-	case UInt:
-		b = strconv.AppendUint(b, uint64(uint32(n.Bits)), 10)
-	case Int64:
-		b = append(strconv.AppendInt(append(b, '"'), int64(n.Bits), 10), '"')
-	case UInt64:
-		b = append(strconv.AppendUint(append(b, '"'), n.Bits, 10), '"')
-	case Float:
-		b = appendJSONFloat(b, float64(n.FloatValue()), 32)
+	case Bool, Int, UInt, Int64, UInt64, Float:
+		b = appendNumber(b, n.Kind, n.Bits)
 	case Double:
 		b = appendCompactDouble(b, n.DoubleValue())
 	case Binary:
@@ -284,6 +275,25 @@ func (w *compactWriter) value(b []byte, n *Node, depth int) ([]byte, error) {
 		w.ids[n] = len(w.ids)
 	}
 	return b, nil
+}
+
+// appendNumber writes a bool or a number other than a double (the JSON form writes a number,
+// the compact form text) as both JSON forms do: kind k, bits as Node.Bits holds them. The
+// 64-bit integers are decimal text, as JavaScript numbers hold 53 bits.
+func appendNumber(b []byte, k Kind, bits uint64) []byte {
+	switch k {
+	case Bool:
+		return strconv.AppendBool(b, bits != 0)
+	case Int:
+		return strconv.AppendInt(b, int64(int32(bits)), 10)
+	case UInt:
+		return strconv.AppendUint(b, uint64(uint32(bits)), 10)
+	case Int64:
+		return append(strconv.AppendInt(append(b, '"'), int64(bits), 10), '"')
+	case UInt64:
+		return append(strconv.AppendUint(append(b, '"'), bits, 10), '"')
+	}
+	return appendJSONFloat(b, float64(math.Float32frombits(uint32(bits))), 32)
 }
 
 // appendCompactDouble writes a double as decimal text (see the form above).

@@ -121,14 +121,8 @@ func (w *fileCompact) value(b []byte, k Kind, raw uint32, depth int) ([]byte, bo
 			w.listedAs[raw] = int32(i) + 1
 		}
 		return strconv.AppendInt(b, int64(w.listedAs[raw]-1), 10), true
-	case Bool:
-		return strconv.AppendBool(b, raw != 0), true
-	case Int:
-		return strconv.AppendInt(b, int64(int32(raw)), 10), true
-	case UInt:
-		return strconv.AppendUint(b, uint64(raw), 10), true
-	case Float:
-		return appendJSONFloat(b, float64(math.Float32frombits(raw)), 32), true
+	case Bool, Int, UInt, Float:
+		return appendNumber(b, k, uint64(raw)), true
 	}
 	off := raw
 	if id, ok := w.ids[off]; ok {
@@ -143,14 +137,10 @@ func (w *fileCompact) value(b []byte, k Kind, raw uint32, depth int) ([]byte, bo
 		if !d.has(off, 8) {
 			return nil, false
 		}
-		v := d.order.Uint64(d.b[off:])
-		switch k {
-		case Int64:
-			b = append(strconv.AppendInt(append(b, '"'), int64(v), 10), '"')
-		case UInt64:
-			b = append(strconv.AppendUint(append(b, '"'), v, 10), '"')
-		default:
+		if v := d.order.Uint64(d.b[off:]); k == Double {
 			b = appendCompactDouble(b, math.Float64frombits(v))
+		} else {
+			b = appendNumber(b, k, v)
 		}
 	case Binary, File:
 		start, l := off+4, d.u32(off)
