@@ -10,7 +10,7 @@ const docText = (kind, doc) => text(kind === "byml" && typeof doc !== "string" ?
 // Opens a BYML or AAMP file (bare, zstd or Yaz0). zsdic: the game's ZsDic.pack.zs or null.
 // Answers {name, kind, wrapping: {kind, dictionary, yaz0Alignment}, size, warnings, document},
 // a BYML document's shared nodes linked (treemodel.linkShared). A BYML file comes in the
-// compact form (treemodel.fromCompact): a quarter of the JSON form, and read faster.
+// compact form (treemodel.fromCompact): a sixth of the JSON form, and read faster.
 export async function openTree(name, bytes, zsdic) {
   const res = await fetch("/api/tree?form=compact", { method: "POST", body: fileForm(name, bytes, zsdic) });
   if (!res.ok) throw await failure(res);

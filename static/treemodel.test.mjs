@@ -184,9 +184,9 @@ test("shared nodes: linked from the server's refs, counted, sent once again", ()
 test("fromCompact reads the server's compact form: every type, shared nodes as one object, use counts", () => {
   // The form of internal/byml's TestCompactForm, as the server writes it.
   const text = '{"version":7,"bigEndian":false,"type":"h","root":[0,[1,[2,-1],0,0,1,0],[3,"0.1",2,"18446744073709551615"],[4,"AAE=",[16,"YWJj"]],' +
-    '[5,[6],[7],0],[8,[9,4294967295],[10,"-2"],[11,true,null]],[12,0.5,"-inf"]],"strings":["s\\"","t"],' +
-    '"shapes":[["aaaaaa",["arr","big","bin","empty","maps","one"]],"hhsss",["i",["x"]],"ddm","xy","ahh","",["",[]],"pqh",' +
-    '["u",[7]],["l",["9223372036854775808"]],["bn",["b","a"],1],"f"]}';
+    '[5,[6],[7],0],[8,[9,4294967295],[10,"-2"],[11,true,null]],[12,0.5,"-inf"]],"keys":["arr","big","bin","empty","maps","one","x","b","a"],"strings":["s\\"","t"],' +
+    '"shapes":[["aaaaaa",[0,1,2,3,4,5]],"hhsss",["i",[6]],"ddm","xy","ahh","",["",[]],"pqh",' +
+    '["u",[7]],["l",["9223372036854775808"]],["bn",[7,8],1],"f"]}';
   const doc = model.fromCompact(JSON.parse(text));
   const shared = { type: "hash", value: [["x", { type: "int", value: -1 }]] };
   const double = { type: "double", value: 0.1 };
@@ -220,11 +220,15 @@ test("fromCompact reads the server's compact form: every type, shared nodes as o
 });
 
 test("fromCompact refuses a number that names no earlier node of its type or no string, and unknown letters", () => {
-  const doc = (root, shapes) => ({ version: 2, bigEndian: false, type: "a", root, strings: ["x"], shapes });
+  const doc = (root, shapes) => ({ version: 2, bigEndian: false, type: "a", root, keys: ["k"], strings: ["x"], shapes });
   assert.throws(() => model.fromCompact(doc([0, 0], ["a"])), /compact document: 0 names no array before it/);
   assert.throws(() => model.fromCompact(doc([0, [1], 0], ["ah", ""])), /compact document: 0 names no hash before it/);
   assert.throws(() => model.fromCompact(doc([0, 1], ["z"])), /unknown type letter "z"/);
   assert.throws(() => model.fromCompact(doc([0, 1, 2], ["iii"])), /an array of 2 has the shape "iii"/);
   assert.throws(() => model.fromCompact(doc([3], ["a"])), /shape 3 is not in the list/);
   assert.throws(() => model.fromCompact(doc([0, 0, 1], ["s"])), /string 1 is not in the list/);
+  assert.throws(() => model.fromCompact(doc([0, [1, 5]], ["h", ["i", [1]]])), /key 1 is not in the list/);
+  // One shape for a hash (key 0, "k") and a hash map (hash 0).
+  const both = model.fromCompact(doc([0, [1, 5], [1, 6]], ["hp", ["i", [0]]]));
+  assert.deepEqual(both.root.value.map((m) => m.value[0][0]), ["k", 0]);
 });

@@ -16,13 +16,14 @@ import (
 // (ActorInfo's thousands of actors) send them once:
 //
 //	{"version": 7, "bigEndian": false, "type": "h", "root": VALUE or null,
-//	 "strings": ["text", ...], "shapes": [SHAPE, ...]}
+//	 "keys": ["key", ...], "strings": ["text", ...], "shapes": [SHAPE, ...]}
 //
 // A container's value is [shape index, member value, ...]. An array's shape is the string of
 // its members' letters, or one letter when all of an array's (two or more) members share it;
-// a hash's is [letters, [key, ...]], with a third member 1 for a hash that keeps its order
-// (Node.KeepOrder), and likewise a hash map's, whose keys are numbers (hashmap32) or decimal
-// text (hashmap64). The letters and values:
+// a hash's is [letters, [key, ...]], each key its number in "keys" (which lists each key
+// once), with a third member 1 for a hash that keeps its order (Node.KeepOrder), and likewise
+// a hash map's, whose keys are its hashes: numbers (hashmap32) or decimal text (hashmap64).
+// The letters and values:
 //
 //	n null       null
 //	s string     its number in "strings", which lists each string value once
@@ -41,7 +42,7 @@ import (
 // at an offset) is numbered in the order its value is finished, and where the tree uses one
 // again its value is that number instead, a JSON number where the node's own value never is
 // one. So a shared node is sent once, and a number refers only to a node complete before it.
-// Strings and shapes are numbered in the order first used.
+// Keys, strings and shapes are numbered in the order first used.
 
 // compactLetter is each kind's letter in the compact form.
 var compactLetter = [numKinds]byte{
@@ -52,7 +53,7 @@ var compactLetter = [numKinds]byte{
 // AppendCompact appends the document's compact form (see above) to b, within limit bytes in
 // all like AppendJSON.
 func (d *Document) AppendCompact(b []byte, limit int) ([]byte, error) {
-	w := &compactWriter{ids: map[*Node]int{}, strings: map[string]int{}}
+	w := &compactWriter{ids: map[*Node]int{}, strings: map[string]int{}, keyNums: map[string]int{}}
 	w.limit = limit
 	if d.Root == nil {
 		return w.finish(append(w.start(b, d.Version, d.BigEndian, 0), "null"...))
@@ -64,36 +65,42 @@ func (d *Document) AppendCompact(b []byte, limit int) ([]byte, error) {
 	return w.finish(b)
 }
 
-// compactShapes collects a compact form's shapes and strings, each once, in the order first
-// used: they are written after the root, and count against the budget from the start.
+// compactShapes collects a compact form's shapes, keys and strings, each once, in the order
+// first used: they are written after the root, and count against the budget from the start.
 type compactShapes struct {
 	limit   int
 	text    []byte         // the shapes written so far, comma-separated
 	index   map[string]int // a shape's text to its number
 	scratch []byte
-	strs    []byte // the strings listed so far, comma-separated
-	nstrs   int
+	keys    textList // the hashes' keys
+	strs    textList // the string values
 }
 
-// listed is the bytes of the shapes and strings so far.
-func (s *compactShapes) listed() int { return len(s.text) + len(s.strs) }
+// textList is a list of strings the form sends once each and names by number.
+type textList struct {
+	text []byte // comma-separated
+	n    int
+}
 
-// addString lists a string, which the form so far (written bytes) leaves room for, and
-// returns its number.
-func (s *compactShapes) addString(str string, written int) (int, error) {
+// listed is the bytes of the shapes, keys and strings so far.
+func (s *compactShapes) listed() int { return len(s.text) + len(s.keys.text) + len(s.strs.text) }
+
+// add lists str in l, within the room the form so far (written bytes) leaves, and returns its
+// number.
+func (s *compactShapes) add(l *textList, str string, written int) (int, error) {
 	if written+s.listed()+len(str) > s.limit {
 		return 0, &jsontext.TooLargeError{Limit: s.limit}
 	}
-	if s.nstrs > 0 {
-		s.strs = append(s.strs, ',')
+	if l.n > 0 {
+		l.text = append(l.text, ',')
 	}
-	t, err := appendJSONString(s.strs, str)
+	t, err := appendJSONString(l.text, str)
 	if err != nil {
 		return 0, err
 	}
-	s.strs = t
-	s.nstrs++
-	return s.nstrs - 1, nil
+	l.text = t
+	l.n++
+	return l.n - 1, nil
 }
 
 // start writes the form up to the root's value; root is the root's letter, 0 for none.
@@ -110,13 +117,15 @@ func (s *compactShapes) start(b []byte, version uint16, bigEndian bool, root byt
 	return append(b, `,"root":`...)
 }
 
-// finish appends the strings and shapes and closes the form.
+// finish appends the keys, strings and shapes and closes the form.
 func (s *compactShapes) finish(b []byte) ([]byte, error) {
-	if len(b)+s.listed()+len(`,"strings":[],"shapes":[]}`) > s.limit {
+	if len(b)+s.listed()+len(`,"keys":[],"strings":[],"shapes":[]}`) > s.limit {
 		return nil, &jsontext.TooLargeError{Limit: s.limit, Where: ""}
 	}
-	b = append(b, `,"strings":[`...)
-	b = append(b, s.strs...)
+	b = append(b, `,"keys":[`...)
+	b = append(b, s.keys.text...)
+	b = append(b, `],"strings":[`...)
+	b = append(b, s.strs.text...)
 	b = append(b, `],"shapes":[`...)
 	b = append(b, s.text...)
 	return append(b, `]}`...), nil
@@ -145,6 +154,7 @@ type compactWriter struct {
 	compactShapes
 	ids     map[*Node]int
 	strings map[string]int // a string's number
+	keyNums map[string]int // a key's number
 }
 
 // A shape's text is built in s.scratch: shapeStart, a shapeLetter for each member (for an
@@ -163,24 +173,20 @@ func (s *compactShapes) shapeLetter(k Kind) { s.scratch = append(s.scratch, comp
 
 func (s *compactShapes) shapeKeys() { s.scratch = append(s.scratch, `",[`...) }
 
-// shapeKey adds the key of member i of a hash (key) or hash map (hash) of kind k.
-func (s *compactShapes) shapeKey(i int, k Kind, key string, hash uint64) error {
+// shapeKey adds the key of member i of a container of kind k: for a hash the key's number in
+// the keys list, for a hash map its hash.
+func (s *compactShapes) shapeKey(i int, k Kind, key int, hash uint64) {
 	if i > 0 {
 		s.scratch = append(s.scratch, ',')
 	}
 	switch k {
 	case Hash:
-		t, err := appendJSONString(s.scratch, key)
-		if err != nil {
-			return err
-		}
-		s.scratch = t
+		s.scratch = strconv.AppendInt(s.scratch, int64(key), 10)
 	case HashMap32:
 		s.scratch = strconv.AppendUint(s.scratch, hash, 10)
 	default:
 		s.scratch = append(strconv.AppendUint(append(s.scratch, '"'), hash, 10), '"')
 	}
-	return nil
 }
 
 func (s *compactShapes) shapeEnd(k Kind, keepOrder bool) {
@@ -194,8 +200,9 @@ func (s *compactShapes) shapeEnd(k Kind, keepOrder bool) {
 	}
 }
 
-// shapeOf puts the text of a container's shape in w.scratch.
-func (w *compactWriter) shapeOf(n *Node) error {
+// shapeOf puts the text of a container's shape in w.scratch, listing its keys that are new
+// within the room the form so far (written bytes) leaves.
+func (w *compactWriter) shapeOf(n *Node, written int) error {
 	w.shapeStart(n.Kind)
 	if n.Kind == Array {
 		for i, it := range n.Items {
@@ -210,9 +217,18 @@ func (w *compactWriter) shapeOf(n *Node) error {
 		}
 		w.shapeKeys()
 		for i, e := range n.Entries {
-			if err := w.shapeKey(i, n.Kind, e.Key, e.Hash); err != nil {
-				return err
+			key := 0
+			if n.Kind == Hash {
+				var ok bool
+				if key, ok = w.keyNums[e.Key]; !ok {
+					var err error
+					if key, err = w.add(&w.keys, e.Key, written); err != nil {
+						return err
+					}
+					w.keyNums[e.Key] = key
+				}
 			}
+			w.shapeKey(i, n.Kind, key, e.Hash)
 		}
 	}
 	w.shapeEnd(n.Kind, n.KeepOrder)
@@ -248,7 +264,7 @@ func (w *compactWriter) value(b []byte, n *Node, depth int) ([]byte, error) {
 	case String:
 		i, ok := w.strings[n.Str]
 		if !ok {
-			if i, err = w.addString(n.Str, len(b)); err != nil {
+			if i, err = w.add(&w.strs, n.Str, len(b)); err != nil {
 				return nil, err
 			}
 			w.strings[n.Str] = i
@@ -305,7 +321,7 @@ func appendCompactDouble(b []byte, f float64) []byte {
 }
 
 func (w *compactWriter) container(b []byte, n *Node, depth int) ([]byte, error) {
-	if err := w.shapeOf(n); err != nil {
+	if err := w.shapeOf(n, len(b)); err != nil {
 		return nil, err
 	}
 	shape, err := w.shape(len(b))

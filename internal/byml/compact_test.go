@@ -24,6 +24,7 @@ func decodeCompact(t testing.TB, text []byte) *Document {
 		BigEndian bool
 		Type      string
 		Root      any
+		Keys      []string
 		Strings   []string
 		Shapes    []any
 	}
@@ -148,7 +149,7 @@ func decodeCompact(t testing.TB, text []byte) *Document {
 			for i, m := range members {
 				e := Entry{Value: value(letters[i], m)}
 				if k == Hash {
-					e.Key = keys[i].(string)
+					e.Key = form.Keys[num(keys[i], 32, false)]
 				} else {
 					e.Hash = num(keys[i], 64, false)
 				}
@@ -236,14 +237,14 @@ func TestCompactForm(t *testing.T) {
 		`[5,[6],[7],0],` +
 		`[8,[9,4294967295],[10,"-2"],[11,true,null]],` +
 		`[12,0.5,"-inf"]]` +
-		`,"strings":["s\"","t"]` +
-		`,"shapes":[["aaaaaa",["arr","big","bin","empty","maps","one"]],"hhsss",["i",["x"]],"ddm","xy","ahh","",["",[]],"pqh",` +
-		`["u",[7]],["l",["9223372036854775808"]],["bn",["b","a"],1],"f"]}`
+		`,"keys":["arr","big","bin","empty","maps","one","x","b","a"],"strings":["s\"","t"]` +
+		`,"shapes":[["aaaaaa",[0,1,2,3,4,5]],"hhsss",["i",[6]],"ddm","xy","ahh","",["",[]],"pqh",` +
+		`["u",[7]],["l",["9223372036854775808"]],["bn",[7,8],1],"f"]}`
 	if string(got) != want {
 		t.Fatalf("compact form\n%s\nwant\n%s", got, want)
 	}
 	sameTree(t, root, decodeCompact(t, got[1:]).Root)
-	if got, err := (&Document{Version: 2, BigEndian: true}).AppendCompact(nil, jsontext.NoLimit); err != nil || string(got) != `{"version":2,"bigEndian":true,"root":null,"strings":[],"shapes":[]}` {
+	if got, err := (&Document{Version: 2, BigEndian: true}).AppendCompact(nil, jsontext.NoLimit); err != nil || string(got) != `{"version":2,"bigEndian":true,"root":null,"keys":[],"strings":[],"shapes":[]}` {
 		t.Errorf("empty document: %s, %v", got, err)
 	}
 }

@@ -38,16 +38,16 @@ func AppendCompactFile(b, data []byte, limit int) (out []byte, ok bool) {
 	if d.strs, err = d.readTable("string table", d.u32(8)); err != nil {
 		return nil, false
 	}
-	// The form lists each string once, by content; the table's indices stand for that only
-	// when no two hold the same string, as in a table sorted as the format wants.
-	if d.strs != nil {
-		for i := 1; i < len(d.strs.strs); i++ {
-			if d.strs.strs[i-1] >= d.strs.strs[i] {
+	// The form lists each key and string once, by content; a table's indices stand for that
+	// only when no two hold the same string, as in tables sorted as the format wants.
+	for _, t := range []*table{d.keys, d.strs} {
+		for i := 1; i < t.len(); i++ {
+			if t.strs[i-1] >= t.strs[i] {
 				return nil, false
 			}
 		}
 	}
-	w := &fileCompact{d: d, ids: map[uint32]fileID{}, known: map[string]knownShape{}, listedAs: make([]int32, d.strs.len()), weightLimit: int64(len(data))*maxExpansion + 4096}
+	w := &fileCompact{d: d, ids: map[uint32]fileID{}, known: map[string]knownShape{}, listedAs: make([]int32, d.strs.len()), keyAs: make([]int32, d.keys.len()), weightLimit: int64(len(data))*maxExpansion + 4096}
 	w.limit = limit
 	rootOff := d.u32(12)
 	if rootOff == 0 {
@@ -79,8 +79,9 @@ type fileCompact struct {
 	next int32
 	// weight is the document's weight as checkExpansion counts it.
 	weight, weightLimit int64
-	// listedAs is the number+1 of each string of the table listed so far, 0 if not yet.
-	listedAs []int32
+	// listedAs and keyAs are the numbers+1 of the strings and keys of the tables listed so
+	// far, 0 for those not yet.
+	listedAs, keyAs []int32
 	// known holds the shapes found, by their containers' kind and bytes (see shapeAt).
 	known   map[string]knownShape
 	raw     []byte
@@ -140,7 +141,7 @@ func (w *fileCompact) value(b []byte, k Kind, raw uint32, depth int) ([]byte, bo
 			return nil, false
 		}
 		if w.listedAs[raw] == 0 {
-			i, err := w.addString(s, len(b))
+			i, err := w.add(&w.strs, s, len(b))
 			if err != nil {
 				return nil, false
 			}
@@ -290,35 +291,43 @@ func (w *fileCompact) shapeAt(k Kind, off, n, types, typeStep uint32) (int, bool
 	}
 	if k != Array {
 		w.shapeKeys()
-		var key string
+		var ki, key uint32
 		var hash uint64
 		for i := range n {
 			e := off + 4 + 8*i
 			if k == HashMap64 {
 				e = off + 4 + 12*i
 			}
-			prevKey, prevHash := key, hash
+			prevKey, prevHash := ki, hash
 			switch k {
 			case Hash:
-				ki := d.u24(e)
-				if d.keys == nil || ki >= uint32(len(d.keys.strs)) {
+				if ki = d.u24(e); d.keys == nil || ki >= uint32(len(d.keys.strs)) {
 					return 0, false
 				}
-				key = d.keys.strs[ki]
-				w.weight += int64(len(key))
+				w.weight += int64(len(d.keys.strs[ki]))
+				if w.keyAs[ki] == 0 {
+					num, err := w.add(&w.keys, d.keys.strs[ki], w.written)
+					if err != nil {
+						return 0, false
+					}
+					w.keyAs[ki] = int32(num) + 1
+				}
+				key = uint32(w.keyAs[ki] - 1)
 			case HashMap32:
 				hash = uint64(d.u32(e))
 			default:
 				hash = d.order.Uint64(d.b[e:])
 			}
 			// Keys out of order or repeated make Read keep the hash's order (KeepOrder):
-			// the model writes that.
-			if i > 0 && (k == Hash && prevKey >= key || k != Hash && prevHash >= hash) {
+			// the model writes that. (The key table is sorted: its indices are in the
+			// keys' order.)
+			if i > 0 && (k == Hash && prevKey >= ki || k != Hash && prevHash >= hash) {
 				return 0, false
 			}
-			if w.weight++; w.weight > w.weightLimit || w.shapeKey(int(i), k, key, hash) != nil {
+			if w.weight++; w.weight > w.weightLimit {
 				return 0, false
 			}
+			w.shapeKey(int(i), k, int(key), hash)
 		}
 	}
 	w.shapeEnd(k, false)

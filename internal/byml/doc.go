@@ -98,8 +98,8 @@
 // to the file. A ref must name a node completed before it, so references never make a cycle.
 //
 // AppendCompact writes the compact form the editor's tree view opens files with (see
-// compact.go): the same tree in a quarter of the size, types as letters kept with the keys in
-// shapes that containers share, strings listed once. AppendCompactFile writes it straight from
+// compact.go): the same tree in a sixth of the size, types as letters kept with the keys in
+// shapes that containers share, keys and strings listed once. AppendCompactFile writes it straight from
 // a file's bytes, with no model, for the files it can (nearly all); it is not read back.
 //
 // # What it must never do
