@@ -86,32 +86,6 @@ type fileCompact struct {
 	known   map[string]knownShape
 	raw     []byte
 	written int // the bytes of the form so far, for the budget of a new shape
-	floats  [1 << floatCacheBits]floatText
-}
-
-// appendFloat writes a float as appendNumber does, from the texts of the floats written
-// lately: a file holds a few values (0, 1, 0.5) thousands of times, and formatting one
-// costs several times copying its text.
-func (w *fileCompact) appendFloat(b []byte, bits uint32) []byte {
-	c := &w.floats[(bits*2654435761)>>(32-floatCacheBits)]
-	if c.n == 0 || c.bits != bits {
-		t := appendNumber(c.text[:0], Float, uint64(bits))
-		if len(t) > len(c.text) {
-			return append(b, t...) // not in the cache's room (none is)
-		}
-		c.bits, c.n = bits, uint8(len(t))
-	}
-	return append(b, c.text[:c.n]...)
-}
-
-// floatCacheBits sizes fileCompact.floats: 256 texts.
-const floatCacheBits = 8
-
-// floatText is a float's text (the longest, "-1.17549435e-38", has 15 bytes).
-type floatText struct {
-	bits uint32
-	n    uint8
-	text [16]byte
 }
 
 // fileID is an out-of-line node written: its number and the kind it was read as.
@@ -148,10 +122,8 @@ func (w *fileCompact) value(b []byte, k Kind, raw uint32, depth int) ([]byte, bo
 			w.listedAs[raw] = int32(i) + 1
 		}
 		return strconv.AppendInt(b, int64(w.listedAs[raw]-1), 10), true
-	case Bool, Int, UInt:
+	case Bool, Int, UInt, Float:
 		return appendNumber(b, k, uint64(raw)), true
-	case Float:
-		return w.appendFloat(b, raw), true
 	}
 	off := raw
 	if id, ok := w.ids[off]; ok {
