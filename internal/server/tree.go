@@ -188,7 +188,7 @@ func (s *Server) handleOpenTree(w http.ResponseWriter, r *http.Request) error {
 	// corpus and game files over 10 KB is at most the file's size (ActorInfo's 0.74 of it;
 	// the others' at most 1.07, or 1.33 for a 32 KB file, and up to 3.6 for files of a few
 	// dozen bytes: they grow the buffer once), the tagged form up to 4.8 times.
-	size := len(u.data) + len(u.data)/8 + 4096
+	size := len(u.data) + 4096
 	if !compact {
 		size = 5*len(u.data) + 4096
 	}
