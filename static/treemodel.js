@@ -500,24 +500,131 @@ export function linkShared(doc) {
   return doc;
 }
 
+// The BYML document of the server's compact form (internal/byml/compact.go), as linkShared
+// makes of the JSON form: the same node objects, one object for a node used from several
+// places. The compact form names each node's type by a letter, kept with its container's
+// keys in shapes the containers share, lists each key and string once, and sends every
+// container and big value once, as a number where it is used again. It is what /api/tree
+// answers the tree view, a sixth of the JSON form, and read here in one pass without the JSON
+// form's object per node.
+export function fromCompact(form) {
+  const defs = [], strings = form.strings;
+  // How many places use each container and big value, as useCounts counts them: the form
+  // says it as it is read (every number is one more use), which saves the view a walk.
+  const uses = new Map();
+  const shapes = form.shapes.map((s) => (typeof s === "string" ? { letters: s, keys: null, names: null, unsorted: false } : { letters: s[0], keys: s[1], names: null, unsorted: s.length > 2 }));
+  const keyNames = (numbers) =>
+    numbers.map((k) => {
+      const name = form.keys[k];
+      if (name === undefined) fail(`key ${k} is not in the list`);
+      return name;
+    });
+  const fail = (why) => {
+    throw new Error(`compact document: ${why}`);
+  };
+  const value = (letter, v) => {
+    let node;
+    switch (letter) {
+      case "s": {
+        const t = strings[v];
+        if (t === undefined) fail(`string ${v} is not in the list`);
+        return { type: "string", value: t };
+      }
+      case "i": return { type: "int", value: v };
+      case "f": return { type: "float", value: v };
+      case "u": return { type: "uint", value: v };
+      case "b": return { type: "bool", value: v };
+      case "n": return { type: "null" };
+      case "a": case "h": case "p": case "q": {
+        if (typeof v === "number") return ref(v, letter);
+        const shape = shapes[v[0]];
+        if (!shape) fail(`shape ${v[0]} is not in the list`);
+        const { letters } = shape, n = v.length - 1;
+        const members = new Array(n);
+        if (letter === "a") {
+          if (letters.length === 1) for (let i = 0; i < n; i++) members[i] = value(letters, v[i + 1]);
+          else if (letters.length === n) for (let i = 0; i < n; i++) members[i] = value(letters[i], v[i + 1]);
+          else fail(`an array of ${n} has the shape ${JSON.stringify(letters)}`);
+          node = { type: "array", value: members };
+        } else {
+          // A hash's keys are numbers in the form's keys list; a hash map's, its hashes.
+          const keys = letter === "h" ? shape.names || (shape.names = keyNames(shape.keys)) : shape.keys;
+          if (!keys || keys.length !== n || letters.length !== n) fail(`a container of ${n} has the shape ${v[0]}`);
+          for (let i = 0; i < n; i++) members[i] = [keys[i], value(letters[i], v[i + 1])];
+          node = shape.unsorted ? { type: LETTER_TYPE[letter], unsorted: true, value: members } : { type: LETTER_TYPE[letter], value: members };
+        }
+        break;
+      }
+      case "l": case "m": case "x":
+        if (typeof v === "number") return ref(v, letter);
+        node = { type: LETTER_TYPE[letter], value: v };
+        break;
+      case "d":
+        if (typeof v === "number") return ref(v, letter);
+        node = { type: "double", value: v === "nan" || v === "inf" || v === "-inf" ? v : Number(v) };
+        break;
+      case "y":
+        if (typeof v === "number") return ref(v, letter);
+        node = { type: "file", value: { align: v[0], data: v[1] } };
+        break;
+      default:
+        fail(`unknown type letter ${JSON.stringify(letter)}`);
+    }
+    defs.push(node);
+    uses.set(node, 1);
+    return node;
+  };
+  const ref = (id, letter) => {
+    const d = defs[id];
+    if (!d || d.type !== LETTER_TYPE[letter]) fail(`${id} names no ${LETTER_TYPE[letter]} before it`);
+    uses.set(d, uses.get(d) + 1);
+    return d;
+  };
+  const root = form.root === null ? null : value(form.type, form.root);
+  const doc = { version: form.version, bigEndian: form.bigEndian, root };
+  if (root) readUses.set(doc, uses);
+  return doc;
+}
+
+// The use counts fromCompact read with a document, for the first useCounts of it: taken
+// once, since the document's edits change them.
+const readUses = new WeakMap();
+
+// The BYML type each letter of the compact form stands for.
+const LETTER_TYPE = { n: "null", s: "string", b: "bool", i: "int", u: "uint", f: "float", l: "int64", m: "uint64", d: "double", x: "binary",
+  y: "file", a: "array", h: "hash", p: "hashmap32", q: "hashmap64" };
+
 // How many places refer to each container or big value of a BYML document (a Map): more
 // than one for a shared node. A shared node's members are counted once.
 export function useCounts(doc) {
+  const read = readUses.get(doc);
+  if (read) {
+    readUses.delete(doc);
+    return read;
+  }
   const uses = new Map();
   const root = doc && doc.root;
   if (!root) return uses;
   uses.set(root, 1);
   const stack = [root];
+  // Straight over the members, without children()'s object per member, and only the nodes
+  // that can be shared: a string or number is its own node at every place.
+  const use = (c) => {
+    if (INLINE_TYPES.has(c.type)) return;
+    const k = uses.get(c) || 0;
+    uses.set(c, k + 1);
+    if (k === 0 && BYML_CONTAINERS.includes(c.type)) stack.push(c);
+  };
   while (stack.length) {
-    const n = stack.pop();
-    for (const c of children("byml", n)) {
-      const k = uses.get(c.node) || 0;
-      uses.set(c.node, k + 1);
-      if (k === 0 && isContainer("byml", c.node)) stack.push(c.node);
-    }
+    const n = stack.pop(), v = n.value;
+    if (n.type === "array") for (let i = 0; i < v.length; i++) use(v[i]);
+    else for (let i = 0; i < v.length; i++) use(v[i][1]);
   }
   return uses;
 }
+
+// The BYML types a file holds in its container's slot, never shared.
+const INLINE_TYPES = new Set(["string", "int", "uint", "float", "bool", "null"]);
 
 // In how many places of the expanded tree a node appears: the sum over its parents' places
 // (a node inside a shared node is changed everywhere that node is used).

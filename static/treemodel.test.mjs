@@ -180,3 +180,55 @@ test("shared nodes: linked from the server's refs, counted, sent once again", ()
   assert.equal(model.search("byml", bomb, "array").length, 0);
   assert.throws(() => model.linkShared(JSON.parse('{"root":{"type":"array","value":[{"ref":3}]}}')), /ref 3 names no node defined before it/);
 });
+
+test("fromCompact reads the server's compact form: every type, shared nodes as one object, use counts", () => {
+  // The form of internal/byml's TestCompactForm, as the server writes it.
+  const text = '{"version":7,"bigEndian":false,"type":"h","root":[0,[1,[2,-1],0,0,1,0],[3,"0.1",2,"18446744073709551615"],[4,"AAE=",[16,"YWJj"]],' +
+    '[5,[6],[7],0],[8,[9,4294967295],[10,"-2"],[11,true,null]],[12,0.5,"-inf"]],"keys":["arr","big","bin","empty","maps","one","x","b","a"],"strings":["s\\"","t"],' +
+    '"shapes":[["aaaaaa",[0,1,2,3,4,5]],"hhsss",["i",[6]],"ddm","xy","ahh","",["",[]],"pqh",' +
+    '["u",[7]],["l",["9223372036854775808"]],["bn",[7,8],1],"f"]}';
+  const doc = model.fromCompact(JSON.parse(text));
+  const shared = { type: "hash", value: [["x", { type: "int", value: -1 }]] };
+  const double = { type: "double", value: 0.1 };
+  assert.deepEqual(doc, {
+    version: 7, bigEndian: false,
+    root: { type: "hash", value: [
+      ["arr", { type: "array", value: [shared, shared, { type: "string", value: 's"' }, { type: "string", value: "t" }, { type: "string", value: 's"' }] }],
+      ["big", { type: "array", value: [double, double, { type: "uint64", value: "18446744073709551615" }] }],
+      ["bin", { type: "array", value: [{ type: "binary", value: "AAE=" }, { type: "file", value: { align: 16, data: "YWJj" } }] }],
+      ["empty", { type: "array", value: [{ type: "array", value: [] }, { type: "hash", value: [] }, shared] }],
+      ["maps", { type: "array", value: [
+        { type: "hashmap32", value: [[7, { type: "uint", value: 4294967295 }]] },
+        { type: "hashmap64", value: [["9223372036854775808", { type: "int64", value: "-2" }]] },
+        { type: "hash", unsorted: true, value: [["b", { type: "bool", value: true }], ["a", { type: "null" }]] },
+      ] }],
+      ["one", { type: "array", value: [{ type: "float", value: 0.5 }, { type: "float", value: "-inf" }] }],
+    ] },
+  });
+  const [arr, big, , empty] = doc.root.value.map((e) => e[1]);
+  assert.equal(arr.value[0], arr.value[1]);
+  assert.equal(empty.value[2], arr.value[0]);
+  assert.equal(big.value[0], big.value[1]);
+  const uses = model.useCounts(doc);
+  assert.deepEqual([uses.get(arr.value[0]), uses.get(big.value[0]), uses.get(arr), uses.get(doc.root), uses.get(arr.value[2])], [3, 2, 1, 1, undefined]);
+  // Taken once: the next count walks the tree, and finds the same.
+  const again = model.useCounts(doc);
+  assert.notEqual(again, uses);
+  assert.equal(again.size, uses.size);
+  for (const [n, k] of uses) assert.equal(again.get(n), k);
+  assert.equal(model.fromCompact({ version: 2, bigEndian: false, root: null, shapes: [] }).root, null);
+});
+
+test("fromCompact refuses a number that names no earlier node of its type or no string, and unknown letters", () => {
+  const doc = (root, shapes) => ({ version: 2, bigEndian: false, type: "a", root, keys: ["k"], strings: ["x"], shapes });
+  assert.throws(() => model.fromCompact(doc([0, 0], ["a"])), /compact document: 0 names no array before it/);
+  assert.throws(() => model.fromCompact(doc([0, [1], 0], ["ah", ""])), /compact document: 0 names no hash before it/);
+  assert.throws(() => model.fromCompact(doc([0, 1], ["z"])), /unknown type letter "z"/);
+  assert.throws(() => model.fromCompact(doc([0, 1, 2], ["iii"])), /an array of 2 has the shape "iii"/);
+  assert.throws(() => model.fromCompact(doc([3], ["a"])), /shape 3 is not in the list/);
+  assert.throws(() => model.fromCompact(doc([0, 0, 1], ["s"])), /string 1 is not in the list/);
+  assert.throws(() => model.fromCompact(doc([0, [1, 5]], ["h", ["i", [1]]])), /key 1 is not in the list/);
+  // One shape for a hash (key 0, "k") and a hash map (hash 0).
+  const both = model.fromCompact(doc([0, [1, 5], [1, 6]], ["hp", ["i", [0]]]));
+  assert.deepEqual(both.root.value.map((m) => m.value[0][0]), ["k", 0]);
+});

@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"ainbeditor/internal/jsontext"
+
 	"ainbeditor/internal/testcorpus"
 )
 
 // largest returns the largest BYML file of the corpus (ActorInfo.product.byml, 1.9 MB).
-func largest(b *testing.B) []byte {
+func largest(b testing.TB) []byte {
 	data, err := os.ReadFile(filepath.Join(testcorpus.Dir(b), "byml", "ActorInfo.product.byml"))
 	if err != nil {
 		b.Fatal(err)
@@ -73,4 +75,31 @@ func BenchmarkFromJSON(b *testing.B)       { benchIn(b, (*Document).ToJSON, From
 // member at a time), kept to compare with BenchmarkToYAML under the same load.
 func BenchmarkToYAMLv3(b *testing.B) {
 	benchOut(b, func(d *Document) ([]byte, error) { return oracleYAML(d.Root) })
+}
+
+func BenchmarkCompact(b *testing.B) {
+	b.Run("model", func(b *testing.B) {
+		data := largest(b)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			doc, err := Read(data)
+			if err == nil {
+				_, err = doc.AppendCompact(nil, jsontext.NoLimit)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("straight", func(b *testing.B) {
+		data := largest(b)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := AppendCompactFile(nil, data, jsontext.NoLimit); !ok {
+				b.Fatal("not written straight")
+			}
+		}
+	})
 }

@@ -9,7 +9,7 @@ import (
 	"ainbeditor/internal/testalloc"
 )
 
-// The JSON and YAML writers answer the whole text at its size and stop one byte short of it
+// The JSON, YAML and compact writers answer the whole text at its size and stop one byte short of it
 // with the budget and the node's JSON Pointer; a long string is refused before it is written.
 func TestTextBudget(t *testing.T) {
 	long := &Node{Kind: String, Str: strings.Repeat("long ", 2000)}
@@ -23,6 +23,7 @@ func TestTextBudget(t *testing.T) {
 	}{
 		{"json", func(limit int) ([]byte, error) { return doc.AppendJSON(nil, limit) }},
 		{"yaml", doc.ToYAMLLimit},
+		{"compact", func(limit int) ([]byte, error) { return doc.AppendCompact(nil, limit) }},
 	} {
 		full, err := w.write(jsontext.NoLimit)
 		if err != nil {

@@ -97,6 +97,11 @@
 // so a heavily sharing file (Super Mario Odyssey's stage maps) gives a document proportional
 // to the file. A ref must name a node completed before it, so references never make a cycle.
 //
+// AppendCompact writes the compact form the editor's tree view opens files with (see
+// compact.go): the same tree in a sixth of the size, types as letters kept with the keys in
+// shapes that containers share, keys and strings listed once. AppendCompactFile writes it straight from
+// a file's bytes, with no model, for the files it can (nearly all); it is not read back.
+//
 // # What it must never do
 //
 // The reader must never panic, hang or allocate far beyond the input, whatever the bytes:

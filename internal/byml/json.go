@@ -145,18 +145,8 @@ func (w *jsonWriter) node(b []byte, n *Node, depth int) ([]byte, error) {
 		if b, err = appendJSONString(b, n.Str); err != nil {
 			return nil, err
 		}
-	case Bool:
-		b = strconv.AppendBool(b, n.Bits != 0)
-	case Int:
-		b = strconv.AppendInt(b, int64(int32(n.Bits)), 10)
-	case UInt:
-		b = strconv.AppendUint(b, uint64(uint32(n.Bits)), 10)
-	case Int64:
-		b = append(strconv.AppendInt(append(b, '"'), int64(n.Bits), 10), '"')
-	case UInt64:
-		b = append(strconv.AppendUint(append(b, '"'), n.Bits, 10), '"')
-	case Float:
-		b = appendJSONFloat(b, float64(n.FloatValue()), 32)
+	case Bool, Int, UInt, Int64, UInt64, Float:
+		b = appendNumber(b, n.Kind, n.Bits)
 	case Double:
 		b = appendJSONFloat(b, n.DoubleValue(), 64)
 	case Binary:

@@ -73,10 +73,14 @@ func compressor() *middleware.Compressor {
 		}
 		return gw
 	})
-	// Set last, so preferred when a client accepts both.
+	// Set last, so preferred when a client accepts both. Each response in flight holds an
+	// encoder, whose history is about twice the window: at 1 MiB the encoders of four tree
+	// answers were a third of the live heap (10 of 30 MB). A 256 KiB window compresses
+	// ActorInfo's 1.5 MB tree answer to 494 KB as 1 MiB does, and the 1.6 MB parse answer
+	// to 236 KB instead of 233 KB, as fast.
 	c.SetEncoder("zstd", func(w io.Writer, _ int) io.Writer {
 		zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
-			zstd.WithWindowSize(1<<20))
+			zstd.WithWindowSize(zstdWindow))
 		if err != nil {
 			return nil
 		}
@@ -84,6 +88,9 @@ func compressor() *middleware.Compressor {
 	})
 	return c
 }
+
+// zstdWindow is the window of zstd-compressed answers (see compressor).
+const zstdWindow = 256 << 10
 
 // gzipLevel is the gzip level of compressed answers (see compressor).
 const gzipLevel = 1
