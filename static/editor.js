@@ -584,6 +584,7 @@ export class Editor {
 
   // Follows a fragment the user typed or pasted.
   applyFragment() {
+    if (this.trees.active) return this.trees.followFragment(location.hash);
     if (!this.doc || location.hash === this.writingFragment) return;
     this.compare.openFragment(location.hash);
     const place = Editor.parsePlace(location.hash);
@@ -994,7 +995,10 @@ export class Editor {
         this.timings.openStart = performance.now();
         // Shares stored before kinds are told by their document's format.
         if (s.kind ? s.kind === "tree" : s.document && s.document.format === TREE_FORMAT) {
-          if (this.trees.openShared(s.document, s.view)) this.status(`Opened share ${id}` + from);
+          if (this.trees.openShared(s.document, s.view)) {
+            this.status(`Opened share ${id}` + from);
+            this.trees.followFragment(location.hash);
+          }
         } else if (this.load(s.document, { name: s.document.name, view })) {
           this.status(`Opened share ${id}` + from);
           // The share is the document as it is: links to its nodes need no new share.

@@ -22,6 +22,7 @@ import * as api from "./api.js";
 import * as store from "./store.js";
 import { FOLDER } from "./session.js";
 import { chooseFolder } from "./folder.js";
+import { shareDocument, sharedDocument } from "./treefiles.js";
 
 // The Changes list draws at most this many lines; N and P step through all of them.
 const MAX_LINES = 1000;
@@ -176,15 +177,68 @@ export class TreeCompare {
     });
     if (!other || this.session !== s) return this.ed.status("");
     const kept = [h.done.length, h.done.at(-1), h.undone.length].every((x, i) => x === before[i]);
-    setMode(s, { compare: { label: other.label, doc: other.doc, hash: hasher(s.kind, { editable: false }), newHash: kept ? newHash : hasher(s.kind), result: null, stale: true, current: -1 } });
+    const t1 = this.show(s, other, kept ? newHash : hasher(s.kind));
+    const r = s.compare.result;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.ed.timings.treeDiff = { name: s.name, read: t1 - t0, diff: this.diffMs, rows: this.rowsMs, firstColoured: performance.now() - t0, changes: r.changes.length };
+    }, 0));
+  }
+
+  // Shows session s compared with other ({label, doc}, and shareId for a share), the
+  // working copy hashed by newHash; answers when it began drawing.
+  show(s, other, newHash) {
+    setMode(s, { compare: { label: other.label, doc: other.doc, shareId: other.shareId || "", hash: hasher(s.kind, { editable: false }), newHash, result: null, stale: true, current: -1 } });
     const t1 = performance.now();
     this.view.refresh();
-    const t2 = performance.now();
-    const r = s.compare.result;
-    this.ed.status(`Compared with ${other.label}: ${this.summary(r)}`);
-    requestAnimationFrame(() => setTimeout(() => {
-      this.ed.timings.treeDiff = { name: s.name, read: t1 - t0, diff: this.diffMs, rows: t2 - t1, firstColoured: performance.now() - t0, changes: r.changes.length };
-    }, 0));
+    this.rowsMs = performance.now() - t1;
+    this.ed.status(`Compared with ${other.label}: ${this.summary(s.compare.result)}`);
+    return t1;
+  }
+
+  // A link that opens this file compared with the other version: the working copy's share
+  // with #compare=ID naming a share of the other version (made once per comparison), like
+  // the canvas's diff links.
+  async shareDiff() {
+    const s = this.session, c = s && s.compare;
+    if (!c) return null;
+    try {
+      if (!c.shareId) c.shareId = (await api.createShare(shareDocument(s.kind, s.name, c.doc), {}, "tree")).id;
+      const [doc, view] = this.view.files.shareOf(s);
+      const res = await api.createShare(doc, view, "tree");
+      const link = `${new URL(res.url, location.href).href}#compare=${encodeURIComponent(c.shareId)}`;
+      this.lastShare = link;
+      let copied = false;
+      try {
+        await navigator.clipboard.writeText(link);
+        copied = true;
+      } catch {
+        // the toast shows the link
+      }
+      this.ed.ui.shareToast(link, copied);
+      this.ed.status(copied ? "Diff link copied" : "Diff link created");
+      return link;
+    } catch (err) {
+      this.ed.ui.toast(`Could not share the diff: ${err.message}`, "error");
+      return null;
+    }
+  }
+
+  // Follows #compare=ID on a shared tree: the file shown is compared with share ID's tree.
+  async openFragment(hash) {
+    const id = new URLSearchParams((hash || "").replace(/^#/, "")).get("compare");
+    const s = this.session;
+    if (!id || !s || (s.compare && s.compare.shareId === id)) return false;
+    try {
+      const shared = await api.getShare(id);
+      const doc = sharedDocument(shared.document);
+      if (shared.document.kind !== s.kind) throw new Error(`it is ${shared.document.kind.toUpperCase()}, ${s.name} is ${s.kind.toUpperCase()}`);
+      if (this.session !== s) return false;
+      this.show(s, { label: `share ${id}`, doc, shareId: id }, hasher(s.kind));
+      return true;
+    } catch (err) {
+      this.ed.ui.toast(`Could not compare with share ${id}: ${err.message}`, "error");
+      return false;
+    }
   }
 
   stop() {
@@ -406,6 +460,7 @@ export class TreeCompare {
       h("span.diff-title", { dataset: { key: "tree.diff-summary" } }, `Compared with ${c.label}: ${r ? this.summary(r) : "…"}`),
       btn("↑ P", "diff-prev", "Previous change (P)", () => this.step(-1)),
       btn("↓ N", "diff-next", "Next change (N)", () => this.step(1)),
+      btn("Share diff", "diff-share", "A link that opens this file compared with the other version", () => this.shareDiff()),
       btn("Stop comparing", "diff-stop", "Stop comparing: the rows lose their colours", () => this.stop())));
     if (!r) return;
     const list = h("div.diff-list", { dataset: { key: "tree.changes" } });
@@ -467,6 +522,8 @@ export class TreeCompare {
       lines: c && c.result ? c.result.changes.map((ch) => changeLine(s.kind, ch)) : [],
       current: c ? c.current : -1,
       conflicts: s && s.merge && s.merge.conflicts ? s.merge.conflicts.length : -1,
+      other: c ? c.label : "",
+      link: this.lastShare || "",
     };
   }
 }

@@ -2,8 +2,10 @@ package static_test
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,6 +28,8 @@ type treeDiff struct {
 	Lines     []string
 	Current   int
 	Conflicts int
+	Other     string
+	Link      string
 }
 
 func (p *page) treeDiff() treeDiff {
@@ -449,5 +453,60 @@ func TestTreeMergeAAMP(t *testing.T) {
 	p.waitFor(fmt.Sprintf(`document.querySelector('.tree-row[data-path=%q] .tree-value').textContent === "2.25"`, x))
 	if got, want := p.rows(), obj+"={2} "+x+"=2.25 "+z+"=3"; got != want {
 		t.Errorf("after undo %s, want %s", got, want)
+	}
+}
+
+// A tree diff shared by link: Share diff makes a link to the working copy with #compare=
+// naming a share of the other version; opened, it shows the same rows and changes, and the
+// fragment typed on an open share compares too. A share of another kind is refused, saying
+// so.
+func TestTreeDiffLink(t *testing.T) {
+	p := newBrowser(t)
+	path, _ := testBYML(t)
+	other := testRoot()
+	other.Set("a", byml.NewString("gone"))
+	other.Set("b", byml.NewString("y"))
+	p.upload("#file-input", path)
+	p.treeShown("Test.byml")
+	p.upload("#tree-compare-input", writeBYML(t, "Other.byml", other))
+	p.waitFor(`ainbEditor.status().startsWith("Compared with Other.byml")`)
+	want := p.treeDiff()
+	if !equalStrings(want.Lines, []string{`- /a: "gone"`, `~ /b: "y" -> "x"`}) {
+		t.Fatalf("lines %q", want.Lines)
+	}
+	p.run(`document.querySelector('[data-action="diff-share"]').click()`)
+	p.waitFor(`ainbEditor.treeDiff().link !== ""`)
+	link := p.treeDiff().Link
+	if !regexp.MustCompile(`/s/[^#]+#compare=[\w-]+$`).MatchString(link) {
+		t.Fatalf("diff link %q", link)
+	}
+	u, _ := url.Parse(link)
+	shareID := u.Fragment[len("compare="):]
+	q := p.newTab(u.Path + "#" + u.Fragment)
+	q.waitFor(`ainbEditor.treeDiff().lines.length === 2`)
+	got := q.treeDiff()
+	if !equalStrings(got.Rows, want.Rows) || !equalStrings(got.Lines, want.Lines) || got.Other != "share "+shareID {
+		t.Errorf("the link shows rows %q lines %q against %q, want rows %q lines %q", got.Rows, got.Lines, got.Other, want.Rows, want.Lines)
+	}
+	// Typed on the share of the working copy alone: the same comparison.
+	r := p.newTab(u.Path)
+	r.waitFor(`ainbEditor.status().startsWith("Opened share") && document.querySelectorAll(".tree-row").length > 0`)
+	if d := r.treeDiff(); len(d.Lines) != 0 {
+		t.Fatalf("the share without the fragment compares: %q", d.Lines)
+	}
+	r.run(fmt.Sprintf(`location.hash = "#compare=%s"`, shareID))
+	r.waitFor(`ainbEditor.treeDiff().lines.length === 2`)
+	if d := r.treeDiff(); !equalStrings(d.Lines, want.Lines) {
+		t.Errorf("typed fragment: lines %q", d.Lines)
+	}
+	// A share that is not there is named in an error, and the comparison shown stays.
+	r.allowed = append(r.allowed, "/api/shares/nosuchshare")
+	r.run(`location.hash = "#compare=nosuchshare"`)
+	r.waitFor(`document.querySelectorAll(".toast").length > 0`)
+	if got := r.toasts(); len(got) != 1 || !strings.HasPrefix(got[0], "error: Could not compare with share nosuchshare: ") {
+		t.Errorf("toasts %q", got)
+	}
+	if d := r.treeDiff(); !equalStrings(d.Lines, want.Lines) || d.Other != "share "+shareID {
+		t.Errorf("after the missing share: lines %q against %q", d.Lines, d.Other)
 	}
 }

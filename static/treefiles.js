@@ -31,6 +31,18 @@ export const TREE_NAME = new RegExp("\\.(byml|bgyml|sbyml|mubin|smubin|bxml|sbxm
 // The format of a tree as /api/tree answers it, and as a share holds it.
 export const TREE_FORMAT = "ainb-editor-tree/1";
 
+// A tree as a share holds it: BYML's shared nodes are sent once.
+export function shareDocument(kind, name, doc) {
+  return { format: TREE_FORMAT, name, kind, document: kind === "byml" ? encodeShared(doc) : doc };
+}
+
+// The tree a share holds (shareDocument's), its BYML shared nodes linked again; throws on a
+// share that holds no tree.
+export function sharedDocument(shared) {
+  if (!shared || shared.format !== TREE_FORMAT || (shared.kind !== "byml" && shared.kind !== "aamp")) throw new Error("the share holds no BYML or AAMP file");
+  return shared.kind === "byml" ? linkShared(shared.document) : shared.document;
+}
+
 // A shared view reopens at most this many expanded containers: a hostile share must not make
 // the page resolve paths without end.
 const MAX_SHARED_EXPANDED = 5000;
@@ -201,8 +213,7 @@ export class TreeFiles {
       },
     };
     if (s.group === FOLDER && this.ed.packs.pack) view.pack = { name: this.ed.packs.pack.name, member: s.path };
-    const doc = s.kind === "byml" ? encodeShared(s.doc) : s.doc; // shared nodes sent once
-    return [{ format: TREE_FORMAT, name: s.name, kind: s.kind, document: doc }, view];
+    return [shareDocument(s.kind, s.name, s.doc), view];
   }
 
   // Shows a shared tree as a loose file of its own (Save writes it laid out anew), opened as
@@ -210,14 +221,12 @@ export class TreeFiles {
   openShared(shared, view) {
     if (!this.ed.workspace.release((s) => s.group === LOOSE)) return false;
     const { name, kind } = shared;
-    let doc = shared.document;
-    if (kind === "byml") {
-      try {
-        doc = linkShared(doc);
-      } catch (err) {
-        this.ed.ui.toast(`Could not open the shared tree: ${err.message}`, "error");
-        return false;
-      }
+    let doc;
+    try {
+      doc = sharedDocument(shared);
+    } catch (err) {
+      this.ed.ui.toast(`Could not open the shared tree: ${err.message}`, "error");
+      return false;
     }
     const s = this.session(LOOSE, String(name), { kind, document: doc, wrapping: null }, null);
     const t = view && typeof view.tree === "object" && view.tree ? view.tree : {};
@@ -233,6 +242,11 @@ export class TreeFiles {
     const selected = last(t.selected);
     if (selected) this.view.select(selected, { reveal: true });
     return true;
+  }
+
+  // Follows a link's fragment on the tree shown: #compare=ID compares it with share ID.
+  followFragment(hash) {
+    return this.view.compare.openFragment(hash);
   }
 
   // ---- saving
