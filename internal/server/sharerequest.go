@@ -64,7 +64,8 @@ func strictMembers(what string, body []byte, want string, names ...string) (map[
 		}
 		out[key] = body[from:sc.Pos:sc.Pos]
 	}
-	if sc.Err == nil && sc.Peek() != 0 {
+	// Peek answers 0 at the end and for a NUL byte alike: the end is where Pos is.
+	if sc.Peek(); sc.Err == nil && sc.Pos < len(body) {
 		sc.Fail("text after the object")
 	}
 	if sc.Err != nil {
