@@ -59,7 +59,11 @@ func TitleLines(chars int) int {
 
 // HeaderHeightOf is the height of node n's header, its title's lines included.
 func HeaderHeightOf(n *Node) float64 {
-	return HeaderHeight + float64(TitleLines(utf8.RuneCountInString(Title(n)))-1)*TitleLine
+	t := Title(n)
+	if len(t) <= TitleFirst {
+		return HeaderHeight // no more characters than bytes: one line, without counting them
+	}
+	return HeaderHeight + float64(TitleLines(utf8.RuneCountInString(t))-1)*TitleLine
 }
 
 // NodeHeight is the height of a node's box: a header, one row per property, one row per
@@ -104,6 +108,8 @@ func LayoutAspect(d *Document, aspect float64) {
 		l.firstSrc[i], l.firstKid[i], l.sib[i] = -1, -1, -1
 	}
 	l.pins = separatePinned(d, l.heights)
+	l.order = make([]int32, 0, n)
+	l.blocks = make([]block, 0, n)
 
 	var roots []int
 	for _, c := range d.Commands {
@@ -449,8 +455,15 @@ func (l *layouter) pack(aspect float64) {
 	}
 	// Taller columns make a narrower arrangement: bisect for the column height where the
 	// aspect crosses the one wanted, then keep the closer of the two sides.
+	// The bisection packs every tree twenty-odd times: it reads the trees' sizes from one
+	// list in tree order, not through the node arrays.
+	sizes := make([][2]float64, len(l.blocks))
+	for k, b := range l.blocks {
+		r := l.order[b.start]
+		sizes[k] = [2]float64{l.blockW[r], l.blockH[r]}
+	}
 	score := func(ht float64) float64 {
-		w, h := l.columns(ht, false)
+		w, h := columnSize(sizes, ht)
 		return math.Log(w / h / aspect)
 	}
 	lo, hi := tallest, total
@@ -510,6 +523,29 @@ func (l *layouter) columns(ht float64, set bool) (w, h float64) {
 		w = max(w, x+colW)
 		y += bh + gapTrees
 	}
+	return max(w, 1), max(h, 1)
+}
+
+// columnSize is the width and height of trees of the given sizes in columns of height ht:
+// what columns without set returns (without pins every tree goes where it first fits), in
+// one pass over a list. Sizes are never negative or NaN, so the comparisons below are the
+// max of columns; the width is the last column's right edge, since columns only move right.
+func columnSize(sizes [][2]float64, ht float64) (w, h float64) {
+	x, y, colW := 0.0, 0.0, 0.0
+	for _, s := range sizes {
+		bw, bh := s[0], s[1]
+		if y > 0 && y+bh > ht {
+			x, y, colW = x+colW+gapTrees, 0, 0
+		}
+		if bw > colW {
+			colW = bw
+		}
+		if y+bh > h {
+			h = y + bh
+		}
+		y += bh + gapTrees
+	}
+	w = x + colW
 	return max(w, 1), max(h, 1)
 }
 
