@@ -477,7 +477,7 @@ func rawSource(s ainb.Source) uint32 { return uint32(uint16(s.Node))<<16 | uint3
 
 func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	f := c.f
-	typ, ok := nodeTypeNames[e.Type]
+	typ, ok := nodeTypeName(e.Type)
 	if !ok {
 		return fmt.Errorf("graph: node %d has type %d, which the editor does not know", i, e.Type)
 	}
@@ -872,11 +872,15 @@ func (p *poolWalk) file(f *ainb.File) {
 	for i := range f.Elements {
 		e := &f.Elements[i]
 		for k := range ainb.PlugKind(ainb.NumPlugKinds) {
+			ps := e.Plugs.Of(k)
+			if len(ps) == 0 {
+				continue // most kinds are empty: their layout is not looked up
+			}
 			l, _ := e.PlugLayout(k, f.Version)
 			if l == ainb.LayoutJump {
 				continue
 			}
-			for _, pl := range e.Plugs.Of(k) {
+			for _, pl := range ps {
 				p.use(pl.Name)
 				if l == ainb.LayoutWordString {
 					p.use(pl.String)

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"math"
+	"slices"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -96,20 +98,23 @@ func LayoutAspect(d *Document, aspect float64) {
 		aspect = DefaultAspect
 	}
 	n := len(d.Nodes)
+	sc := layoutScratchPool.Get().(*layoutScratch)
+	defer layoutScratchPool.Put(sc)
+	floats, ints, bools := sc.take(n)
 	l := &layouter{
 		d: d, index: nodeIndex(d),
-		heights: make([]float64, n), placed: make([]bool, n),
-		firstSrc: make([]int32, n), firstKid: make([]int32, n), lastSrc: make([]int32, n), lastKid: make([]int32, n), sib: make([]int32, n),
-		relX: make([]float64, n), relY: make([]float64, n),
-		blockW: make([]float64, n), blockH: make([]float64, n), nodeX: make([]float64, n),
+		heights: floats[0*n : 1*n], relX: floats[1*n : 2*n], relY: floats[2*n : 3*n],
+		blockW: floats[3*n : 4*n], blockH: floats[4*n : 5*n], nodeX: floats[5*n : 6*n],
+		firstSrc: ints[0*n : 1*n], firstKid: ints[1*n : 2*n], lastSrc: ints[2*n : 3*n], lastKid: ints[3*n : 4*n], sib: ints[4*n : 5*n],
+		order: slices.Grow(sc.order[:0], n), blocks: slices.Grow(sc.blocks[:0], n), placed: bools[:n],
+		sizes: sc.sizes[:0],
 	}
+	defer func() { sc.order, sc.blocks, sc.sizes = l.order, l.blocks, l.sizes }()
 	for i := range d.Nodes {
 		l.heights[i] = NodeHeight(&d.Nodes[i])
 		l.firstSrc[i], l.firstKid[i], l.sib[i] = -1, -1, -1
 	}
 	l.pins = separatePinned(d, l.heights)
-	l.order = make([]int32, 0, n)
-	l.blocks = make([]block, 0, n)
 
 	var roots []int
 	for _, c := range d.Commands {
@@ -121,7 +126,7 @@ func LayoutAspect(d *Document, aspect float64) {
 	l.trees(roots, true)
 	// Nodes no command reaches: first those nothing unplaced refers to, so that a node
 	// read by another one is laid out beside its reader.
-	referred := make([]bool, n)
+	referred := bools[n : 2*n]
 	for i := range d.Nodes {
 		if !l.placed[i] {
 			l.refs(i, func(j int, _ bool) {
@@ -148,6 +153,39 @@ func LayoutAspect(d *Document, aspect float64) {
 	l.pack(aspect)
 }
 
+// layoutScratch holds a layout's per-node arrays between layouts: the server lays out a
+// document on every parse, and the arrays (close to a megabyte for 7,000 nodes) would
+// otherwise be garbage each time.
+type layoutScratch struct {
+	floats []float64
+	ints   []int32
+	bools  []bool
+	order  []int32
+	blocks []block
+	sizes  [][2]float64
+}
+
+var layoutScratchPool = sync.Pool{New: func() any { return new(layoutScratch) }}
+
+// take returns six float, five int and two bool arrays of n elements each, all zero.
+func (s *layoutScratch) take(n int) ([]float64, []int32, []bool) {
+	s.floats = grownClear(s.floats, 6*n)
+	s.ints = grownClear(s.ints, 5*n)
+	s.bools = grownClear(s.bools, 2*n)
+	return s.floats, s.ints, s.bools
+}
+
+// grownClear returns v at length n, every element zero, reusing its storage when it is
+// large enough.
+func grownClear[T any](v []T, n int) []T {
+	if cap(v) < n {
+		return make([]T, n)
+	}
+	v = v[:n]
+	clear(v)
+	return v
+}
+
 type layouter struct {
 	d       *Document
 	index   func(int) int
@@ -160,6 +198,7 @@ type layouter struct {
 	firstSrc, firstKid, lastSrc, lastKid, sib []int32
 	order                                     []int32 // every node, tree by tree, each tree in preorder
 	blocks                                    []block
+	sizes                                     [][2]float64 // each tree's width and height, in order
 
 	relX, relY     []float64 // a node's place in its tree's box
 	blockW, blockH []float64 // the box of the subtree of a node
@@ -457,11 +496,12 @@ func (l *layouter) pack(aspect float64) {
 	// aspect crosses the one wanted, then keep the closer of the two sides.
 	// The bisection packs every tree twenty-odd times: it reads the trees' sizes from one
 	// list in tree order, not through the node arrays.
-	sizes := make([][2]float64, len(l.blocks))
-	for k, b := range l.blocks {
+	sizes := slices.Grow(l.sizes[:0], len(l.blocks))
+	for _, b := range l.blocks {
 		r := l.order[b.start]
-		sizes[k] = [2]float64{l.blockW[r], l.blockH[r]}
+		sizes = append(sizes, [2]float64{l.blockW[r], l.blockH[r]})
 	}
+	l.sizes = sizes
 	score := func(ht float64) float64 {
 		w, h := columnSize(sizes, ht)
 		return math.Log(w / h / aspect)
