@@ -299,7 +299,7 @@ func (d *dec) nextKey() bool {
 	}
 	d.keyAt = d.Pos
 	f.key = nil // a problem in the name itself is the object's
-	f.key = d.rawString()
+	f.key = d.memberName()
 	if f.req != nil {
 		f.see()
 	}
@@ -348,6 +348,24 @@ func (d *dec) nextElem() bool {
 func (d *dec) unknown() {
 	d.problemAt(d.keyAt, "", "unknown member")
 	d.Skip()
+}
+
+// memberName reads a member name, d.Pos at its quote. The document's names are a few ASCII
+// letters: they are scanned here byte by byte, and anything else (an escape, a control
+// character, a byte of a longer UTF-8 character, no closing quote) is left to rawString,
+// which reads and checks it as any string.
+func (d *dec) memberName() []byte {
+	start := d.Pos + 1
+	for i := start; i < len(d.Data); i++ {
+		switch c := d.Data[i]; {
+		case c == '"':
+			d.Pos = i + 1
+			return d.Data[start:i]
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return d.rawString()
+		}
+	}
+	return d.rawString()
 }
 
 // rawString reads a string and returns its bytes: a slice of the input when it has no
