@@ -351,22 +351,37 @@ func (d *dec) unknown() {
 }
 
 // memberName reads a member name, d.Pos at its quote. The document's names are a few ASCII
-// letters: they are scanned here byte by byte, and anything else (an escape, a control
-// character, a byte of a longer UTF-8 character, no closing quote) is left to rawString,
-// which reads and checks it as any string.
+// letters: see plainString.
 func (d *dec) memberName() []byte {
-	start := d.Pos + 1
-	for i := start; i < len(d.Data); i++ {
-		switch c := d.Data[i]; {
-		case c == '"':
-			d.Pos = i + 1
-			return d.Data[start:i]
-		case c == '\\' || c < 0x20 || c >= 0x80:
-			return d.rawString()
-		}
+	if end, ok := d.plainString(); ok {
+		v := d.Data[d.Pos+1 : end]
+		d.Pos = end + 1
+		return v
 	}
 	return d.rawString()
 }
+
+// plainString returns where the string at d.Pos (its opening quote) ends, when it is short
+// printable ASCII without escapes, as member names, types and most names in a document are.
+// Such a string is found byte by byte here, with none of the string reader's setup; anything
+// else (an escape, a control character, a byte of a longer UTF-8 character, more than
+// maxPlain bytes, no closing quote) is left to the string reader, which reads and checks it
+// as any string.
+func (d *dec) plainString() (end int, ok bool) {
+	start := d.Pos + 1
+	stop := min(len(d.Data), start+maxPlain+1)
+	for i := start; i < stop; i++ {
+		switch c := d.Data[i]; {
+		case c == '"':
+			return i, d.Err == nil
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+const maxPlain = 32
 
 // rawString reads a string and returns its bytes: a slice of the input when it has no
 // escapes (valid until the input changes), a new slice otherwise.
@@ -390,7 +405,14 @@ func (d *dec) str() string {
 // stringValue reads the string at d.Pos as a Go string: a substring of d.text, which costs
 // nothing, unless it has escapes. Escapes always make the read bytes shorter than the
 // text they came from, which tells the two apart.
-func (d *dec) stringValue() string { return d.Text(d.text) }
+func (d *dec) stringValue() string {
+	if end, ok := d.plainString(); ok {
+		v := d.text[d.Pos+1 : end]
+		d.Pos = end + 1
+		return v
+	}
+	return d.Text(d.text)
+}
 
 func (d *dec) boolean() bool {
 	switch d.peek() {
