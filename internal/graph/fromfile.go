@@ -488,9 +488,11 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	// when it has something in it.
 	o := &c.owner
 	*o = ownerFacts{key: i, words: o.words[:0]}
-	*n = Node{ID: i, Type: typ, Name: e.Name, GUID: e.GUID,
-		Query: e.Flags&ainb.FlagQuery != 0, ModuleCaller: e.Flags&ainb.FlagModuleCaller != 0,
-		ResidentInit: e.Flags&ainb.FlagResidentInit != 0, MultiParamV2: e.Flags&ainb.FlagQueryMultiParamV2 != 0}
+	// n is a fresh node of the document's list: its fields are set one by one, not by
+	// writing a whole node (nearly 300 bytes) over it.
+	n.ID, n.Type, n.Name, n.GUID = i, typ, e.Name, e.GUID
+	n.Query, n.ModuleCaller = e.Flags&ainb.FlagQuery != 0, e.Flags&ainb.FlagModuleCaller != 0
+	n.ResidentInit, n.MultiParamV2 = e.Flags&ainb.FlagResidentInit != 0, e.Flags&ainb.FlagQueryMultiParamV2 != 0
 	if x := e.Flags &^ 0xf; x != 0 {
 		o.add(fkFlags, 0, 0, uint32(x), 0)
 	}
