@@ -99,6 +99,9 @@ func (d *dec) require(req []string) { d.frames[len(d.frames)-1].req = req }
 
 // see marks the member just read as present, if the object requires it.
 func (f *frame) see() {
+	if f.seen == 1<<len(f.req)-1 {
+		return // every required member was read: the lists, flags and sources after them
+	}
 	// The encoder writes required members in their list's order: the one after the last
 	// found is tried first.
 	if i := f.next; i < len(f.req) && sameKey(f.req[i], f.key) {
@@ -563,16 +566,17 @@ func parseGUID(s []byte, g *ainb.GUID) bool {
 	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return false
 	}
-	// Where the two digits of each byte of g are, dashes skipped.
-	at := [16]int{6, 4, 2, 0, 11, 9, 16, 14, 19, 21, 24, 26, 28, 30, 32, 34}
 	bad := byte(0)
-	for i, a := range at {
+	for i, a := range guidDigits {
 		hi, lo := hexDigit[s[a]], hexDigit[s[a+1]]
 		bad |= hi | lo
 		g[i] = hi<<4 | lo
 	}
 	return bad&0xf0 == 0
 }
+
+// guidDigits is where in a GUID's text the two digits of each of its bytes are.
+var guidDigits = [16]int{6, 4, 2, 0, 11, 9, 16, 14, 19, 21, 24, 26, 28, 30, 32, 34}
 
 // hexDigit is the value of each hex digit, 0xff for other bytes: one load per digit.
 var hexDigit = func() (t [256]byte) {
