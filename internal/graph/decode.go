@@ -575,7 +575,9 @@ func parseGUID(s []byte, g *ainb.GUID) bool {
 	return bad&0xf0 == 0
 }
 
-// guidDigits is where in a GUID's text the two digits of each of its bytes are.
+// guidDigits is where in a GUID's text the two digits of each of its bytes are: the first
+// three groups are little-endian integers, the last two plain bytes (appendGUID writes it,
+// parseGUID reads it).
 var guidDigits = [16]int{6, 4, 2, 0, 11, 9, 16, 14, 19, 21, 24, 26, 28, 30, 32, 34}
 
 // hexDigit is the value of each hex digit, 0xff for other bytes: one load per digit.

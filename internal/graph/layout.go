@@ -97,9 +97,16 @@ func LayoutAspect(d *Document, aspect float64) {
 	if !(aspect >= 0.01 && aspect <= 100) {
 		aspect = DefaultAspect
 	}
-	n := len(d.Nodes)
 	sc := layoutScratchPool.Get().(*layoutScratch)
 	defer layoutScratchPool.Put(sc)
+	l := newLayouter(d, sc)
+	defer func() { sc.order, sc.blocks, sc.sizes = l.order, l.blocks, l.sizes }()
+	l.pack(aspect)
+}
+
+// newLayouter cuts d into trees (see LayoutAspect), in the storage of sc.
+func newLayouter(d *Document, sc *layoutScratch) *layouter {
+	n := len(d.Nodes)
 	floats, ints, bools := sc.take(n)
 	l := &layouter{
 		d: d, index: nodeIndex(d),
@@ -107,9 +114,8 @@ func LayoutAspect(d *Document, aspect float64) {
 		blockW: floats[3*n : 4*n], blockH: floats[4*n : 5*n], nodeX: floats[5*n : 6*n],
 		firstSrc: ints[0*n : 1*n], firstKid: ints[1*n : 2*n], lastSrc: ints[2*n : 3*n], lastKid: ints[3*n : 4*n], sib: ints[4*n : 5*n],
 		order: slices.Grow(sc.order[:0], n), blocks: slices.Grow(sc.blocks[:0], n), placed: bools[:n],
-		sizes: sc.sizes[:0],
+		sizes: sc.sizes[:0], sc: sc,
 	}
-	defer func() { sc.order, sc.blocks, sc.sizes = l.order, l.blocks, l.sizes }()
 	for i := range d.Nodes {
 		l.heights[i] = NodeHeight(&d.Nodes[i])
 		l.firstSrc[i], l.firstKid[i], l.sib[i] = -1, -1, -1
@@ -150,7 +156,7 @@ func LayoutAspect(d *Document, aspect float64) {
 		}
 	}
 	l.trees(roots, false)
-	l.pack(aspect)
+	return l
 }
 
 // layoutScratch holds a layout's per-node arrays between layouts: the server lays out a
@@ -163,6 +169,7 @@ type layoutScratch struct {
 	order  []int32
 	blocks []block
 	sizes  [][2]float64
+	cols   []float64 // the column index's sums
 }
 
 var layoutScratchPool = sync.Pool{New: func() any { return new(layoutScratch) }}
@@ -199,6 +206,7 @@ type layouter struct {
 	order                                     []int32 // every node, tree by tree, each tree in preorder
 	blocks                                    []block
 	sizes                                     [][2]float64 // each tree's width and height, in order
+	sc                                        *layoutScratch
 
 	relX, relY     []float64 // a node's place in its tree's box
 	blockW, blockH []float64 // the box of the subtree of a node
@@ -496,14 +504,15 @@ func (l *layouter) pack(aspect float64) {
 	// aspect crosses the one wanted, then keep the closer of the two sides.
 	// The bisection packs every tree twenty-odd times: it reads the trees' sizes from one
 	// list in tree order, not through the node arrays.
-	sizes := slices.Grow(l.sizes[:0], len(l.blocks))
-	for _, b := range l.blocks {
-		r := l.order[b.start]
-		sizes = append(sizes, [2]float64{l.blockW[r], l.blockH[r]})
-	}
-	l.sizes = sizes
+	sizes := l.treeSizes()
+	ix, exact := newColumnIndex(sizes, &l.sc.cols)
 	score := func(ht float64) float64 {
-		w, h := columnSize(sizes, ht)
+		var w, h float64
+		if exact {
+			w, h = ix.size(ht)
+		} else {
+			w, h = columnSize(sizes, ht)
+		}
 		return math.Log(w / h / aspect)
 	}
 	lo, hi := tallest, total
@@ -566,6 +575,17 @@ func (l *layouter) columns(ht float64, set bool) (w, h float64) {
 	return max(w, 1), max(h, 1)
 }
 
+// treeSizes lists the width and height of each tree, in order, once measured.
+func (l *layouter) treeSizes() [][2]float64 {
+	sizes := slices.Grow(l.sizes[:0], len(l.blocks))
+	for _, b := range l.blocks {
+		r := l.order[b.start]
+		sizes = append(sizes, [2]float64{l.blockW[r], l.blockH[r]})
+	}
+	l.sizes = sizes
+	return sizes
+}
+
 // columnSize is the width and height of trees of the given sizes in columns of height ht:
 // what columns without set returns (without pins every tree goes where it first fits), in
 // one pass over a list. Sizes are never negative or NaN, so the comparisons below are the
@@ -587,6 +607,90 @@ func columnSize(sizes [][2]float64, ht float64) (w, h float64) {
 	}
 	w = x + colW
 	return max(w, 1), max(h, 1)
+}
+
+// columnIndex answers columnSize for the many column heights the bisection tries over one
+// list of tree sizes, without walking every tree each time: with the trees' tops as running
+// sums, a column's last tree is found by bisection (bottoms only grow down the list) and its
+// widest through the widest of each run of widestRun trees. It takes sums that float64
+// holds exactly, which then equal columnSize's own, tree by tree: whole numbers, as every
+// size a layout makes is.
+type columnIndex struct {
+	top    []float64 // top[k]: the heights of the trees before k, each with gapTrees
+	bottom []float64 // bottom[k]: top[k] plus tree k's height
+	width  []float64
+	widest []float64 // widest[j]: the widest of trees widestRun*j to widestRun*(j+1)-1
+}
+
+const widestRun = 64
+
+// newColumnIndex indexes sizes in *buf's storage; false when a size or the total is not a
+// whole number below 2^50 (sums of those are exact).
+func newColumnIndex(sizes [][2]float64, buf *[]float64) (*columnIndex, bool) {
+	n := len(sizes)
+	nw := (n + widestRun - 1) / widestRun
+	*buf = slices.Grow((*buf)[:0], 3*n+1+nw)[:3*n+1+nw]
+	b := *buf
+	c := &columnIndex{top: b[:n+1], bottom: b[n+1 : 2*n+1], width: b[2*n+1 : 3*n+1], widest: b[3*n+1:]}
+	const limit = 1 << 50
+	whole := func(v float64) bool { return v >= 0 && v < limit && v == math.Trunc(v) }
+	c.top[0] = 0
+	clear(c.widest)
+	for k, s := range sizes {
+		w, h := s[0], s[1]
+		if !whole(w) || !whole(h) || c.top[k] >= limit {
+			return nil, false
+		}
+		c.width[k] = w
+		c.bottom[k] = c.top[k] + h
+		c.top[k+1] = c.bottom[k] + gapTrees
+		c.widest[k/widestRun] = max(c.widest[k/widestRun], w)
+	}
+	return c, c.top[n] < limit
+}
+
+// size is columnSize(sizes, ht).
+func (c *columnIndex) size(ht float64) (w, h float64) {
+	n := len(c.width)
+	x, colW := 0.0, 0.0
+	for s := 0; s < n; {
+		// The column from tree s ends before the first later tree whose bottom, measured
+		// from the column's top, is below ht.
+		base := c.top[s]
+		lo, hi := s+1, n
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if c.bottom[m]-base > ht {
+				hi = m
+			} else {
+				lo = m + 1
+			}
+		}
+		e := lo
+		colW = c.widestIn(s, e)
+		h = max(h, c.bottom[e-1]-base)
+		if e < n {
+			x = x + colW + gapTrees
+		}
+		s = e
+	}
+	w = x + colW
+	return max(w, 1), max(h, 1)
+}
+
+// widestIn is the width of the widest of trees s to e-1 (0 for none).
+func (c *columnIndex) widestIn(s, e int) float64 {
+	m := 0.0
+	for ; s < e && s%widestRun != 0; s++ {
+		m = max(m, c.width[s])
+	}
+	for ; s+widestRun <= e; s += widestRun {
+		m = max(m, c.widest[s/widestRun])
+	}
+	for ; s < e; s++ {
+		m = max(m, c.width[s])
+	}
+	return m
 }
 
 // hitsPins returns the bottom of the lowest pinned box an automatic node of the tree would
