@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
+
+	"ainbeditor/internal/textscan"
 )
 
 // Node boxes. The browser draws nodes with the same metrics, so boxes placed here never
@@ -65,7 +67,11 @@ func HeaderHeightOf(n *Node) float64 {
 	if len(t) <= TitleFirst {
 		return HeaderHeight // no more characters than bytes: one line, without counting them
 	}
-	return HeaderHeight + float64(TitleLines(utf8.RuneCountInString(t))-1)*TitleLine
+	chars := len(t) // a title of plain ASCII, the usual, has as many characters as bytes
+	if textscan.PlainRun(t, 0, true) < len(t) {
+		chars = utf8.RuneCountInString(t)
+	}
+	return HeaderHeight + float64(TitleLines(chars)-1)*TitleLine
 }
 
 // NodeHeight is the height of a node's box: a header, one row per property, one row per

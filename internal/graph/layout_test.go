@@ -279,6 +279,9 @@ func TestTitleLines(t *testing.T) {
 		{Node{Type: "UserDefined", Name: strings.Repeat("x", 25)}, HeaderHeight + TitleLine},
 		// 24 characters of 3 bytes each: one line.
 		{Node{Type: "UserDefined", Name: strings.Repeat("ド", 24)}, HeaderHeight},
+		// 30 bytes, 18 characters: one line; 32 characters with a quote and a backslash: two.
+		{Node{Type: "UserDefined", Name: strings.Repeat("ド", 6) + strings.Repeat("x", 12)}, HeaderHeight},
+		{Node{Type: "UserDefined", Name: strings.Repeat("x", 20) + `"\` + strings.Repeat("y", 10)}, HeaderHeight + TitleLine},
 		{Node{Type: "UserDefined", Name: "ActorCommon.RequestCameraShakeWithASControllerRumbleEvent.module"}, HeaderHeight + 2*TitleLine},
 		// A built-in type's node shows its type, whatever its name.
 		{Node{Type: "Sequential", Name: strings.Repeat("x", 60)}, HeaderHeight},
