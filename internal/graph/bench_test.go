@@ -4,6 +4,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ainbeditor/internal/ainb"
 )
 
 const (
@@ -75,10 +77,45 @@ func benchBuild(b *testing.B, name string) {
 	reportCPU(b, cpu)
 }
 
+// benchRead measures the codec alone on the same file, the yardstick a parse is held to.
+func benchRead(b *testing.B, name string) {
+	data := readCorpus(b, name)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		if _, err := ainb.Read(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu)
+}
+
+// benchBytes measures the codec's writer alone on the same file, the yardstick a build is
+// held to.
+func benchBytes(b *testing.B, name string) {
+	f, err := ainb.Read(readCorpus(b, name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		if _, err := f.Bytes(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu)
+}
+
 func BenchmarkParseBig(b *testing.B) { benchParse(b, bigFile) }
 func BenchmarkBuildBig(b *testing.B) { benchBuild(b, bigFile) }
 func BenchmarkParseMid(b *testing.B) { benchParse(b, midFile) }
 func BenchmarkBuildMid(b *testing.B) { benchBuild(b, midFile) }
+func BenchmarkReadBig(b *testing.B)  { benchRead(b, bigFile) }
+func BenchmarkBytesBig(b *testing.B) { benchBytes(b, bigFile) }
+func BenchmarkReadMid(b *testing.B)  { benchRead(b, midFile) }
+func BenchmarkBytesMid(b *testing.B) { benchBytes(b, midFile) }
 
 // The steps on their own, for the big file.
 func BenchmarkEncodeBig(b *testing.B) {

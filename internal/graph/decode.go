@@ -11,6 +11,7 @@ import (
 
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/jsontext"
+	"ainbeditor/internal/textscan"
 )
 
 // The document's JSON, read by hand in one pass: a tokenizer over the bytes and one function
@@ -98,6 +99,9 @@ func (d *dec) require(req []string) { d.frames[len(d.frames)-1].req = req }
 
 // see marks the member just read as present, if the object requires it.
 func (f *frame) see() {
+	if f.seen == 1<<len(f.req)-1 {
+		return // every required member was read: the lists, flags and sources after them
+	}
 	// The encoder writes required members in their list's order: the one after the last
 	// found is tried first.
 	if i := f.next; i < len(f.req) && sameKey(f.req[i], f.key) {
@@ -299,7 +303,7 @@ func (d *dec) nextKey() bool {
 	}
 	d.keyAt = d.Pos
 	f.key = nil // a problem in the name itself is the object's
-	f.key = d.rawString()
+	f.key = d.memberName()
 	if f.req != nil {
 		f.see()
 	}
@@ -350,6 +354,27 @@ func (d *dec) unknown() {
 	d.Skip()
 }
 
+// memberName reads a member name, d.Pos at its quote. The document's names are a few ASCII
+// letters: see plainString.
+func (d *dec) memberName() []byte {
+	if end, ok := d.plainString(); ok {
+		v := d.Data[d.Pos+1 : end]
+		d.Pos = end + 1
+		return v
+	}
+	return d.rawString()
+}
+
+// plainString returns where the string at d.Pos (its opening quote) ends, when it is all
+// printable ASCII without escapes, as member names, types and most names in a document are.
+// Such a string is found eight bytes at a time, with none of the string reader's setup;
+// anything else (an escape, a control character, a byte of a longer UTF-8 character, no
+// closing quote) is left to the string reader, which reads and checks it as any string.
+func (d *dec) plainString() (end int, ok bool) {
+	end = textscan.PlainRun(d.text, d.Pos+1, true)
+	return end, end < len(d.text) && d.text[end] == '"' && d.Err == nil
+}
+
 // rawString reads a string and returns its bytes: a slice of the input when it has no
 // escapes (valid until the input changes), a new slice otherwise.
 func (d *dec) rawString() []byte {
@@ -372,7 +397,14 @@ func (d *dec) str() string {
 // stringValue reads the string at d.Pos as a Go string: a substring of d.text, which costs
 // nothing, unless it has escapes. Escapes always make the read bytes shorter than the
 // text they came from, which tells the two apart.
-func (d *dec) stringValue() string { return d.Text(d.text) }
+func (d *dec) stringValue() string {
+	if end, ok := d.plainString(); ok {
+		v := d.text[d.Pos+1 : end]
+		d.Pos = end + 1
+		return v
+	}
+	return d.Text(d.text)
+}
 
 func (d *dec) boolean() bool {
 	switch d.peek() {
@@ -534,34 +566,36 @@ func parseGUID(s []byte, g *ainb.GUID) bool {
 	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return false
 	}
-	order := [16]int{3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15}
-	at := 0
-	for _, i := range order {
-		if at == 8 || at == 13 || at == 18 || at == 23 {
-			at++
-		}
-		hi, ok1 := unhex(s[at])
-		lo, ok2 := unhex(s[at+1])
-		if !ok1 || !ok2 {
-			return false
-		}
+	bad := byte(0)
+	for i, a := range guidDigits {
+		hi, lo := hexDigit[s[a]], hexDigit[s[a+1]]
+		bad |= hi | lo
 		g[i] = hi<<4 | lo
-		at += 2
 	}
-	return true
+	return bad&0xf0 == 0
 }
 
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
+// guidDigits is where in a GUID's text the two digits of each of its bytes are: the first
+// three groups are little-endian integers, the last two plain bytes (appendGUID writes it,
+// parseGUID reads it).
+var guidDigits = [16]int{6, 4, 2, 0, 11, 9, 16, 14, 19, 21, 24, 26, 28, 30, 32, 34}
+
+// hexDigit is the value of each hex digit, 0xff for other bytes: one load per digit.
+var hexDigit = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = byte(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			t[c] = byte(c - 'A' + 10)
+		default:
+			t[c] = 0xff
+		}
 	}
-	return 0, false
-}
+	return t
+}()
 
 // enum reads a string that is usually one of a few names, returning the name itself then
 // (so the document holds no substrings of the text for them).

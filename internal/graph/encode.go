@@ -115,17 +115,10 @@ func appendPosition(b []byte, x float64) []byte {
 
 func appendGUID(b []byte, g *ainb.GUID) []byte {
 	const hex = "0123456789abcdef"
-	// The first three groups are little-endian integers, the last two plain bytes.
-	order := [16]int{3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15}
 	var t [38]byte // written whole, then appended once: a GUID's 36 appends were noticeable
 	t[0], t[9], t[14], t[19], t[24], t[37] = '"', '-', '-', '-', '-', '"'
-	at := 1
-	for k, i := range order {
-		if k == 4 || k == 6 || k == 8 || k == 10 {
-			at++ // a dash
-		}
-		t[at], t[at+1] = hex[g[i]>>4], hex[g[i]&0xf]
-		at += 2
+	for i, at := range guidDigits {
+		t[1+at], t[2+at] = hex[g[i]>>4], hex[g[i]&0xf]
 	}
 	return append(b, t[:]...)
 }

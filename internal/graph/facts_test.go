@@ -289,3 +289,33 @@ func TestAppendGUID(t *testing.T) {
 		t.Fatalf("appendGUID = %s, want %s", got, want)
 	}
 }
+
+// parseGUID reads what appendGUID writes, in either case, and refuses a text with any other
+// byte in place of a digit or a dash.
+func TestParseGUID(t *testing.T) {
+	const text = "03020100-0504-0706-0809-0A0B0c0d0E0f"
+	var g ainb.GUID
+	if !parseGUID([]byte(text), &g) {
+		t.Fatal("refused")
+	}
+	for i := range g {
+		if g[i] != byte(i) {
+			t.Fatalf("byte %d is %#x, want %#x", i, g[i], i)
+		}
+	}
+	for at := range len(text) {
+		for _, c := range []byte{'g', 'G', '-', ' ', '/', ':', '@', '`', 0, 0xff} {
+			if c == text[at] {
+				continue
+			}
+			b := []byte(text)
+			b[at] = c
+			if parseGUID(b, &g) {
+				t.Errorf("%q read", b)
+			}
+		}
+	}
+	if parseGUID([]byte(text[:35]), &g) || parseGUID([]byte(text+"0"), &g) {
+		t.Error("a GUID of the wrong length read")
+	}
+}

@@ -477,7 +477,7 @@ func rawSource(s ainb.Source) uint32 { return uint32(uint16(s.Node))<<16 | uint3
 
 func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	f := c.f
-	typ, ok := nodeTypeNames[e.Type]
+	typ, ok := nodeTypeName(e.Type)
 	if !ok {
 		return fmt.Errorf("graph: node %d has type %d, which the editor does not know", i, e.Type)
 	}
@@ -488,9 +488,11 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	// when it has something in it.
 	o := &c.owner
 	*o = ownerFacts{key: i, words: o.words[:0]}
-	*n = Node{ID: i, Type: typ, Name: e.Name, GUID: e.GUID,
-		Query: e.Flags&ainb.FlagQuery != 0, ModuleCaller: e.Flags&ainb.FlagModuleCaller != 0,
-		ResidentInit: e.Flags&ainb.FlagResidentInit != 0, MultiParamV2: e.Flags&ainb.FlagQueryMultiParamV2 != 0}
+	// n is a fresh node of the document's list: its fields are set one by one, not by
+	// writing a whole node (nearly 300 bytes) over it.
+	n.ID, n.Type, n.Name, n.GUID = i, typ, e.Name, e.GUID
+	n.Query, n.ModuleCaller = e.Flags&ainb.FlagQuery != 0, e.Flags&ainb.FlagModuleCaller != 0
+	n.ResidentInit, n.MultiParamV2 = e.Flags&ainb.FlagResidentInit != 0, e.Flags&ainb.FlagQueryMultiParamV2 != 0
 	if x := e.Flags &^ 0xf; x != 0 {
 		o.add(fkFlags, 0, 0, uint32(x), 0)
 	}
@@ -872,11 +874,15 @@ func (p *poolWalk) file(f *ainb.File) {
 	for i := range f.Elements {
 		e := &f.Elements[i]
 		for k := range ainb.PlugKind(ainb.NumPlugKinds) {
+			ps := e.Plugs.Of(k)
+			if len(ps) == 0 {
+				continue // most kinds are empty: their layout is not looked up
+			}
 			l, _ := e.PlugLayout(k, f.Version)
 			if l == ainb.LayoutJump {
 				continue
 			}
-			for _, pl := range e.Plugs.Of(k) {
+			for _, pl := range ps {
 				p.use(pl.Name)
 				if l == ainb.LayoutWordString {
 					p.use(pl.String)

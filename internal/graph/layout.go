@@ -2,7 +2,11 @@ package graph
 
 import (
 	"math"
+	"slices"
+	"sync"
 	"unicode/utf8"
+
+	"ainbeditor/internal/textscan"
 )
 
 // Node boxes. The browser draws nodes with the same metrics, so boxes placed here never
@@ -59,7 +63,15 @@ func TitleLines(chars int) int {
 
 // HeaderHeightOf is the height of node n's header, its title's lines included.
 func HeaderHeightOf(n *Node) float64 {
-	return HeaderHeight + float64(TitleLines(utf8.RuneCountInString(Title(n)))-1)*TitleLine
+	t := Title(n)
+	if len(t) <= TitleFirst {
+		return HeaderHeight // no more characters than bytes: one line, without counting them
+	}
+	chars := len(t) // a title of plain ASCII, the usual, has as many characters as bytes
+	if textscan.PlainRun(t, 0, true) < len(t) {
+		chars = utf8.RuneCountInString(t)
+	}
+	return HeaderHeight + float64(TitleLines(chars)-1)*TitleLine
 }
 
 // NodeHeight is the height of a node's box: a header, one row per property, one row per
@@ -91,13 +103,24 @@ func LayoutAspect(d *Document, aspect float64) {
 	if !(aspect >= 0.01 && aspect <= 100) {
 		aspect = DefaultAspect
 	}
+	sc := layoutScratchPool.Get().(*layoutScratch)
+	defer layoutScratchPool.Put(sc)
+	l := newLayouter(d, sc)
+	defer func() { sc.order, sc.blocks, sc.sizes = l.order, l.blocks, l.sizes }()
+	l.pack(aspect)
+}
+
+// newLayouter cuts d into trees (see LayoutAspect), in the storage of sc.
+func newLayouter(d *Document, sc *layoutScratch) *layouter {
 	n := len(d.Nodes)
+	floats, ints, bools := sc.take(n)
 	l := &layouter{
 		d: d, index: nodeIndex(d),
-		heights: make([]float64, n), placed: make([]bool, n),
-		firstSrc: make([]int32, n), firstKid: make([]int32, n), lastSrc: make([]int32, n), lastKid: make([]int32, n), sib: make([]int32, n),
-		relX: make([]float64, n), relY: make([]float64, n),
-		blockW: make([]float64, n), blockH: make([]float64, n), nodeX: make([]float64, n),
+		heights: floats[0*n : 1*n], relX: floats[1*n : 2*n], relY: floats[2*n : 3*n],
+		blockW: floats[3*n : 4*n], blockH: floats[4*n : 5*n], nodeX: floats[5*n : 6*n],
+		firstSrc: ints[0*n : 1*n], firstKid: ints[1*n : 2*n], lastSrc: ints[2*n : 3*n], lastKid: ints[3*n : 4*n], sib: ints[4*n : 5*n],
+		order: slices.Grow(sc.order[:0], n), blocks: slices.Grow(sc.blocks[:0], n), placed: bools[:n],
+		sizes: sc.sizes[:0], sc: sc,
 	}
 	for i := range d.Nodes {
 		l.heights[i] = NodeHeight(&d.Nodes[i])
@@ -115,7 +138,7 @@ func LayoutAspect(d *Document, aspect float64) {
 	l.trees(roots, true)
 	// Nodes no command reaches: first those nothing unplaced refers to, so that a node
 	// read by another one is laid out beside its reader.
-	referred := make([]bool, n)
+	referred := bools[n : 2*n]
 	for i := range d.Nodes {
 		if !l.placed[i] {
 			l.refs(i, func(j int, _ bool) {
@@ -139,7 +162,41 @@ func LayoutAspect(d *Document, aspect float64) {
 		}
 	}
 	l.trees(roots, false)
-	l.pack(aspect)
+	return l
+}
+
+// layoutScratch holds a layout's per-node arrays between layouts: the server lays out a
+// document on every parse, and the arrays (close to a megabyte for 7,000 nodes) would
+// otherwise be garbage each time.
+type layoutScratch struct {
+	floats []float64
+	ints   []int32
+	bools  []bool
+	order  []int32
+	blocks []block
+	sizes  [][2]float64
+	cols   []float64 // the column index's sums
+}
+
+var layoutScratchPool = sync.Pool{New: func() any { return new(layoutScratch) }}
+
+// take returns six float, five int and two bool arrays of n elements each, all zero.
+func (s *layoutScratch) take(n int) ([]float64, []int32, []bool) {
+	s.floats = grownClear(s.floats, 6*n)
+	s.ints = grownClear(s.ints, 5*n)
+	s.bools = grownClear(s.bools, 2*n)
+	return s.floats, s.ints, s.bools
+}
+
+// grownClear returns v at length n, every element zero, reusing its storage when it is
+// large enough.
+func grownClear[T any](v []T, n int) []T {
+	if cap(v) < n {
+		return make([]T, n)
+	}
+	v = v[:n]
+	clear(v)
+	return v
 }
 
 type layouter struct {
@@ -154,6 +211,8 @@ type layouter struct {
 	firstSrc, firstKid, lastSrc, lastKid, sib []int32
 	order                                     []int32 // every node, tree by tree, each tree in preorder
 	blocks                                    []block
+	sizes                                     [][2]float64 // each tree's width and height, in order
+	sc                                        *layoutScratch
 
 	relX, relY     []float64 // a node's place in its tree's box
 	blockW, blockH []float64 // the box of the subtree of a node
@@ -449,8 +508,17 @@ func (l *layouter) pack(aspect float64) {
 	}
 	// Taller columns make a narrower arrangement: bisect for the column height where the
 	// aspect crosses the one wanted, then keep the closer of the two sides.
+	// The bisection packs every tree twenty-odd times: it reads the trees' sizes from one
+	// list in tree order, not through the node arrays.
+	sizes := l.treeSizes()
+	ix, exact := newColumnIndex(sizes, &l.sc.cols)
 	score := func(ht float64) float64 {
-		w, h := l.columns(ht, false)
+		var w, h float64
+		if exact {
+			w, h = ix.size(ht)
+		} else {
+			w, h = columnSize(sizes, ht)
+		}
 		return math.Log(w / h / aspect)
 	}
 	lo, hi := tallest, total
@@ -511,6 +579,124 @@ func (l *layouter) columns(ht float64, set bool) (w, h float64) {
 		y += bh + gapTrees
 	}
 	return max(w, 1), max(h, 1)
+}
+
+// treeSizes lists the width and height of each tree, in order, once measured.
+func (l *layouter) treeSizes() [][2]float64 {
+	sizes := slices.Grow(l.sizes[:0], len(l.blocks))
+	for _, b := range l.blocks {
+		r := l.order[b.start]
+		sizes = append(sizes, [2]float64{l.blockW[r], l.blockH[r]})
+	}
+	l.sizes = sizes
+	return sizes
+}
+
+// columnSize is the width and height of trees of the given sizes in columns of height ht:
+// what columns without set returns (without pins every tree goes where it first fits), in
+// one pass over a list. Sizes are never negative or NaN, so the comparisons below are the
+// max of columns; the width is the last column's right edge, since columns only move right.
+func columnSize(sizes [][2]float64, ht float64) (w, h float64) {
+	x, y, colW := 0.0, 0.0, 0.0
+	for _, s := range sizes {
+		bw, bh := s[0], s[1]
+		if y > 0 && y+bh > ht {
+			x, y, colW = x+colW+gapTrees, 0, 0
+		}
+		if bw > colW {
+			colW = bw
+		}
+		if y+bh > h {
+			h = y + bh
+		}
+		y += bh + gapTrees
+	}
+	w = x + colW
+	return max(w, 1), max(h, 1)
+}
+
+// columnIndex answers columnSize for the many column heights the bisection tries over one
+// list of tree sizes, without walking every tree each time: with the trees' tops as running
+// sums, a column's last tree is found by bisection (bottoms only grow down the list) and its
+// widest through the widest of each run of widestRun trees. It takes sums that float64
+// holds exactly, which then equal columnSize's own, tree by tree: whole numbers, as every
+// size a layout makes is.
+type columnIndex struct {
+	top    []float64 // top[k]: the heights of the trees before k, each with gapTrees
+	bottom []float64 // bottom[k]: top[k] plus tree k's height
+	width  []float64
+	widest []float64 // widest[j]: the widest of trees widestRun*j to widestRun*(j+1)-1
+}
+
+const widestRun = 64
+
+// newColumnIndex indexes sizes in *buf's storage; false when a size or the total is not a
+// whole number below 2^50 (sums of those are exact).
+func newColumnIndex(sizes [][2]float64, buf *[]float64) (*columnIndex, bool) {
+	n := len(sizes)
+	nw := (n + widestRun - 1) / widestRun
+	*buf = slices.Grow((*buf)[:0], 3*n+1+nw)[:3*n+1+nw]
+	b := *buf
+	c := &columnIndex{top: b[:n+1], bottom: b[n+1 : 2*n+1], width: b[2*n+1 : 3*n+1], widest: b[3*n+1:]}
+	const limit = 1 << 50
+	whole := func(v float64) bool { return v >= 0 && v < limit && v == math.Trunc(v) }
+	c.top[0] = 0
+	clear(c.widest)
+	for k, s := range sizes {
+		w, h := s[0], s[1]
+		if !whole(w) || !whole(h) || c.top[k] >= limit {
+			return nil, false
+		}
+		c.width[k] = w
+		c.bottom[k] = c.top[k] + h
+		c.top[k+1] = c.bottom[k] + gapTrees
+		c.widest[k/widestRun] = max(c.widest[k/widestRun], w)
+	}
+	return c, c.top[n] < limit
+}
+
+// size is columnSize(sizes, ht).
+func (c *columnIndex) size(ht float64) (w, h float64) {
+	n := len(c.width)
+	x, colW := 0.0, 0.0
+	for s := 0; s < n; {
+		// The column from tree s ends before the first later tree whose bottom, measured
+		// from the column's top, is below ht.
+		base := c.top[s]
+		lo, hi := s+1, n
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if c.bottom[m]-base > ht {
+				hi = m
+			} else {
+				lo = m + 1
+			}
+		}
+		e := lo
+		colW = c.widestIn(s, e)
+		h = max(h, c.bottom[e-1]-base)
+		if e < n {
+			x = x + colW + gapTrees
+		}
+		s = e
+	}
+	w = x + colW
+	return max(w, 1), max(h, 1)
+}
+
+// widestIn is the width of the widest of trees s to e-1 (0 for none).
+func (c *columnIndex) widestIn(s, e int) float64 {
+	m := 0.0
+	for ; s < e && s%widestRun != 0; s++ {
+		m = max(m, c.width[s])
+	}
+	for ; s+widestRun <= e; s += widestRun {
+		m = max(m, c.widest[s/widestRun])
+	}
+	for ; s < e; s++ {
+		m = max(m, c.width[s])
+	}
+	return m
 }
 
 // hitsPins returns the bottom of the lowest pinned box an automatic node of the tree would

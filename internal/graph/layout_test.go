@@ -2,6 +2,7 @@ package graph
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -278,6 +279,9 @@ func TestTitleLines(t *testing.T) {
 		{Node{Type: "UserDefined", Name: strings.Repeat("x", 25)}, HeaderHeight + TitleLine},
 		// 24 characters of 3 bytes each: one line.
 		{Node{Type: "UserDefined", Name: strings.Repeat("ド", 24)}, HeaderHeight},
+		// 30 bytes, 18 characters: one line; 32 characters with a quote and a backslash: two.
+		{Node{Type: "UserDefined", Name: strings.Repeat("ド", 6) + strings.Repeat("x", 12)}, HeaderHeight},
+		{Node{Type: "UserDefined", Name: strings.Repeat("x", 20) + `"\` + strings.Repeat("y", 10)}, HeaderHeight + TitleLine},
 		{Node{Type: "UserDefined", Name: "ActorCommon.RequestCameraShakeWithASControllerRumbleEvent.module"}, HeaderHeight + 2*TitleLine},
 		// A built-in type's node shows its type, whatever its name.
 		{Node{Type: "Sequential", Name: strings.Repeat("x", 60)}, HeaderHeight},
@@ -288,5 +292,58 @@ func TestTitleLines(t *testing.T) {
 		if got := NodeHeight(&c.n); got != c.want+FooterHeight {
 			t.Errorf("%s %q: node %v, want %v", c.n.Type, c.n.Name, got, c.want+FooterHeight)
 		}
+	}
+}
+
+// The column index sizes columns exactly as columnSize does, for every height: trees of the
+// corpus files and of random whole sizes, heights at, just above and just below each tree's
+// bottom and in between; sizes that are not whole numbers are left to columnSize.
+func TestColumnIndex(t *testing.T) {
+	var lists [][][2]float64
+	for _, name := range []string{"real/nodedefs_ai_v407.ainb", "random/random_s29_v407_n369.ainb", "synthetic/kitchen_sink_v407.ainb"} {
+		d, err := Parse("n", readCorpus(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := newLayouter(d, new(layoutScratch))
+		l.measure()
+		lists = append(lists, l.treeSizes())
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20 {
+		sizes := make([][2]float64, 1+r.IntN(300))
+		for k := range sizes {
+			sizes[k] = [2]float64{float64(260 + r.IntN(2000)), float64(30 + r.IntN(3000))}
+		}
+		lists = append(lists, sizes)
+	}
+	var buf []float64
+	for i, sizes := range lists {
+		ix, ok := newColumnIndex(sizes, &buf)
+		if !ok {
+			t.Fatalf("list %d: not indexed", i)
+		}
+		total := 0.0
+		var hts []float64
+		for _, s := range sizes {
+			total += s[1]
+			hts = append(hts, total, total-0.5, total+0.5, total-1, total+gapTrees)
+			total += gapTrees
+		}
+		for k := range 200 {
+			hts = append(hts, total*float64(k)/200, r.Float64()*total)
+		}
+		for _, ht := range hts {
+			w, h := ix.size(ht)
+			if w0, h0 := columnSize(sizes, ht); w != w0 || h != h0 {
+				t.Fatalf("list %d, height %v: %v x %v, want %v x %v", i, ht, w, h, w0, h0)
+			}
+		}
+	}
+	if _, ok := newColumnIndex([][2]float64{{260, 30.5}}, &buf); ok {
+		t.Error("a height of 30.5 indexed")
+	}
+	if _, ok := newColumnIndex([][2]float64{{260, 1 << 51}}, &buf); ok {
+		t.Error("a height of 2^51 indexed")
 	}
 }

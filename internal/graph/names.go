@@ -24,16 +24,30 @@ var replacementNames = [3]string{"removeChild", "replaceChild", "removeAttachmen
 var componentNames = [4]string{"", "x", "y", "z"}
 
 var (
-	nodeTypeNames  = map[ainb.ElementType]NodeType{}
+	// nodeTypeNames is indexed by element type (the largest is 500): a parse looks up every
+	// node's, and an index costs less than hashing. "" is no known type.
+	nodeTypeNames  []NodeType
 	nodeTypeByName = map[NodeType]ainb.ElementType{}
 )
 
 func init() {
 	for _, t := range ainb.ElementTypes() {
 		n := NodeType(strings.TrimPrefix(t.String(), "Element_"))
+		if int(t) >= len(nodeTypeNames) {
+			nodeTypeNames = append(nodeTypeNames, make([]NodeType, int(t)+1-len(nodeTypeNames))...)
+		}
 		nodeTypeNames[t] = n
 		nodeTypeByName[n] = t
 	}
+}
+
+// nodeTypeName is the document's name of element type t, false for a type the editor does
+// not know.
+func nodeTypeName(t ainb.ElementType) (NodeType, bool) {
+	if int(t) < len(nodeTypeNames) && nodeTypeNames[t] != "" {
+		return nodeTypeNames[t], true
+	}
+	return "", false
 }
 
 func paramType(t ValueType) (ainb.ParamType, bool) {

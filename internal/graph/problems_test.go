@@ -245,6 +245,8 @@ func TestDecodeStrict(t *testing.T) {
 		{`"name":"x.ainb"`, "\"name\":\"\\n\xe3\x81.ainb\"", `name: line 1:44: byte 1 of this string, 0xe3, is not UTF-8 (documents are UTF-8 text)`},
 		{`"nodes":[{`, "\"nodes\":[{\"\xc0\xafname\":1,", "nodes[0]: line 1:224: byte 0 of this string, 0xc0, is not UTF-8 (documents are UTF-8 text)|nodes[0].\xc0\xafname: line 1:223: unknown member"},
 		{`"name":"x.ainb"`, `"Name":"x.ainb","name":"x.ainb"`, `Name: line 1:36: unknown member`},
+		// A member name with an escape is read as any string: this one is "name" again.
+		{`"name":"x.ainb"`, `"name":"x.ainb","n\u0061me":"y.ainb"`, `name: line 1:52: a second member of this name (member names must be unique)`},
 	} {
 		if !strings.Contains(js, c.from) {
 			t.Fatalf("no %s in the document", c.from)
