@@ -183,18 +183,7 @@ func (w *fileCompact) container(b []byte, k Kind, off uint32, depth int) ([]byte
 		return nil, false
 	}
 	n := d.u24(off + 1)
-	var size uint64
-	switch k {
-	case Array:
-		size = 4 + uint64(align4(n)) + 4*uint64(n)
-	case Hash:
-		size = 4 + 8*uint64(n)
-	case HashMap32:
-		size = 4 + 9*uint64(n)
-	case HashMap64:
-		size = 4 + 13*uint64(n)
-	}
-	if uint64(off)+size > uint64(len(d.b)) {
+	if uint64(off)+containerSize(k, n) > uint64(len(d.b)) {
 		return nil, false
 	}
 	w.written = len(b)

@@ -268,6 +268,23 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 	return n, nil
 }
 
+// containerSize is the bytes a container node of kind k with n entries takes: its header,
+// then an array's type bytes (padded to 4) and values, or a hash's entries (a hash map's
+// keys of 4 or 8 bytes, values and type bytes).
+func containerSize(k Kind, n uint32) uint64 {
+	switch k {
+	case Array:
+		return 4 + uint64(align4(n)) + 4*uint64(n)
+	case Hash:
+		return 4 + 8*uint64(n)
+	case HashMap32:
+		return 4 + 9*uint64(n)
+	case HashMap64:
+		return 4 + 13*uint64(n)
+	}
+	return 4
+}
+
 // readContainer reads an array, hash or hash map node at off and returns it with its size.
 func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, error) {
 	if t := d.b[off]; t != nodeType[k] {
@@ -275,17 +292,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 	}
 	n := d.u24(off + 1)
 	what := k.String()
-	var size uint64
-	switch k {
-	case Array:
-		size = 4 + uint64(align4(n)) + 4*uint64(n)
-	case Hash:
-		size = 4 + 8*uint64(n)
-	case HashMap32:
-		size = 4 + 8*uint64(n) + uint64(n)
-	case HashMap64:
-		size = 4 + 12*uint64(n) + uint64(n)
-	}
+	size := containerSize(k, n)
 	if uint64(off)+size > uint64(len(d.b)) {
 		return nil, 0, d.errorf(what, off, "%d entries need %d bytes, the file has %d from here", n, size, uint64(len(d.b))-uint64(off))
 	}
