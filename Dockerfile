@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 
-# The AINB editor's server: a static binary on distroless, run as a non-root user, with its
-# shares in the /data volume.
+# The AINB editor's server on distroless (with glibc: the server is built with cgo, so files
+# are compressed by libzstd itself), run as a non-root user, with its shares in the /data
+# volume.
 #
 #   docker build -t ainb-editor .
 #   docker run -p 8080:8080 -v ainb-data:/data ainb-editor
@@ -15,11 +16,11 @@ COPY go.mod go.sum ./
 RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \
-    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/ainb-server ./cmd/server
+    CGO_ENABLED=1 go build -trimpath -ldflags="-s -w" -o /out/ainb-server ./cmd/server
 # The volume's mount point, owned by the runtime user so a fresh named volume is writable.
 RUN mkdir -p /out/data
 
-FROM gcr.io/distroless/static-debian12:nonroot
+FROM gcr.io/distroless/base-debian12:nonroot
 COPY --from=build /out/ainb-server /ainb-server
 COPY --from=build --chown=65532:65532 /out/data /data
 # Inside the container the server must listen on every interface; the host decides what

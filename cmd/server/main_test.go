@@ -171,8 +171,9 @@ func buildServer(t *testing.T) string {
 			return
 		}
 		bin := filepath.Join(built.dir, "ainb-server")
+		// Built as the Dockerfile builds it: with cgo (libzstd compresses).
 		cmd := exec.Command(goCmd, "build", "-o", bin, ".")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
 			return

@@ -1,7 +1,8 @@
 // Package zs decodes and encodes the zstd-compressed files of Tears of the Kingdom (.zs,
 // .pack.zs, .bcett.byml.zs) with the game's dictionaries. The package is named zs, not zstd,
-// so that it can be imported next to github.com/klauspost/compress/zstd, which does the
-// actual (de)compression.
+// so that it can be imported next to the zstd libraries that do the actual work:
+// github.com/klauspost/compress/zstd decodes, and libzstd (github.com/DataDog/zstd, with
+// cgo; see encode_cgo.go) encodes, or klauspost's encoder in a build without cgo.
 //
 // The game ships its dictionaries in Pack/ZsDic.pack.zs: a SARC, itself zstd-compressed
 // without a dictionary, holding zs.zsdic (id 1, for plain .zs files), bcett.byml.zsdic (id 2,
@@ -291,16 +292,15 @@ func decodeError(err error, limit uint64) error {
 }
 
 // Level is how hard Compress works. The project's policy: Fast for every file saved while
-// editing (the server's builds, packs and trees: Enemy_Ganondorf.pack.zs's 2 MB archive in
-// about 30 ms of CPU, where Smallest takes about 90 ms, for 6 % more bytes; with the
-// compressors of an encoderPool already made), Smallest when asked for, as the
-// command line does for files meant for release (on the corpus packs within 9 % of
-// Nintendo's sizes). The game reads both.
+// editing (the server's builds, packs and trees: Enemy_Ganondorf.pack.zs's 2 MB archive is
+// 534,235 bytes in 10-20 ms of CPU), Smallest when asked for, as the command line does for
+// files meant for release (436,017 bytes in about 0.8 s; Nintendo's is 506,866). The game
+// reads both. libraryLevel (encode_cgo.go, encode_go.go) is what each means to the encoder.
 type Level uint8
 
 const (
-	Fast     Level = iota // klauspost's SpeedBetterCompression
-	Smallest              // klauspost's SpeedBestCompression
+	Fast     Level = iota // libzstd's level 3
+	Smallest              // libzstd's level 19
 )
 
 // Compress compresses data as the game's files are: one frame with the content size and no
@@ -311,15 +311,10 @@ func (c *Codec) Compress(id uint32, data []byte, level Level) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := p.get()
-	if err != nil {
-		return nil, err
-	}
-	defer p.put(enc)
-	return enc.EncodeAll(data, make([]byte, 0, len(data)/2+64)), nil
+	return p.compress(data)
 }
 
-// encoders returns the pool of encoders for a dictionary and level, made once per codec.
+// encoders returns the encoder of a dictionary and level, made once per codec.
 func (c *Codec) encoders(id uint32, level Level) (*encoderPool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -327,94 +322,26 @@ func (c *Codec) encoders(id uint32, level Level) (*encoderPool, error) {
 	if p, ok := c.encs[key]; ok {
 		return p, nil
 	}
-	speed := zstd.SpeedBetterCompression
-	if level == Smallest {
-		speed = zstd.SpeedBestCompression
-	}
-	opts := []zstd.EOption{
-		zstd.WithEncoderCRC(false),
-		zstd.WithEncoderConcurrency(1),
-		zstd.WithEncoderLevel(speed),
-	}
+	var dict []byte
 	if id != 0 {
 		d, ok := c.dicts[id]
 		if !ok {
 			return nil, &DictionaryError{ID: id}
 		}
-		opts = append(opts, zstd.WithEncoderDict(d.Data))
+		dict = d.Data
 	}
-	p := &encoderPool{opts: opts, max: poolSize(level)}
-	p.ready = sync.NewCond(&p.mu)
+	p, err := newEncoderPool(dict, level)
+	if err != nil {
+		return nil, fmt.Errorf("zs: dictionary %d: %w", id, err)
+	}
 	c.encs[key] = p
 	return p, nil
-}
-
-// An encoderPool holds up to max encoders of one dictionary and level. Each prepares the
-// dictionary's match tables on its first use and keeps them, so a save only restores them;
-// saves of several requests at once each get one rather than queueing for a single one.
-// The encoder returned last is handed out first: with one save at a time the same encoder,
-// its tables warm in the cache, does every save (handed out in turn, as the library's own
-// pool does, each save met tables gone cold, and saves were measurably slower).
-type encoderPool struct {
-	opts  []zstd.EOption
-	max   int
-	mu    sync.Mutex
-	ready *sync.Cond // signalled when an encoder is put back
-	free  []*zstd.Encoder
-	made  int
-}
-
-func (p *encoderPool) get() (*zstd.Encoder, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for len(p.free) == 0 && p.made >= p.max {
-		p.ready.Wait()
-	}
-	if n := len(p.free); n > 0 {
-		e := p.free[n-1]
-		p.free = p.free[:n-1]
-		return e, nil
-	}
-	e, err := zstd.NewWriter(nil, p.opts...)
-	if err != nil {
-		return nil, err
-	}
-	p.made++
-	return e, nil
-}
-
-func (p *encoderPool) put(e *zstd.Encoder) {
-	p.mu.Lock()
-	p.free = append(p.free, e)
-	p.mu.Unlock()
-	p.ready.Signal()
-}
-
-// close releases the encoders not in use.
-func (p *encoderPool) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, e := range p.free {
-		e.Close()
-	}
-	p.free = nil
 }
 
 // Has says whether the codec holds dictionary id (0, none, it always has).
 func (c *Codec) Has(id uint32) bool {
 	_, ok := c.dicts[id]
 	return id == 0 || ok
-}
-
-// poolSize is how many encoders a pool keeps: as many as there are processors for Fast,
-// which the server saves with, at most 4 (each holds about 10 MB of tables, made when it is
-// first needed); one for Smallest, whose encoder holds 70 MB and which only the command line
-// uses.
-func poolSize(level Level) int {
-	if level == Smallest {
-		return 1
-	}
-	return min(runtime.GOMAXPROCS(0), 4)
 }
 
 type encoderKey struct {
