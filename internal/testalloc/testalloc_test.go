@@ -11,4 +11,13 @@ func TestBytes(t *testing.T) {
 	if n := Bytes(func() {}); n > 4<<10 {
 		t.Fatalf("nothing measured as %d bytes", n)
 	}
+	// Least takes the smallest measure: 1 MiB once, then nothing.
+	calls := 0
+	if n := Least(3, func() {
+		if calls++; calls == 1 {
+			sink = make([]byte, 1<<20)
+		}
+	}); n > 4<<10 || calls != 3 {
+		t.Fatalf("least of 3 measured as %d bytes after %d calls", n, calls)
+	}
 }
