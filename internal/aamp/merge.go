@@ -24,13 +24,13 @@ func Merge(base, ours, theirs *ParameterIO, prefer change.Prefer) (*ParameterIO,
 // MergeSettling is Merge with each conflict settled on its own (change.Settle); the archive
 // is nil while any conflict is left open.
 func MergeSettling(base, ours, theirs *ParameterIO, settle change.Settle) (*ParameterIO, []change.Conflict, error) {
-	m := &merger{d: &differ{w: &jsonWriter{nm: NewNamer(ours), limit: jsontext.NoLimit}, old: NewNamer(base)}, settle: settle}
+	m := &merger{d: &differ{w: &jsonWriter{nm: NewNamer(ours), limit: jsontext.NoLimit}, old: NewNamer(base)}, Conflicts: change.Conflicts{Settle: settle}}
 	out := &ParameterIO{Version: ours.Version, Type: ours.Type}
 	if v, ok := change.Pick(base.Version, ours.Version, theirs.Version); ok {
 		out.Version = v
 	} else {
 		f := func(v uint32) []byte { return strconv.AppendUint(nil, uint64(v), 10) }
-		if m.conflict(change.Path{"version"}, f(base.Version), f(ours.Version), f(theirs.Version)) == change.Theirs {
+		if m.Record(change.Path{"version"}, f(base.Version), f(ours.Version), f(theirs.Version)) == change.Theirs {
 			out.Version = theirs.Version
 		}
 	}
@@ -38,30 +38,20 @@ func MergeSettling(base, ours, theirs *ParameterIO, settle change.Settle) (*Para
 		out.Type = v
 	} else {
 		f := func(v string) []byte { return jsontext.AppendString(nil, v) }
-		if m.conflict(change.Path{"type"}, f(base.Type), f(ours.Type), f(theirs.Type)) == change.Theirs {
+		if m.Record(change.Path{"type"}, f(base.Type), f(ours.Type), f(theirs.Type)) == change.Theirs {
 			out.Type = theirs.Type
 		}
 	}
 	out.Root = *m.list(change.Path{"param_root"}, &base.Root, &ours.Root, &theirs.Root)
-	if m.open {
-		return nil, m.conflicts, nil
+	if m.Open {
+		return nil, m.List, nil
 	}
-	return out, m.conflicts, nil
+	return out, m.List, nil
 }
 
 type merger struct {
-	d         *differ
-	settle    change.Settle
-	conflicts []change.Conflict
-	open      bool // a conflict was left unsettled
-}
-
-// conflict records a conflict and answers how it is settled.
-func (m *merger) conflict(p change.Path, b, o, t []byte) change.Prefer {
-	how := m.settle(len(m.conflicts))
-	m.open = m.open || how == change.NoPreference
-	m.conflicts = append(m.conflicts, change.Conflict{Path: p, Base: b, Ours: o, Theirs: t})
-	return how
+	d *differ
+	change.Conflicts
 }
 
 type key struct {
@@ -115,7 +105,7 @@ func members[T any](m *merger, p change.Path, parent Name, b, o, t []T, name fun
 			}
 			if !ok {
 				v, keep = vo, ho
-				if m.conflict(p.Child(m.d.step(k.name, 0, parent, k.nth)), tb, to, tt) == change.Theirs {
+				if m.Record(p.Child(m.d.step(k.name, 0, parent, k.nth)), tb, to, tt) == change.Theirs {
 					v, keep = vt, ht
 				}
 			}

@@ -33,7 +33,7 @@ func Merge(base, ours, theirs *Document, prefer change.Prefer) (*Document, []cha
 // conflicts' text passes about limit bytes (a conflict inside a subtree shared at many
 // places is a conflict at each).
 func MergeSettling(base, ours, theirs *Document, settle change.Settle, limit int) (*Document, []change.Conflict, error) {
-	m := &merger{d: newDiffer(limit), settle: settle, merged: map[[3]*Node]*Node{}}
+	m := &merger{d: newDiffer(limit), Conflicts: change.Conflicts{Settle: settle}, merged: map[[3]*Node]*Node{}}
 	out := &Document{Version: ours.Version, BigEndian: ours.BigEndian}
 	if v, ok := change.Pick(base.Version, ours.Version, theirs.Version); ok {
 		out.Version = v
@@ -53,17 +53,15 @@ func MergeSettling(base, ours, theirs *Document, settle change.Settle, limit int
 	if m.d.err != nil {
 		return nil, nil, m.d.err
 	}
-	if m.open {
-		return nil, m.conflicts, nil
+	if m.Open {
+		return nil, m.List, nil
 	}
-	return out, m.conflicts, nil
+	return out, m.List, nil
 }
 
 type merger struct {
-	d         *differ
-	settle    change.Settle
-	conflicts []change.Conflict
-	open      bool // a conflict was left unsettled
+	d *differ
+	change.Conflicts
 	// merged holds each place's merge that met no conflict, by its three nodes: a subtree
 	// shared at many places merges once, and stays one shared node in the result.
 	merged map[[3]*Node]*Node
@@ -81,10 +79,7 @@ func (m *merger) conflict(p change.Path, b, o, t []byte) change.Prefer {
 	if !m.d.charge(p, b, o, t) {
 		return change.Ours // the merge has failed: the value is dropped
 	}
-	how := m.settle(len(m.conflicts))
-	m.open = m.open || how == change.NoPreference
-	m.conflicts = append(m.conflicts, change.Conflict{Path: p, Base: b, Ours: o, Theirs: t})
-	return how
+	return m.Record(p, b, o, t)
 }
 
 // pick records a conflict and returns the preferred side (ours when there is no preference:
@@ -108,9 +103,9 @@ func (m *merger) node(p change.Path, b, o, t *Node, depth int) *Node {
 	if v, ok := m.merged[key]; ok {
 		return v
 	}
-	before := len(m.conflicts)
+	before := len(m.List)
 	v := m.inside(p, b, o, t, depth)
-	if len(m.conflicts) == before {
+	if len(m.List) == before {
 		m.merged[key] = v
 	}
 	return v

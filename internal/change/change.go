@@ -106,6 +106,21 @@ func Each(choices []Prefer, rest Prefer) Settle {
 	}
 }
 
+// Conflicts records a merge's conflicts as it meets them and settles each by Settle.
+type Conflicts struct {
+	Settle Settle
+	List   []Conflict
+	Open   bool // a conflict was left unsettled: the merge gives no document
+}
+
+// Record lists the conflict at p with its three values and answers how it is settled.
+func (c *Conflicts) Record(p Path, base, ours, theirs []byte) Prefer {
+	how := c.Settle(len(c.List))
+	c.Open = c.Open || how == NoPreference
+	c.List = append(c.List, Conflict{Path: p, Base: base, Ours: ours, Theirs: theirs})
+	return how
+}
+
 // Pick is the three-way rule for one value: the side that changed it from base wins, both
 // sides changing it alike is one change; ok is false when they changed it differently (a
 // conflict; ours is returned).
