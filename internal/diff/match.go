@@ -179,37 +179,57 @@ func linkedNodes(d *graph.Document, index map[int]int) []bool {
 			out[i] = true
 		}
 	}
-	src := func(s *graph.Source) {
-		if s != nil && s.Node != nil {
-			mark(*s.Node)
-		}
-	}
 	for _, c := range d.Commands {
 		mark(c.Root)
 		mark(c.Secondary)
 	}
 	for i := range d.Nodes {
-		n := &d.Nodes[i]
-		for _, c := range n.Children {
-			mark(c.Node)
+		eachLink(&d.Nodes[i], func(_ linkKind, _ string, id int) { mark(id) })
+	}
+	return out
+}
+
+// A linkKind is which of a node's links names another node.
+type linkKind uint8
+
+const (
+	linkChild linkKind = iota
+	linkJump
+	linkQuery
+	linkInput    // an input's source (or one of its sources)
+	linkProperty // a property's source
+)
+
+var linkWords = [...]string{"child", "jump", "query", "input", "property"}
+
+// eachLink calls f with every node n links to, in one order: children, jumps, queries, the
+// inputs' sources, the properties' sources; plug is the input's or property's name.
+func eachLink(n *graph.Node, f func(kind linkKind, plug string, id int)) {
+	for _, c := range n.Children {
+		f(linkChild, "", c.Node)
+	}
+	for _, j := range n.Jumps {
+		f(linkJump, "", j.Node)
+	}
+	for _, q := range n.Queries {
+		f(linkQuery, "", q)
+	}
+	for k := range n.Inputs {
+		in := &n.Inputs[k]
+		if in.Source != nil && in.Source.Node != nil {
+			f(linkInput, in.Name, *in.Source.Node)
 		}
-		for _, j := range n.Jumps {
-			mark(j.Node)
-		}
-		for _, q := range n.Queries {
-			mark(q)
-		}
-		for k := range n.Properties {
-			src(n.Properties[k].Source)
-		}
-		for k := range n.Inputs {
-			src(n.Inputs[k].Source)
-			for l := range n.Inputs[k].Sources {
-				src(&n.Inputs[k].Sources[l])
+		for l := range in.Sources {
+			if s := &in.Sources[l]; s.Node != nil {
+				f(linkInput, in.Name, *s.Node)
 			}
 		}
 	}
-	return out
+	for k := range n.Properties {
+		if p := &n.Properties[k]; p.Source != nil && p.Source.Node != nil {
+			f(linkProperty, p.Name, *p.Source.Node)
+		}
+	}
 }
 
 func allMatched(m matching) bool {
@@ -256,38 +276,13 @@ func deepKeys(d *graph.Document, index map[int]int) []uint64 {
 		}
 		state[i] = busy
 		h := local[i]
-		mix := func(id int) {
+		eachLink(&d.Nodes[i], func(_ linkKind, _ string, id int) {
 			x := uint64(0x51ed27)
 			if k := lookup(index, id); k >= 0 {
 				x = visit(k)
 			}
 			h = (h ^ x) * 0x100000001b3
-		}
-		n := &d.Nodes[i]
-		for _, c := range n.Children {
-			mix(c.Node)
-		}
-		for _, j := range n.Jumps {
-			mix(j.Node)
-		}
-		for _, q := range n.Queries {
-			mix(q)
-		}
-		for k := range n.Inputs {
-			if s := n.Inputs[k].Source; s != nil && s.Node != nil {
-				mix(*s.Node)
-			}
-			for _, s := range n.Inputs[k].Sources {
-				if s.Node != nil {
-					mix(*s.Node)
-				}
-			}
-		}
-		for k := range n.Properties {
-			if s := n.Properties[k].Source; s != nil && s.Node != nil {
-				mix(*s.Node)
-			}
-		}
+		})
 		state[i], deep[i] = done, h
 		return h
 	}

@@ -802,31 +802,16 @@ func (mg *merger) dangling(d *graph.Document) error {
 	}
 	for i := range d.Nodes {
 		n := &d.Nodes[i]
-		step := NodeStep(n)
-		for _, c := range n.Children {
-			ref(step+" child", c.Node)
-		}
-		for _, j := range n.Jumps {
-			ref(step+" jump", j.Node)
-		}
-		for _, q := range n.Queries {
-			ref(step+" query", q)
-		}
-		for _, in := range n.Inputs {
-			if in.Source != nil && in.Source.Node != nil {
-				ref(step+" input "+in.Name, *in.Source.Node)
+		eachLink(n, func(kind linkKind, plug string, id int) {
+			if id == graph.NoNode || id < 0 || ids[id] {
+				return
 			}
-			for _, s := range in.Sources {
-				if s.Node != nil {
-					ref(step+" input "+in.Name, *s.Node)
-				}
+			where := NodeStep(n) + " " + linkWords[kind]
+			if kind == linkInput || kind == linkProperty {
+				where += " " + plug
 			}
-		}
-		for _, p := range n.Properties {
-			if p.Source != nil && p.Source.Node != nil {
-				ref(step+" property "+p.Name, *p.Source.Node)
-			}
-		}
+			ref(where, id)
+		})
 	}
 	return errors.Join(errs...)
 }
