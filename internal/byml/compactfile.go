@@ -2,7 +2,6 @@ package byml
 
 import (
 	"encoding/base64"
-	"encoding/binary"
 	"math"
 	"strconv"
 )
@@ -19,12 +18,7 @@ func AppendCompactFile(b, data []byte, limit int) (out []byte, ok bool) {
 		return nil, false
 	}
 	d := &decoder{b: data}
-	switch string(data[:2]) {
-	case "BY":
-		d.order, d.be = binary.BigEndian, true
-	case "YB":
-		d.order = binary.LittleEndian
-	default:
+	if !d.readMagic() {
 		return nil, false
 	}
 	version := d.order.Uint16(data[2:])

@@ -108,12 +108,7 @@ func read(data []byte) (*Document, int64, error) {
 		return nil, 0, &FormatError{What: "header", Offset: 0, Msg: "file is larger than 32-bit offsets can address"}
 	}
 	d := &decoder{b: data, nodes: map[uint32]*Node{}}
-	switch string(data[:2]) {
-	case "BY":
-		d.order, d.be = binary.BigEndian, true
-	case "YB":
-		d.order = binary.LittleEndian
-	default:
+	if !d.readMagic() {
 		return nil, 0, d.errorf("header", 0, "magic is %q, want \"BY\" or \"YB\"", data[:2])
 	}
 	doc := &Document{BigEndian: d.be, Version: d.order.Uint16(data[2:])}
@@ -266,6 +261,20 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 	d.slots = append(d.slots, slot{node: n, off: off, size: size})
 	d.weight += 1 + int64(len(n.Data)) // its items and entries counted themselves
 	return n, nil
+}
+
+// readMagic sets the byte order the magic says ("BY" big endian, "YB" little), or reports
+// that it is neither.
+func (d *decoder) readMagic() bool {
+	switch string(d.b[:2]) {
+	case "BY":
+		d.order, d.be = binary.BigEndian, true
+	case "YB":
+		d.order = binary.LittleEndian
+	default:
+		return false
+	}
+	return true
 }
 
 // containerSize is the bytes a container node of kind k with n entries takes: its header,
