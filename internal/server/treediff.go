@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"mime/multipart"
 	"net/http"
+	"strings"
 
 	"ainbeditor/internal/change"
 	"ainbeditor/internal/jsontext"
@@ -156,7 +157,7 @@ func (s *Server) treesOf(r *http.Request, ts *treeSides, names []string) (codec 
 				return nil, nil, 0, notTree(name, kind)
 			}
 			if codec != nil && c != codec {
-				return nil, nil, 0, errorf(http.StatusUnprocessableEntity, "%s is %s, but %s says %s: compare files of one format", name, upper(c.Name), from, upper(codec.Name))
+				return nil, nil, 0, errorf(http.StatusUnprocessableEntity, "%s is %s, but %s says %s: compare files of one format", name, strings.ToUpper(c.Name), from, strings.ToUpper(codec.Name))
 			}
 			codec, from = c, name
 			if t, err = c.Read(u.data); err != nil {
@@ -171,13 +172,6 @@ func (s *Server) treesOf(r *http.Request, ts *treeSides, names []string) (codec 
 		trees = append(trees, byName[name])
 	}
 	return codec, trees, n, nil
-}
-
-func upper(kind string) string {
-	if kind == "byml" {
-		return "BYML"
-	}
-	return "AAMP"
 }
 
 // handleTreeDiff answers what changed from tree a to tree b.
