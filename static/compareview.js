@@ -333,14 +333,7 @@ export class CompareView {
       if (!link) return null;
       const full = `${link.replace(/#.*$/, "")}#compare=${encodeURIComponent(this.shareId)}`;
       this.lastShare = full;
-      let copied = false;
-      try {
-        await navigator.clipboard.writeText(full);
-        copied = true;
-      } catch {
-        // the toast shows the link
-      }
-      ed.ui.shareToast(full, copied);
+      const copied = await ed.ui.offerLink(full);
       ed.status(copied ? "Diff link copied" : "Diff link created");
       return full;
     } catch (err) {

@@ -965,14 +965,7 @@ export class Editor {
       // Links to its nodes use this share while the document stays as it was shared.
       if (!tree && this.session) this.session.shared = { link, doc, mark };
       if (quiet) return link;
-      let copied = false;
-      try {
-        await navigator.clipboard.writeText(link);
-        copied = true;
-      } catch {
-        // no clipboard permission (or no focus): the toast shows the link to copy by hand
-      }
-      this.ui.shareToast(link, copied, this.lastEmbed);
+      const copied = await this.ui.offerLink(link, this.lastEmbed);
       this.status(copied ? "Share link copied" : "Share link created");
       return link;
     } catch (err) {

@@ -557,6 +557,21 @@ export class Panels {
     return t;
   }
 
+  // Copies a link to the clipboard and shows it (with embed, the snippet that frames it);
+  // answers whether the clipboard took it. Without permission or focus it does not, and the
+  // toast is where the link is copied by hand.
+  async offerLink(link, embed = "") {
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(link);
+      copied = true;
+    } catch {
+      // the toast shows the link
+    }
+    this.shareToast(link, copied, embed);
+    return copied;
+  }
+
   // The link, and the snippet that frames the share on a web page (a wiki, a forum), each
   // with a button that copies it.
   shareToast(link, copied, embed = "") {

@@ -207,14 +207,7 @@ export class TreeCompare {
       const res = await api.createShare(doc, view, "tree");
       const link = `${new URL(res.url, location.href).href}#compare=${encodeURIComponent(c.shareId)}`;
       this.lastShare = link;
-      let copied = false;
-      try {
-        await navigator.clipboard.writeText(link);
-        copied = true;
-      } catch {
-        // the toast shows the link
-      }
-      this.ed.ui.shareToast(link, copied);
+      const copied = await this.ed.ui.offerLink(link);
       this.ed.status(copied ? "Diff link copied" : "Diff link created");
       return link;
     } catch (err) {
