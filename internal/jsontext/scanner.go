@@ -537,52 +537,64 @@ func (s *Scanner) Number() []byte {
 	if s.Err != nil {
 		return nil
 	}
-	start := s.Pos
-	if s.Pos < len(s.Data) && s.Data[s.Pos] == '-' {
-		s.Pos++
+	// The scan keeps its place in a local, set into Pos once: writing Pos at each digit
+	// made a number cost a few times what it does (documents hold thousands).
+	data, start := s.Data, s.Pos
+	i := start
+	if i < len(data) && data[i] == '-' {
+		i++
 	}
-	if s.NonFinite && s.Pos < len(s.Data) && (s.Data[s.Pos] == 'I' || s.Data[s.Pos] == 'N' && s.Pos == start) {
+	if s.NonFinite && i < len(data) && (data[i] == 'I' || data[i] == 'N' && i == start) {
+		s.Pos = i
 		word := "Infinity"
-		if s.Data[s.Pos] == 'N' {
+		if data[i] == 'N' {
 			word = "NaN"
 		}
 		if !s.Literal(word) {
 			return nil
 		}
-		return s.Data[start:s.Pos]
+		return data[start:s.Pos]
 	}
-	digits := func() int {
-		n := 0
-		for s.Pos < len(s.Data) && s.Data[s.Pos] >= '0' && s.Data[s.Pos] <= '9' {
-			s.Pos++
-			n++
-		}
-		return n
-	}
-	if s.Pos < len(s.Data) && s.Data[s.Pos] == '0' {
-		s.Pos++
-	} else if digits() == 0 {
-		s.Fail("invalid number: want a digit, found " + s.byteAt(s.Pos))
+	fail := func(at int, what string) []byte {
+		s.Pos = at
+		s.Fail("invalid number: want " + what + ", found " + s.byteAt(at))
 		return nil
 	}
-	if s.Pos < len(s.Data) && s.Data[s.Pos] == '.' {
-		s.Pos++
-		if digits() == 0 {
-			s.Fail("invalid number: want a digit after the decimal point, found " + s.byteAt(s.Pos))
-			return nil
-		}
+	if i < len(data) && data[i] == '0' {
+		i++
+	} else if j := digitsEnd(data, i); j > i {
+		i = j
+	} else {
+		return fail(i, "a digit")
 	}
-	if s.Pos < len(s.Data) && (s.Data[s.Pos] == 'e' || s.Data[s.Pos] == 'E') {
-		s.Pos++
-		if s.Pos < len(s.Data) && (s.Data[s.Pos] == '+' || s.Data[s.Pos] == '-') {
-			s.Pos++
+	if i < len(data) && data[i] == '.' {
+		j := digitsEnd(data, i+1)
+		if j == i+1 {
+			return fail(j, "a digit after the decimal point")
 		}
-		if digits() == 0 {
-			s.Fail("invalid number: want a digit in the exponent, found " + s.byteAt(s.Pos))
-			return nil
-		}
+		i = j
 	}
-	return s.Data[start:s.Pos]
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := digitsEnd(data, i)
+		if j == i {
+			return fail(j, "a digit in the exponent")
+		}
+		i = j
+	}
+	s.Pos = i
+	return data[start:i]
+}
+
+// digitsEnd is the index of the first byte of b from i on that is not a digit.
+func digitsEnd(b []byte, i int) int {
+	for i < len(b) && b[i]-'0' <= 9 {
+		i++
+	}
+	return i
 }
 
 // Literal reads word (true, false, null…) at Pos, failing when the text has anything else.
