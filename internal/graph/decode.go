@@ -303,21 +303,32 @@ func (d *dec) nextKey() bool {
 		return false
 	}
 	d.keyAt = d.Pos
-	f.key = nil // a problem in the name itself is the object's
-	f.key = d.memberName()
-	if d.peek() != ':' {
-		d.syntax("want : after a member name")
-		return false
+	var dup bool
+	if i := f.next; i < len(f.req) && d.nameColon(f.req[i]) {
+		// The member the encoder writes next: the text is the name, quoted, and a colon.
+		f.key = d.Data[d.keyAt+1 : d.keyAt+1+len(f.req[i])]
+		f.next = i + 1
+		bit := uint32(1) << i
+		dup = f.seen&bit != 0
+		f.seen |= bit
+	} else {
+		f.key = nil // a problem in the name itself is the object's
+		f.key = d.memberName()
+		if d.peek() != ':' {
+			d.syntax("want : after a member name")
+			return false
+		}
+		d.Pos++
+		if d.Err != nil {
+			d.key = f.key
+			return true
+		}
+		var required bool
+		if required, dup = f.seenRequired(); !required {
+			dup = d.duplicate(f, f.key)
+		}
 	}
-	d.Pos++
 	d.key = f.key
-	if d.Err != nil {
-		return true
-	}
-	required, dup := f.seenRequired()
-	if !required {
-		dup = d.duplicate(f, f.key)
-	}
 	if dup {
 		d.problemAt(d.keyAt, "", "a second member of this name (member names must be unique)")
 		d.Skip()
@@ -357,6 +368,18 @@ func (d *dec) nextElem() bool {
 func (d *dec) unknown() {
 	d.problemAt(d.keyAt, "", "unknown member")
 	d.Skip()
+}
+
+// nameColon reads "m": when the text at d.Pos is exactly that, m being a plain ASCII name
+// (as every member name of the document is): the name needs no scan for its end, no check
+// of its bytes and no search of the object's list. Anything else is left to memberName.
+func (d *dec) nameColon(m string) bool {
+	a, e := d.Pos+1, d.Pos+1+len(m)
+	if e+1 >= len(d.text) || d.text[e] != '"' || d.text[e+1] != ':' || d.text[a:e] != m {
+		return false
+	}
+	d.Pos = e + 2
+	return true
 }
 
 // memberName reads a member name, d.Pos at its quote. The document's names are a few ASCII
