@@ -84,10 +84,10 @@ type frame struct {
 	req  []string
 	seen uint32
 	next int // the index in req after the last member found
-	// keys marks the names read so far of members req does not list (seen tells a second
-	// required one), one bit for each name's keyHash; keysFrom is
-	// where this object's names start in dec.keys. Only names whose bit is set already are
-	// compared with the others, so finding duplicates costs little.
+	// keys marks the member names read so far, one bit for each name's keyHash; dec.keys
+	// lists those req does not (seen tells a second required one), this object's from
+	// keysFrom. Only names whose bit is set already are compared with the others, so
+	// finding duplicates costs little.
 	keys     uint64
 	keysFrom int
 }
@@ -252,7 +252,7 @@ func (d *dec) end() {
 // read twice may be appended to), so a document with one is refused rather than read one
 // way here and another in the browser.
 func (d *dec) duplicate(f *frame, key []byte) bool {
-	bit := uint64(1) << (keyHash(key) & 63)
+	bit := keyBit(key)
 	if f.keys&bit != 0 {
 		for _, k := range d.keys[f.keysFrom:] {
 			if string(k) == string(key) {
@@ -273,6 +273,9 @@ func keyHash(b []byte) uint {
 	}
 	return uint(len(b))*7 + uint(b[0]) + uint(b[len(b)-1])*13
 }
+
+// keyBit is a member name's bit in frame.keys.
+func keyBit(key []byte) uint64 { return 1 << (keyHash(key) & 63) }
 
 // nextKey reads the next member's key and colon; false at the end of the object.
 func (d *dec) nextKey() bool {
@@ -311,6 +314,7 @@ func (d *dec) nextKey() bool {
 		bit := uint32(1) << i
 		dup = f.seen&bit != 0
 		f.seen |= bit
+		f.keys |= keyBit(f.key)
 	} else {
 		f.key = nil // a problem in the name itself is the object's
 		f.key = d.memberName()
@@ -323,8 +327,16 @@ func (d *dec) nextKey() bool {
 			d.key = f.key
 			return true
 		}
+		bit := keyBit(f.key)
 		var required bool
-		if required, dup = f.seenRequired(); !required {
+		if f.seen == 1<<len(f.req)-1 && f.keys&bit == 0 {
+			// Every required name was read, each setting its bit: a name whose bit is
+			// clear is neither one of them nor any other name read before.
+			f.keys |= bit
+			d.keys = append(d.keys, f.key)
+		} else if required, dup = f.seenRequired(); required {
+			f.keys |= bit
+		} else {
 			dup = d.duplicate(f, f.key)
 		}
 	}

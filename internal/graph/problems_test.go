@@ -247,6 +247,11 @@ func TestDecodeStrict(t *testing.T) {
 		{`"name":"x.ainb"`, `"Name":"x.ainb","name":"x.ainb"`, `Name: line 1:36: unknown member`},
 		// A member name with an escape is read as any string: this one is "name" again.
 		{`"name":"x.ainb"`, `"name":"x.ainb","n\u0061me":"y.ainb"`, `name: line 1:52: a second member of this name (member names must be unique)`},
+		// A member no object requires, named twice; and required ones named again after
+		// every required one was read, where names go without a search of the required list.
+		{`"residentInit":true`, `"residentInit":true,"residentInit":true`, `nodes[0].residentInit: line 1:343: a second member of this name (member names must be unique)`},
+		{`"residentInit":true`, `"residentInit":true,"pinned":true,"id":0`, `nodes[0].id: line 1:357: a second member of this name (member names must be unique)`},
+		{`"hasSection6C":true`, `"hasSection6C":true,"format":"x"`, `format: line 1:553: a second member of this name (member names must be unique)`},
 	} {
 		if !strings.Contains(js, c.from) {
 			t.Fatalf("no %s in the document", c.from)
