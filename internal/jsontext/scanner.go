@@ -360,7 +360,10 @@ func validUTF8(b []byte) bool {
 		case c < utf8.RuneSelf:
 			i++
 		case c-0xe3 <= 0xec-0xe3 && i+2 < len(b) && b[i+1]&0xc0 == 0x80 && b[i+2]&0xc0 == 0x80:
-			i += 3
+			// Words of such characters come in runs: take the run before looking for
+			// ASCII again.
+			for i += 3; i+2 < len(b) && b[i]-0xe3 <= 0xec-0xe3 && b[i+1]&0xc0 == 0x80 && b[i+2]&0xc0 == 0x80; i += 3 {
+			}
 		default:
 			r, n := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && n == 1 {

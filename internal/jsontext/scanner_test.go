@@ -296,18 +296,23 @@ func TestValidUTF8(t *testing.T) {
 		{"\xed\xa0\x80", false},
 		{"\xf0\x9f\x98\x80 emoji", true},
 		{"\xec\xbf\xbf\xed\x9f\xbf", true},
+		{"ジャ\xe3\x81", false},
+		{"ジャ\xe3\x41\x81 ", false},
+		{"ジャ\xe0\x80\xaf", false},
 	} {
 		if got := validUTF8([]byte(tc.s)); got != tc.want {
 			t.Errorf("validUTF8(%q) = %v, want %v", tc.s, got, tc.want)
 		}
 	}
-	// Every three bytes after an ASCII prefix of each length below a word.
+	// Every three bytes after an ASCII prefix of each length below a word, and after a run
+	// of kana.
 	bytes := []byte{0x00, 0x41, 0x7f, 0x80, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xe1, 0xe3, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf4, 0xf5, 0xff}
-	for pre := 0; pre < 8; pre++ {
+	prefixes := []string{"", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "ジ", "ジャ", "aジャ"}
+	for _, pre := range prefixes {
 		for _, a := range bytes {
 			for _, b := range bytes {
 				for _, c := range bytes {
-					s := append([]byte("abcdefgh"[:pre]), a, b, c)
+					s := append([]byte(pre), a, b, c)
 					if got, want := validUTF8(s), utf8.Valid(s); got != want {
 						t.Fatalf("validUTF8(%q) = %v, utf8.Valid says %v", s, got, want)
 					}
