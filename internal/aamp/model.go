@@ -3,6 +3,7 @@ package aamp
 import (
 	"fmt"
 	"hash/crc32"
+	"strings"
 )
 
 // Name is the CRC32 (IEEE) hash of a parameter, object or list name. The binary format keeps
@@ -168,55 +169,77 @@ func (o *ParameterObject) Param(n Name) *Parameter {
 	return nil
 }
 
-// checkValue reports whether p.Value has the Go type its Type requires.
-func (p *Parameter) checkValue() error {
-	ok := false
-	switch v := p.Value.(type) {
-	case bool:
-		ok = p.Type == TypeBool
-	case float32:
-		ok = p.Type == TypeF32
-	case int32:
-		ok = p.Type == TypeInt
-	case uint32:
-		ok = p.Type == TypeU32
-	case Vec2:
-		ok = p.Type == TypeVec2
-	case Vec3:
-		ok = p.Type == TypeVec3
-	case Vec4:
-		ok = p.Type == TypeVec4
-	case Color:
-		ok = p.Type == TypeColor
-	case Quat:
-		ok = p.Type == TypeQuat
-	case string:
-		ok = p.Type.IsString()
-		if ok {
+// checkValue reports whether p.Value has the Go type its Type requires, and how many bytes
+// the value takes in the data or string section (a buffer's count and a string's NUL
+// included, no padding). It switches on the type byte and asserts the one Go type that fits:
+// a type switch over every Go type cost a search per parameter.
+func (p *Parameter) checkValue() (int, error) {
+	ok, size := false, 0
+	switch p.Type {
+	case TypeBool:
+		_, ok = p.Value.(bool)
+		size = 4
+	case TypeF32:
+		_, ok = p.Value.(float32)
+		size = 4
+	case TypeInt:
+		_, ok = p.Value.(int32)
+		size = 4
+	case TypeU32:
+		_, ok = p.Value.(uint32)
+		size = 4
+	case TypeVec2:
+		_, ok = p.Value.(Vec2)
+		size = 8
+	case TypeVec3:
+		_, ok = p.Value.(Vec3)
+		size = 12
+	case TypeVec4:
+		_, ok = p.Value.(Vec4)
+		size = 16
+	case TypeColor:
+		_, ok = p.Value.(Color)
+		size = 16
+	case TypeQuat:
+		_, ok = p.Value.(Quat)
+		size = 16
+	case TypeString32, TypeString64, TypeString256, TypeStringRef:
+		var v string
+		if v, ok = p.Value.(string); ok {
 			if m := p.Type.maxStringLen(); m > 0 && len(v) >= m {
-				return fmt.Errorf("aamp: parameter %#08x: %s value is %d bytes (at most %d)", uint32(p.Name), p.Type, len(v), m-1)
+				return 0, fmt.Errorf("aamp: parameter %#08x: %s value is %d bytes (at most %d)", uint32(p.Name), p.Type, len(v), m-1)
 			}
-			for i := 0; i < len(v); i++ {
-				if v[i] == 0 {
-					return fmt.Errorf("aamp: parameter %#08x: string contains a NUL byte at %d", uint32(p.Name), i)
-				}
+			if i := strings.IndexByte(v, 0); i >= 0 {
+				return 0, fmt.Errorf("aamp: parameter %#08x: string contains a NUL byte at %d", uint32(p.Name), i)
 			}
+			size = len(v) + 1
 		}
-	case []Curve:
-		ok = p.Type >= TypeCurve1 && p.Type <= TypeCurve4 && len(v) == int(p.Type-TypeCurve1)+1
-	case []int32:
-		ok = p.Type == TypeBufferInt
-	case []float32:
-		ok = p.Type == TypeBufferF32
-	case []uint32:
-		ok = p.Type == TypeBufferU32
-	case []byte:
-		ok = p.Type == TypeBufferBinary
+	case TypeCurve1, TypeCurve2, TypeCurve3, TypeCurve4:
+		var v []Curve
+		v, ok = p.Value.([]Curve)
+		ok = ok && len(v) == int(p.Type-TypeCurve1)+1
+		size = len(v) * curveSize
+	case TypeBufferInt:
+		var v []int32
+		v, ok = p.Value.([]int32)
+		size = 4 + 4*len(v)
+	case TypeBufferF32:
+		var v []float32
+		v, ok = p.Value.([]float32)
+		size = 4 + 4*len(v)
+	case TypeBufferU32:
+		var v []uint32
+		v, ok = p.Value.([]uint32)
+		size = 4 + 4*len(v)
+	case TypeBufferBinary:
+		var v []byte
+		v, ok = p.Value.([]byte)
+		size = 4 + len(v)
 	}
 	if !ok {
-		return fmt.Errorf("aamp: parameter %#08x: value of Go type %T does not fit type %s", uint32(p.Name), p.Value, p.Type)
+		return 0, fmt.Errorf("aamp: parameter %#08x: value of Go type %T does not fit type %s", uint32(p.Name), p.Value, p.Type)
 	}
-	return nil
+	return size, nil
 }
 
 // Clone returns a deep copy. The copy keeps the recorded layout (which is read-only), so an
