@@ -177,32 +177,23 @@ func (p *Parameter) checkValue() (int, error) {
 	ok, size := false, 0
 	switch p.Type {
 	case TypeBool:
-		_, ok = p.Value.(bool)
-		size = 4
+		ok, size = is[bool](p.Value), 4
 	case TypeF32:
-		_, ok = p.Value.(float32)
-		size = 4
+		ok, size = is[float32](p.Value), 4
 	case TypeInt:
-		_, ok = p.Value.(int32)
-		size = 4
+		ok, size = is[int32](p.Value), 4
 	case TypeU32:
-		_, ok = p.Value.(uint32)
-		size = 4
+		ok, size = is[uint32](p.Value), 4
 	case TypeVec2:
-		_, ok = p.Value.(Vec2)
-		size = 8
+		ok, size = is[Vec2](p.Value), 8
 	case TypeVec3:
-		_, ok = p.Value.(Vec3)
-		size = 12
+		ok, size = is[Vec3](p.Value), 12
 	case TypeVec4:
-		_, ok = p.Value.(Vec4)
-		size = 16
+		ok, size = is[Vec4](p.Value), 16
 	case TypeColor:
-		_, ok = p.Value.(Color)
-		size = 16
+		ok, size = is[Color](p.Value), 16
 	case TypeQuat:
-		_, ok = p.Value.(Quat)
-		size = 16
+		ok, size = is[Quat](p.Value), 16
 	case TypeString32, TypeString64, TypeString256, TypeStringRef:
 		var v string
 		if v, ok = p.Value.(string); ok {
@@ -215,31 +206,37 @@ func (p *Parameter) checkValue() (int, error) {
 			size = len(v) + 1
 		}
 	case TypeCurve1, TypeCurve2, TypeCurve3, TypeCurve4:
-		var v []Curve
-		v, ok = p.Value.([]Curve)
-		ok = ok && len(v) == int(p.Type-TypeCurve1)+1
-		size = len(v) * curveSize
+		n, curves := elems[Curve](p.Value)
+		ok, size = curves && n == int(p.Type-TypeCurve1)+1, n*curveSize
 	case TypeBufferInt:
-		var v []int32
-		v, ok = p.Value.([]int32)
-		size = 4 + 4*len(v)
+		n, buf := elems[int32](p.Value)
+		ok, size = buf, 4+4*n
 	case TypeBufferF32:
-		var v []float32
-		v, ok = p.Value.([]float32)
-		size = 4 + 4*len(v)
+		n, buf := elems[float32](p.Value)
+		ok, size = buf, 4+4*n
 	case TypeBufferU32:
-		var v []uint32
-		v, ok = p.Value.([]uint32)
-		size = 4 + 4*len(v)
+		n, buf := elems[uint32](p.Value)
+		ok, size = buf, 4+4*n
 	case TypeBufferBinary:
-		var v []byte
-		v, ok = p.Value.([]byte)
-		size = 4 + len(v)
+		n, buf := elems[byte](p.Value)
+		ok, size = buf, 4+n
 	}
 	if !ok {
 		return 0, fmt.Errorf("aamp: parameter %#08x: value of Go type %T does not fit type %s", uint32(p.Name), p.Value, p.Type)
 	}
 	return size, nil
+}
+
+// is reports whether v holds a T.
+func is[T any](v any) bool {
+	_, ok := v.(T)
+	return ok
+}
+
+// elems reports whether v holds a []T, and its length.
+func elems[T any](v any) (int, bool) {
+	s, ok := v.([]T)
+	return len(s), ok
 }
 
 // Clone returns a deep copy. The copy keeps the recorded layout (which is read-only), so an
