@@ -50,7 +50,11 @@ func TestCorpusPreserve(t *testing.T) {
 			continue
 		}
 		// The recorded layout must be used (no silent fallback) and reproduce the file.
-		out, ok := pio.writePreserved()
+		sh, err := pio.survey()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out, ok := pio.writePreserved(sh)
 		if !ok {
 			t.Errorf("%s: recorded layout does not fit the unedited model", f)
 		} else if !bytes.Equal(out, data) {

@@ -3,6 +3,7 @@ package aamp
 import (
 	"fmt"
 	"hash/crc32"
+	"strings"
 )
 
 // Name is the CRC32 (IEEE) hash of a parameter, object or list name. The binary format keeps
@@ -168,55 +169,74 @@ func (o *ParameterObject) Param(n Name) *Parameter {
 	return nil
 }
 
-// checkValue reports whether p.Value has the Go type its Type requires.
-func (p *Parameter) checkValue() error {
-	ok := false
-	switch v := p.Value.(type) {
-	case bool:
-		ok = p.Type == TypeBool
-	case float32:
-		ok = p.Type == TypeF32
-	case int32:
-		ok = p.Type == TypeInt
-	case uint32:
-		ok = p.Type == TypeU32
-	case Vec2:
-		ok = p.Type == TypeVec2
-	case Vec3:
-		ok = p.Type == TypeVec3
-	case Vec4:
-		ok = p.Type == TypeVec4
-	case Color:
-		ok = p.Type == TypeColor
-	case Quat:
-		ok = p.Type == TypeQuat
-	case string:
-		ok = p.Type.IsString()
-		if ok {
+// checkValue reports whether p.Value has the Go type its Type requires, and how many bytes
+// the value takes in the data or string section (a buffer's count and a string's NUL
+// included, no padding). It switches on the type byte and asserts the one Go type that fits:
+// a type switch over every Go type cost a search per parameter.
+func (p *Parameter) checkValue() (int, error) {
+	ok, size := false, 0
+	switch p.Type {
+	case TypeBool:
+		ok, size = is[bool](p.Value), 4
+	case TypeF32:
+		ok, size = is[float32](p.Value), 4
+	case TypeInt:
+		ok, size = is[int32](p.Value), 4
+	case TypeU32:
+		ok, size = is[uint32](p.Value), 4
+	case TypeVec2:
+		ok, size = is[Vec2](p.Value), 8
+	case TypeVec3:
+		ok, size = is[Vec3](p.Value), 12
+	case TypeVec4:
+		ok, size = is[Vec4](p.Value), 16
+	case TypeColor:
+		ok, size = is[Color](p.Value), 16
+	case TypeQuat:
+		ok, size = is[Quat](p.Value), 16
+	case TypeString32, TypeString64, TypeString256, TypeStringRef:
+		var v string
+		if v, ok = p.Value.(string); ok {
 			if m := p.Type.maxStringLen(); m > 0 && len(v) >= m {
-				return fmt.Errorf("aamp: parameter %#08x: %s value is %d bytes (at most %d)", uint32(p.Name), p.Type, len(v), m-1)
+				return 0, fmt.Errorf("aamp: parameter %#08x: %s value is %d bytes (at most %d)", uint32(p.Name), p.Type, len(v), m-1)
 			}
-			for i := 0; i < len(v); i++ {
-				if v[i] == 0 {
-					return fmt.Errorf("aamp: parameter %#08x: string contains a NUL byte at %d", uint32(p.Name), i)
-				}
+			if i := strings.IndexByte(v, 0); i >= 0 {
+				return 0, fmt.Errorf("aamp: parameter %#08x: string contains a NUL byte at %d", uint32(p.Name), i)
 			}
+			size = len(v) + 1
 		}
-	case []Curve:
-		ok = p.Type >= TypeCurve1 && p.Type <= TypeCurve4 && len(v) == int(p.Type-TypeCurve1)+1
-	case []int32:
-		ok = p.Type == TypeBufferInt
-	case []float32:
-		ok = p.Type == TypeBufferF32
-	case []uint32:
-		ok = p.Type == TypeBufferU32
-	case []byte:
-		ok = p.Type == TypeBufferBinary
+	case TypeCurve1, TypeCurve2, TypeCurve3, TypeCurve4:
+		n, curves := elems[Curve](p.Value)
+		ok, size = curves && n == int(p.Type-TypeCurve1)+1, n*curveSize
+	case TypeBufferInt:
+		n, buf := elems[int32](p.Value)
+		ok, size = buf, 4+4*n
+	case TypeBufferF32:
+		n, buf := elems[float32](p.Value)
+		ok, size = buf, 4+4*n
+	case TypeBufferU32:
+		n, buf := elems[uint32](p.Value)
+		ok, size = buf, 4+4*n
+	case TypeBufferBinary:
+		n, buf := elems[byte](p.Value)
+		ok, size = buf, 4+n
 	}
 	if !ok {
-		return fmt.Errorf("aamp: parameter %#08x: value of Go type %T does not fit type %s", uint32(p.Name), p.Value, p.Type)
+		return 0, fmt.Errorf("aamp: parameter %#08x: value of Go type %T does not fit type %s", uint32(p.Name), p.Value, p.Type)
 	}
-	return nil
+	return size, nil
+}
+
+// is reports whether v holds a T.
+func is[T any](v any) bool {
+	_, ok := v.(T)
+	return ok
+}
+
+// elems reports whether v holds a []T, and its length.
+func elems[T any](v any) (int, bool) {
+	s, ok := v.([]T)
+	return len(s), ok
 }
 
 // Clone returns a deep copy. The copy keeps the recorded layout (which is read-only), so an

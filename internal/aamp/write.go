@@ -3,7 +3,9 @@ package aamp
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"math"
+	"strings"
 )
 
 // layout records where Nintendo's writer put each structure and value of a file, so that
@@ -25,80 +27,114 @@ type listLayout struct{ off, listsBlock, objsBlock uint32 }
 // case when it was not edited, so the output equals the input); otherwise, and for
 // documents built in memory or from text, it is written like BytesCanonical.
 func (pio *ParameterIO) Bytes() ([]byte, error) {
-	if err := pio.validate(); err != nil {
+	sh, err := pio.survey()
+	if err != nil {
 		return nil, err
 	}
 	if pio.layout != nil {
-		if out, ok := pio.writePreserved(); ok {
+		if out, ok := pio.writePreserved(sh); ok {
 			return out, nil
 		}
 	}
-	return pio.writeCanonical()
+	return pio.writeCanonical(sh)
 }
 
 // BytesCanonical serializes the document with the layout oead's writer uses: lists
 // breadth-first per parent, objects and parameters depth-first, data in Nintendo's usual
 // collection order with identical data and strings stored once.
 func (pio *ParameterIO) BytesCanonical() ([]byte, error) {
-	if err := pio.validate(); err != nil {
+	sh, err := pio.survey()
+	if err != nil {
 		return nil, err
 	}
-	return pio.writeCanonical()
+	return pio.writeCanonical(sh)
+}
+
+// shape is what validate learns of a tree on its way, for the writers: the counts the
+// header stores and how large the data and string sections can be before sharing (each
+// value padded to a word).
+type shape struct {
+	lists, objs, params uint32
+	dataBytes, strBytes uint64
 }
 
 // validate checks what the binary form cannot represent: values of the wrong Go type,
 // nodes reachable twice, counts beyond the u16 fields.
 func (pio *ParameterIO) validate() error {
+	_, err := pio.survey()
+	return err
+}
+
+// survey validates the tree and measures its shape.
+func (pio *ParameterIO) survey() (shape, error) {
+	if strings.IndexByte(pio.Type, 0) >= 0 {
+		return shape{}, fmt.Errorf("aamp: type string contains a NUL byte")
+	}
 	// A document read from a file is about as large as its header said: room for that
 	// many nodes up front (a hint only; edits may have changed the counts).
-	var nl, no int
+	var nl, no uint64
 	if pio.layout != nil {
-		nl, no = int(min(pio.layout.nLists, 1<<16)), int(min(pio.layout.nObjs, 1<<16))
+		nl, no = uint64(pio.layout.nLists), uint64(pio.layout.nObjs)
 	}
-	seenL := make(map[*ParameterList]bool, nl)
-	seenO := make(map[*ParameterObject]bool, no)
-	var walk func(l *ParameterList) error
-	walk = func(l *ParameterList) error {
-		if seenL[l] {
-			return fmt.Errorf("aamp: list %#08x appears twice in the tree", uint32(l.Name))
+	seed := maphash.MakeSeed()
+	s := &surveyor{
+		seenL: newIndex(nl, func(l *ParameterList) uint64 { return maphash.Comparable(seed, l) }),
+		seenO: newIndex(no, func(o *ParameterObject) uint64 { return maphash.Comparable(seed, o) }),
+	}
+	err := s.walk(&pio.Root)
+	return s.shape, err
+}
+
+// surveyor is survey's state. The sets of nodes seen are indexes, not maps: as quick, and
+// about half the memory of maps sized for the same count.
+type surveyor struct {
+	shape
+	seenL index[*ParameterList]
+	seenO index[*ParameterObject]
+}
+
+func (s *surveyor) walk(l *ParameterList) error {
+	if _, added := s.seenL.number(l); !added {
+		return fmt.Errorf("aamp: list %#08x appears twice in the tree", uint32(l.Name))
+	}
+	if len(l.Lists) > math.MaxUint16 || len(l.Objects) > math.MaxUint16 {
+		return fmt.Errorf("aamp: list %#08x has %d lists and %d objects (at most 65535 each)", uint32(l.Name), len(l.Lists), len(l.Objects))
+	}
+	for _, c := range l.Lists {
+		if c == nil {
+			return fmt.Errorf("aamp: list %#08x has a nil child list", uint32(l.Name))
 		}
-		seenL[l] = true
-		if len(l.Lists) > math.MaxUint16 || len(l.Objects) > math.MaxUint16 {
-			return fmt.Errorf("aamp: list %#08x has %d lists and %d objects (at most 65535 each)", uint32(l.Name), len(l.Lists), len(l.Objects))
+		if err := s.walk(c); err != nil {
+			return err
 		}
-		for _, c := range l.Lists {
-			if c == nil {
-				return fmt.Errorf("aamp: list %#08x has a nil child list", uint32(l.Name))
-			}
-			if err := walk(c); err != nil {
+	}
+	for _, o := range l.Objects {
+		if o == nil {
+			return fmt.Errorf("aamp: list %#08x has a nil object", uint32(l.Name))
+		}
+		if _, added := s.seenO.number(o); !added {
+			return fmt.Errorf("aamp: object %#08x appears twice in the tree", uint32(o.Name))
+		}
+		if len(o.Params) > math.MaxUint16 {
+			return fmt.Errorf("aamp: object %#08x has %d parameters (at most 65535)", uint32(o.Name), len(o.Params))
+		}
+		for i := range o.Params {
+			p := &o.Params[i]
+			n, err := p.checkValue()
+			if err != nil {
 				return err
 			}
-		}
-		for _, o := range l.Objects {
-			if o == nil {
-				return fmt.Errorf("aamp: list %#08x has a nil object", uint32(l.Name))
-			}
-			if seenO[o] {
-				return fmt.Errorf("aamp: object %#08x appears twice in the tree", uint32(o.Name))
-			}
-			seenO[o] = true
-			if len(o.Params) > math.MaxUint16 {
-				return fmt.Errorf("aamp: object %#08x has %d parameters (at most 65535)", uint32(o.Name), len(o.Params))
-			}
-			for i := range o.Params {
-				if err := o.Params[i].checkValue(); err != nil {
-					return err
-				}
+			if p.Type.IsString() {
+				s.strBytes += uint64(n+3) &^ 3
+			} else {
+				s.dataBytes += uint64(n+3) &^ 3
 			}
 		}
-		return nil
+		s.params += uint32(len(o.Params))
 	}
-	for i := 0; i < len(pio.Type); i++ {
-		if pio.Type[i] == 0 {
-			return fmt.Errorf("aamp: type string contains a NUL byte")
-		}
-	}
-	return walk(&pio.Root)
+	s.lists++
+	s.objs += uint32(len(l.Objects))
+	return nil
 }
 
 // encodeValue appends a non-string value's data-section bytes; for buffers that includes
@@ -184,9 +220,9 @@ func (s *sink) put(off uint64, b []byte) {
 
 // writePreserved writes with the recorded layout; ok is false when the model does not fit
 // it (a structure was added or removed, or a value grew or now clashes with shared data).
-func (pio *ParameterIO) writePreserved() (out []byte, ok bool) {
+func (pio *ParameterIO) writePreserved(sh shape) (out []byte, ok bool) {
 	lay := pio.layout
-	nl, no, np := countTree(&pio.Root)
+	nl, no, np := sh.lists, sh.objs, sh.params
 	if nl != lay.nLists || no != lay.nObjs || np != lay.nParams {
 		return nil, false
 	}
@@ -279,150 +315,96 @@ func (pio *ParameterIO) writePreserved() (out []byte, ok bool) {
 	return s.buf, true
 }
 
-func countTree(l *ParameterList) (lists, objs, params uint32) {
-	lists = 1
-	for _, c := range l.Lists {
-		a, b, p := countTree(c)
-		lists, objs, params = lists+a, objs+b, params+p
-	}
-	objs += uint32(len(l.Objects))
-	for _, o := range l.Objects {
-		params += uint32(len(o.Params))
-	}
-	return
-}
-
 // canon is the canonical writer's state. Lists and objects are found again by their place
 // in the tree's depth-first order (root first, a list before its children), which every pass
-// below can count as it goes: maps keyed by node were most of the writer's cost. The passes
-// append to a local copy of buf and store it back once per list, and fill the offset
-// slices by index: every store of a slice header through c cost a write barrier.
+// below can count as it goes: maps keyed by node were most of the writer's cost.
+//
+// Every record's place follows from the counts alone: a list's by the order of the lists
+// pass, object k's is the k-th of the objects block (objects order: a list's own objects,
+// then its child lists' objects), and a parameter's is its number in the parameters
+// block. So the values are placed first (collect), the output is made at its exact size,
+// and each record is then written once, complete (write).
 type canon struct {
-	buf       []byte
-	listRecs  []uint32           // each list's record offset, depth-first
-	firstObj  []uint32           // each list's first object's number in objects order, depth-first
-	objRecs   []uint32           // each object's record offset, in objects order
-	parBlocks []uint32           // each object's parameter block offset, in objects order
-	objs      []*ParameterObject // in objects order
-	nObjs     int                // objects numbered so far
-	data      []param            // non-string parameters in data-section order
-	strs      []param            // string parameters in string-section order
-	err       error
+	objStart, parStart, dataStart uint32
+	listEnd                       uint32
+	firstObj                      []uint32 // each list's first object's number, depth-first
+	firstPar                      []uint32 // each object's first parameter's record number, by object number
+	nObjs, nPars                  uint32   // numbered so far
+	// word is each parameter record's second word by record number: its type and the word
+	// distance to its value. Until the data section is complete, a string's distance is as
+	// if the string section began where the data section does; strRecs lists those.
+	word    []uint32
+	strRecs []uint32
+	data    []byte // the data section
+	// words indexes every word of the data section; place holds each distinct word's first
+	// and last place (word number in data), next the later places of the same word: a
+	// value is shared when its bytes are already in the section at a word boundary, the
+	// first such place.
+	words    index[uint32]
+	place    []chain
+	next     []int32       // -1 ends a chain
+	strIdx   index[string] // the string section holds its keys in order
+	strAt    []uint32      // by distinct string's number, from the section's start
+	strBytes uint32        // the string section's size so far
+	tmp      []byte
+	err      error
 }
 
-// param is a parameter to give data: the i-th of object obj (in objects order). It holds
-// no pointer, so that the long lists of them cost the collector nothing.
-type param struct{ obj, i uint32 }
+type chain struct{ first, last int32 }
 
-func (c *canon) param(p param) *Parameter { return &c.objs[p.obj].Params[p.i] }
-
-func (c *canon) align4() {
-	for len(c.buf)%4 != 0 {
-		c.buf = append(c.buf, 0)
+func align4(b []byte) []byte {
+	for len(b)%4 != 0 {
+		b = append(b, 0)
 	}
+	return b
 }
 
-// patch16 stores the word distance from a record to a block in the record's u16 field.
-func (c *canon) patch16(buf []byte, rec, field, block uint32) {
+// rel16 is the word distance from a record to a block, for the record's u16 field.
+func (c *canon) rel16(rec, block uint32) uint16 {
 	d := (block - rec) / 4
 	if d > math.MaxUint16 {
 		if c.err == nil {
 			c.err = fmt.Errorf("aamp: block at %#x is too far from its parent record at %#x for a u16 word offset", block, rec)
 		}
-		return
+		return 0
 	}
-	le.PutUint16(buf[rec+field:], uint16(d))
+	return uint16(d)
 }
 
-func appendListRecord(buf []byte, l *ParameterList) []byte {
-	buf = le.AppendUint32(buf, uint32(l.Name))
-	buf = le.AppendUint16(buf, 0)
-	buf = le.AppendUint16(buf, uint16(len(l.Lists)))
-	buf = le.AppendUint16(buf, 0)
-	return le.AppendUint16(buf, uint16(len(l.Objects)))
-}
-
-// lists places each list's child records together, then descends into them. rec is l's
-// record, n its number depth-first; lists returns the number after l's subtree.
-func (c *canon) lists(l *ParameterList, rec, n uint32) uint32 {
-	c.listRecs[n] = rec
-	buf := c.buf
-	block := uint32(len(buf))
-	c.patch16(buf, rec, 4, block)
-	for _, ch := range l.Lists {
-		buf = appendListRecord(buf, ch)
-	}
-	c.buf = buf
-	n++
-	for i, ch := range l.Lists {
-		n = c.lists(ch, block+uint32(i)*listRecSize, n)
-	}
-	return n
-}
-
-// objects is depth-first with a list's own objects before its child lists' objects. n
-// counts lists depth-first; objects returns the next list's number.
-func (c *canon) objects(l *ParameterList, n uint32) uint32 {
-	buf := c.buf
-	c.patch16(buf, c.listRecs[n], 8, uint32(len(buf)))
-	c.firstObj[n] = uint32(c.nObjs)
-	for _, o := range l.Objects {
-		c.objRecs[c.nObjs] = uint32(len(buf))
-		c.objs[c.nObjs] = o
-		c.nObjs++
-		buf = le.AppendUint32(buf, uint32(o.Name))
-		buf = le.AppendUint16(buf, 0)
-		buf = le.AppendUint16(buf, uint16(len(o.Params)))
-	}
-	c.buf = buf
-	n++
-	for _, ch := range l.Lists {
-		n = c.objects(ch, n)
-	}
-	return n
-}
-
-// params is depth-first with child lists before the list's own objects. n is l's number
-// depth-first; params returns the number after l's subtree.
-func (c *canon) params(l *ParameterList, n uint32) uint32 {
-	first := c.firstObj[n]
+// number gives l's objects their numbers (before l's child lists' objects) and their
+// parameters theirs (after the child lists' parameters). n is l's number depth-first;
+// number returns the number after l's subtree.
+func (c *canon) number(l *ParameterList, n uint32) uint32 {
+	first := c.nObjs
+	c.firstObj[n] = first
+	c.nObjs += uint32(len(l.Objects))
 	next := n + 1
 	for _, ch := range l.Lists {
-		next = c.params(ch, next)
+		next = c.number(ch, next)
 	}
-	buf := c.buf
 	for j, o := range l.Objects {
-		block := uint32(len(buf))
-		c.parBlocks[first+uint32(j)] = block
-		c.patch16(buf, c.objRecs[first+uint32(j)], 4, block)
-		for i := range o.Params {
-			p := &o.Params[i]
-			buf = le.AppendUint32(buf, uint32(p.Name))
-			buf = le.AppendUint32(buf, uint32(p.Type)<<24)
-		}
+		c.firstPar[first+uint32(j)] = c.nPars
+		c.nPars += uint32(len(o.Params))
 	}
-	c.buf = buf
 	return next
 }
 
 var demoAIActionIdx = NameOf("DemoAIActionIdx")
 
-// collect orders parameter values the way Nintendo's files usually do: the root's first
-// seven objects first, then one object of a list before every second child list, then the
-// rest. AIProgram documents (first object DemoAIActionIdx) keep objects after child lists.
-// n is l's number depth-first; collect returns the number after l's subtree.
+// collect places parameter values in the order Nintendo's files usually do: the root's
+// first seven objects first, then one object of a list before every second child list,
+// then the rest. AIProgram documents (first object DemoAIActionIdx) keep objects after
+// child lists. n is l's number depth-first; collect returns the number after l's subtree.
 func (c *canon) collect(l *ParameterList, n uint32, top bool) uint32 {
 	first := c.firstObj[n]
 	next := 0
 	one := func() {
 		o := l.Objects[next]
+		r := c.firstPar[first+uint32(next)]
+		word := c.word[r:][:len(o.Params)]
 		for i := range o.Params {
-			p := param{first + uint32(next), uint32(i)}
-			if o.Params[i].Type.IsString() {
-				c.strs = append(c.strs, p)
-			} else {
-				c.data = append(c.data, p)
-			}
+			p := &o.Params[i]
+			word[i] = c.distance(r+uint32(i), c.value(p, r+uint32(i)), 0) | uint32(p.Type)<<24
 		}
 		next++
 	}
@@ -445,109 +427,256 @@ func (c *canon) collect(l *ParameterList, n uint32, top bool) uint32 {
 	return sub
 }
 
-func (c *canon) setDataOffset(p param, at uint32) {
-	rec := c.parBlocks[p.obj] + p.i*paramRecSize
-	d := (at - rec) / 4
+// distance is the word distance from parameter record r to its value at, plus extra
+// words, for the record's 24-bit field.
+func (c *canon) distance(r, at, extra uint32) uint32 {
+	rec := c.parStart + paramRecSize*r
+	d := (at-rec)/4 + extra
 	if d > 0xffffff {
 		if c.err == nil {
-			c.err = fmt.Errorf("aamp: data at %#x is too far from its parameter record at %#x", at, rec)
+			c.err = fmt.Errorf("aamp: data at %#x is too far from its parameter record at %#x", rec+4*d, rec)
 		}
-		return
+		return 0
 	}
-	le.PutUint32(c.buf[rec+4:], d|uint32(c.param(p).Type)<<24)
+	return d
 }
 
-func (pio *ParameterIO) writeCanonical() ([]byte, error) {
-	root := &pio.Root
-	nl, no, np := countTree(root)
-	// Room for the header, the records and about as much data again: the buffer is not
-	// grown a dozen times over.
-	records := headerSize + uint64(len(pio.Type)) + 4 + uint64(nl)*listRecSize + uint64(no)*objRecSize + uint64(np)*paramRecSize
-	c := &canon{
-		buf:       make([]byte, headerSize, min(2*records, 1<<30)),
-		listRecs:  make([]uint32, nl),
-		firstObj:  make([]uint32, nl),
-		objRecs:   make([]uint32, no),
-		objs:      make([]*ParameterObject, no),
-		parBlocks: make([]uint32, no),
-		data:      make([]param, 0, np),
+// value places the value of p, parameter record r, and returns its offset: a string's in
+// the string section, each distinct string once in the order first met; other values in
+// the data section, shared with the first identical bytes there (a buffer's offset is past
+// its count).
+func (c *canon) value(p *Parameter, r uint32) uint32 {
+	var w uint32
+	switch p.Type {
+	case TypeString32, TypeString64, TypeString256, TypeStringRef:
+		s := p.Value.(string)
+		k, added := c.strIdx.number(s)
+		if added {
+			c.strAt = append(c.strAt, c.strBytes)
+			c.strBytes += uint32(len(s)+4) &^ 3
+		}
+		c.strRecs = append(c.strRecs, r)
+		return c.dataStart + c.strAt[k]
+	// One-word values (most of them) are their word's first place, if it has one.
+	case TypeBool:
+		if p.Value.(bool) {
+			w = 1
+		}
+	case TypeF32:
+		w = math.Float32bits(p.Value.(float32))
+	case TypeInt:
+		w = uint32(p.Value.(int32))
+	case TypeU32:
+		w = p.Value.(uint32)
+	default:
+		return c.values(p)
 	}
-	c.buf = append(c.buf, pio.Type...)
-	c.buf = append(c.buf, 0)
-	c.align4()
-	pioOff := uint32(len(c.buf))
-	rootRec := uint32(len(c.buf))
-	c.buf = appendListRecord(c.buf, root)
-	c.lists(root, rootRec, 0)
-	c.objects(root, 0)
-	c.collect(root, 0, true)
-	c.params(root, 0)
+	if k := c.words.lookup(w); k >= 0 {
+		return c.dataStart + 4*uint32(c.place[k].first)
+	}
+	at := len(c.data)
+	c.data = le.AppendUint32(c.data, w)
+	c.indexWords(at)
+	return c.dataStart + uint32(at)
+}
 
-	// Data section: identical bytes already present at a word boundary are reused, the
-	// first such place in the section. Each word of the section is chained to the next
-	// place the same word is (words[w] holds the first and last place, next the links),
-	// so candidates come in the order of the file.
-	dataStart := uint32(len(c.buf))
-	type chain struct{ first, last int32 }
-	words := make(map[uint32]chain, len(c.data))
-	var next []int32 // by word number from dataStart; -1 ends a chain
-	var tmp []byte
-	for _, p := range c.data {
-		par := c.param(p)
-		tmp = encodeValue(tmp[:0], par)
-		found := -1
-		if ch, ok := words[le.Uint32(tmp)]; ok {
-			for cand := ch.first; cand >= 0; cand = next[cand] {
-				o := int(dataStart) + 4*int(cand)
-				if o+len(tmp) <= len(c.buf) && bytes.Equal(c.buf[o:o+len(tmp)], tmp) {
-					found = o
-					break
-				}
+// values places a value of several words.
+func (c *canon) values(p *Parameter) uint32 {
+	tmp := encodeValue(c.tmp[:0], p)
+	c.tmp = tmp
+	found := -1
+	if k := c.words.lookup(le.Uint32(tmp)); k >= 0 {
+		for cand := c.place[k].first; cand >= 0; cand = c.next[cand] {
+			o := 4 * int(cand)
+			if o+len(tmp) <= len(c.data) && bytes.Equal(c.data[o:o+len(tmp)], tmp) {
+				found = o
+				break
 			}
 		}
-		if found < 0 {
-			found = len(c.buf)
-			c.buf = append(c.buf, tmp...)
-			c.align4()
-			for o := found; o < len(c.buf); o += 4 {
-				w, k := le.Uint32(c.buf[o:]), int32(len(next))
-				next = append(next, -1)
-				if ch, ok := words[w]; ok {
-					next[ch.last] = k
-					words[w] = chain{ch.first, k}
-				} else {
-					words[w] = chain{k, k}
-				}
-			}
-		}
-		at := uint32(found)
-		if par.Type.IsBuffer() {
-			at += 4
-		}
-		c.setDataOffset(p, at)
 	}
-	c.align4()
-	strStart := uint32(len(c.buf))
-	seen := make(map[string]uint32, len(c.strs))
-	for _, p := range c.strs {
-		s := c.param(p).Value.(string)
-		at, ok := seen[s]
-		if !ok {
-			at = uint32(len(c.buf))
-			seen[s] = at
-			c.buf = append(c.buf, s...)
-			c.buf = append(c.buf, 0)
-			c.align4()
-		}
-		c.setDataOffset(p, at)
+	if found < 0 {
+		found = len(c.data)
+		c.data = align4(append(c.data, tmp...))
+		c.indexWords(found)
 	}
-	end := uint32(len(c.buf))
+	if p.Type.IsBuffer() {
+		found += 4
+	}
+	return c.dataStart + uint32(found)
+}
+
+// indexWords adds the words of the data section from byte from on to their chains.
+func (c *canon) indexWords(from int) {
+	for o := from; o < len(c.data); o += 4 {
+		at := int32(len(c.next))
+		c.next = append(c.next, -1)
+		if k, added := c.words.number(le.Uint32(c.data[o:])); added {
+			c.place = append(c.place, chain{at, at})
+		} else {
+			c.next[c.place[k].last] = at
+			c.place[k].last = at
+		}
+	}
+}
+
+// write places the records of l's child lists together at listEnd (where the list records
+// end so far) and descends into them, and writes l's objects' records and their
+// parameters'. rec is l's record, n its number depth-first; write returns the number after
+// l's subtree.
+func (c *canon) write(buf []byte, l *ParameterList, rec, n uint32) uint32 {
+	block := c.listEnd
+	first := c.firstObj[n]
+	putListRecord(buf[rec:], l, c.rel16(rec, block), c.rel16(rec, c.objStart+objRecSize*first))
+	c.listEnd += listRecSize * uint32(len(l.Lists))
+	for j, o := range l.Objects {
+		k := first + uint32(j)
+		orec := c.objStart + objRecSize*k
+		pb := c.parStart + paramRecSize*c.firstPar[k]
+		le.PutUint32(buf[orec:], uint32(o.Name))
+		le.PutUint16(buf[orec+4:], c.rel16(orec, pb))
+		le.PutUint16(buf[orec+6:], uint16(len(o.Params)))
+		recs := buf[pb:][:paramRecSize*len(o.Params)]
+		word := c.word[c.firstPar[k]:][:len(o.Params)]
+		for i := range o.Params {
+			le.PutUint32(recs[8*i:], uint32(o.Params[i].Name))
+			le.PutUint32(recs[8*i+4:], word[i])
+		}
+	}
+	n++
+	for i, ch := range l.Lists {
+		n = c.write(buf, ch, block+uint32(i)*listRecSize, n)
+	}
+	return n
+}
+
+func putListRecord(b []byte, l *ParameterList, lists, objs uint16) {
+	le.PutUint32(b, uint32(l.Name))
+	le.PutUint16(b[4:], lists)
+	le.PutUint16(b[6:], uint16(len(l.Lists)))
+	le.PutUint16(b[8:], objs)
+	le.PutUint16(b[10:], uint16(len(l.Objects)))
+}
+
+func (pio *ParameterIO) writeCanonical(sh shape) ([]byte, error) {
+	root := &pio.Root
+	nl, no, np := sh.lists, sh.objs, sh.params
+	pioOff := (headerSize + uint64(len(pio.Type)) + 1 + 3) &^ 3
+	objStart := pioOff + uint64(nl)*listRecSize
+	parStart := objStart + uint64(no)*objRecSize
+	dataStart := parStart + uint64(np)*paramRecSize
+	if dataStart+sh.dataBytes+sh.strBytes > math.MaxUint32 {
+		return nil, fmt.Errorf("aamp: document of %d bytes or more does not fit the u32 file size", dataStart+sh.dataBytes+sh.strBytes)
+	}
+	// The data and string sections are far smaller than their values before sharing: a
+	// read document's own sections (or, for others, a few kilobytes) are a better guess.
+	dataHint, strHint := uint64(4096), uint64(4096)
+	if pio.layout != nil {
+		dataHint, strHint = uint64(pio.layout.dataSize), uint64(pio.layout.strSize)
+	}
+	dataHint, strHint = min(dataHint, sh.dataBytes), min(strHint, sh.strBytes)
+	c := &canon{
+		objStart:  uint32(objStart),
+		parStart:  uint32(parStart),
+		dataStart: uint32(dataStart),
+		firstObj:  make([]uint32, nl),
+		firstPar:  make([]uint32, no),
+		word:      make([]uint32, np),
+		data:      make([]byte, 0, dataHint),
+		next:      make([]int32, 0, dataHint/4),
+		words:     newIndex(dataHint/4, hashWord),
+		strIdx:    newIndex(strHint/16, hashString(maphash.MakeSeed())),
+		strAt:     make([]uint32, 0, strHint/16),
+	}
+	c.number(root, 0)
+	c.collect(root, 0, true)
+	strStart := uint32(dataStart) + uint32(len(c.data))
+	end := strStart + c.strBytes
+	for _, r := range c.strRecs {
+		w := c.word[r]
+		c.word[r] = w&^0xffffff | c.distance(r, uint32(parStart)+paramRecSize*r+4*(w&0xffffff), uint32(len(c.data))/4)
+	}
+
+	buf := make([]byte, dataStart, end)
+	copy(buf, "AAMP")
+	for i, v := range []uint32{2, flagLittleEndian | flagUTF8, end, pio.Version, uint32(pioOff) - headerSize, nl, no, np, strStart - uint32(dataStart), end - strStart, 0} {
+		le.PutUint32(buf[4+4*i:], v)
+	}
+	copy(buf[headerSize:], pio.Type)
+	c.listEnd = uint32(pioOff) + listRecSize
+	c.write(buf, root, uint32(pioOff), 0)
+	buf = append(buf, c.data...)
+	for _, s := range c.strIdx.keys {
+		buf = append(buf, s...)
+		buf = align4(append(buf, 0))
+	}
 	if c.err != nil {
 		return nil, c.err
 	}
-	copy(c.buf, "AAMP")
-	for i, v := range []uint32{2, flagLittleEndian | flagUTF8, end, pio.Version, pioOff - headerSize, nl, no, np, strStart - dataStart, end - strStart, 0} {
-		le.PutUint32(c.buf[4+4*i:], v)
+	return buf, nil
+}
+
+// index numbers distinct keys in the order they are first met: an open-addressing table
+// of key numbers, grown to stay at most half full. It stands in for maps in the canonical
+// writer's sharing of data and strings, where Go maps (hashing, and tables sized for every
+// value when a tenth are distinct) were a quarter of the writer's time.
+type index[K comparable] struct {
+	keys  []K
+	slots []int32 // a key's number + 1, or 0 when empty; a power of two long
+	shift uint    // 64 - log2(len(slots)): a hash's top bits pick the first slot
+	hash  func(K) uint64
+}
+
+// newIndex makes an index with room for about expect keys.
+func newIndex[K comparable](expect uint64, hash func(K) uint64) index[K] {
+	expect = max(8, min(expect, 1<<24))
+	x := index[K]{hash: hash, keys: make([]K, 0, expect)}
+	x.resize(2 * expect)
+	return x
+}
+
+func (x *index[K]) resize(n uint64) {
+	bits := uint(64 - 1)
+	for uint64(1)<<(64-bits) < n {
+		bits--
 	}
-	return c.buf, nil
+	x.shift = bits
+	x.slots = make([]int32, 1<<(64-bits))
+	for k, key := range x.keys {
+		x.slots[x.free(key)] = int32(k + 1)
+	}
+}
+
+// free returns the slot where key is or would go.
+func (x *index[K]) free(key K) int {
+	mask := len(x.slots) - 1
+	i := int(x.hash(key) >> x.shift)
+	for x.slots[i] != 0 && x.keys[x.slots[i]-1] != key {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// lookup returns key's number, or -1.
+func (x *index[K]) lookup(key K) int {
+	return int(x.slots[x.free(key)]) - 1
+}
+
+// number returns key's number, giving it the next one if it is new.
+func (x *index[K]) number(key K) (k int, added bool) {
+	i := x.free(key)
+	if s := x.slots[i]; s != 0 {
+		return int(s) - 1, false
+	}
+	x.keys = append(x.keys, key)
+	x.slots[i] = int32(len(x.keys))
+	if 2*len(x.keys) > len(x.slots) {
+		x.resize(2 * uint64(len(x.slots)))
+	}
+	return len(x.keys) - 1, true
+}
+
+func hashWord(w uint32) uint64 { return uint64(w) * 0x9e3779b97f4a7c15 }
+
+func hashString(seed maphash.Seed) func(string) uint64 {
+	return func(s string) uint64 { return maphash.String(seed, s) }
 }

@@ -55,10 +55,16 @@ func Read(data []byte) (*Archive, error) {
 	if uint64(fileSize) > uint64(len(data)) {
 		return nil, errAt(0x8, "file size %d, input has %d bytes (cut short)", fileSize, len(data))
 	}
-	a := &Archive{BigEndian: bo == binary.BigEndian, layout: &archiveLayout{
-		reserved:  bo.Uint16(data[18:]),
-		sizeShort: uint32(len(data)) - fileSize,
-	}}
+	// The archive and its layout in one allocation.
+	both := &struct {
+		Archive
+		layout archiveLayout
+	}{}
+	a := &both.Archive
+	a.BigEndian = bo == binary.BigEndian
+	a.layout = &both.layout
+	a.layout.reserved = bo.Uint16(data[18:])
+	a.layout.sizeShort = uint32(len(data)) - fileSize
 
 	// SFAT
 	off := headerSize
@@ -98,47 +104,43 @@ func Read(data []byte) (*Archive, error) {
 		return nil, errAt(0xc, "data offset 0x%x outside 0x%x..0x%x (after the SFNT header, within the file)", dataOffset, names, len(data))
 	}
 	nameTable := data[names:dataOffset]
-	begins := make([]uint32, count)
 	body := data[dataOffset:]
 
 	a.Files = make([]File, count)
 	a.layout.files = count
-	attrs := make([]uint32, count)
-	for i := range a.Files {
+	placed := make([]placement, count) // one allocation for all files' facts
+	for i := range placed {
 		e := entries + i*sfatEntrySize
-		attrs[i] = bo.Uint32(data[e+4:])
+		placed[i] = placement{hash: bo.Uint32(data[e:]), attr: bo.Uint32(data[e+4:]), begin: bo.Uint32(data[e+8:])}
 	}
-	if err := a.readNames(nameTable, names, dataOffset, entries, attrs); err != nil {
+	if err := a.readNames(nameTable, names, dataOffset, entries, placed); err != nil {
 		return nil, err
 	}
-	placed := make([]placement, count) // one allocation for all files' facts
 	for i := range a.Files {
 		e := entries + i*sfatEntrySize
-		hash := bo.Uint32(data[e:])
-		begin := bo.Uint32(data[e+8:])
+		p := &placed[i]
 		end := bo.Uint32(data[e+12:])
 		f := &a.Files[i]
-		if attrs[i] != 0 {
-			if h := hashName(a.HashMultiplier, f.Name); h != hash && hashNameUnsigned(a.HashMultiplier, f.Name) != hash {
-				return nil, errAt(e, "SFAT entry %d: name hash 0x%08x, name %q hashes to 0x%08x", i, hash, f.Name, h)
+		if p.attr != 0 {
+			if h := hashName(a.HashMultiplier, f.Name); h != p.hash && hashNameUnsigned(a.HashMultiplier, f.Name) != p.hash {
+				return nil, errAt(e, "SFAT entry %d: name hash 0x%08x, name %q hashes to 0x%08x", i, p.hash, f.Name, h)
 			}
 		}
-		if begin > end || uint64(end) > uint64(len(body)) {
-			return nil, errAt(e+8, "SFAT entry %d: data range 0x%x..0x%x (relative to 0x%x) outside the 0x%x data bytes", i, begin, end, dataOffset, len(body))
+		if p.begin > end || uint64(end) > uint64(len(body)) {
+			return nil, errAt(e+8, "SFAT entry %d: data range 0x%x..0x%x (relative to 0x%x) outside the 0x%x data bytes", i, p.begin, end, dataOffset, len(body))
 		}
-		f.Data = body[begin:end:end]
-		placed[i] = placement{name: f.Name, data: f.Data, hash: hash, attr: attrs[i]}
-		f.placed = &placed[i]
-		begins[i] = begin
+		f.Data = body[p.begin:end:end]
+		p.name, p.data = f.Name, f.Data
+		f.placed = p
 	}
-	if err := a.recordLayout(entries, names, dataOffset, begins); err != nil {
+	if err := a.recordLayout(entries, names, dataOffset); err != nil {
 		return nil, err
 	}
 	// The tail: whatever follows the end of the last file's data (the writer's end, which is
 	// the data offset when no file has data).
 	end := dataOffset
-	for i := range a.Files {
-		end = max(end, dataOffset+begins[i]+uint32(len(a.Files[i].Data)))
+	for i := range placed {
+		end = max(end, dataOffset+placed[i].begin+uint32(len(placed[i].data)))
 	}
 	a.layout.tail, a.layout.tailAt = data[end:len(data):len(data)], end
 	return a, nil
@@ -146,22 +148,35 @@ func Read(data []byte) (*Archive, error) {
 
 // recordLayout checks that no two files' data overlap and records how each file's data
 // offset follows from the previous one, and the data section's offset from the name table.
-func (a *Archive) recordLayout(entries, names int, dataOffset uint32, begins []uint32) error {
-	order := make([]int, len(a.Files))
-	for i := range order {
-		order[i] = i
+func (a *Archive) recordLayout(entries, names int, dataOffset uint32) error {
+	begin := func(i int) uint32 { return a.Files[i].placed.begin }
+	// Writers put the data in SFAT order, and then the entries need no sorted copy.
+	var order []int // entries by data offset; nil when that is SFAT order
+	for i := 1; i < len(a.Files); i++ {
+		if begin(i) < begin(i-1) {
+			order = make([]int, len(a.Files))
+			for i := range order {
+				order[i] = i
+			}
+			slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(begin(x), begin(y)) })
+			break
+		}
 	}
-	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(begins[x], begins[y]) })
 	var prevEnd uint32
 	prev := -1
-	for _, i := range order {
+	for k := range a.Files {
+		i := k
+		if order != nil {
+			i = order[k]
+		}
+		begins := begin(i)
 		if len(a.Files[i].Data) == 0 {
 			continue
 		}
-		if prev >= 0 && begins[i] < prevEnd {
-			return errAt(entries+i*sfatEntrySize+8, "SFAT entry %d: data 0x%x..0x%x overlaps entry %d's data ending at 0x%x", i, begins[i], begins[i]+uint32(len(a.Files[i].Data)), prev, prevEnd)
+		if prev >= 0 && begins < prevEnd {
+			return errAt(entries+i*sfatEntrySize+8, "SFAT entry %d: data 0x%x..0x%x overlaps entry %d's data ending at 0x%x", i, begins, begins+uint32(len(a.Files[i].Data)), prev, prevEnd)
 		}
-		prev, prevEnd = i, begins[i]+uint32(len(a.Files[i].Data))
+		prev, prevEnd = i, begins+uint32(len(a.Files[i].Data))
 	}
 
 	namesEnd := uint32(names)
@@ -190,7 +205,7 @@ func (a *Archive) recordLayout(entries, names int, dataOffset uint32, begins []u
 	var g uint32
 	for i := range a.Files {
 		if len(a.Files[i].Data) > 0 {
-			g = gcd(g, dataOffset+begins[i])
+			g = gcd(g, dataOffset+begin(i))
 		}
 	}
 	a.MinAlignment = 4
@@ -202,7 +217,7 @@ func (a *Archive) recordLayout(entries, names int, dataOffset uint32, begins []u
 	prevEnd = dataOffset
 	for i := range a.Files {
 		f := &a.Files[i]
-		begin := dataOffset + begins[i]
+		begin := dataOffset + begin(i)
 		if begin < prevEnd {
 			// Data not in SFAT order: nothing to record; the writer will reorder.
 			f.placed.align = a.ruleAlignment(f.Name, f.Data)
@@ -224,53 +239,69 @@ func gcd(a, b uint32) uint32 {
 // readNames sets the named entries' names. Each name must end before the next name (in
 // table order) starts: names that share or overlap bytes would let a small table expand to
 // count times its size, and no writer produces them.
-func (a *Archive) readNames(table []byte, names int, dataOffset uint32, entries int, attrs []uint32) error {
-	order := make([]int, 0, len(attrs))
-	for i, attr := range attrs {
-		if attr != 0 {
-			order = append(order, i)
+func (a *Archive) readNames(table []byte, names int, dataOffset uint32, entries int, placed []placement) error {
+	off := func(i int) int { return int(placed[i].attr&0xFFFFFF) * 4 }
+	// Writers name every entry and store the names in SFAT order; then the entries are in
+	// table order already and need no sorted copy.
+	var order []int // the named entries in table order; nil when that is every entry in SFAT order
+	for i := range placed {
+		if placed[i].attr == 0 || i > 0 && off(i) <= off(i-1) {
+			order = make([]int, 0, len(placed))
+			for i := range placed {
+				if placed[i].attr != 0 {
+					order = append(order, i)
+				}
+			}
+			slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(off(x), off(y)) })
+			break
 		}
 	}
-	off := func(i int) int { return int(attrs[i]&0xFFFFFF) * 4 }
-	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(off(x), off(y)) })
-	// Each name's length first, then all names in one string, cut into each file's: a
-	// string per name was an allocation each.
-	lens := make([]int, len(order))
-	total := 0
-	for k, i := range order {
+	n := len(placed)
+	named := func(k int) int { return k }
+	if order != nil {
+		n = len(order)
+		named = func(k int) int { return order[k] }
+	}
+	if n == 0 {
+		return nil
+	}
+	last := 0 // where the last name in the table ends
+	for k := range n {
+		i := named(k)
 		start := off(i)
 		if start >= len(table) {
 			return errAt(entries+i*sfatEntrySize+4, "SFAT entry %d: name offset 0x%x outside the name table (0x%x bytes at 0x%x)", i, start, len(table), names)
 		}
 		limit := len(table)
-		if k+1 < len(order) {
-			next := order[k+1]
+		if k+1 < n {
+			next := named(k + 1)
 			if off(next) == start {
 				return errAt(entries+next*sfatEntrySize+4, "SFAT entry %d: name at 0x%x is also entry %d's name", next, names+start, i)
 			}
 			limit = min(off(next), len(table))
 		}
-		n := bytes.IndexByte(table[start:limit], 0)
-		if n < 0 {
+		end := bytes.IndexByte(table[start:limit], 0)
+		if end < 0 {
 			// What the name ran into is worded only here, on the error path.
 			what := fmt.Sprintf("the data at 0x%x", dataOffset)
-			if k+1 < len(order) {
-				what = fmt.Sprintf("entry %d's name at 0x%x", order[k+1], names+off(order[k+1]))
+			if k+1 < n {
+				what = fmt.Sprintf("entry %d's name at 0x%x", named(k+1), names+off(named(k+1)))
 			}
 			return errAt(entries+i*sfatEntrySize+4, "SFAT entry %d: name at 0x%x has no terminator before %s", i, names+start, what)
 		}
-		lens[k] = n
-		total += n
+		last = start + end
 	}
-	var all strings.Builder
-	all.Grow(total)
-	for k, i := range order {
-		all.Write(table[off(i) : off(i)+lens[k]])
-	}
-	text, at := all.String(), 0
-	for k, i := range order {
-		a.Files[i].Name = text[at : at+lens[k]]
-		at += lens[k]
+	// The names are cut from one copy of the table up to the last name's end (not the
+	// padding after it): a string per name was an allocation each.
+	text := string(table[:last])
+	for i := range placed {
+		if placed[i].attr != 0 {
+			name := text[off(i):]
+			if end := strings.IndexByte(name, 0); end >= 0 {
+				name = name[:end]
+			}
+			a.Files[i].Name = name // the last in the table ends with text
+		}
 	}
 	return nil
 }

@@ -245,3 +245,50 @@ func benchWrite(b *testing.B, write func(*Archive) ([]byte, error)) {
 		}
 	}
 }
+
+// TestReadOutOfOrder reads an archive whose names and data are stored in the reverse of
+// SFAT order, which no known writer does: the reader sorts the entries by name and by data
+// offset for its checks instead of taking SFAT order as table order.
+func TestReadOutOfOrder(t *testing.T) {
+	le := binary.LittleEndian
+	b := small(t)
+	// Names: "b.txt" first, then "a.txt"; entry 0 (a.txt) points at word 2, entry 1 at 0.
+	copy(b[0x48:], "b.txt\x00\x00\x00a.txt\x00\x00\x00")
+	le.PutUint32(b[0x24:], 0x01000002)
+	le.PutUint32(b[0x34:], 0x01000000)
+	// Data: b's 8 bytes first, then a's 4.
+	copy(b[0x58:], "BBBBBBBBAAAA")
+	le.PutUint32(b[0x28:], 8)
+	le.PutUint32(b[0x2C:], 12)
+	le.PutUint32(b[0x38:], 0)
+	le.PutUint32(b[0x3C:], 8)
+	a, err := Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range a.Files {
+		got = append(got, f.Name+"="+string(f.Data))
+	}
+	if s := strings.Join(got, " "); s != "a.txt=AAAA b.txt=BBBBBBBB" {
+		t.Fatalf("read %s", s)
+	}
+	out, err := a.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Written back with data in SFAT order: a.txt keeps the 8-byte gap it was read with
+	// after the data offset; b.txt, read out of order, is placed anew at the archive's
+	// alignment, 8 (every data offset read is a multiple of 8).
+	var ranges []string
+	for i := range 2 {
+		ranges = append(ranges, fmt.Sprintf("%d..%d", le.Uint32(out[0x28+16*i:]), le.Uint32(out[0x2C+16*i:])))
+	}
+	if s := strings.Join(ranges, " "); s != "8..12 16..24" {
+		t.Fatalf("data ranges written %s", s)
+	}
+	r, err := Read(out)
+	if err != nil || r.Files[0].Name != "a.txt" || string(r.Files[0].Data) != "AAAA" || r.Files[1].Name != "b.txt" || string(r.Files[1].Data) != "BBBBBBBB" {
+		t.Fatalf("rewritten archive reads back as %v, %v", r, err)
+	}
+}

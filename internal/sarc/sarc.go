@@ -87,6 +87,7 @@ type placement struct {
 	data  []byte
 	hash  uint32
 	attr  uint32 // raw SFAT name attribute: collision index << 24 | name offset / 4
+	begin uint32 // data offset from the data section's start
 	align uint32 // data begins at the previous file's end aligned to this...
 	pad   uint32 // ...or, when pad != 0, exactly pad bytes after it
 }

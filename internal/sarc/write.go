@@ -1,6 +1,7 @@
 package sarc
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"fmt"
@@ -12,43 +13,92 @@ import (
 // Bytes lays the archive out: header, SFAT sorted by hash, SFNT in SFAT order with each name
 // padded to 4 bytes, then the data in SFAT order. Files Read recorded and nobody changed keep
 // their recorded alignment or padding; other files get the public tools' alignment.
-func (a *Archive) Bytes() ([]byte, error) { return a.AppendBinary(nil) }
+//
+// The output is put together from its pieces by bytes.Join, which leaves the new buffer
+// uncleared before it copies: clearing it first was a second pass over megabytes.
+func (a *Archive) Bytes() ([]byte, error) {
+	p, tail, err := a.prepare()
+	if err != nil {
+		return nil, err
+	}
+	head := a.appendHead(make([]byte, 0, p.namesEnd), p)
+	pieces := make([][]byte, 0, 2*len(p.files)+3)
+	pieces = append(pieces, head)
+	at := uint64(len(head))
+	for i, f := range p.files {
+		pieces = appendZeros(pieces, p.begins[i]-at)
+		pieces = append(pieces, f.Data)
+		at = p.begins[i] + uint64(len(f.Data))
+	}
+	if at < p.dataOffset { // no data at all
+		pieces = appendZeros(pieces, p.dataOffset-at)
+	}
+	pieces = append(pieces, tail)
+	return bytes.Join(pieces, nil), nil
+}
+
+var zeros [0x2000]byte
+
+// appendZeros appends pieces of n zero bytes in all.
+func appendZeros(pieces [][]byte, n uint64) [][]byte {
+	for n > 0 {
+		k := min(n, uint64(len(zeros)))
+		pieces = append(pieces, zeros[:k])
+		n -= k
+	}
+	return pieces
+}
 
 // AppendBinary appends the archive as Bytes lays it out to dst (encoding.BinaryAppender).
 // A caller that writes archives repeatedly passes a buffer it reuses: a fresh buffer the size
 // of the archive for every write was most of the writer's cost (page faults on new memory,
 // its clearing, and the collector).
 func (a *Archive) AppendBinary(dst []byte) ([]byte, error) {
+	p, tail, err := a.prepare()
+	if err != nil {
+		return nil, err
+	}
+	base := len(dst)
+	out := a.appendHead(slices.Grow(dst, int(p.end)+len(tail)), p)
+	for i, f := range p.files {
+		out = append(out, make([]byte, p.begins[i]-uint64(len(out)-base))...)
+		out = append(out, f.Data...)
+	}
+	if uint64(len(out)-base) < p.dataOffset { // no data at all
+		out = append(out, make([]byte, p.dataOffset-uint64(len(out)-base))...)
+	}
+	return append(out, tail...), nil
+}
+
+// prepare plans the archive and decides on the modding tools' quirks: a wrong file size and
+// a stray tail are written back only while they describe the very bytes written (see
+// keepsQuirks). Otherwise the archive gets its true size and no tail (Warnings says so).
+func (a *Archive) prepare() (p *plan, tail []byte, err error) {
+	p, err = a.plan()
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.keepsQuirks(p) {
+		tail, p.sizeShort = a.layout.tail, a.layout.sizeShort
+	}
+	if total := p.end + uint64(len(tail)); total > math.MaxUint32 {
+		return nil, nil, fmt.Errorf("sarc: write: archive ends at 0x%x, past 4 GiB", total)
+	}
+	p.total = uint32(p.end) + uint32(len(tail))
+	return p, tail, nil
+}
+
+// appendHead appends the header, the SFAT and the SFNT.
+func (a *Archive) appendHead(out []byte, p *plan) []byte {
 	var bo binary.AppendByteOrder = binary.LittleEndian
 	if a.BigEndian {
 		bo = binary.BigEndian
 	}
-	p, err := a.plan()
-	if err != nil {
-		return nil, err
-	}
-	files, hashes, attrs, names, dataOffset, begins, end := p.files, p.hashes, p.attrs, p.names, p.dataOffset, p.begins, p.end
-	mult := a.multiplier()
-
-	// A modding tool's wrong file size and stray tail are written back only while they
-	// describe the very bytes written (see keepsQuirks). Otherwise the archive gets its true
-	// size and no tail (Warnings says so).
-	var tail []byte
-	var sizeShort uint32
-	if a.keepsQuirks(p) {
-		tail, sizeShort = a.layout.tail, a.layout.sizeShort
-	}
-	total := end + uint64(len(tail))
-	if total > math.MaxUint32 {
-		return nil, fmt.Errorf("sarc: write: archive ends at 0x%x, past 4 GiB", total)
-	}
-	base := len(dst)
-	out := slices.Grow(dst, int(total))
 	out = append(out, "SARC"...)
 	out = bo.AppendUint16(out, headerSize)
 	out = bo.AppendUint16(out, 0xFEFF)
-	out = bo.AppendUint32(out, uint32(total)-sizeShort)
-	out = bo.AppendUint32(out, uint32(dataOffset))
+	out = bo.AppendUint32(out, p.total-p.sizeShort)
+	out = bo.AppendUint32(out, uint32(p.dataOffset))
 	out = bo.AppendUint16(out, 0x0100)
 	var reserved, sfntReserved uint16
 	if a.layout != nil {
@@ -58,28 +108,19 @@ func (a *Archive) AppendBinary(dst []byte) ([]byte, error) {
 
 	out = append(out, "SFAT"...)
 	out = bo.AppendUint16(out, sfatHeadSize)
-	out = bo.AppendUint16(out, uint16(len(files)))
-	out = bo.AppendUint32(out, mult)
-	for i, f := range files {
-		out = bo.AppendUint32(out, hashes[i])
-		out = bo.AppendUint32(out, attrs[i])
-		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset))
-		out = bo.AppendUint32(out, uint32(begins[i]-dataOffset)+uint32(len(f.Data)))
+	out = bo.AppendUint16(out, uint16(len(p.files)))
+	out = bo.AppendUint32(out, a.multiplier())
+	for i, f := range p.files {
+		out = bo.AppendUint32(out, p.hashes[i])
+		out = bo.AppendUint32(out, p.attrs[i])
+		out = bo.AppendUint32(out, uint32(p.begins[i]-p.dataOffset))
+		out = bo.AppendUint32(out, uint32(p.begins[i]-p.dataOffset)+uint32(len(f.Data)))
 	}
 
 	out = append(out, "SFNT"...)
 	out = bo.AppendUint16(out, sfntHeadSize)
 	out = bo.AppendUint16(out, sfntReserved)
-	out = append(out, names...)
-
-	for i, f := range files {
-		out = append(out, make([]byte, begins[i]-uint64(len(out)-base))...)
-		out = append(out, f.Data...)
-	}
-	if uint64(len(out)-base) < dataOffset { // no data at all
-		out = append(out, make([]byte, dataOffset-uint64(len(out)-base))...)
-	}
-	return append(out, tail...), nil
+	return append(out, p.names...)
 }
 
 // plan is where Bytes puts everything: files in SFAT order with their hashes and name
@@ -92,6 +133,10 @@ type plan struct {
 	dataOffset uint64
 	begins     []uint64
 	end        uint64 // the last file's data end (the data offset without data)
+	namesEnd   uint64
+	// set by prepare: the archive's length with the tail kept, and how much less than that
+	// the header's file size says
+	total, sizeShort uint32
 }
 
 func (a *Archive) plan() (*plan, error) {
@@ -181,7 +226,7 @@ func (a *Archive) plan() (*plan, error) {
 		}
 	}
 
-	return &plan{files, hashes, attrs, names, dataOffset, begins, end}, nil
+	return &plan{files: files, hashes: hashes, attrs: attrs, names: names, dataOffset: dataOffset, begins: begins, end: end, namesEnd: namesEnd}, nil
 }
 
 // keepsQuirks reports whether Bytes keeps the recorded file size and tail: the archive is
