@@ -54,6 +54,30 @@ type reader struct {
 	// remaining structure records allowed by the header counts; they bound the tree even
 	// when child blocks are shared between parents.
 	listsLeft, objsLeft, paramsLeft uint32
+
+	// The records of the whole tree, allocated once from the header's counts (checked
+	// against the file's length) and handed out as each list and object is read: a list's
+	// children and an object's parameters were an allocation each.
+	lists   []ParameterList
+	listPtr []*ParameterList
+	objs    []ParameterObject
+	objPtr  []*ParameterObject
+	params  []Parameter
+
+	// Values already boxed, by the 4-byte word of the value sections they start at.
+	// Writers store each distinct value once and point every parameter holding it there
+	// (nine in ten parameters of a typical file share a value), so one boxed value serves
+	// them all: a value in an interface is a copy nobody can change through another
+	// parameter. Slices (buffers, curves) are never shared this way.
+	boxes []box
+	boxLo uint32 // the file offset of boxes[0]
+}
+
+// box is a value read at one offset as one type, and the bytes it took from the budget.
+type box struct {
+	t    Type
+	size uint32
+	v    any
 }
 
 // Read parses a version 2, little-endian parameter archive.
@@ -122,6 +146,15 @@ func Read(data []byte) (*ParameterIO, error) {
 			params: make([]uint32, 0, h.nParams),
 		},
 	}
+	r.lists = make([]ParameterList, h.nLists)
+	r.listPtr = make([]*ParameterList, h.nLists)
+	r.objs = make([]ParameterObject, h.nObjs)
+	r.objPtr = make([]*ParameterObject, h.nObjs)
+	r.params = make([]Parameter, h.nParams)
+	// Values lie in the data and string sections, at the end of the file before the
+	// unknown words (tail is checked against the file's length above).
+	r.boxLo = uint32(uint64(len(data))-tail) &^ 3
+	r.boxes = make([]box, (uint32(len(data))-r.boxLo)/4)
 	pio := &ParameterIO{Version: h.pioVersion, Type: typ, layout: r.lay}
 	if err := r.readList(uint32(rootOff), &pio.Root, 0); err != nil {
 		return nil, err
@@ -188,17 +221,17 @@ func (r *reader) readList(off uint32, l *ParameterList, depth int) error {
 	if uint32(nl) > r.listsLeft || uint32(no) > r.objsLeft {
 		return formatErr(off, "list claims %d lists and %d objects; header allows %d and %d more", nl, no, r.listsLeft, r.objsLeft)
 	}
-	// One allocation for a list's children of each kind, not one per child.
-	lists := make([]ParameterList, nl)
-	l.Lists = make([]*ParameterList, nl)
+	// The counts were checked against what the header allows, so the records are there.
+	lists := take(&r.lists, int(nl))
+	l.Lists = take(&r.listPtr, int(nl))
 	for i := range l.Lists {
 		l.Lists[i] = &lists[i]
 		if err := r.readList(lb+uint32(i)*listRecSize, l.Lists[i], depth+1); err != nil {
 			return err
 		}
 	}
-	objs := make([]ParameterObject, no)
-	l.Objects = make([]*ParameterObject, no)
+	objs := take(&r.objs, int(no))
+	l.Objects = take(&r.objPtr, int(no))
 	for i := range l.Objects {
 		l.Objects[i] = &objs[i]
 		if err := r.readObject(ob+uint32(i)*objRecSize, l.Objects[i]); err != nil {
@@ -225,13 +258,39 @@ func (r *reader) readObject(off uint32, o *ParameterObject) error {
 		return formatErr(off, "object claims %d parameters; header allows %d more", np, r.paramsLeft)
 	}
 	r.paramsLeft -= uint32(np)
-	o.Params = make([]Parameter, np)
+	o.Params = take(&r.params, int(np))
 	for i := range o.Params {
 		if err := r.readParam(pb+uint32(i)*paramRecSize, &o.Params[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// take cuts the next n records from the front of *slab, with no room to grow into the
+// records after them. Records are taken for a list's children before they are read, so a
+// file whose lists claim more children than the header counts (an error once they are
+// read) can ask for more than is left: those get records of their own, as before.
+func take[T any](slab *[]T, n int) []T {
+	if n > len(*slab) {
+		return make([]T, n)
+	}
+	s := (*slab)[:n:n]
+	*slab = (*slab)[n:]
+	return s
+}
+
+// boxed returns the box for a value of type t at off, or nil for a value outside the
+// value sections. A box whose type differs (bytes read as two types) is not used.
+func (r *reader) boxed(off uint32, t Type) *box {
+	if off < r.boxLo || off&3 != 0 || int((off-r.boxLo)/4) >= len(r.boxes) {
+		return nil
+	}
+	b := &r.boxes[(off-r.boxLo)/4]
+	if b.v != nil && b.t != t {
+		return nil
+	}
+	return b
 }
 
 // need takes n bytes at off for a parameter of type t's value (or, with count, its buffer's
@@ -268,6 +327,17 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 		return formatErr(off, "data offset overflows")
 	}
 	r.lay.params = append(r.lay.params, at)
+	b := r.boxed(at, p.Type)
+	if b != nil && b.v != nil {
+		// These bytes passed every check as this type before; they take from the budget
+		// again, as a value read anew would.
+		if err := r.need(at, uint64(b.size), p.Type, false); err != nil {
+			return err
+		}
+		p.Value = b.v
+		return nil
+	}
+	budget := r.budget
 	switch p.Type {
 	case TypeBool:
 		if err := r.need(at, 4, p.Type, false); err != nil {
@@ -391,5 +461,19 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 	default:
 		return formatErr(off, "unknown parameter type %d", uint8(p.Type))
 	}
+	if b != nil && p.Type.shareable() {
+		*b = box{t: p.Type, size: uint32(budget - r.budget), v: p.Value}
+	}
 	return nil
+}
+
+// shareable reports whether a value of type t may be one boxed value for every parameter
+// holding it: true for the values an interface holds as a copy, false for slices.
+func (t Type) shareable() bool {
+	switch t {
+	case TypeBool, TypeF32, TypeInt, TypeU32, TypeVec2, TypeVec3, TypeVec4, TypeColor, TypeQuat,
+		TypeString32, TypeString64, TypeString256, TypeStringRef:
+		return true
+	}
+	return false
 }

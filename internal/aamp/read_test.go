@@ -109,3 +109,82 @@ func TestReadSharedDataBudget(t *testing.T) {
 		t.Fatalf("err = %v, want the decoding budget error", err)
 	}
 }
+
+// TestReadSharedValues: parameters whose values the writer stored once each get the value,
+// and an edit of one of them reaches only that parameter.
+func TestReadSharedValues(t *testing.T) {
+	v3 := Vec3{1, 2, 3}
+	params := []Parameter{
+		{1, TypeF32, float32(1.5)}, {2, TypeStringRef, "abc"}, {3, TypeVec3, v3},
+		{4, TypeF32, float32(1.5)}, {5, TypeStringRef, "abc"}, {6, TypeVec3, v3},
+		{7, TypeInt, int32(70000)}, {8, TypeInt, int32(70000)}, {9, TypeBool, true}, {10, TypeBool, true},
+	}
+	pio := &ParameterIO{Type: "xml", Root: ParameterList{Name: RootName, Objects: []*ParameterObject{{Name: 1, Params: params}}}}
+	out, err := pio.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The value each parameter record points at (params from 0x48, 8 bytes each).
+	at := func(i int) uint32 {
+		rec := uint32(0x48 + 8*i)
+		return rec + 4*(le.Uint32(out[rec+4:])&0xffffff)
+	}
+	for _, pair := range [][2]int{{0, 3}, {1, 4}, {2, 5}, {6, 7}} {
+		if at(pair[0]) != at(pair[1]) {
+			t.Fatalf("parameters %d and %d are stored apart (%#x, %#x): the test needs them shared", pair[0], pair[1], at(pair[0]), at(pair[1]))
+		}
+	}
+	got, err := Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := got.Root.Objects[0].Params
+	for i := range params {
+		if read[i] != params[i] {
+			t.Errorf("parameter %d = %#v, want %#v", i, read[i], params[i])
+		}
+	}
+	read[3].Value = float32(2.5)
+	read[5].Value = Vec3{4, 5, 6}
+	again, err := got.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append([]Parameter(nil), params...)
+	want[3].Value, want[5].Value = float32(2.5), Vec3{4, 5, 6}
+	for i, p := range back.Root.Objects[0].Params {
+		if p != want[i] {
+			t.Errorf("after the edit, parameter %d = %#v, want %#v", i, p, want[i])
+		}
+	}
+}
+
+// TestReadSameBytesTwoTypes: bytes one parameter reads as f32 and another as int give each
+// parameter its own type's value.
+func TestReadSameBytesTwoTypes(t *testing.T) {
+	pio := &ParameterIO{Type: "xml", Root: ParameterList{Name: RootName, Objects: []*ParameterObject{
+		{Name: 1, Params: []Parameter{{1, TypeF32, float32(1)}, {2, TypeInt, int32(5)}, {3, TypeF32, float32(1)}}},
+	}}}
+	out, err := pio.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Point the int (record at 0x50) at the float's value (record 0x48's).
+	w0, w1 := le.Uint32(out[0x48+4:]), le.Uint32(out[0x50+4:])
+	value := 0x48 + 4*(w0&0xffffff)
+	le.PutUint32(out[0x50+4:], w1&0xff000000|(value-0x50)/4)
+	got, err := Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Parameter{{1, TypeF32, float32(1)}, {2, TypeInt, int32(0x3f800000)}, {3, TypeF32, float32(1)}}
+	for i, p := range got.Root.Objects[0].Params {
+		if p != want[i] {
+			t.Errorf("parameter %d = %#v, want %#v", i, p, want[i])
+		}
+	}
+}
