@@ -1,0 +1,69 @@
+package graph
+
+import (
+	"strings"
+	"testing"
+)
+
+var allMemberSets = map[string]*memberSet{
+	"document": documentMembers, "expressions": expressionsMembers, "function": functionMembers,
+	"module": moduleMembers, "moduleCall": moduleCallMembers, "replacement": replacementMembers,
+	"enumRelocation": enumRelocationMembers, "target": targetMembers, "section58": section58Members,
+	"command": commandMembers, "node": nodeMembers, "output": outputMembers, "jump": jumpMembers,
+	"action": actionMembers, "stateInfo": stateInfoMembers, "property": propertyMembers,
+	"input": inputMembers, "source": sourceMembers, "child": childMembers,
+	"condition": conditionMembers, "attachment": attachmentMembers,
+	"blackboardParam": blackboardParamMembers,
+}
+
+// Each name reads as its own index, and names that differ in one byte, a byte more or less,
+// or only in case read as unknown.
+func TestMemberSetIndex(t *testing.T) {
+	for kind, set := range allMemberSets {
+		for i, n := range set.names {
+			if got := set.index([]byte(n)); got != i {
+				t.Errorf("%s: index(%q) = %d, want %d", kind, n, got, i)
+			}
+			for _, near := range []string{n + "s", n[:len(n)-1], strings.ToUpper(n[:1]) + n[1:],
+				n[:len(n)-1] + string(n[len(n)-1]^1)} {
+				if got := set.index([]byte(near)); got != -1 && set.names[got] != near {
+					t.Errorf("%s: index(%q) = %d (%s)", kind, near, got, set.names[got])
+				}
+			}
+		}
+		if got := set.index(nil); got != -1 {
+			t.Errorf("%s: index of the empty name = %d", kind, got)
+		}
+	}
+	if i := conditionMembers.index([]byte("maxBlackboard")); i != condMaxBlackboard {
+		t.Errorf("maxBlackboard reads as %d, want %d", i, condMaxBlackboard)
+	}
+}
+
+// A quoted name is found only whole, with its colon, and not past the end of the text.
+func TestQuotedNameAt(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		at         int
+		want       bool
+	}{
+		{"x", `{"x":1,"y":2}`, 1, true},
+		{"x", `{"x" :1,"y":2}`, 1, false},
+		{"x", `{"x":`, 1, false}, // fewer than eight bytes left: left to the general reader
+		{"id", `{"id":1,"y":2}`, 1, true},
+		{"id", `{"ix":1,"y":2}`, 1, false},
+		{"className", `{"className":"a"}`, 1, true},
+		{"className", `{"classNamf":"a"}`, 1, false},
+		{"className", `{"className":`, 1, true},
+		{"className", `{"className"`, 1, false},
+		{"parentBlackboardId", `{"parentBlackboardId":1}`, 1, true},
+		{"parentBlackboardId", `{"parentBlackbxardId":1}`, 1, false},
+		{"parentBlackboardId", `{"parentBlackboardIx":1}`, 1, false},
+		{"minBlackboard", `{"maxBlackboard":1}`, 1, false},
+	} {
+		q := newQuotedName(c.name)
+		if got := q.at([]byte(c.text), c.at); got != c.want {
+			t.Errorf("%q at %d of %s = %v, want %v", c.name, c.at, c.text, got, c.want)
+		}
+	}
+}
