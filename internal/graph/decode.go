@@ -78,7 +78,10 @@ func dropProblems(ps []Problem, at []int) []Problem {
 }
 
 type frame struct {
-	key []byte // the member being read, in an object
+	// member is the member being read, in an object: its index in set.names, or keyed
+	// (its name is key, not one of the set's), or -1 (none, or its name is being read).
+	member int
+	key    []byte
 	idx int    // the element being read, in an array; in an object, >= 0 once a member was read
 	arr bool
 	// set is the members the object may have; seen has bit i set once set.names[i] was
@@ -205,6 +208,10 @@ func (s *memberSet) index(key []byte) int {
 	}
 	return i
 }
+
+// keyed is frame.member for a member named by frame.key: the set has no such name, or it is
+// still being told.
+const keyed = -2
 
 // noMembers is the set of an object before its reader names one: every member is unknown.
 var noMembers = &memberSet{}
@@ -453,7 +460,7 @@ func (d *dec) expect(set *memberSet) { d.frames[len(d.frames)-1].set = set }
 
 // missing reports the required members an object ends without, at its closing brace.
 func (d *dec) missing(f *frame) {
-	f.key = nil // the path of the object itself
+	f.member = -1 // the path of the object itself
 	for _, i := range f.set.reqAt {
 		if f.seen&(1<<i) == 0 && len(d.problems) < maxProblems {
 			d.missingAt = append(d.missingAt, len(d.problems))
@@ -498,13 +505,17 @@ func (d *dec) path(member string) string {
 			b.WriteByte(']')
 			continue
 		}
-		if f.key == nil {
+		if f.member == -1 {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.Write(f.key)
+		if f.member >= 0 {
+			b.WriteString(f.set.names[f.member])
+		} else {
+			b.Write(f.key)
+		}
 	}
 	if member != "" {
 		if b.Len() > 0 {
@@ -517,7 +528,7 @@ func (d *dec) path(member string) string {
 
 // nodeIndex is the index of the node being read, or -1.
 func (d *dec) nodeIndex() int {
-	if len(d.frames) >= 2 && string(d.frames[0].key) == "nodes" && d.frames[1].arr {
+	if len(d.frames) >= 2 && d.frames[0].member == docNodes && d.frames[0].set == documentMembers && d.frames[1].arr {
 		return d.frames[1].idx
 	}
 	return -1
@@ -553,7 +564,7 @@ func (d *dec) begin(open byte, what string, nullOK bool) bool {
 		if !d.Enter() {
 			return false
 		}
-		d.frames = append(d.frames, frame{idx: -1, arr: open == '[', set: noMembers, keysFrom: len(d.keys)})
+		d.frames = append(d.frames, frame{idx: -1, arr: open == '[', member: -1, set: noMembers, keysFrom: len(d.keys)})
 		return true
 	}
 	if c == 'n' && nullOK {
@@ -635,10 +646,10 @@ func (d *dec) nextKey() bool {
 	}
 	if i < len(set.quoted) {
 		d.Pos += len(set.quoted[i].text)
-		f.key = d.Data[d.keyAt+1 : d.Pos-2]
 	} else {
-		f.key = nil // a problem in the name itself is the object's
+		f.member = -1 // a problem in the name itself is the object's
 		f.key = d.memberName()
+		f.member = keyed
 		if d.peek() != ':' {
 			d.syntax("want : after a member name")
 			return false
@@ -652,6 +663,7 @@ func (d *dec) nextKey() bool {
 	}
 	var dup bool
 	if i >= 0 {
+		f.member = i
 		f.next = i + 1
 		bit := uint64(1) << i
 		dup = f.seen&bit != 0
