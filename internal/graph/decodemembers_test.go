@@ -67,3 +67,29 @@ func TestQuotedNameAt(t *testing.T) {
 		}
 	}
 }
+
+// shortInt takes short plain integers and leaves every other number, and its place, to
+// Number.
+func TestShortInt(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		v    int64
+		ok   bool
+	}{
+		{"0,", 0, true}, {"7}", 7, true}, {"12,", 12, true}, {"-5]", -5, true},
+		{"999999999,", 999999999, true}, {"-999999999", -999999999, true},
+		{"1000000000,", 0, false}, {"-0,", 0, false}, {"01,", 0, false}, {"1.5,", 0, false},
+		{"1e3,", 0, false}, {"1E3,", 0, false}, {"-,", 0, false}, {"-x", 0, false}, {"", 0, false},
+	} {
+		d := &dec{}
+		d.Data = []byte(c.text)
+		v, ok := d.shortInt()
+		wantPos := 0
+		if c.ok {
+			wantPos = strings.IndexAny(c.text+",", ",}]")
+		}
+		if v != c.v || ok != c.ok || d.Pos != wantPos {
+			t.Errorf("shortInt(%q) = %d, %v at %d; want %d, %v at %d", c.text, v, ok, d.Pos, c.v, c.ok, wantPos)
+		}
+	}
+}
