@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,51 @@ func TestShortInt(t *testing.T) {
 		if v != c.v || ok != c.ok || d.Pos != wantPos {
 			t.Errorf("shortInt(%q) = %d, %v at %d; want %d, %v at %d", c.text, v, ok, d.Pos, c.v, c.ok, wantPos)
 		}
+	}
+}
+
+// Short integers read in one pass report the same problems, with the number's own text, as
+// the numbers left to Number; a value's number is held as read, after any spaces.
+func TestDecodeShortNumbers(t *testing.T) {
+	js := []byte(`{"format":"x","nodes":[{"id":-3,"type":"T","name":"A","x": 12,"y":-7,
+ "properties":[{"name":"P","type":"u32","value": -5},{"name":"Q","type":"int","value":  42},
+  {"name":"R","type":"float","value": 9},{"name":"S","type":"vec3f","value":[1, -2,30]}],
+ "jumps":[{"node":1,"type": 256}]}]}`)
+	_, err := Decode(js)
+	var pe *ProblemsError
+	if !errors.As(err, &pe) {
+		t.Fatalf("want problems, got %v", err)
+	}
+	want := []string{
+		"nodes[0].id: line 1:30: -3 is out of range (0 to 2147483647) @1:30",
+		"nodes[0].properties[0].value: line 2:50: -5 is out of the u32 range (0 to 4294967295) @2:50",
+		"nodes[0].jumps[0].type: line 4:29: 256 is out of range (0 to 255) @4:29",
+	}
+	var got []string
+	for _, p := range pe.Problems {
+		if !strings.HasSuffix(p.Msg, "missing") {
+			got = append(got, p.String()+" @"+itoa(p.Line)+":"+itoa(p.Column))
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	d, err := Decode([]byte(`{"format":"x","nodes":[{"id":3,"x": -12,"y":7,"properties":[{"name":"Q","type":"int","value":  -42},
+  {"name":"R","type":"float","value": 9},{"name":"S","type":"vec3f","value":[1, -2,30]}]}]}`))
+	if err != nil {
+		t.Fatal(err) // another format: its missing members are not problems here
+	}
+	n := d.Nodes[0]
+	if n.ID != 3 || n.X != -12 || n.Y != 7 || len(n.Properties) != 3 {
+		t.Fatalf("node %d at %v,%v with %d properties", n.ID, n.X, n.Y, len(n.Properties))
+	}
+	if v := n.Properties[0].Value.Int; v != -42 {
+		t.Errorf("int value %d, want -42", v)
+	}
+	if v := n.Properties[1].Value.Float; v != 9 {
+		t.Errorf("float value %v, want 9", v)
+	}
+	if v := n.Properties[2].Value.Vec; v != [3]Float{1, -2, 30} {
+		t.Errorf("vec3f value %v, want [1 -2 30]", v)
 	}
 }
