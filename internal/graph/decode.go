@@ -3,8 +3,10 @@ package graph
 import (
 	"ainbeditor/internal/chunk"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -76,64 +78,393 @@ func dropProblems(ps []Problem, at []int) []Problem {
 }
 
 type frame struct {
-	key []byte // the member being read, in an object
+	// member is the member being read, in an object: its index in set.names, or keyed
+	// (its name is key, not one of the set's), or -1 (none, or its name is being read).
+	member int
+	key    []byte
 	idx int    // the element being read, in an array; in an object, >= 0 once a member was read
 	arr bool
-	// req lists the members the object must have (see require); seen has bit i set once
-	// req[i] was read.
-	req  []string
-	seen uint32
-	next int // the index in req after the last member found
-	// keys marks the member names read so far, one bit for each name's keyHash; dec.keys
-	// lists those req does not (seen tells a second required one), this object's from
-	// keysFrom. Only names whose bit is set already are compared with the others, so
-	// finding duplicates costs little.
+	// set is the members the object may have; seen has bit i set once set.names[i] was
+	// read, which tells a second one and, at the end, a missing one.
+	set  *memberSet
+	seen uint64
+	next int // the index in set.names after the last member found
+	// keys marks the unknown member names read so far, one bit for each name's keyBit;
+	// dec.keys lists them, this object's from keysFrom. Only names whose bit is set already
+	// are compared with the others, so finding a second one costs little.
 	keys     uint64
 	keysFrom int
 }
 
-// The members each object must have are listed in members.go, derived from types.go's tags.
+// A memberSet is the members one kind of object may have, each read as its index in names
+// once: the index then serves the check for a second member of a name, the check for
+// missing ones and the reader's switch, where comparing the name at each of them cost 150
+// to 190 instructions a member (a mid-size document has 10,000).
+type memberSet struct {
+	names []string // in the order the encoder writes them, so the next one is tried first
+	req   uint64   // bit i set when names[i] is required
+	// reqAt is the index of each member members.go requires, in its order, the order the
+	// missing ones are reported in.
+	reqAt []int
+	// slot holds 1 + the index of the name whose hash is the slot's index, 0 for none: the
+	// multipliers are found when the set is made so that no two names share a slot.
+	slot   [64]uint8
+	m1, m2 uint
+	// quoted holds each name as the encoder writes it, quoted and with its colon, compared
+	// with the text a word at a time.
+	quoted []quotedName
+}
 
-// require makes the object just begun report each member of req it ends without, as a
-// problem at that member's path ("nodes[3].name: missing").
-func (d *dec) require(req []string) { d.frames[len(d.frames)-1].req = req }
+// A quotedName is the text "name": as its first and last eight bytes (overlapping, or the
+// first ones masked when it is shorter), so that finding it at an offset is two loads and
+// compares where a string comparison was a call.
+type quotedName struct {
+	head, mask, tail uint64
+	text             string
+}
 
-// seenRequired marks the member just read as present, if the object requires it, and
-// reports whether it was read before. A required member's bit tells a second one at once, so only
-// the other members go to dec.duplicate.
-func (f *frame) seenRequired() (required, dup bool) {
-	i := f.next
-	// The encoder writes required members in their list's order: the one after the last
-	// found is tried first.
-	if i >= len(f.req) || !sameKey(f.req[i], f.key) {
-		for i = 0; i < len(f.req) && !sameKey(f.req[i], f.key); i++ {
+func newQuotedName(name string) quotedName {
+	q := quotedName{text: `"` + name + `":`}
+	var b [8]byte
+	copy(b[:], q.text)
+	q.head = binary.LittleEndian.Uint64(b[:])
+	q.mask = ^uint64(0)
+	if len(q.text) < 8 {
+		q.mask = 1<<(8*len(q.text)) - 1
+	} else {
+		q.tail = binary.LittleEndian.Uint64([]byte(q.text[len(q.text)-8:]))
+	}
+	return q
+}
+
+// at reports whether text holds q at p.
+func (q *quotedName) at(text []byte, p int) bool {
+	n := len(q.text)
+	if p+8 > len(text) || p+n > len(text) || binary.LittleEndian.Uint64(text[p:])&q.mask != q.head {
+		return false
+	}
+	return n <= 8 || binary.LittleEndian.Uint64(text[p+n-8:]) == q.tail &&
+		(n <= 16 || string(text[p+8:p+n-8]) == q.text[8:n-8])
+}
+
+// members makes a memberSet of names, required ones req (from members.go).
+func members(req []string, names ...string) *memberSet {
+	s := &memberSet{names: names}
+	for _, n := range names {
+		s.quoted = append(s.quoted, newQuotedName(n))
+	}
+	if len(names) > 64 {
+		panic("graph: more than 64 members in an object")
+	}
+	for _, r := range req {
+		i := slices.Index(names, r)
+		if i < 0 {
+			panic("graph: required member " + r + " is not in its object's list")
 		}
-		if i == len(f.req) {
-			return false, false
+		s.reqAt = append(s.reqAt, i)
+		s.req |= 1 << i
+	}
+	for s.m1 = 1; s.m1 < 64; s.m1++ {
+		for s.m2 = 1; s.m2 < 64; s.m2++ {
+			if s.fill() {
+				return s
+			}
 		}
 	}
-	f.next = i + 1
-	bit := uint32(1) << i
-	dup = f.seen&bit != 0
-	f.seen |= bit
-	return true, dup
+	panic("graph: no hash tells the members " + strings.Join(names, ",") + " apart")
 }
 
-// sameKey compares lengths and first bytes before calling for the whole comparison.
-func sameKey(m string, key []byte) bool {
-	return len(m) == len(key) && len(m) > 0 && m[0] == key[0] && m == string(key)
+// fill places each name in its slot, false if two share one.
+func (s *memberSet) fill() bool {
+	s.slot = [64]uint8{}
+	for i, n := range s.names {
+		h := s.hash(unsafe.Slice(unsafe.StringData(n), len(n)))
+		if s.slot[h] != 0 {
+			return false
+		}
+		s.slot[h] = uint8(i + 1)
+	}
+	return true
 }
+
+// hash mixes a name's length and its first, second, middle and last bytes ("minBlackboard"
+// and "maxBlackboard" differ only in the second).
+func (s *memberSet) hash(key []byte) uint {
+	n, second := len(key), 1
+	if n == 1 {
+		second = 0
+	}
+	return (uint(n) + uint(key[0])*s.m1 + uint(key[second])*s.m2 + uint(key[n/2]) + uint(key[n-1])) & 63
+}
+
+// index is key's index in names, or -1.
+func (s *memberSet) index(key []byte) int {
+	if len(key) == 0 {
+		return -1
+	}
+	i := int(s.slot[s.hash(key)]) - 1
+	if i < 0 || s.names[i] != string(key) {
+		return -1
+	}
+	return i
+}
+
+// keyed is frame.member for a member named by frame.key: the set has no such name, or it is
+// still being told.
+const keyed = -2
+
+// noMembers is the set of an object before its reader names one: every member is unknown.
+var noMembers = &memberSet{}
+
+// The members of each kind of object; the readers switch on these indices.
+const (
+	docFormat = iota
+	docName
+	docVersion
+	docFilename
+	docCategory
+	docCommands
+	docNodes
+	docAttachments
+	docBlackboard
+	docExpressions
+	docModules
+	docModuleCall
+	docReplacements
+	docEnumRelocations
+	docSection58
+	docHasSection6C
+	docLayout
+)
+
+var documentMembers = members(reqDocument, "format", "name", "version", "filename", "category",
+	"commands", "nodes", "attachments", "blackboard", "expressions", "modules", "moduleCall",
+	"replacements", "enumRelocations", "section58", "hasSection6C", "layout")
+
+const (
+	exprVersion = iota
+	exprFunctions
+)
+
+var expressionsMembers = members(reqExpressions, "version", "functions")
+
+const (
+	fnText = iota
+	fnParsedText
+)
+
+var functionMembers = members(reqFunction, "text", "parsedText")
+
+const (
+	modPath = iota
+	modCategory
+	modInstances
+)
+
+var moduleMembers = members(reqModule, "path", "category", "instances")
+
+const (
+	callBlackboardID = iota
+	callParentBlackboardID
+)
+
+var moduleCallMembers = members(reqModuleCall, "blackboardId", "parentBlackboardId")
+
+const (
+	replType = iota
+	replNode
+	replIndex
+	replNew
+)
+
+var replacementMembers = members(reqReplacement, "type", "node", "index", "new")
+
+const (
+	relocClassName = iota
+	relocValueName
+	relocTarget
+)
+
+var enumRelocationMembers = members(reqEnumRelocation, "className", "valueName", "target")
+
+const (
+	targetNode = iota
+	targetAttachment
+	targetProperty
+	targetInput
+)
+
+var targetMembers = members(nil, "node", "attachment", "property", "input")
+
+const (
+	s58Description = iota
+	s58Unknown
+)
+
+var section58Members = members(reqSection58, "description", "unknown")
+
+const (
+	cmdName = iota
+	cmdGUID
+	cmdRoot
+	cmdSecondary
+)
+
+var commandMembers = members(reqCommand, "name", "guid", "root", "secondary")
+
+const (
+	nodeID = iota
+	nodeType
+	nodeName
+	nodeGUID
+	nodeQuery
+	nodeModuleCaller
+	nodeResidentInit
+	nodeMultiParamV2
+	nodeX
+	nodeY
+	nodePinned
+	nodeProperties
+	nodeInputs
+	nodeOutputs
+	nodeChildren
+	nodeJumps
+	nodeQueries
+	nodeAttachments
+	nodeActions
+	nodeStateInfo
+)
+
+var nodeMembers = members(reqNode, "id", "type", "name", "guid", "query", "moduleCaller",
+	"residentInit", "multiParamV2", "x", "y", "pinned", "properties", "inputs", "outputs",
+	"children", "jumps", "queries", "attachments", "actions", "stateInfo")
+
+const (
+	outName = iota
+	outType
+	outClassName
+	outConnected
+)
+
+var outputMembers = members(reqOutput, "name", "type", "className", "connected")
+
+const (
+	jumpNode = iota
+	jumpType
+	jumpCommand
+	jumpPostCalc
+)
+
+var jumpMembers = members(reqJump, "node", "type", "command", "postCalc")
+
+const (
+	actSlot = iota
+	actAction
+)
+
+var actionMembers = members(reqAction, "slot", "action")
+
+const (
+	stateDesiredState = iota
+	stateUnknown
+)
+
+var stateInfoMembers = members(reqStateInfo, "desiredState", "unknown")
+
+// Properties and inputs share their first five members' indices.
+const (
+	parName = iota
+	parType
+	parClassName
+	parValue
+	parSource
+)
+
+const (
+	propIsOutput = parSource + 1 + iota
+	propUsesDefault
+)
+
+var propertyMembers = members(reqProperty, "name", "type", "className", "value", "source",
+	"isOutput", "usesDefault")
+
+const (
+	inSources = parSource + 1 + iota
+	inSetBlackboard
+	inIsOutput
+	inUsesDefault
+)
+
+var inputMembers = members(reqInput, "name", "type", "className", "value", "source",
+	"sources", "setBlackboard", "isOutput", "usesDefault")
+
+const (
+	srcNode = iota
+	srcOutput
+	srcMissingOutput
+	srcBlackboard
+	srcComponent
+	srcExpression
+	srcIsOutput
+	srcUsesDefault
+)
+
+var sourceMembers = members(nil, "node", "output", "missingOutput", "blackboard", "component",
+	"expression", "isOutput", "usesDefault")
+
+const (
+	childTarget = iota
+	childLabel
+	childCond
+)
+
+var childMembers = members(reqChild, "node", "name", "condition")
+
+const (
+	condInt = iota
+	condString
+	condWeight
+	condMin
+	condMax
+	condBlackboard
+	condMinBlackboard
+	condMaxBlackboard
+)
+
+var conditionMembers = members(nil, "int", "string", "weight", "min", "max", "blackboard",
+	"minBlackboard", "maxBlackboard")
+
+const (
+	attName = iota
+	attDebug
+	attProperties
+)
+
+var attachmentMembers = members(reqAttachment, "name", "debug", "properties")
+
+const (
+	bbName = iota
+	bbType
+	bbNotes
+	bbInherit
+	bbFile
+	bbValue
+)
+
+var blackboardParamMembers = members(reqBlackboardParam, "name", "type", "notes", "inherit",
+	"file", "value")
+
+// expect makes the object just begun read its members as set's, and report each required one
+// it ends without, as a problem at that member's path ("nodes[3].name: missing").
+func (d *dec) expect(set *memberSet) { d.frames[len(d.frames)-1].set = set }
 
 // missing reports the required members an object ends without, at its closing brace.
 func (d *dec) missing(f *frame) {
-	if f.seen == 1<<len(f.req)-1 {
-		return
-	}
-	f.key = nil // the path of the object itself
-	for i, m := range f.req {
+	f.member = -1 // the path of the object itself
+	for _, i := range f.set.reqAt {
 		if f.seen&(1<<i) == 0 && len(d.problems) < maxProblems {
 			d.missingAt = append(d.missingAt, len(d.problems))
-			d.problemAt(d.Pos-1, m, "missing")
+			d.problemAt(d.Pos-1, f.set.names[i], "missing")
 		}
 	}
 }
@@ -144,9 +475,9 @@ type dec struct {
 	text     string // Data as a string, for substrings
 	problems []Problem
 	frames   []frame
-	key      []byte
+	member   int      // the index of the member just read in its object's memberSet, or -1
 	keyAt    int      // offset of the member name just read
-	keys     [][]byte // the member names of the objects being read (see frame.keys)
+	keys     [][]byte // the unknown member names of the objects being read (see frame.keys)
 	slab     slab
 	// missingAt indexes the problems that are missing members.
 	missingAt []int
@@ -174,13 +505,17 @@ func (d *dec) path(member string) string {
 			b.WriteByte(']')
 			continue
 		}
-		if f.key == nil {
+		if f.member == -1 {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.Write(f.key)
+		if f.member >= 0 {
+			b.WriteString(f.set.names[f.member])
+		} else {
+			b.Write(f.key)
+		}
 	}
 	if member != "" {
 		if b.Len() > 0 {
@@ -193,7 +528,7 @@ func (d *dec) path(member string) string {
 
 // nodeIndex is the index of the node being read, or -1.
 func (d *dec) nodeIndex() int {
-	if len(d.frames) >= 2 && string(d.frames[0].key) == "nodes" && d.frames[1].arr {
+	if len(d.frames) >= 2 && d.frames[0].member == docNodes && d.frames[0].set == documentMembers && d.frames[1].arr {
 		return d.frames[1].idx
 	}
 	return -1
@@ -229,7 +564,7 @@ func (d *dec) begin(open byte, what string, nullOK bool) bool {
 		if !d.Enter() {
 			return false
 		}
-		d.frames = append(d.frames, frame{idx: -1, arr: open == '[', keysFrom: len(d.keys)})
+		d.frames = append(d.frames, frame{idx: -1, arr: open == '[', member: -1, set: noMembers, keysFrom: len(d.keys)})
 		return true
 	}
 	if c == 'n' && nullOK {
@@ -247,8 +582,8 @@ func (d *dec) end() {
 	d.Leave()
 }
 
-// duplicate reports whether the object f already has a member named key, and notes key.
-// Readers disagree on duplicate names (encoding/json and JSON.parse keep the last, a list
+// duplicate reports whether the object f already has an unknown member named key, and notes
+// key. Readers disagree on duplicate names (encoding/json and JSON.parse keep the last, a list
 // read twice may be appended to), so a document with one is refused rather than read one
 // way here and another in the browser.
 func (d *dec) duplicate(f *frame, key []byte) bool {
@@ -265,19 +600,16 @@ func (d *dec) duplicate(f *frame, key []byte) bool {
 	return false
 }
 
-// keyHash mixes a member name's length, first and last bytes: the names of one object
-// ("name" and "node", "x" and "y") seldom share all three.
-func keyHash(b []byte) uint {
+// keyBit is a member name's bit in frame.keys: its length, first and last bytes mixed.
+func keyBit(b []byte) uint64 {
 	if len(b) == 0 {
-		return 0
+		return 1
 	}
-	return uint(len(b))*7 + uint(b[0]) + uint(b[len(b)-1])*13
+	return 1 << ((uint(len(b))*7 + uint(b[0]) + uint(b[len(b)-1])*13) & 63)
 }
 
-// keyBit is a member name's bit in frame.keys.
-func keyBit(key []byte) uint64 { return 1 << (keyHash(key) & 63) }
-
-// nextKey reads the next member's key and colon; false at the end of the object.
+// nextKey reads the next member's key and colon, setting d.member; false at the end of the
+// object.
 func (d *dec) nextKey() bool {
 	if d.Err != nil {
 		return false
@@ -286,7 +618,7 @@ func (d *dec) nextKey() bool {
 	c := d.peek()
 	if c == '}' {
 		d.Pos++
-		if f.req != nil {
+		if f.seen&f.set.req != f.set.req {
 			d.missing(f)
 		}
 		d.end()
@@ -306,41 +638,40 @@ func (d *dec) nextKey() bool {
 		return false
 	}
 	d.keyAt = d.Pos
-	var dup bool
-	if i := f.next; i < len(f.req) && d.nameColon(f.req[i]) {
-		// The member the encoder writes next: the text is the name, quoted, and a colon.
-		f.key = d.Data[d.keyAt+1 : d.keyAt+1+len(f.req[i])]
-		f.next = i + 1
-		bit := uint32(1) << i
-		dup = f.seen&bit != 0
-		f.seen |= bit
-		f.keys |= keyBit(f.key)
+	set := f.set
+	// The encoder writes members in the set's order, leaving out the empty ones: the text is
+	// one of the names after the last one found, quoted, and a colon.
+	i := f.next
+	for ; i < len(set.quoted) && !set.quoted[i].at(d.Data, d.Pos); i++ {
+	}
+	if i < len(set.quoted) {
+		d.Pos += len(set.quoted[i].text)
 	} else {
-		f.key = nil // a problem in the name itself is the object's
+		f.member = -1 // a problem in the name itself is the object's
 		f.key = d.memberName()
+		f.member = keyed
 		if d.peek() != ':' {
 			d.syntax("want : after a member name")
 			return false
 		}
 		d.Pos++
 		if d.Err != nil {
-			d.key = f.key
+			d.member = -1
 			return true
 		}
-		bit := keyBit(f.key)
-		var required bool
-		if f.seen == 1<<len(f.req)-1 && f.keys&bit == 0 {
-			// Every required name was read, each setting its bit: a name whose bit is
-			// clear is neither one of them nor any other name read before.
-			f.keys |= bit
-			d.keys = append(d.keys, f.key)
-		} else if required, dup = f.seenRequired(); required {
-			f.keys |= bit
-		} else {
-			dup = d.duplicate(f, f.key)
-		}
+		i = set.index(f.key)
 	}
-	d.key = f.key
+	var dup bool
+	if i >= 0 {
+		f.member = i
+		f.next = i + 1
+		bit := uint64(1) << i
+		dup = f.seen&bit != 0
+		f.seen |= bit
+	} else {
+		dup = d.duplicate(f, f.key)
+	}
+	d.member = i
 	if dup {
 		d.problemAt(d.keyAt, "", "a second member of this name (member names must be unique)")
 		d.Skip()
@@ -380,18 +711,6 @@ func (d *dec) nextElem() bool {
 func (d *dec) unknown() {
 	d.problemAt(d.keyAt, "", "unknown member")
 	d.Skip()
-}
-
-// nameColon reads "m": when the text at d.Pos is exactly that, m being a plain ASCII name
-// (as every member name of the document is): the name needs no scan for its end, no check
-// of its bytes and no search of the object's list. Anything else is left to memberName.
-func (d *dec) nameColon(m string) bool {
-	a, e := d.Pos+1, d.Pos+1+len(m)
-	if e+1 >= len(d.text) || d.text[e] != '"' || d.text[e+1] != ':' || d.text[a:e] != m {
-		return false
-	}
-	d.Pos = e + 2
-	return true
 }
 
 // memberName reads a member name, d.Pos at its quote. The document's names are a few ASCII
@@ -469,11 +788,15 @@ func (d *dec) integer(lo, hi int64) int64 {
 		return 0
 	}
 	at := d.Pos
-	t := d.Number()
-	if d.Err != nil {
-		return 0
+	v, ok := d.shortInt()
+	t := d.Data[at:d.Pos]
+	if !ok {
+		t = d.Number()
+		if d.Err != nil {
+			return 0
+		}
+		v, ok = parseInt(t)
 	}
-	v, ok := parseInt(t)
 	if !ok {
 		d.problemAt(at, "", "want an integer, found %s", t)
 		return 0
@@ -486,6 +809,37 @@ func (d *dec) integer(lo, hi int64) int64 {
 }
 
 var parseInt = jsontext.ParseInt
+
+// shortInt reads a number of at most nine digits, with or without a minus sign and with no
+// fraction or exponent, as most of a document's are (ids, indices, positions): one pass
+// over its digits where Number's checks and ParseInt's second pass cost 150 instructions.
+// Anything else, "-0" (a float's sign) and "01" (a syntax error) included, is left to
+// them, and d.Pos is left where it was.
+func (d *dec) shortInt() (int64, bool) {
+	data, i := d.Data, d.Pos
+	neg := i < len(data) && data[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var v int64
+	for i < len(data) && i-start < 10 && data[i]-'0' <= 9 {
+		v = v*10 + int64(data[i]-'0')
+		i++
+	}
+	n := i - start
+	if n == 0 || n == 10 || n > 1 && data[start] == '0' || neg && v == 0 {
+		return 0, false
+	}
+	if i < len(data) && (data[i] == '.' || data[i]|0x20 == 'e') {
+		return 0, false
+	}
+	d.Pos = i
+	if neg {
+		v = -v
+	}
+	return v, true
+}
 
 func (d *dec) int32() int { return int(d.integer(math.MinInt32, math.MaxInt32)) }
 func (d *dec) index() int { return int(d.integer(0, math.MaxInt32)) }
@@ -840,20 +1194,20 @@ func (d *dec) document(doc *Document) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
-	d.require(reqDocument)
+	d.expect(documentMembers)
 	for d.nextKey() {
-		switch string(d.key) {
-		case "format":
+		switch d.member {
+		case docFormat:
 			doc.Format = d.str()
-		case "name":
+		case docName:
 			doc.Name = d.str()
-		case "version":
+		case docVersion:
 			doc.Version = d.uint32()
-		case "filename":
+		case docFilename:
 			doc.Filename = d.str()
-		case "category":
+		case docCategory:
 			doc.Category = d.str()
-		case "commands":
+		case docCommands:
 			doc.Commands = []Command{}
 			if d.begin('[', "an array", false) {
 				for d.nextElem() {
@@ -861,7 +1215,7 @@ func (d *dec) document(doc *Document) {
 					d.command(&doc.Commands[len(doc.Commands)-1])
 				}
 			}
-		case "nodes":
+		case docNodes:
 			doc.Nodes = []Node{}
 			if d.begin('[', "an array", false) {
 				doc.Nodes = make([]Node, 0, nodeCountHint(d.Data[d.Pos:]))
@@ -870,7 +1224,7 @@ func (d *dec) document(doc *Document) {
 					d.node(&doc.Nodes[len(doc.Nodes)-1])
 				}
 			}
-		case "attachments":
+		case docAttachments:
 			doc.Attachments = []Attachment{}
 			if d.begin('[', "an array", false) {
 				for d.nextElem() {
@@ -878,7 +1232,7 @@ func (d *dec) document(doc *Document) {
 					d.attachment(&doc.Attachments[len(doc.Attachments)-1])
 				}
 			}
-		case "blackboard":
+		case docBlackboard:
 			doc.Blackboard = []BlackboardParam{}
 			if d.begin('[', "an array", false) {
 				for d.nextElem() {
@@ -886,27 +1240,27 @@ func (d *dec) document(doc *Document) {
 					d.blackboardParam(&doc.Blackboard[len(doc.Blackboard)-1])
 				}
 			}
-		case "expressions":
+		case docExpressions:
 			doc.Expressions = nil
 			if d.begin('{', "an object or null", true) {
-				d.require(reqExpressions)
+				d.expect(expressionsMembers)
 				x := &Expressions{Functions: []Function{}}
 				doc.Expressions = x
 				for d.nextKey() {
-					switch string(d.key) {
-					case "version":
+					switch d.member {
+					case exprVersion:
 						x.Version = d.uint32()
-					case "functions":
+					case exprFunctions:
 						if d.begin('[', "an array", false) {
 							for d.nextElem() {
 								var fn Function
 								if d.begin('{', "an object", false) {
-									d.require(reqFunction)
+									d.expect(functionMembers)
 									for d.nextKey() {
-										switch string(d.key) {
-										case "text":
+										switch d.member {
+										case fnText:
 											fn.Text = d.str()
-										case "parsedText":
+										case fnParsedText:
 											t := d.str()
 											fn.ParsedText = &t
 										default:
@@ -923,20 +1277,20 @@ func (d *dec) document(doc *Document) {
 					}
 				}
 			}
-		case "modules":
+		case docModules:
 			doc.Modules = []Module{}
 			if d.begin('[', "an array", false) {
 				for d.nextElem() {
 					var m Module
 					if d.begin('{', "an object", false) {
-						d.require(reqModule)
+						d.expect(moduleMembers)
 						for d.nextKey() {
-							switch string(d.key) {
-							case "path":
+							switch d.member {
+							case modPath:
 								m.Path = d.str()
-							case "category":
+							case modCategory:
 								m.Category = d.str()
-							case "instances":
+							case modInstances:
 								m.Instances = d.uint32()
 							default:
 								d.unknown()
@@ -946,37 +1300,37 @@ func (d *dec) document(doc *Document) {
 					doc.Modules = append(doc.Modules, m)
 				}
 			}
-		case "moduleCall":
+		case docModuleCall:
 			if d.begin('{', "an object", false) {
-				d.require(reqModuleCall)
+				d.expect(moduleCallMembers)
 				for d.nextKey() {
-					switch string(d.key) {
-					case "blackboardId":
+					switch d.member {
+					case callBlackboardID:
 						doc.ModuleCall.BlackboardID = d.uint32()
-					case "parentBlackboardId":
+					case callParentBlackboardID:
 						doc.ModuleCall.ParentBlackboardID = d.uint32()
 					default:
 						d.unknown()
 					}
 				}
 			}
-		case "replacements":
+		case docReplacements:
 			doc.Replacements = nil
 			if d.begin('[', "an array or null", true) {
 				doc.Replacements = []Replacement{}
 				for d.nextElem() {
 					var r Replacement
 					if d.begin('{', "an object", false) {
-						d.require(reqReplacement)
+						d.expect(replacementMembers)
 						for d.nextKey() {
-							switch string(d.key) {
-							case "type":
+							switch d.member {
+							case replType:
 								r.Type = d.enum(replacementNames[:])
-							case "node":
+							case replNode:
 								r.Node = d.ref()
-							case "index":
+							case replIndex:
 								r.Index = d.int32()
-							case "new":
+							case replNew:
 								r.New = d.optIndex()
 							default:
 								d.unknown()
@@ -986,32 +1340,33 @@ func (d *dec) document(doc *Document) {
 					doc.Replacements = append(doc.Replacements, r)
 				}
 			}
-		case "enumRelocations":
+		case docEnumRelocations:
 			doc.EnumRelocations = []EnumRelocation{}
 			if d.begin('[', "an array", true) {
 				for d.nextElem() {
 					var r EnumRelocation
 					if d.begin('{', "an object", false) {
-						d.require(reqEnumRelocation)
+						d.expect(enumRelocationMembers)
 						for d.nextKey() {
-							switch string(d.key) {
-							case "className":
+							switch d.member {
+							case relocClassName:
 								r.ClassName = d.str()
-							case "valueName":
+							case relocValueName:
 								r.ValueName = d.str()
-							case "target":
+							case relocTarget:
 								if d.begin('{', "an object or null", true) {
+									d.expect(targetMembers)
 									t := &ValueTarget{}
 									r.Target = t
 									for d.nextKey() {
-										switch string(d.key) {
-										case "node":
+										switch d.member {
+										case targetNode:
 											t.Node = d.optIndex()
-										case "attachment":
+										case targetAttachment:
 											t.Attachment = d.optIndex()
-										case "property":
+										case targetProperty:
 											t.Property = d.optIndex()
-										case "input":
+										case targetInput:
 											t.Input = d.optIndex()
 										default:
 											d.unknown()
@@ -1026,26 +1381,26 @@ func (d *dec) document(doc *Document) {
 					doc.EnumRelocations = append(doc.EnumRelocations, r)
 				}
 			}
-		case "section58":
+		case docSection58:
 			doc.Section58 = nil
 			if d.begin('{', "an object or null", true) {
-				d.require(reqSection58)
+				d.expect(section58Members)
 				s := &Section58{}
 				doc.Section58 = s
 				for d.nextKey() {
-					switch string(d.key) {
-					case "description":
+					switch d.member {
+					case s58Description:
 						s.Description = d.str()
-					case "unknown":
+					case s58Unknown:
 						d.uints(s.Unknown[:])
 					default:
 						d.unknown()
 					}
 				}
 			}
-		case "hasSection6C":
+		case docHasSection6C:
 			doc.HasSection6C = d.boolean()
-		case "layout":
+		case docLayout:
 			doc.Layout = d.str()
 		default:
 			d.unknown()
@@ -1080,17 +1435,17 @@ func (d *dec) command(c *Command) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
-	d.require(reqCommand)
+	d.expect(commandMembers)
 	c.Secondary = -1
 	for d.nextKey() {
-		switch string(d.key) {
-		case "name":
+		switch d.member {
+		case cmdName:
 			c.Name = d.str()
-		case "guid":
+		case cmdGUID:
 			c.GUID = d.guid()
-		case "root":
+		case cmdRoot:
 			c.Root = d.index()
-		case "secondary":
+		case cmdSecondary:
 			c.Secondary = int(d.integer(-1, math.MaxInt32))
 		default:
 			d.unknown()
@@ -1106,6 +1461,9 @@ func (d *dec) coord() float64 {
 		return 0
 	}
 	at := d.Pos
+	if v, ok := d.shortInt(); ok {
+		return float64(v) // nine digits lie within MaxCoord
+	}
 	t := d.Number()
 	if d.Err != nil {
 		return 0
@@ -1127,35 +1485,35 @@ func (d *dec) node(n *Node) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
-	d.require(reqNode)
+	d.expect(nodeMembers)
 	for d.nextKey() {
-		switch string(d.key) {
-		case "id":
+		switch d.member {
+		case nodeID:
 			n.ID = d.index()
-		case "type":
+		case nodeType:
 			// Node types are many names; a substring of the text costs nothing either.
 			n.Type = NodeType(d.str())
-		case "name":
+		case nodeName:
 			n.Name = d.str()
-		case "guid":
+		case nodeGUID:
 			n.GUID = d.guid()
-		case "query":
+		case nodeQuery:
 			n.Query = d.boolean()
-		case "moduleCaller":
+		case nodeModuleCaller:
 			n.ModuleCaller = d.boolean()
-		case "residentInit":
+		case nodeResidentInit:
 			n.ResidentInit = d.boolean()
-		case "multiParamV2":
+		case nodeMultiParamV2:
 			n.MultiParamV2 = d.boolean()
-		case "x":
+		case nodeX:
 			n.X = d.coord()
-		case "y":
+		case nodeY:
 			n.Y = d.coord()
-		case "pinned":
+		case nodePinned:
 			n.Pinned = d.boolean()
-		case "properties":
+		case nodeProperties:
 			n.Properties = d.properties()
-		case "inputs":
+		case nodeInputs:
 			if d.begin('[', "an array", true) {
 				d.inputs = d.inputs[:0]
 				for d.nextElem() {
@@ -1165,22 +1523,22 @@ func (d *dec) node(n *Node) {
 				n.Inputs = chunk.Clone(&d.lists.inputs, d.inputs)
 				clear(d.inputs)
 			}
-		case "outputs":
+		case nodeOutputs:
 			if d.begin('[', "an array", true) {
 				d.outputs = d.outputs[:0]
 				for d.nextElem() {
 					var o Output
 					if d.begin('{', "an object", false) {
-						d.require(reqOutput)
+						d.expect(outputMembers)
 						for d.nextKey() {
-							switch string(d.key) {
-							case "name":
+							switch d.member {
+							case outName:
 								o.Name = d.str()
-							case "type":
+							case outType:
 								o.Type = ValueType(d.enum(valueTypeNames))
-							case "className":
+							case outClassName:
 								o.ClassName = d.str()
-							case "connected":
+							case outConnected:
 								o.Connected = d.boolean()
 							default:
 								d.unknown()
@@ -1191,7 +1549,7 @@ func (d *dec) node(n *Node) {
 				}
 				n.Outputs = chunk.Clone(&d.lists.outputs, d.outputs)
 			}
-		case "children":
+		case nodeChildren:
 			if d.begin('[', "an array", true) {
 				d.children = d.children[:0]
 				for d.nextElem() {
@@ -1200,21 +1558,21 @@ func (d *dec) node(n *Node) {
 				}
 				n.Children = chunk.Clone(&d.lists.children, d.children)
 			}
-		case "jumps":
+		case nodeJumps:
 			if d.begin('[', "an array", true) {
 				for d.nextElem() {
 					var j Jump
 					if d.begin('{', "an object", false) {
-						d.require(reqJump)
+						d.expect(jumpMembers)
 						for d.nextKey() {
-							switch string(d.key) {
-							case "node":
+							switch d.member {
+							case jumpNode:
 								j.Node = d.ref()
-							case "type":
+							case jumpType:
 								j.Type = int(d.integer(0, 255))
-							case "command":
+							case jumpCommand:
 								j.Command = d.str()
-							case "postCalc":
+							case jumpPostCalc:
 								j.PostCalc = d.boolean()
 							default:
 								d.unknown()
@@ -1224,21 +1582,21 @@ func (d *dec) node(n *Node) {
 					n.Jumps = append(n.Jumps, j)
 				}
 			}
-		case "queries":
+		case nodeQueries:
 			n.Queries = d.ints()
-		case "attachments":
+		case nodeAttachments:
 			n.Attachments = d.ints()
-		case "actions":
+		case nodeActions:
 			if d.begin('[', "an array", true) {
 				for d.nextElem() {
 					var a Action
 					if d.begin('{', "an object", false) {
-						d.require(reqAction)
+						d.expect(actionMembers)
 						for d.nextKey() {
-							switch string(d.key) {
-							case "slot":
+							switch d.member {
+							case actSlot:
 								a.Slot = d.str()
-							case "action":
+							case actAction:
 								a.Action = d.str()
 							default:
 								d.unknown()
@@ -1248,16 +1606,16 @@ func (d *dec) node(n *Node) {
 					n.Actions = append(n.Actions, a)
 				}
 			}
-		case "stateInfo":
+		case nodeStateInfo:
 			if d.begin('{', "an object or null", true) {
-				d.require(reqStateInfo)
+				d.expect(stateInfoMembers)
 				s := &StateInfo{}
 				n.StateInfo = s
 				for d.nextKey() {
-					switch string(d.key) {
-					case "desiredState":
+					switch d.member {
+					case stateDesiredState:
 						s.DesiredState = d.str()
-					case "unknown":
+					case stateUnknown:
 						d.uints(s.Unknown[:])
 					default:
 						d.unknown()
@@ -1279,22 +1637,22 @@ func (d *dec) properties() []Property {
 		var p Property
 		var v jvalue
 		if d.begin('{', "an object", false) {
-			d.require(reqProperty)
+			d.expect(propertyMembers)
 			for d.nextKey() {
-				switch string(d.key) {
-				case "name":
+				switch d.member {
+				case parName:
 					p.Name = d.str()
-				case "type":
+				case parType:
 					p.Type = ValueType(d.enum(valueTypeNames))
-				case "className":
+				case parClassName:
 					p.ClassName = d.str()
-				case "value":
+				case parValue:
 					d.rawValue(&v)
-				case "source":
+				case parSource:
 					p.Source = d.source(true)
-				case "isOutput":
+				case propIsOutput:
 					p.IsOutput = d.boolean()
-				case "usesDefault":
+				case propUsesDefault:
 					p.UsesDefault = d.optBool()
 				default:
 					d.unknown()
@@ -1315,20 +1673,20 @@ func (d *dec) input(in *Input) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
-	d.require(reqInput)
+	d.expect(inputMembers)
 	for d.nextKey() {
-		switch string(d.key) {
-		case "name":
+		switch d.member {
+		case parName:
 			in.Name = d.str()
-		case "type":
+		case parType:
 			in.Type = ValueType(d.enum(valueTypeNames))
-		case "className":
+		case parClassName:
 			in.ClassName = d.str()
-		case "value":
+		case parValue:
 			d.rawValue(&v)
-		case "source":
+		case parSource:
 			in.Source = d.source(true)
-		case "sources":
+		case inSources:
 			if d.begin('[', "an array", true) {
 				in.Sources = []Source{}
 				for d.nextElem() {
@@ -1339,11 +1697,11 @@ func (d *dec) input(in *Input) {
 					in.Sources = append(in.Sources, s)
 				}
 			}
-		case "setBlackboard":
+		case inSetBlackboard:
 			in.SetBlackboard = d.boolean()
-		case "isOutput":
+		case inIsOutput:
 			in.IsOutput = d.boolean()
-		case "usesDefault":
+		case inUsesDefault:
 			in.UsesDefault = d.optBool()
 		default:
 			d.unknown()
@@ -1357,24 +1715,25 @@ func (d *dec) source(nullOK bool) *Source {
 	if !d.begin('{', "an object", nullOK) {
 		return nil
 	}
+	d.expect(sourceMembers)
 	s := d.lists.sources.New()
 	for d.nextKey() {
-		switch string(d.key) {
-		case "node":
+		switch d.member {
+		case srcNode:
 			s.Node = d.optIndex()
-		case "output":
+		case srcOutput:
 			s.Output = d.index()
-		case "missingOutput":
+		case srcMissingOutput:
 			s.MissingOutput = d.optIndex()
-		case "blackboard":
+		case srcBlackboard:
 			s.Blackboard = d.optIndex()
-		case "component":
+		case srcComponent:
 			s.Component = d.str()
-		case "expression":
+		case srcExpression:
 			s.Expression = d.optIndex()
-		case "isOutput":
+		case srcIsOutput:
 			s.IsOutput = d.boolean()
-		case "usesDefault":
+		case srcUsesDefault:
 			s.UsesDefault = d.optBool()
 		default:
 			d.unknown()
@@ -1387,47 +1746,48 @@ func (d *dec) child(c *Child) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
-	d.require(reqChild)
+	d.expect(childMembers)
 	for d.nextKey() {
-		switch string(d.key) {
-		case "node":
+		switch d.member {
+		case childTarget:
 			if d.peek() == 'n' {
 				d.Skip()
 				c.Node = NoNode
 			} else {
 				c.Node = d.ref()
 			}
-		case "name":
+		case childLabel:
 			c.Name = d.str()
-		case "condition":
+		case childCond:
 			if d.begin('{', "an object or null", true) {
+				d.expect(conditionMembers)
 				k := d.lists.conds.New()
 				c.Condition = k
 				for d.nextKey() {
-					switch string(d.key) {
-					case "int":
+					switch d.member {
+					case condInt:
 						if p := d.optInt32(); p != nil {
 							v := int32(*p)
 							k.Int = &v
 						}
-					case "string":
+					case condString:
 						if d.peek() == 'n' {
 							d.Skip()
 						} else {
 							s := d.str()
 							k.String = &s
 						}
-					case "weight":
+					case condWeight:
 						k.Weight = d.optFloat()
-					case "min":
+					case condMin:
 						k.Min = d.optFloat()
-					case "max":
+					case condMax:
 						k.Max = d.optFloat()
-					case "blackboard":
+					case condBlackboard:
 						k.Blackboard = d.optIndex()
-					case "minBlackboard":
+					case condMinBlackboard:
 						k.MinBlackboard = d.optIndex()
-					case "maxBlackboard":
+					case condMaxBlackboard:
 						k.MaxBlackboard = d.optIndex()
 					default:
 						d.unknown()
@@ -1444,14 +1804,14 @@ func (d *dec) attachment(a *Attachment) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
-	d.require(reqAttachment)
+	d.expect(attachmentMembers)
 	for d.nextKey() {
-		switch string(d.key) {
-		case "name":
+		switch d.member {
+		case attName:
 			a.Name = d.str()
-		case "debug":
+		case attDebug:
 			a.Debug = d.uint32()
-		case "properties":
+		case attProperties:
 			a.Properties = d.properties()
 		default:
 			d.unknown()
@@ -1464,20 +1824,20 @@ func (d *dec) blackboardParam(p *BlackboardParam) {
 	if !d.begin('{', "an object", false) {
 		return
 	}
-	d.require(reqBlackboardParam)
+	d.expect(blackboardParamMembers)
 	for d.nextKey() {
-		switch string(d.key) {
-		case "name":
+		switch d.member {
+		case bbName:
 			p.Name = d.str()
-		case "type":
+		case bbType:
 			p.Type = ValueType(d.enum(valueTypeNames))
-		case "notes":
+		case bbNotes:
 			p.Notes = d.str()
-		case "inherit":
+		case bbInherit:
 			p.Inherit = d.enum(inheritNames[:])
-		case "file":
+		case bbFile:
 			p.File = d.str()
-		case "value":
+		case bbValue:
 			d.rawValue(&v)
 		default:
 			d.unknown()
