@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
-
-	"ainbeditor/internal/textscan"
 )
 
 // Node boxes. The browser draws nodes with the same metrics, so boxes placed here never
@@ -68,10 +66,34 @@ func HeaderHeightOf(n *Node) float64 {
 		return HeaderHeight // no more characters than bytes: one line, without counting them
 	}
 	chars := len(t) // a title of plain ASCII, the usual, has as many characters as bytes
-	if textscan.PlainRun(t, 0, true) < len(t) {
+	if !ascii(t) {
 		chars = utf8.RuneCountInString(t)
 	}
 	return HeaderHeight + float64(TitleLines(chars)-1)*TitleLine
+}
+
+// ascii reports whether s has no byte of 0x80 or more. It only ORs s together eight bytes at
+// a time: every node of a file is measured, and the titles of long names were a sixth of the
+// layout's cost when scanned for what JSON quoting stops at.
+func ascii(s string) bool {
+	word := func(i int) uint64 {
+		w := s[i : i+8]
+		return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	}
+	var or uint64
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		or |= word(i)
+	}
+	if i < len(s) && len(s) >= 8 {
+		or |= word(len(s) - 8) // the last bytes, with some already seen
+	} else {
+		for ; i < len(s); i++ {
+			or |= uint64(s[i])
+		}
+	}
+	return or&0x8080808080808080 == 0
 }
 
 // NodeHeight is the height of a node's box: a header, one row per property, one row per

@@ -359,3 +359,21 @@ func TestColumnIndex(t *testing.T) {
 		t.Error("a height of 2^51 indexed")
 	}
 }
+
+// ascii finds a byte of 0x80 or more at every place in strings of every length up to 40.
+func TestASCII(t *testing.T) {
+	for n := range 41 {
+		s := []byte(strings.Repeat("a\x7f\x00~", 11)[:n])
+		if !ascii(string(s)) {
+			t.Fatalf("%q: not ASCII", s)
+		}
+		for i := range n {
+			c := s[i]
+			s[i] = 0x80
+			if ascii(string(s)) {
+				t.Fatalf("%q: ASCII", s)
+			}
+			s[i] = c
+		}
+	}
+}
