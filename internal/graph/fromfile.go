@@ -661,11 +661,20 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 
 	// Mirror plugs: recorded only when they are not what the inputs derive.
 	deriveMirror(&c.mirror, e, f.Version)
+	// A node with mirror facts is kept with them in one allocation (random files have them
+	// on nearly every node).
+	var km *keptMirror
 	if !sameMirror(&c.mirror, e) {
-		var m [3][]plugFact
+		km = new(keptMirror)
+		m := &km.mirror
+		total := 0
+		for _, kind := range mirrorKinds {
+			total += len(e.Plugs.Of(kind))
+		}
+		all := make([]plugFact, total)
 		for k, kind := range mirrorKinds {
 			ps := e.Plugs.Of(kind)
-			m[k] = make([]plugFact, len(ps))
+			m[k], all = all[:len(ps):len(ps)], all[len(ps):]
 			for j, p := range ps {
 				pf := plugFact{node: int(p.Node), name: p.Name, word: p.Word, int: p.Int,
 					float: math.Float32bits(float32(p.Float)), string: p.String}
@@ -679,18 +688,29 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 				m[k][j] = pf
 			}
 		}
-		o.mirror = &m
+		o.mirror = m
 	}
 	if o.mirror != nil {
 		o.fp = mirrorFingerprint(&c.h, n)
 	}
 	if len(o.words) > 0 || o.mirror != nil {
-		kept := new(ownerFacts)
+		var kept *ownerFacts
+		if km != nil {
+			kept = &km.facts
+		} else {
+			kept = new(ownerFacts)
+		}
 		*kept = *o
 		c.facts.nodes = append(c.facts.nodes, kept)
 		o.words = nil // kept has them now
 	}
 	return nil
+}
+
+// keptMirror is a node's facts and the mirror plugs they point at.
+type keptMirror struct {
+	facts  ownerFacts
+	mirror [3][]plugFact
 }
 
 // conditionBlackboard reads a selector word: bit 31 says a blackboard parameter of type bt
