@@ -514,15 +514,15 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 	}
 	n.Properties = c.properties(&e.Properties, o)
 
-	nIn := 0
-	for t := range ainb.NumParamTypes {
-		nIn += len(e.Inputs.Of(t))
-	}
+	nIn := e.Inputs.Len()
 	nOut := e.Outputs.Len()
 	if nIn > 0 {
 		n.Inputs = c.lists.inputs.Take(nIn)[:0]
 	}
 	for t := range ainb.NumParamTypes {
+		if nIn == 0 {
+			break // half the nodes of the 7,130-node file
+		}
 		inList := e.Inputs.Of(t)
 		for j := range inList {
 			in := &inList[j]
@@ -661,11 +661,20 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 
 	// Mirror plugs: recorded only when they are not what the inputs derive.
 	deriveMirror(&c.mirror, e, f.Version)
+	// A node with mirror facts is kept with them in one allocation (random files have them
+	// on nearly every node).
+	var km *keptMirror
 	if !sameMirror(&c.mirror, e) {
-		var m [3][]plugFact
+		km = new(keptMirror)
+		m := &km.mirror
+		total := 0
+		for _, kind := range mirrorKinds {
+			total += len(e.Plugs.Of(kind))
+		}
+		all := make([]plugFact, total)
 		for k, kind := range mirrorKinds {
 			ps := e.Plugs.Of(kind)
-			m[k] = make([]plugFact, len(ps))
+			m[k], all = all[:len(ps):len(ps)], all[len(ps):]
 			for j, p := range ps {
 				pf := plugFact{node: int(p.Node), name: p.Name, word: p.Word, int: p.Int,
 					float: math.Float32bits(float32(p.Float)), string: p.String}
@@ -679,18 +688,29 @@ func (c *fromCtx) node(i int, e *ainb.Element, n *Node) error {
 				m[k][j] = pf
 			}
 		}
-		o.mirror = &m
+		o.mirror = m
 	}
 	if o.mirror != nil {
 		o.fp = mirrorFingerprint(&c.h, n)
 	}
 	if len(o.words) > 0 || o.mirror != nil {
-		kept := new(ownerFacts)
+		var kept *ownerFacts
+		if km != nil {
+			kept = &km.facts
+		} else {
+			kept = new(ownerFacts)
+		}
 		*kept = *o
 		c.facts.nodes = append(c.facts.nodes, kept)
 		o.words = nil // kept has them now
 	}
 	return nil
+}
+
+// keptMirror is a node's facts and the mirror plugs they point at.
+type keptMirror struct {
+	facts  ownerFacts
+	mirror [3][]plugFact
 }
 
 // conditionBlackboard reads a selector word: bit 31 says a blackboard parameter of type bt
@@ -719,6 +739,9 @@ func deriveMirror(m *[3][]ainb.Plug, e *ainb.Element, version uint32) {
 	switch e.Type {
 	case ainb.S32Selector, ainb.F32Selector, ainb.StringSelector, ainb.RandomSelector, ainb.BoolSelector, ainb.Expression:
 		all = true
+	}
+	if e.Inputs.Empty() {
+		return
 	}
 	for t := range ainb.NumParamTypes {
 		k := 0
@@ -841,6 +864,28 @@ func (p *poolWalk) use(s string) {
 	}
 }
 
+// elementsWith lists the elements that have properties, inputs and outputs. The writer goes
+// through the elements once per param type for each of these: most elements of the
+// 7,130-node file have no properties or outputs and half have no inputs, and visiting every
+// one eighteen times cost more than the strings.
+func elementsWith(es []ainb.Element) (props, inputs, outputs []int32) {
+	buf := make([]int32, 3*len(es))
+	props, inputs, outputs = buf[:0:len(es)], buf[len(es):len(es):2*len(es)], buf[2*len(es):2*len(es)]
+	for i := range es {
+		e := &es[i]
+		if !e.Properties.Empty() {
+			props = append(props, int32(i))
+		}
+		if !e.Inputs.Empty() {
+			inputs = append(inputs, int32(i))
+		}
+		if !e.Outputs.Empty() {
+			outputs = append(outputs, int32(i))
+		}
+	}
+	return props, inputs, outputs
+}
+
 // file uses the strings in the order (*ainb.File).Bytes writes them.
 func (p *poolWalk) file(f *ainb.File) {
 	p.use(f.Filename)
@@ -908,8 +953,9 @@ func (p *poolWalk) file(f *ainb.File) {
 			param(t, list[j].Name, list[j].ClassName, &list[j].Value)
 		}
 	}
+	withProps, withInputs, withOutputs := elementsWith(f.Elements)
 	for t := range ainb.NumParamTypes {
-		for i := range f.Elements {
+		for _, i := range withProps {
 			props(t, f.Elements[i].Properties.Of(t))
 		}
 		for i := range f.Attachments {
@@ -917,14 +963,14 @@ func (p *poolWalk) file(f *ainb.File) {
 		}
 	}
 	for t := range ainb.NumParamTypes {
-		for i := range f.Elements {
+		for _, i := range withInputs {
 			inList := f.Elements[i].Inputs.Of(t)
 			for j := range inList {
 				in := &inList[j]
 				param(t, in.Name, in.ClassName, &in.Value)
 			}
 		}
-		for i := range f.Elements {
+		for _, i := range withOutputs {
 			for _, o := range f.Elements[i].Outputs.Of(t) {
 				p.use(o.Name)
 				if t == ainb.ParamPointer {

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
-
-	"ainbeditor/internal/textscan"
 )
 
 // Node boxes. The browser draws nodes with the same metrics, so boxes placed here never
@@ -68,10 +66,34 @@ func HeaderHeightOf(n *Node) float64 {
 		return HeaderHeight // no more characters than bytes: one line, without counting them
 	}
 	chars := len(t) // a title of plain ASCII, the usual, has as many characters as bytes
-	if textscan.PlainRun(t, 0, true) < len(t) {
+	if !ascii(t) {
 		chars = utf8.RuneCountInString(t)
 	}
 	return HeaderHeight + float64(TitleLines(chars)-1)*TitleLine
+}
+
+// ascii reports whether s has no byte of 0x80 or more. It only ORs s together eight bytes at
+// a time: every node of a file is measured, and the titles of long names were a sixth of the
+// layout's cost when scanned for what JSON quoting stops at.
+func ascii(s string) bool {
+	word := func(i int) uint64 {
+		w := s[i : i+8]
+		return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	}
+	var or uint64
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		or |= word(i)
+	}
+	if i < len(s) && len(s) >= 8 {
+		or |= word(len(s) - 8) // the last bytes, with some already seen
+	} else {
+		for ; i < len(s); i++ {
+			or |= uint64(s[i])
+		}
+	}
+	return or&0x8080808080808080 == 0
 }
 
 // NodeHeight is the height of a node's box: a header, one row per property, one row per
@@ -618,30 +640,31 @@ func columnSize(sizes [][2]float64, ht float64) (w, h float64) {
 // columnIndex answers columnSize for the many column heights the bisection tries over one
 // list of tree sizes, without walking every tree each time: with the trees' tops as running
 // sums, a column's last tree is found by bisection (bottoms only grow down the list) and its
-// widest through the widest of each run of widestRun trees. It takes sums that float64
-// holds exactly, which then equal columnSize's own, tree by tree: whole numbers, as every
-// size a layout makes is.
+// widest from the widest of each run of widestRun trees up to and from each tree (a column
+// of the 7,130-node file spans a hundred trees, which a walk tree by tree made most of the
+// layout's cost). It takes sums that float64 holds exactly, which then equal columnSize's
+// own, tree by tree: whole numbers, as every size a layout makes is.
 type columnIndex struct {
-	top    []float64 // top[k]: the heights of the trees before k, each with gapTrees
-	bottom []float64 // bottom[k]: top[k] plus tree k's height
-	width  []float64
-	widest []float64 // widest[j]: the widest of trees widestRun*j to widestRun*(j+1)-1
+	top     []float64 // top[k]: the heights of the trees before k, each with gapTrees
+	bottom  []float64 // bottom[k]: top[k] plus tree k's height
+	width   []float64
+	runTo   []float64 // runTo[k]: the widest of tree k and those before it in its run
+	runFrom []float64 // runFrom[k]: the widest of tree k and those after it in its run
 }
 
-const widestRun = 64
+const widestRun = 32
 
 // newColumnIndex indexes sizes in *buf's storage; false when a size or the total is not a
 // whole number below 2^50 (sums of those are exact).
 func newColumnIndex(sizes [][2]float64, buf *[]float64) (*columnIndex, bool) {
 	n := len(sizes)
-	nw := (n + widestRun - 1) / widestRun
-	*buf = slices.Grow((*buf)[:0], 3*n+1+nw)[:3*n+1+nw]
+	*buf = slices.Grow((*buf)[:0], 5*n+1)[:5*n+1]
 	b := *buf
-	c := &columnIndex{top: b[:n+1], bottom: b[n+1 : 2*n+1], width: b[2*n+1 : 3*n+1], widest: b[3*n+1:]}
+	c := &columnIndex{top: b[:n+1], bottom: b[n+1 : 2*n+1], width: b[2*n+1 : 3*n+1],
+		runTo: b[3*n+1 : 4*n+1], runFrom: b[4*n+1:]}
 	const limit = 1 << 50
 	whole := func(v float64) bool { return v >= 0 && v < limit && v == math.Trunc(v) }
 	c.top[0] = 0
-	clear(c.widest)
 	for k, s := range sizes {
 		w, h := s[0], s[1]
 		if !whole(w) || !whole(h) || c.top[k] >= limit {
@@ -650,7 +673,16 @@ func newColumnIndex(sizes [][2]float64, buf *[]float64) (*columnIndex, bool) {
 		c.width[k] = w
 		c.bottom[k] = c.top[k] + h
 		c.top[k+1] = c.bottom[k] + gapTrees
-		c.widest[k/widestRun] = max(c.widest[k/widestRun], w)
+		c.runTo[k] = w
+		if k%widestRun != 0 {
+			c.runTo[k] = max(w, c.runTo[k-1])
+		}
+	}
+	for k := n - 1; k >= 0; k-- {
+		c.runFrom[k] = c.width[k]
+		if k+1 < n && (k+1)%widestRun != 0 {
+			c.runFrom[k] = max(c.width[k], c.runFrom[k+1])
+		}
 	}
 	return c, c.top[n] < limit
 }
@@ -687,14 +719,21 @@ func (c *columnIndex) size(ht float64) (w, h float64) {
 // widestIn is the width of the widest of trees s to e-1 (0 for none).
 func (c *columnIndex) widestIn(s, e int) float64 {
 	m := 0.0
-	for ; s < e && s%widestRun != 0; s++ {
-		m = max(m, c.width[s])
+	if s >= e {
+		return m
 	}
-	for ; s+widestRun <= e; s += widestRun {
-		m = max(m, c.widest[s/widestRun])
+	first, last := s/widestRun, (e-1)/widestRun
+	if first == last {
+		for ; s < e; s++ {
+			m = max(m, c.width[s])
+		}
+		return m
 	}
-	for ; s < e; s++ {
-		m = max(m, c.width[s])
+	// The rest of s's run, the whole runs between (each the widest from its first tree on),
+	// and the start of e-1's run.
+	m = max(m, c.runFrom[s], c.runTo[e-1])
+	for j := first + 1; j < last; j++ {
+		m = max(m, c.runFrom[j*widestRun])
 	}
 	return m
 }

@@ -333,6 +333,18 @@ func TestColumnIndex(t *testing.T) {
 		for k := range 200 {
 			hts = append(hts, total*float64(k)/200, r.Float64()*total)
 		}
+		// Every span of trees, within a run of widestRun, across two and across many.
+		if len(sizes) <= 300 {
+			for s := range len(sizes) {
+				want := 0.0
+				for e := s + 1; e <= len(sizes); e++ {
+					want = max(want, sizes[e-1][0])
+					if got := ix.widestIn(s, e); got != want {
+						t.Fatalf("list %d: widest of trees %d to %d is %v, want %v", i, s, e-1, got, want)
+					}
+				}
+			}
+		}
 		for _, ht := range hts {
 			w, h := ix.size(ht)
 			if w0, h0 := columnSize(sizes, ht); w != w0 || h != h0 {
@@ -345,5 +357,23 @@ func TestColumnIndex(t *testing.T) {
 	}
 	if _, ok := newColumnIndex([][2]float64{{260, 1 << 51}}, &buf); ok {
 		t.Error("a height of 2^51 indexed")
+	}
+}
+
+// ascii finds a byte of 0x80 or more at every place in strings of every length up to 40.
+func TestASCII(t *testing.T) {
+	for n := range 41 {
+		s := []byte(strings.Repeat("a\x7f\x00~", 11)[:n])
+		if !ascii(string(s)) {
+			t.Fatalf("%q: not ASCII", s)
+		}
+		for i := range n {
+			c := s[i]
+			s[i] = 0x80
+			if ascii(string(s)) {
+				t.Fatalf("%q: ASCII", s)
+			}
+			s[i] = c
+		}
 	}
 }
