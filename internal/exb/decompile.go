@@ -86,6 +86,8 @@ func (sc *decompileScratch) release() {
 	clear(sc.compile.lines[:cap(sc.compile.lines)])
 	clear(sc.compile.toks[:cap(sc.compile.toks)])
 	clear(sc.compile.chain[:cap(sc.compile.chain)])
+	clear(sc.compile.exprs[:cap(sc.compile.exprs)])
+	clear(sc.compile.ops[:cap(sc.compile.ops)])
 	scratchPool.Put(sc)
 }
 
@@ -606,7 +608,7 @@ func (d *decompiler) condText(s *stmt) (string, bool) {
 }
 
 // Operator texts and precedences for rendering; primary is a leaf.
-var opText = map[Opcode]string{
+var opText = [maxOpcode + 1]string{
 	OpAdd: "+", OpSubtract: "-", OpMultiply: "*", OpDivide: "/", OpModulus: "%",
 	OpScalarMultiplyVec3f: "*", OpScalarDivideVec3f: "/",
 	OpLeftShift: "<<", OpRightShift: ">>",
@@ -706,7 +708,7 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 			if rhs == "" {
 				return "", false
 			}
-			q := binOps[opText[s.op]].prec
+			q, _, _ := binOp(opText[s.op])
 			if prec < q {
 				pre, post = append(pre, "("), append(post, ")")
 			}
