@@ -840,7 +840,10 @@ func (c *srcCompiler) literalLeaf(typ DataType, typed, neg bool, at int) (*expr,
 		if typed && typ != TypeString || neg {
 			return nil, c.errAt(at, "a string literal has type str")
 		}
-		s, _, _ := unquotePrefix(t.text, c.utf8OK) // the lexer checked its form
+		s := t.text[1 : len(t.text)-1]
+		if !t.plain || !c.utf8OK && !utf8.ValidString(s) {
+			s, _, _ = unquotePrefix(t.text, c.utf8OK) // the lexer checked its form
+		}
 		x.leaf, x.typ = arg{kind: litStr, str: s}, TypeString
 		return x, nil
 	case t.kind == tokIdent && (t.text == "true" || t.text == "false"):

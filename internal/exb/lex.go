@@ -21,9 +21,10 @@ const (
 )
 
 type token struct {
-	kind tokKind
-	text string
-	pos  int
+	kind  tokKind
+	plain bool // a string literal without escapes: its value is the text between the quotes
+	text  string
+	pos   int
 }
 
 // Byte classes for lexLine, which looks each byte up once instead of testing it against
@@ -94,26 +95,26 @@ func lexLine(s string, out []token) []token {
 		case lexWord:
 			for i++; i < len(s) && isWordByte(s[i]); i++ {
 			}
-			out = append(out, token{tokIdent, s[start:i], start})
+			out = append(out, token{kind: tokIdent, text: s[start:i], pos: start})
 		case lexDigit:
 			i = numberEnd(s, i)
-			out = append(out, token{tokNumber, s[start:i], start})
+			out = append(out, token{kind: tokNumber, text: s[start:i], pos: start})
 		case lexQuote:
-			n, ok := quotedEnd(s[i:]) // the compiler reads its value (literalLeaf)
+			n, plain, ok := quotedEndPlain(s[i:]) // the compiler reads its value (literalLeaf)
 			if !ok {
-				return append(out, token{tokBad, s[i:], start})
+				return append(out, token{kind: tokBad, text: s[i:], pos: start})
 			}
 			i += n
-			out = append(out, token{tokString, s[start:i], start})
+			out = append(out, token{kind: tokString, plain: plain, text: s[start:i], pos: start})
 		case lexPunct:
 			if c == '/' && i+1 < len(s) && s[i+1] == '/' {
 				return append(out, token{kind: tokEOL, pos: i})
 			}
 			i += punctLen(s[i:])
-			out = append(out, token{tokPunct, s[start:i], start})
+			out = append(out, token{kind: tokPunct, text: s[start:i], pos: start})
 		default:
 			_, n := utf8.DecodeRuneInString(s[i:])
-			return append(out, token{tokBad, s[i : i+n], start})
+			return append(out, token{kind: tokBad, text: s[i : i+n], pos: start})
 		}
 	}
 }
