@@ -126,11 +126,7 @@ func appendQuote(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
-				// A single character between words of other scripts is common, and
-				// cheaper to pass by than to measure a word at a time.
-				if i++; i < len(s) && s[i] < utf8.RuneSelf {
-					i = textscan.PlainRun(s, i, false) // from a plain byte only (see jsontext)
-				}
+				i = textscan.PlainRun(s, i+1, false) // from the start of a run only (see jsontext)
 				continue
 			}
 			b = append(b, s[run:i]...)
@@ -139,26 +135,13 @@ func appendQuote(b []byte, s string) []byte {
 			run = i
 			continue
 		}
-		// Decoded and looked up here, such a rune costs a few instructions, and a run of
-		// them is passed by in one loop.
+		// Decoded and looked up here, such a rune costs a few instructions.
 		if textscan.IsCJK3(s, i) {
 			if p0 == nil {
 				p0 = planeBits(0)
 			}
-			j := i
-			for j+2 < len(s) {
-				c0, c1, c2 := s[j], s[j+1], s[j+2]
-				if c0-0xe3 > 0xec-0xe3 || c1&0xc0 != 0x80 || c2&0xc0 != 0x80 {
-					break
-				}
-				r := uint(c0&0x0f)<<12 | uint(c1&0x3f)<<6 | uint(c2&0x3f)
-				if p0[r/64%(1<<16/64)]&(1<<(r%64)) == 0 {
-					break
-				}
-				j += 3
-			}
-			if j > i {
-				i = j
+			if r := rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f); p0[r/64]&(1<<(r%64)) != 0 {
+				i += 3
 				continue
 			}
 		}
