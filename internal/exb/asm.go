@@ -422,31 +422,38 @@ func unquotePrefix(s string, utf8OK bool) (string, int, bool) {
 // quotedEnd is the length of the double-quoted Go string at the start of s, as
 // unquotePrefix reads it, without making its value: false where unquotePrefix fails.
 func quotedEnd(s string) (int, bool) {
+	n, _, ok := quotedEndPlain(s)
+	return n, ok
+}
+
+// quotedEndPlain is quotedEnd that also reports whether the string has no escapes, so that
+// its value is the text between the quotes (if valid UTF-8) without another look at it.
+func quotedEndPlain(s string) (n int, plain, ok bool) {
 	if len(s) == 0 || s[0] != '"' {
-		return 0, false
+		return 0, false, false
 	}
 	if end := strings.IndexByte(s[1:], '"') + 1; end > 0 {
 		if body := s[1:end]; strings.IndexByte(body, '\\') < 0 && strings.IndexByte(body, '\n') < 0 {
-			return end + 1, true
+			return end + 1, true, true
 		}
 	}
 	for i := 1; i < len(s); {
 		switch s[i] {
 		case '"':
-			return i + 1, true
+			return i + 1, false, true
 		case '\n':
-			return 0, false
+			return 0, false, false
 		case '\\':
 			_, _, rest, err := strconv.UnquoteChar(s[i:], '"')
 			if err != nil {
-				return 0, false
+				return 0, false, false
 			}
 			i = len(s) - len(rest)
 		default:
 			i++
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
 func (p *lineParser) target() (uint16, error) {

@@ -38,6 +38,25 @@ type srcCompiler struct {
 	utf8OK  bool // the whole text is valid UTF-8, so string literals need no check of their own
 	// chainBuf holds the statements of the assignment being compiled (chain).
 	chainBuf []stmt
+	// exprs holds the expression nodes of the statement being compiled, and ops its
+	// chain (flatten): one allocation per node was most of what compiling allocated.
+	exprs []expr
+	ops   []chainOp
+}
+
+// maxExprChunk bounds one allocation of expression nodes: a hostile line of millions of
+// operators grows chunk by chunk instead of copying what it has at every doubling.
+const maxExprChunk = 1024
+
+// newExpr places x among the current statement's nodes. The nodes are reused for the next
+// statement (block), which no node outlives: chain and condition copy the leaves they keep.
+func (c *srcCompiler) newExpr(x expr) *expr {
+	if len(c.exprs) == cap(c.exprs) {
+		// A full chunk is left to the nodes that point into it.
+		c.exprs = make([]expr, 0, min(max(2*cap(c.exprs), 16), maxExprChunk))
+	}
+	c.exprs = append(c.exprs, x)
+	return &c.exprs[len(c.exprs)-1]
 }
 
 // emitter collects one block's statements.
@@ -144,6 +163,8 @@ type compileScratch struct {
 	lines []string
 	toks  []token
 	chain []stmt
+	exprs []expr
+	ops   []chainOp
 }
 
 // compileWith is compileSource with buffers from sc (nil for new ones) and utf8OK saying
@@ -153,8 +174,8 @@ func compileWith(text string, version uint32, in, out DataType, sc *compileScrat
 		sc = &compileScratch{toks: make([]token, 0, 32)}
 	}
 	sc.lines = appendLines(sc.lines[:0], text)
-	c := &srcCompiler{version: version, in: in, out: out, lines: sc.lines, utf8OK: utf8OK, toks: sc.toks[:0], chainBuf: sc.chain}
-	defer func() { sc.toks, sc.chain = c.toks, c.chainBuf }()
+	c := &srcCompiler{version: version, in: in, out: out, lines: sc.lines, utf8OK: utf8OK, toks: sc.toks[:0], chainBuf: sc.chain, exprs: sc.exprs[:0], ops: sc.ops[:0]}
+	defer func() { sc.toks, sc.chain, sc.exprs, sc.ops = c.toks, c.chainBuf, c.exprs[:0], c.ops[:0] }()
 	src := &source{}
 	main := &emitter{code: sc.code[:0], pos: sc.pos[:0]}
 	defer func() { sc.code, sc.pos = main.code, main.pos }()
@@ -313,6 +334,7 @@ func (c *srcCompiler) block(e *emitter, depth int) (string, error) {
 			}
 			return "}", c.expectEOL()
 		}
+		c.exprs = c.exprs[:0] // the last statement's nodes are not used again
 		if err := c.statement(e, depth); err != nil {
 			return "", err
 		}
@@ -553,19 +575,49 @@ const (
 
 func (x *expr) isLeaf() bool { return x.kind == exprLeaf }
 
-// binOps maps binary operators to their precedence (C's, higher binds
-// tighter) and opcode.
-var binOps = map[string]struct {
-	prec int
-	op   Opcode
-}{
-	"||": {1, OpLogicalOr}, "&&": {2, OpLogicalAnd},
-	"|": {3, OpOr}, "^": {4, OpXor}, "&": {5, OpAnd},
-	"==": {6, OpEqual}, "!=": {6, OpNotEqual},
-	"<": {7, OpLessThan}, "<=": {7, OpLessThanEqual}, ">": {7, OpGreaterThan}, ">=": {7, OpGreaterThanEqual},
-	"<<": {8, OpLeftShift}, ">>": {8, OpRightShift},
-	"+": {9, OpAdd}, "-": {9, OpSubtract},
-	"*": {10, OpMultiply}, "/": {10, OpDivide}, "%": {10, OpModulus},
+// binOp is a binary operator's precedence (C's, higher binds tighter) and opcode; false
+// for text that is not one. A switch: a map lookup per token was a measurable share of
+// compiling.
+func binOp(text string) (prec int, op Opcode, ok bool) {
+	switch text {
+	case "||":
+		return 1, OpLogicalOr, true
+	case "&&":
+		return 2, OpLogicalAnd, true
+	case "|":
+		return 3, OpOr, true
+	case "^":
+		return 4, OpXor, true
+	case "&":
+		return 5, OpAnd, true
+	case "==":
+		return 6, OpEqual, true
+	case "!=":
+		return 6, OpNotEqual, true
+	case "<":
+		return 7, OpLessThan, true
+	case "<=":
+		return 7, OpLessThanEqual, true
+	case ">":
+		return 7, OpGreaterThan, true
+	case ">=":
+		return 7, OpGreaterThanEqual, true
+	case "<<":
+		return 8, OpLeftShift, true
+	case ">>":
+		return 8, OpRightShift, true
+	case "+":
+		return 9, OpAdd, true
+	case "-":
+		return 9, OpSubtract, true
+	case "*":
+		return 10, OpMultiply, true
+	case "/":
+		return 10, OpDivide, true
+	case "%":
+		return 10, OpModulus, true
+	}
+	return 0, 0, false
 }
 
 // maxExprDepth bounds nesting so that hostile text cannot exhaust the stack.
@@ -581,16 +633,19 @@ func (c *srcCompiler) expr(minPrec, depth int) (*expr, error) {
 	}
 	for {
 		t := c.peek()
-		b, ok := binOps[t.text]
-		if t.kind != tokPunct || !ok || b.prec < minPrec {
+		if t.kind != tokPunct {
+			return l, nil
+		}
+		prec, _, ok := binOp(t.text)
+		if !ok || prec < minPrec {
 			return l, nil
 		}
 		c.take()
-		r, err := c.expr(b.prec+1, depth+1)
+		r, err := c.expr(prec+1, depth+1)
 		if err != nil {
 			return nil, err
 		}
-		l = &expr{kind: exprBinary, op: t.text, l: l, r: r, pos: t.pos, start: l.start}
+		l = c.newExpr(expr{kind: exprBinary, op: t.text, l: l, r: r, pos: t.pos, start: l.start})
 	}
 }
 
@@ -610,7 +665,7 @@ func (c *srcCompiler) unaryDepth(depth int) (*expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &expr{kind: exprUnary, op: t.text, l: x, pos: t.pos, start: t.pos}, nil
+		return c.newExpr(expr{kind: exprUnary, op: t.text, l: x, pos: t.pos, start: t.pos}), nil
 	}
 	x, err := c.primary(depth)
 	if x != nil && x.isLeaf() {
@@ -642,7 +697,7 @@ func (c *srcCompiler) primary(depth int) (*expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &expr{kind: exprUnary, op: t.text, l: x, pos: t.pos, start: t.pos}, c.expect(")")
+			return c.newExpr(expr{kind: exprUnary, op: t.text, l: x, pos: t.pos, start: t.pos}), c.expect(")")
 		}
 		if typ, ok := typeWordType(t.text); ok {
 			c.take()
@@ -670,7 +725,7 @@ func (c *srcCompiler) leaf(typ DataType, typed bool) (*expr, error) {
 		if t.text == "In" || t.text == "Out" {
 			// In and Out alone are offset 0.
 			c.take()
-			x := &expr{leaf: arg{mem: true, src: SrcInput}, typ: typ, typed: typed, pos: t.pos}
+			x := c.newExpr(expr{leaf: arg{mem: true, src: SrcInput}, typ: typ, typed: typed, pos: t.pos})
 			if t.text == "Out" {
 				x.leaf.src = SrcOutput
 			}
@@ -744,7 +799,7 @@ func (c *srcCompiler) location(src Source, typ DataType, typed bool) (*expr, err
 	if err := c.expect("]"); err != nil {
 		return nil, err
 	}
-	x := &expr{leaf: arg{mem: true, src: src, off: uint16(n)}, typ: typ, typed: typed, pos: name.pos}
+	x := c.newExpr(expr{leaf: arg{mem: true, src: src, off: uint16(n)}, typ: typ, typed: typed, pos: name.pos})
 	if !typed {
 		switch src {
 		case SrcInput:
@@ -775,7 +830,7 @@ func (c *srcCompiler) location(src Source, typ DataType, typed bool) (*expr, err
 // whole number is int, a number with a point or exponent is float.
 func (c *srcCompiler) literalLeaf(typ DataType, typed, neg bool, at int) (*expr, error) {
 	t := c.take()
-	x := &expr{typ: typ, typed: true, pos: at, start: at}
+	x := c.newExpr(expr{typ: typ, typed: true, pos: at, start: at})
 	sign := ""
 	if neg {
 		sign = "-"
@@ -785,7 +840,10 @@ func (c *srcCompiler) literalLeaf(typ DataType, typed, neg bool, at int) (*expr,
 		if typed && typ != TypeString || neg {
 			return nil, c.errAt(at, "a string literal has type str")
 		}
-		s, _, _ := unquotePrefix(t.text, c.utf8OK) // the lexer checked its form
+		s := t.text[1 : len(t.text)-1]
+		if !t.plain || !c.utf8OK && !utf8.ValidString(s) {
+			s, _, _ = unquotePrefix(t.text, c.utf8OK) // the lexer checked its form
+		}
 		x.leaf, x.typ = arg{kind: litStr, str: s}, TypeString
 		return x, nil
 	case t.kind == tokIdent && (t.text == "true" || t.text == "false"):
@@ -945,7 +1003,8 @@ type chainOp struct {
 // applied to it in order. Each binary operator's right operand must be a
 // single value, because a two-address instruction reads one operand.
 func (c *srcCompiler) flatten(x *expr) (*expr, []chainOp, error) {
-	var ops []chainOp
+	ops := c.ops[:0]
+	defer func() { c.ops = ops[:0] }()
 	for !x.isLeaf() {
 		if len(ops) == maxSourceStmts {
 			// Each operation is an instruction: refused here, before a chain of millions is
@@ -984,7 +1043,18 @@ func startType(dst, l *expr, ops []chainOp) (DataType, bool) {
 	return 0, false
 }
 
-var unaryOps = map[string]Opcode{"-": OpNegate, "!": OpNegateBool, "inc": OpIncrement, "dec": OpDecrement}
+// unaryOp is the opcode of a unary operator's text.
+func unaryOp(text string) Opcode {
+	switch text {
+	case "-":
+		return OpNegate
+	case "!":
+		return OpNegateBool
+	case "inc":
+		return OpIncrement
+	}
+	return OpDecrement
+}
 
 func isCompare(op Opcode) bool { return op >= OpLessThan && op <= OpNotEqual }
 
@@ -1007,15 +1077,15 @@ func (c *srcCompiler) chain(dst, rhs *expr) ([]stmt, error) {
 	}
 	for _, o := range ops {
 		if o.rhs == nil {
-			out = append(out, stmt{op: unaryOps[o.op], typ: a, a: [2]arg{d}})
+			out = append(out, stmt{op: unaryOp(o.op), typ: a, a: [2]arg{d}})
 			continue
 		}
 		rt := a
 		if o.rhs.typed {
 			rt = o.rhs.typ
 		}
-		b := binOps[o.op]
-		s := stmt{op: b.op, typ: rt, a: [2]arg{d, o.rhs.leaf}}
+		_, bop, _ := binOp(o.op)
+		s := stmt{op: bop, typ: rt, a: [2]arg{d, o.rhs.leaf}}
 		if (o.op == "*" || o.op == "/") && a == TypeVec3f && rt == TypeFloat {
 			s.op, s.typ = OpScalarMultiplyVec3f, TypeVec3f
 			if o.op == "/" {

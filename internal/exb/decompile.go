@@ -62,6 +62,10 @@ type decompileScratch struct {
 	// fragments, across the module (see checkRatio).
 	checkLeft int
 	lines     []byte // the assignments of the function being written, until its text is whole
+	// pre and post are the parts of the assignment being written (assignText), and dst its
+	// destination's text.
+	pre, post []string
+	dst       []byte
 }
 
 // scratchPool keeps scratches from one module to the next: grown to a module's longest
@@ -82,10 +86,14 @@ func (sc *decompileScratch) release() {
 		return
 	}
 	clear(sc.ss[:cap(sc.ss)])
+	clear(sc.pre[:cap(sc.pre)])
+	clear(sc.post[:cap(sc.post)])
 	clear(sc.compile.code[:cap(sc.compile.code)])
 	clear(sc.compile.lines[:cap(sc.compile.lines)])
 	clear(sc.compile.toks[:cap(sc.compile.toks)])
 	clear(sc.compile.chain[:cap(sc.compile.chain)])
+	clear(sc.compile.exprs[:cap(sc.compile.exprs)])
+	clear(sc.compile.ops[:cap(sc.compile.ops)])
 	scratchPool.Put(sc)
 }
 
@@ -606,7 +614,7 @@ func (d *decompiler) condText(s *stmt) (string, bool) {
 }
 
 // Operator texts and precedences for rendering; primary is a leaf.
-var opText = map[Opcode]string{
+var opText = [maxOpcode + 1]string{
 	OpAdd: "+", OpSubtract: "-", OpMultiply: "*", OpDivide: "/", OpModulus: "%",
 	OpScalarMultiplyVec3f: "*", OpScalarDivideVec3f: "/",
 	OpLeftShift: "<<", OpRightShift: ">>",
@@ -626,7 +634,8 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 	d.sc.leaves = d.sc.leaves[:0] // the texts of the last assignment are copied into it
 	first := &d.ss[i]
 	dst := first.a[0]
-	dstText := appendLoc(nil, dst.src, dst.off, first.typ)
+	d.sc.dst = appendLoc(d.sc.dst[:0], dst.src, dst.off, first.typ)
+	dstText := d.sc.dst
 	if dst.off&0x8000 != 0 && (dst.src == SrcUserInput || dst.src == SrcUserOutput) {
 		for k := i; k < j; k++ {
 			if d.ss[k].typ != TypeFloat {
@@ -669,7 +678,8 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 	// written in reverse at the end, its closing part and right operand go on post. The
 	// text is then written once, at its size: concatenating instead copied a chain of long
 	// string literals once per operator.
-	var pre, post []string
+	pre, post := d.sc.pre[:0], d.sc.post[:0]
+	defer func() { d.sc.pre, d.sc.post = pre[:0], post[:0] }()
 	for k := range ops {
 		s := &ops[k]
 		switch s.op.form() {
@@ -706,7 +716,7 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 			if rhs == "" {
 				return "", false
 			}
-			q := binOps[opText[s.op]].prec
+			q, _, _ := binOp(opText[s.op])
 			if prec < q {
 				pre, post = append(pre, "("), append(post, ")")
 			}

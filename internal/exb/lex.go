@@ -21,25 +21,61 @@ const (
 )
 
 type token struct {
-	kind tokKind
-	text string
-	pos  int
+	kind  tokKind
+	plain bool // a string literal without escapes: its value is the text between the quotes
+	text  string
+	pos   int
 }
 
-// punctAt is the operator or punctuation s starts with, the longest one ("<<" and not "<"),
-// or "" for none.
-func punctAt(s string) string {
-	if len(s) >= 2 {
-		switch s[:2] {
-		case "&&", "||", "==", "!=", "<=", ">=", "<<", ">>":
-			return s[:2]
+// Byte classes for lexLine, which looks each byte up once instead of testing it against
+// each token's start in turn.
+const (
+	lexBad   = iota // a byte the language does not use (or a non-ASCII one)
+	lexSpace        // ' ', '\t', '\r'
+	lexWord         // a letter or '_', which starts an identifier
+	lexDigit        // starts a number
+	lexQuote        // '"'
+	lexPunct        // an operator or punctuation character
+)
+
+var lexClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch b := byte(c); {
+		case b == ' ' || b == '\t' || b == '\r':
+			t[c] = lexSpace
+		case '0' <= b && b <= '9':
+			t[c] = lexDigit
+		case isWordByte(b):
+			t[c] = lexWord
+		case b == '"':
+			t[c] = lexQuote
+		case strings.IndexByte("()[]{},:=<>+-*/%&|^!.", b) >= 0:
+			t[c] = lexPunct
 		}
 	}
-	switch s[0] {
-	case '(', ')', '[', ']', '{', '}', ',', ':', '=', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '!', '.':
-		return s[:1]
+	return t
+}()
+
+// punctLen is the length of the operator or punctuation s starts with (s[0] is of class
+// lexPunct), the longest one ("<<" and not "<").
+func punctLen(s string) int {
+	if len(s) >= 2 {
+		switch n := s[1]; s[0] {
+		case '&', '|':
+			if n == s[0] {
+				return 2
+			}
+		case '=', '!':
+			if n == '=' {
+				return 2
+			}
+		case '<', '>':
+			if n == '=' || n == s[0] {
+				return 2
+			}
+		}
 	}
-	return ""
+	return 1
 }
 
 // lexLine splits s into tokens, ending with a tokEOL at the comment or the
@@ -47,38 +83,38 @@ func punctAt(s string) string {
 func lexLine(s string, out []token) []token {
 	i := 0
 	for {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+		for i < len(s) && lexClass[s[i]] == lexSpace {
 			i++
 		}
-		if i >= len(s) || strings.HasPrefix(s[i:], "//") {
+		if i >= len(s) {
 			return append(out, token{kind: tokEOL, pos: i})
 		}
 		c := s[i]
 		start := i
-		switch {
-		case isWordByte(c) && !('0' <= c && c <= '9'):
-			for i < len(s) && isWordByte(s[i]) {
-				i++
+		switch lexClass[c] {
+		case lexWord:
+			for i++; i < len(s) && isWordByte(s[i]); i++ {
 			}
-			out = append(out, token{tokIdent, s[start:i], start})
-		case '0' <= c && c <= '9':
+			out = append(out, token{kind: tokIdent, text: s[start:i], pos: start})
+		case lexDigit:
 			i = numberEnd(s, i)
-			out = append(out, token{tokNumber, s[start:i], start})
-		case c == '"':
-			n, ok := quotedEnd(s[i:]) // the compiler reads its value (literalLeaf)
+			out = append(out, token{kind: tokNumber, text: s[start:i], pos: start})
+		case lexQuote:
+			n, plain, ok := quotedEndPlain(s[i:]) // the compiler reads its value (literalLeaf)
 			if !ok {
-				return append(out, token{tokBad, s[i:], start})
+				return append(out, token{kind: tokBad, text: s[i:], pos: start})
 			}
 			i += n
-			out = append(out, token{tokString, s[start:i], start})
-		default:
-			p := punctAt(s[i:])
-			if p == "" {
-				_, n := utf8.DecodeRuneInString(s[i:])
-				return append(out, token{tokBad, s[i : i+n], start})
+			out = append(out, token{kind: tokString, plain: plain, text: s[start:i], pos: start})
+		case lexPunct:
+			if c == '/' && i+1 < len(s) && s[i+1] == '/' {
+				return append(out, token{kind: tokEOL, pos: i})
 			}
-			out = append(out, token{tokPunct, p, start})
-			i += len(p)
+			i += punctLen(s[i:])
+			out = append(out, token{kind: tokPunct, text: s[start:i], pos: start})
+		default:
+			_, n := utf8.DecodeRuneInString(s[i:])
+			return append(out, token{kind: tokBad, text: s[i : i+n], pos: start})
 		}
 	}
 }
