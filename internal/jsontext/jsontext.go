@@ -19,18 +19,25 @@ import (
 // and & stay as they are, since names in AINB files are meant to be read. Bytes that are not
 // UTF-8 become U+FFFD, one for each byte.
 //
-// One pass: names in other scripts are checked sequence by sequence as they are copied
-// (a separate utf8.ValidString pass cost more than the quoting itself on Japanese text).
+// One pass, one loop: plain ASCII is skipped eight bytes at a time and runs of kana and CJK
+// three at a time, and only the bytes that need more go to the full check. Kept in one
+// function because text that mixes scripts switches every few characters, and a call per
+// run (or a separate utf8.ValidString pass) cost more than the quoting itself.
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			n := textscan.PlainPrefix(textscan.Word(s, i), true)
+			i += n
+			if n == 8 {
+				continue
+			}
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				// Scanned a word at a time only from here: called at every rune, the scan
-				// cost more than it saved on text that mixes scripts.
-				i = textscan.PlainRun(s, i+1, true)
+			if c >= 0x20 && c != '"' && c != '\\' { // only within the last eight bytes
+				i++
 				continue
 			}
 			b = append(b, s[start:i]...)
@@ -40,7 +47,8 @@ func AppendString(b []byte, s string) []byte {
 			continue
 		}
 		if textscan.IsCJK3(s, i) {
-			i += 3
+			for i += 3; i < len(s) && textscan.IsCJK3(s, i); i += 3 {
+			}
 			continue
 		}
 		n := sequenceLen(s[i:])

@@ -36,7 +36,7 @@ func PlainRun(s string, i int, del bool) int {
 		add = 0
 	}
 	for ; i+8 <= len(s); i += 8 {
-		if m := stops(word(s, i), add); m != 0 {
+		if m := stops(Word(s, i), add); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -47,7 +47,7 @@ func PlainRun(s string, i int, del bool) int {
 		// The last word, its bytes before i (which may be anything) replaced by a plain
 		// one, so that they neither mark nor borrow.
 		low := uint64(1)<<(8*(8-(len(s)-i))) - 1
-		if m := stops(word(s, len(s)-8)&^low|ones*'a'&low, add); m != 0 {
+		if m := stops(Word(s, len(s)-8)&^low|ones*'a'&low, add); m != 0 {
 			return len(s) - 8 + bits.TrailingZeros64(m)/8
 		}
 		return len(s)
@@ -61,8 +61,20 @@ func PlainRun(s string, i int, del bool) int {
 	return i
 }
 
-// word loads s[i:i+8] little-endian; the compiler makes it one load.
-func word(s string, i int) uint64 {
+// PlainPrefix is how many of the bytes of w, a word of text loaded by Word, begin with a
+// run PlainRun would take, 8 when all do. Small enough to inline, it lets a quoter keep its
+// whole loop in one function: on text that switches scripts every few characters, a call
+// per run cost more than the scan.
+func PlainPrefix(w uint64, del bool) int {
+	add := uint64(ones)
+	if del {
+		add = 0
+	}
+	return bits.TrailingZeros64(stops(w, add)) >> 3
+}
+
+// Word loads s[i:i+8] little-endian; the compiler makes it one load.
+func Word(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
