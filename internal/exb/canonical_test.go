@@ -127,3 +127,24 @@ func BenchmarkParseStrings(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkQuoteStrings quotes the pool strings of the file with Japanese strings, as the
+// decompiler quotes string literals.
+func BenchmarkQuoteStrings(b *testing.B) {
+	m, err := Read(namedSection(b, stringy))
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for _, s := range m.Strings.Strings {
+		n += len(s)
+	}
+	b.SetBytes(int64(n))
+	var out []byte
+	for b.Loop() {
+		out = out[:0]
+		for _, s := range m.Strings.Strings {
+			out = appendQuote(out, s)
+		}
+	}
+}

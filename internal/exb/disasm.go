@@ -124,9 +124,19 @@ func appendQuote(b []byte, s string) []byte {
 	run := 0 // start of the pending run of characters copied as they are
 	var p0 *[1 << 16 / 64]uint64
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
-				i = textscan.PlainRun(s, i+1, false) // from the start of a run only (see jsontext)
+		// One loop with the scans inlined, as in jsontext.AppendString: string literals mix
+		// ASCII and kana every few characters, and a call per run cost more than the scan.
+		if i+8 <= len(s) {
+			n := textscan.PlainPrefix(textscan.Word(s, i), false)
+			i += n
+			if n == 8 {
+				continue
+			}
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' { // only within the last eight bytes
+				i++
 				continue
 			}
 			b = append(b, s[run:i]...)
@@ -140,8 +150,19 @@ func appendQuote(b []byte, s string) []byte {
 			if p0 == nil {
 				p0 = planeBits(0)
 			}
-			if r := rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f); p0[r/64]&(1<<(r%64)) != 0 {
-				i += 3
+			for i < len(s) {
+				if textscan.IsCJK3(s, i) {
+					if r := rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f); p0[r/64]&(1<<(r%64)) == 0 {
+						break
+					}
+					i += 3
+				} else if s[i] == ' ' && i+1 < len(s) && textscan.IsCJK3(s, i+1) {
+					i++ // a space between words: a word scan for one byte cost more
+				} else {
+					break
+				}
+			}
+			if i == len(s) || s[i] < utf8.RuneSelf {
 				continue
 			}
 		}

@@ -60,8 +60,28 @@ func TestAppendQuoteThreeByte(t *testing.T) {
 	}
 }
 
+// TestAppendQuoteMixed checks the kana loop, single spaces between kana taken inside it, on
+// random text of kana and CJK (U+3000, which is not printable, among them), spaces, ASCII
+// words and the bytes around them, at every length around the eight-byte words.
+func TestAppendQuoteMixed(t *testing.T) {
+	pieces := []string{" ", "  ", "a", "Event", "\"", "\\", "\n", "\x7f", "\xe3", "\xe3\x81", "\xe3\x81 ",
+		"ジ", "ャ", "漢", "\u3000", "\ufffd", "\ud7ff", "\xed\xa0\x80", "\u00a0", "…", "\U0001F600"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 50000 {
+		var b []byte
+		for range r.IntN(20) {
+			b = append(b, pieces[r.IntN(len(pieces))]...)
+		}
+		s := string(b)
+		if got, want := string(appendQuote(nil, s)), strconv.Quote(s); got != want {
+			t.Fatalf("appendQuote(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
 func FuzzAppendQuote(f *testing.F) {
 	f.Add("é\x00\xff")
+	f.Add("ジャンプ 攻撃 Event\u3000\xe3\x81 ")
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := string(appendQuote(nil, s)), strconv.Quote(s); got != want {
 			t.Fatalf("appendQuote(%q) = %s, want %s", s, got, want)
