@@ -13,7 +13,6 @@ import (
 
 	"ainbeditor/internal/ainb"
 	"ainbeditor/internal/jsontext"
-	"ainbeditor/internal/textscan"
 )
 
 // The document's JSON, read by hand in one pass: a tokenizer over the bytes and one function
@@ -812,10 +811,19 @@ func (d *dec) memberName() []byte {
 // printable ASCII without escapes, as member names, types and most names in a document are.
 // Such a string is found eight bytes at a time, with none of the string reader's setup;
 // anything else (an escape, a control character, a byte of a longer UTF-8 character, no
-// closing quote) is left to the string reader, which reads and checks it as any string.
+// closing quote, fewer than eight bytes left) is left to the string reader, which reads and
+// checks it as any string.
 func (d *dec) plainString() (end int, ok bool) {
-	end = textscan.PlainRun(d.text, d.Pos+1, true)
-	return end, end < len(d.text) && d.text[end] == '"' && d.Err == nil
+	data := d.Data
+	for i := d.Pos + 1; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i : i+8])
+		// The lowest byte marked is the first that is special in a string or not ASCII.
+		if m := jsontext.StringSpecial(w) | w&0x8080808080808080; m != 0 {
+			end = i + bits.TrailingZeros64(m)/8
+			return end, data[end] == '"' && d.Err == nil
+		}
+	}
+	return 0, false
 }
 
 // rawString reads a string and returns its bytes: a slice of the input when it has no
