@@ -837,6 +837,12 @@ func (d *dec) rawString() []byte {
 // another kind.
 
 func (d *dec) str() string {
+	if p := d.Pos; p < len(d.Data) && d.Data[p] == '"' {
+		if end, ok := d.plainString(); ok {
+			d.Pos = end + 1
+			return d.text[p+1 : end]
+		}
+	}
 	if d.peek() != '"' {
 		d.problem("want a string, found %s", describe(d.peek()))
 		d.Skip()

@@ -186,6 +186,13 @@ func Describe(c byte) string {
 // bracket) past MaxDepth; Leave counts it back.
 func (s *Scanner) Enter() bool {
 	s.depth++
+	// The common case alone, so that Enter inlines: readers enter a level for every object
+	// and array.
+	return s.MaxDepth == 0 && s.depth <= DefaultMaxDepth || s.enterMax()
+}
+
+// enterMax is Enter past its common case: a MaxDepth of the reader's, or nesting too deep.
+func (s *Scanner) enterMax() bool {
 	max := s.MaxDepth
 	if max == 0 {
 		max = DefaultMaxDepth
