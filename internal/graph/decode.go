@@ -1040,6 +1040,13 @@ func (d *dec) optFloat() *Float {
 
 func (d *dec) guid() (g ainb.GUID) {
 	at := d.Pos
+	// A GUID's text is hex digits and dashes, nothing a string escapes: when the 36 bytes
+	// after a quote read as one and a quote follows, they are the whole string.
+	var h ainb.GUID
+	if t := d.Data; at+37 < len(t) && t[at] == '"' && t[at+37] == '"' && d.Err == nil && parseGUID(t[at+1:at+37], &h) {
+		d.Pos = at + 38
+		return h
+	}
 	if d.peek() != '"' {
 		d.problem("want a string, found %s", describe(d.peek()))
 		d.Skip()
