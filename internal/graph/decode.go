@@ -677,11 +677,12 @@ func (d *dec) nextKey() bool {
 	// colon, which this takes whole when the name is a first one of the set's; anything
 	// else, white space and a second member of a name included, is read as below.
 	if data, p := d.Data, d.Pos; d.Err == nil && p+9 <= len(data) {
-		if data[p] == ',' && f.idx >= 0 {
-			p++
+		b := (*[9]byte)(data[p : p+9]) // one bounds check for all the loads below
+		w := binary.LittleEndian.Uint64(b[:8])
+		if b[0] == ',' && f.idx >= 0 {
+			w, p = binary.LittleEndian.Uint64(b[1:]), p+1
 		}
-		if data[p] == '"' && (p > d.Pos || f.idx < 0) {
-			w := binary.LittleEndian.Uint64(data[p : p+8])
+		if byte(w) == '"' && (p > d.Pos || f.idx < 0) {
 			set := d.set
 			e := &set.slot[nameKey(w)*set.mul>>58]
 			bit := uint64(1) << e.index
