@@ -123,6 +123,7 @@ type memberSet struct {
 // A memberSlot is a name of a set as find compares it with the text.
 type memberSlot struct {
 	head, mask uint64 // the first eight bytes of its quotedName; head is 1 in an empty slot
+	bit        uint64 // 1 << index, its bit in frame.seen
 	index      uint8  // in the set's names
 	n          uint8  // the length of the quoted name and colon
 }
@@ -224,7 +225,7 @@ func (s *memberSet) fill(keys []uint64) bool {
 			return false
 		}
 		q := &s.quoted[i]
-		s.slot[h] = memberSlot{head: q.head, mask: q.mask, index: uint8(i), n: uint8(len(q.text))}
+		s.slot[h] = memberSlot{head: q.head, mask: q.mask, bit: 1 << i, index: uint8(i), n: uint8(len(q.text))}
 	}
 	return true
 }
@@ -685,9 +686,8 @@ func (d *dec) nextKey() bool {
 		if byte(w) == '"' && (p > d.Pos || f.idx < 0) {
 			set := d.set
 			e := &set.slot[nameKey(w)*set.mul>>58]
-			bit := uint64(1) << e.index
-			if w&e.mask == e.head && f.seen&bit == 0 && (e.n <= 8 || set.quoted[e.index].tailAt(data, p)) {
-				f.seen |= bit
+			if w&e.mask == e.head && f.seen&e.bit == 0 && (e.n <= 8 || set.quoted[e.index].tailAt(data, p)) {
+				f.seen |= e.bit
 				f.idx = 0
 				f.member = int32(e.index)
 				d.member = int(e.index)
