@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
@@ -17,27 +18,36 @@ var allMemberSets = map[string]*memberSet{
 	"blackboardParam": blackboardParamMembers,
 }
 
-// Each name reads as its own index, and names that differ in one byte, a byte more or less,
-// or only in case read as unknown.
-func TestMemberSetIndex(t *testing.T) {
+// Each name, quoted and with its colon, is found as its own index, and names that differ in
+// one byte, a byte more or less, or only in case are not found (unless the set has them).
+func TestMemberSetFind(t *testing.T) {
+	find := func(set *memberSet, name string) int {
+		return set.find([]byte(`{"`+name+`":1,"a":2}`), 1)
+	}
 	for kind, set := range allMemberSets {
 		for i, n := range set.names {
-			if got := set.index([]byte(n)); got != i {
-				t.Errorf("%s: index(%q) = %d, want %d", kind, n, got, i)
+			if got := find(set, n); got != i {
+				t.Errorf("%s: find(%q) = %d, want %d", kind, n, got, i)
 			}
 			for _, near := range []string{n + "s", n[:len(n)-1], strings.ToUpper(n[:1]) + n[1:],
-				n[:len(n)-1] + string(n[len(n)-1]^1)} {
-				if got := set.index([]byte(near)); got != -1 && set.names[got] != near {
-					t.Errorf("%s: index(%q) = %d (%s)", kind, near, got, set.names[got])
+				n[:len(n)-1] + string(n[len(n)-1]^1), n[:1] + `\u00` + n[1:]} {
+				if got := find(set, near); got != -1 && set.names[got] != near {
+					t.Errorf("%s: find(%q) = %d (%s)", kind, near, got, set.names[got])
 				}
 			}
+			if got := set.find([]byte(`{"`+n+`" :1,"a":2}`), 1); got != -1 {
+				t.Errorf("%s: %q with a space before its colon found as %d", kind, n, got)
+			}
 		}
-		if got := set.index(nil); got != -1 {
-			t.Errorf("%s: index of the empty name = %d", kind, got)
+		if got := find(set, ""); got != -1 {
+			t.Errorf("%s: the empty name found as %d", kind, got)
 		}
 	}
-	if i := conditionMembers.index([]byte("maxBlackboard")); i != condMaxBlackboard {
-		t.Errorf("maxBlackboard reads as %d, want %d", i, condMaxBlackboard)
+	if i := find(conditionMembers, "maxBlackboard"); i != condMaxBlackboard {
+		t.Errorf("maxBlackboard found as %d, want %d", i, condMaxBlackboard)
+	}
+	if i := find(inputMembers, "sources"); i != inSources {
+		t.Errorf("sources found as %d, want %d", i, inSources)
 	}
 }
 
@@ -62,9 +72,28 @@ func TestQuotedNameAt(t *testing.T) {
 		{"parentBlackboardId", `{"parentBlackboardIx":1}`, 1, false},
 		{"minBlackboard", `{"maxBlackboard":1}`, 1, false},
 	} {
-		q := newQuotedName(c.name)
-		if got := q.at([]byte(c.text), c.at); got != c.want {
+		set := newMemberSet(nil, []string{c.name})
+		if got := set.find([]byte(c.text), c.at) == 0; got != c.want {
 			t.Errorf("%q at %d of %s = %v, want %v", c.name, c.at, c.text, got, c.want)
+		}
+	}
+}
+
+// Names of up to six bytes are their own key; longer ones differ from every shorter one.
+func TestNameKey(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want uint64
+	}{
+		{`"":1,"ab`, 0},
+		{`"x":1,"a`, 'x'},
+		{`"id":1,"`, 'i' | 'd'<<8},
+		{`"abcdef"`, 0x666564636261},
+		{`"abcdefg`, 0x67666564636261 | 1<<63},
+		{`"abcdefgh`, 0x67666564636261 | 1<<63},
+	} {
+		if got := nameKey(binary.LittleEndian.Uint64([]byte(c.text))); got != c.want {
+			t.Errorf("nameKey(%s) = %#x, want %#x", c.text, got, c.want)
 		}
 	}
 }

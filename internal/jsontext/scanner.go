@@ -186,6 +186,13 @@ func Describe(c byte) string {
 // bracket) past MaxDepth; Leave counts it back.
 func (s *Scanner) Enter() bool {
 	s.depth++
+	// The common case alone, so that Enter inlines: readers enter a level for every object
+	// and array.
+	return s.MaxDepth == 0 && s.depth <= DefaultMaxDepth || s.enterMax()
+}
+
+// enterMax is Enter past its common case: a MaxDepth of the reader's, or nesting too deep.
+func (s *Scanner) enterMax() bool {
 	max := s.MaxDepth
 	if max == 0 {
 		max = DefaultMaxDepth
@@ -386,7 +393,7 @@ func specialAt(b []byte) (int, bool) {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		w := binary.LittleEndian.Uint64(b[i:])
-		if m := stringSpecial(w); m != 0 {
+		if m := StringSpecial(w); m != 0 {
 			n := bits.TrailingZeros64(m) / 8
 			// The bytes below the first special one, each byte's top bit in place.
 			return i + n, high|w&highs&(1<<(8*n)-1) != 0
@@ -403,11 +410,11 @@ func specialAt(b []byte) (int, bool) {
 	return i, high != 0
 }
 
-// stringSpecial flags (with its top bit) each of the eight bytes of w, little-endian, that is
+// StringSpecial flags (with its top bit) each of the eight bytes of w, little-endian, that is
 // '"', '\\' or below 0x20: the classic "has zero byte" and "has byte less than" tricks. Bytes
 // above a flagged one may be flagged wrongly (a borrow carries into them); the lowest flag is
 // always right, and no flag is set when no byte qualifies.
-func stringSpecial(w uint64) uint64 {
+func StringSpecial(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
 	less := (w - ones*0x20) & ^w & highs
