@@ -22,31 +22,7 @@ func (a *Archive) Bytes() ([]byte, error) {
 		return nil, err
 	}
 	head := a.appendHead(make([]byte, 0, p.namesEnd), p)
-	pieces := make([][]byte, 0, 2*len(p.files)+3)
-	pieces = append(pieces, head)
-	at := uint64(len(head))
-	for i, f := range p.files {
-		pieces = appendZeros(pieces, p.begins[i]-at)
-		pieces = append(pieces, f.Data)
-		at = p.begins[i] + uint64(len(f.Data))
-	}
-	if at < p.dataOffset { // no data at all
-		pieces = appendZeros(pieces, p.dataOffset-at)
-	}
-	pieces = append(pieces, tail)
-	return bytes.Join(pieces, nil), nil
-}
-
-var zeros [0x2000]byte
-
-// appendZeros appends pieces of n zero bytes in all.
-func appendZeros(pieces [][]byte, n uint64) [][]byte {
-	for n > 0 {
-		k := min(n, uint64(len(zeros)))
-		pieces = append(pieces, zeros[:k])
-		n -= k
-	}
-	return pieces
+	return bytes.Join(append([][]byte{head}, p.body(uint64(len(head)), tail)...), nil), nil
 }
 
 // AppendBinary appends the archive as Bytes lays it out to dst (encoding.BinaryAppender).
@@ -59,15 +35,38 @@ func (a *Archive) AppendBinary(dst []byte) ([]byte, error) {
 		return nil, err
 	}
 	base := len(dst)
-	out := a.appendHead(slices.Grow(dst, int(p.end)+len(tail)), p)
+	out := a.appendHead(slices.Grow(dst, int(p.total)), p)
+	for _, piece := range p.body(uint64(len(out)-base), tail) {
+		out = append(out, piece...)
+	}
+	return out, nil
+}
+
+var zeros [0x2000]byte
+
+// body lists what follows the head (which ends at at) in order: each file's padding and
+// data, the zeros up to the data offset when no file has data, then the tail.
+func (p *plan) body(at uint64, tail []byte) [][]byte {
+	pieces := make([][]byte, 0, 2*len(p.files)+2)
 	for i, f := range p.files {
-		out = append(out, make([]byte, p.begins[i]-uint64(len(out)-base))...)
-		out = append(out, f.Data...)
+		pieces = appendZeros(pieces, p.begins[i]-at)
+		pieces = append(pieces, f.Data)
+		at = p.begins[i] + uint64(len(f.Data))
 	}
-	if uint64(len(out)-base) < p.dataOffset { // no data at all
-		out = append(out, make([]byte, p.dataOffset-uint64(len(out)-base))...)
+	if at < p.dataOffset { // no data at all
+		pieces = appendZeros(pieces, p.dataOffset-at)
 	}
-	return append(out, tail...), nil
+	return append(pieces, tail)
+}
+
+// appendZeros appends pieces of n zero bytes in all.
+func appendZeros(pieces [][]byte, n uint64) [][]byte {
+	for n > 0 {
+		k := min(n, uint64(len(zeros)))
+		pieces = append(pieces, zeros[:k])
+		n -= k
+	}
+	return pieces
 }
 
 // prepare plans the archive and decides on the modding tools' quirks: a wrong file size and
