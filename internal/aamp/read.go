@@ -468,12 +468,7 @@ func (r *reader) readParam(off uint32, p *Parameter) error {
 }
 
 // shareable reports whether a value of type t may be one boxed value for every parameter
-// holding it: true for the values an interface holds as a copy, false for slices.
+// holding it: all but the slices (buffers and curves), which an interface holds by reference.
 func (t Type) shareable() bool {
-	switch t {
-	case TypeBool, TypeF32, TypeInt, TypeU32, TypeVec2, TypeVec3, TypeVec4, TypeColor, TypeQuat,
-		TypeString32, TypeString64, TypeString256, TypeStringRef:
-		return true
-	}
-	return false
+	return !t.IsBuffer() && (t < TypeCurve1 || t > TypeCurve4)
 }
