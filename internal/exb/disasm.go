@@ -198,9 +198,9 @@ func isPrint(r rune) bool {
 }
 
 // planeBits is the IsPrint bitmap of one plane, filled in on first use from the range
-// tables strconv.IsPrint is defined by (unicode.PrintRanges and the ASCII space): a walk
-// of their ranges instead of 65,536 binary searches (1.39 ms against 0.12 ms for plane 0, once per process, on a first parse's
-// path), and TestIsPrint holds the two equal over the whole code space.
+// tables strconv.IsPrint is defined by (unicode.PrintRanges and the ASCII space): a walk of
+// their ranges takes 0.12 ms for plane 0, where 65,536 IsPrint calls took 1.39 ms of a
+// process's first parse. TestIsPrint holds the two equal over the whole code space.
 func planeBits(plane int) *[1 << 16 / 64]uint64 {
 	p := &printPlanes[plane]
 	p.once.Do(func() {
