@@ -17,7 +17,8 @@ import (
 // takes it once, and a place both changed differently is a conflict with its path and the
 // three values (in the merged numbering: base's node ids and indices). Nodes added on either
 // side come along with their links, after base's nodes (ours', then theirs'); a node one side
-// removed goes unless the other side changed it, which is a conflict.
+// removed goes unless the other side changed it, which is a conflict. Kept, it keeps the links
+// the removing side dropped with it where that side did nothing else (see relink).
 //
 // The order of a node's properties, inputs and outputs is a place of its own (the file keeps
 // it), so a side that reorders them and a side that edits one combine.
@@ -76,7 +77,13 @@ func Merge(base, ours, theirs *graph.Document, prefer change.Prefer) (*graph.Doc
 	vo := &view{d: ours, node: oursID, bb: bbO, fn: fnO}
 	vt := &view{d: theirs, node: theirsID, bb: bbT, fn: fnT}
 	vb.att, vo.att, vt.att = mg.attachments(out, vb, vo, vt, mo, mt)
-	mg.document(out, vb, vo, vt)
+	// Both views are read as they are before either is relinked.
+	removedO, keptO := mg.removedNodes(vb, vt, mo, mt, change.Theirs)
+	removedT, keptT := mg.removedNodes(vb, vo, mt, mo, change.Ours)
+	lists := [2][3]*view{{vb, vo, vt}, {vb, vo, vt}} // the views of the replacements, of the enum relocations
+	lists[0][1], lists[1][1] = mg.relink(vb, vo, mo, removedO, keptO)
+	lists[0][2], lists[1][2] = mg.relink(vb, vt, mt, removedT, keptT)
+	mg.document(out, vb, vo, vt, lists)
 	mg.commands(out, vb, vo, vt)
 	mg.modules(out, ours, theirs)
 
@@ -648,7 +655,8 @@ func matchAttachments(a, b *graph.Document, m matching) (ab, ba []int) {
 }
 
 // document merges the document's own fields.
-func (mg *merger) document(out *graph.Document, vb, vo, vt *view) {
+// lists holds the views the replacements and the enum relocations are read through (see relink).
+func (mg *merger) document(out *graph.Document, vb, vo, vt *view, lists [2][3]*view) {
 	b, o, t := vb.d, vo.d, vt.d
 	from := func(s side) *graph.Document { return [...]*graph.Document{b, o, t}[s] }
 	str := func(s string) []byte { return appendString(nil, s) }
@@ -660,10 +668,12 @@ func (mg *merger) document(out *graph.Document, vb, vo, vt *view) {
 	out.ModuleCall = from(mg.decide(change.Path{"moduleCall"}, moduleCall(b), moduleCall(o), moduleCall(t))).ModuleCall
 	out.Section58 = from(mg.decide(change.Path{"section58"}, section58(b), section58(o), section58(t))).Section58
 	out.HasSection6C = from(mg.decide(change.Path{"hasSection6C"}, bl(b.HasSection6C), bl(o.HasSection6C), bl(t.HasSection6C))).HasSection6C
-	s := mg.decide(change.Path{"replacements"}, replacements(vb), replacements(vo), replacements(vt))
-	out.Replacements = [...]*view{vb, vo, vt}[s].replacementList()
-	s = mg.decide(change.Path{"enumRelocations"}, relocations(vb), relocations(vo), relocations(vt))
-	out.EnumRelocations = [...]*view{vb, vo, vt}[s].relocationList()
+	r := lists[0]
+	s := mg.decide(change.Path{"replacements"}, replacements(r[0]), replacements(r[1]), replacements(r[2]))
+	out.Replacements = r[s].replacementList()
+	r = lists[1]
+	s = mg.decide(change.Path{"enumRelocations"}, relocations(r[0]), relocations(r[1]), relocations(r[2]))
+	out.EnumRelocations = r[s].relocationList()
 }
 
 func (v *view) replacementList() []graph.Replacement {

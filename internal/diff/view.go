@@ -20,6 +20,9 @@ type view struct {
 	bb   []int       // own blackboard index -> compared; nil: the same
 	fn   []int       // own function index -> compared; nil: compared by text elsewhere
 	att  []int       // own attachment index -> compared; nil: compared by content
+	// restored: own id -> the node as translate gives it, with the links a merge gives
+	// back to nodes this side removed and the merge keeps (see relink).
+	restored map[int]graph.Node
 }
 
 var zero = 0
@@ -124,6 +127,9 @@ func (v *view) attachment(a *graph.Attachment) graph.Attachment {
 // translate returns a copy of n in the compared numbering. Lists that references are
 // rewritten in are new; the rest is shared with n.
 func (v *view) translate(n *graph.Node) graph.Node {
+	if r, ok := v.restored[n.ID]; ok {
+		return r
+	}
 	c := *n
 	c.ID = v.nodeID(n.ID)
 	if len(n.Properties) > 0 {

@@ -1,0 +1,264 @@
+package diff
+
+import (
+	"bytes"
+	"slices"
+
+	"ainbeditor/internal/change"
+	"ainbeditor/internal/graph"
+)
+
+// A merge that keeps a node one side removed (the other side changed it and the preference
+// settles that conflict for the other side) keeps it where it was: the editor's delete drops
+// every link to the node it removes (children, jumps, queries, input sources, replacements,
+// enum relocations; a property takes no node's output in a file), and those dropped links would leave the kept node orphaned. Where the removing
+// side did nothing at a place but that drop, the place is taken as base's (without the links
+// to nodes that do go), so the three-way merge there gives the other side's version or base's,
+// with the link. Where the side changed the place in other ways too, its version stays: which
+// of its edits the link would go back among cannot be told, and the merge then has the node
+// unlinked there, as a merge without this step would.
+
+// removedNodes returns the base ids of the nodes side s removed (s: ours with ms, other its
+// counterpart) and of those among them the merge keeps: the other side changed them, and the
+// preference is for the other side (keep names it). It decides what decide would, without
+// recording the conflict the node loop records.
+func (mg *merger) removedNodes(vb, other *view, ms, mOther matching, keep change.Prefer) (removed, kept map[int]bool) {
+	var kb, ko []byte
+	for i := range mg.base.Nodes {
+		if ms.ab[i] >= 0 {
+			continue
+		}
+		nb := &mg.base.Nodes[i]
+		if removed == nil {
+			removed = map[int]bool{}
+		}
+		removed[nb.ID] = true
+		j := mOther.ab[i]
+		if mg.prefer != keep || j < 0 {
+			continue
+		}
+		kb, ko = vb.nodeKey(kb[:0], nb), other.nodeKey(ko[:0], &other.d.Nodes[j])
+		if !bytes.Equal(kb, ko) {
+			if kept == nil {
+				kept = map[int]bool{}
+			}
+			kept[nb.ID] = true
+		}
+	}
+	return removed, kept
+}
+
+// relink sets side s's view (vs, matched to base by ms) to show base's links to the kept
+// nodes at every place where s only dropped the links to the nodes it removed, and returns
+// the views the document's replacements and enum relocations are to be read through.
+func (mg *merger) relink(vb, vs *view, ms matching, removed, kept map[int]bool) (reps, relocs *view) {
+	reps, relocs = vs, vs
+	if len(kept) == 0 {
+		return reps, relocs
+	}
+	gone := map[int]bool{}
+	for id := range removed {
+		if !kept[id] {
+			gone[id] = true
+		}
+	}
+	for i := range mg.base.Nodes {
+		j := ms.ab[i]
+		if j < 0 {
+			continue
+		}
+		b := vb.translate(&mg.base.Nodes[i])
+		if !linksTo(&b, kept) {
+			continue
+		}
+		sn := &vs.d.Nodes[j]
+		s := vs.translate(sn)
+		changed := false
+		restore := func(r bool) { changed = changed || r }
+		var r bool
+		s.Children, r = relinkPlace(b.Children, s.Children, removed, gone, unlinkChildren, childrenKey)
+		restore(r)
+		s.Jumps, r = relinkPlace(b.Jumps, s.Jumps, removed, gone, unlinkJumps, jumpsKey)
+		restore(r)
+		s.Queries, r = relinkPlace(b.Queries, s.Queries, removed, gone, unlinkQueries, listKey)
+		restore(r)
+		s.Inputs, r = relinkNamed(b.Inputs, s.Inputs, removed, gone, func(x *graph.Input) string { return x.Name }, unlinkInput,
+			func(x graph.Input) []byte { return graph.AppendInput(nil, &x) })
+		restore(r)
+		if changed {
+			if vs.restored == nil {
+				vs.restored = map[int]graph.Node{}
+			}
+			vs.restored[sn.ID] = s
+		}
+	}
+	// The document's lists are compared in the merged numbering: a view of a document
+	// holding them so translated reads them as they are.
+	rs, r := relinkPlace(vb.replacementList(), vs.replacementList(), removed, gone,
+		func(x []graph.Replacement, set map[int]bool) []graph.Replacement {
+			return unlinkReplacements(x, set, removedChildren(vb, set))
+		},
+		func(x []graph.Replacement) []byte { return replacements(&view{d: &graph.Document{Replacements: x}}) })
+	if r {
+		reps = &view{d: &graph.Document{Replacements: rs}}
+	}
+	ls, r := relinkPlace(vb.relocationList(), vs.relocationList(), removed, gone, unlinkRelocations,
+		func(x []graph.EnumRelocation) []byte {
+			return relocations(&view{d: &graph.Document{EnumRelocations: x}})
+		})
+	if r {
+		relocs = &view{d: &graph.Document{EnumRelocations: ls}}
+	}
+	return reps, relocs
+}
+
+// relinkPlace returns base's value b without the links to the nodes that go when side s's
+// value is b without the links to every node s removed, and true; otherwise s itself and
+// false (also when the kept nodes had no link there).
+func relinkPlace[T any](b, s T, removed, gone map[int]bool, unlink func(T, map[int]bool) T, key func(T) []byte) (T, bool) {
+	all := key(unlink(b, removed))
+	if !bytes.Equal(all, key(s)) {
+		return s, false
+	}
+	r := unlink(b, gone)
+	if bytes.Equal(key(r), all) {
+		return s, false
+	}
+	return r, true
+}
+
+// relinkNamed does relinkPlace for each item of a named list (inputs, properties) that both
+// base and the side have: each is a place of its own in the merge.
+func relinkNamed[T any](b, s []T, removed, gone map[int]bool, name func(*T) string, unlink func(T, map[int]bool) T, key func(T) []byte) ([]T, bool) {
+	var out []T
+	for k := range s {
+		for l := range b {
+			if name(&b[l]) != name(&s[k]) {
+				continue
+			}
+			if r, ok := relinkPlace(b[l], s[k], removed, gone, unlink, key); ok {
+				if out == nil {
+					out = slices.Clone(s)
+				}
+				out[k] = r
+			}
+			break
+		}
+	}
+	if out == nil {
+		return s, false
+	}
+	return out, true
+}
+
+// linksTo says whether n links to a node of set.
+func linksTo(n *graph.Node, set map[int]bool) bool {
+	found := false
+	eachLink(n, func(_ linkKind, _ string, id int) { found = found || set[id] })
+	return found
+}
+
+// The unlink functions drop the links to the nodes of set as the editor's delete does.
+
+func unlinkChildren(cs []graph.Child, set map[int]bool) []graph.Child {
+	out := slices.DeleteFunc(slices.Clone(cs), func(c graph.Child) bool { return set[c.Node] })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func unlinkJumps(js []graph.Jump, set map[int]bool) []graph.Jump {
+	out := slices.DeleteFunc(slices.Clone(js), func(j graph.Jump) bool { return set[j.Node] })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func unlinkQueries(qs []int, set map[int]bool) []int {
+	out := slices.DeleteFunc(slices.Clone(qs), func(q int) bool { return set[q] })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func linked(s *graph.Source, set map[int]bool) bool { return s != nil && s.Node != nil && set[*s.Node] }
+
+// unlinkInput: a single source falls back to the input's value; a multi-input loses the
+// sources (an empty list stays one).
+func unlinkInput(in graph.Input, set map[int]bool) graph.Input {
+	if linked(in.Source, set) {
+		in.Source, in.UsesDefault = nil, nil
+	}
+	if in.Sources != nil {
+		in.Sources = slices.DeleteFunc(slices.Clone(in.Sources), func(s graph.Source) bool { return linked(&s, set) })
+	}
+	return in
+}
+
+// removedChildren lists the places (node id, child index) of base's children that lead to a
+// node of set.
+func removedChildren(vb *view, set map[int]bool) map[[2]int]bool {
+	out := map[[2]int]bool{}
+	for i := range vb.d.Nodes {
+		n := &vb.d.Nodes[i]
+		for k, c := range n.Children {
+			if set[vb.nodeID(c.Node)] {
+				out[[2]int{vb.nodeID(n.ID), k}] = true
+			}
+		}
+	}
+	return out
+}
+
+// unlinkReplacements drops the replacements naming a node of set and, as removing a child
+// does, those of the removed children, moving the later children's indices down.
+func unlinkReplacements(rs []graph.Replacement, set map[int]bool, children map[[2]int]bool) []graph.Replacement {
+	if rs == nil {
+		return nil
+	}
+	out := make([]graph.Replacement, 0, len(rs))
+	for _, r := range rs {
+		if set[r.Node] || r.New != nil && set[*r.New] {
+			continue
+		}
+		if r.Type != "removeAttachment" {
+			if children[[2]int{r.Node, r.Index}] {
+				continue
+			}
+			shift := 0
+			for k := range r.Index {
+				if children[[2]int{r.Node, k}] {
+					shift++
+				}
+			}
+			r.Index -= shift
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func unlinkRelocations(rs []graph.EnumRelocation, set map[int]bool) []graph.EnumRelocation {
+	return slices.DeleteFunc(slices.Clone(rs), func(r graph.EnumRelocation) bool {
+		return r.Target != nil && r.Target.Node != nil && set[*r.Target.Node]
+	})
+}
+
+func childrenKey(cs []graph.Child) []byte {
+	var b []byte
+	for k := range cs {
+		b = graph.AppendChild(b, &cs[k])
+	}
+	return b
+}
+
+func jumpsKey(js []graph.Jump) []byte {
+	var b []byte
+	for k := range js {
+		b = graph.AppendJump(b, &js[k])
+	}
+	return b
+}
