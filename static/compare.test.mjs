@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { marks, describe, rowText, takeBack, namedIndex, stepNode, DiffRefresher } from "./compare.js";
-import { within, settle, replaceDocument, conflictText } from "./merge.js";
+import { within, settle, relinks, replaceDocument, conflictText } from "./merge.js";
 import { createEdits } from "./edits.js";
 
 function docA() {
@@ -180,6 +180,57 @@ test("settle mixes the two merges as chosen, and checks each choice holds", asyn
   d = await settle(conflicts, ["theirs", "theirs"], ask, diff);
   assert.deepEqual(d, mt);
   await assert.rejects(settle(conflicts, ["ours"], ask, diff), { message: "every conflict needs a choice of ours or theirs (1 of 2 chosen)" });
+});
+
+// Base: node 0 runs 1, 2 and 4; ours deletes 2 (and the child leading to it), theirs renames
+// it, and the category is a second conflict. Keeping 2 by "theirs" brings back the child
+// the delete took (the server's theirs-preferring merge has it), and only that.
+test("settle: a node kept against its removal comes back with the links to it", async () => {
+  const base = docA();
+  base.nodes[0].children.push({ node: 4, name: "" });
+  base.nodes.push({ id: 4, type: "UserDefined", name: "Look", guid: "g4", x: 300, y: 400 });
+  const mo = structuredClone(base), mt = structuredClone(base);
+  mo.category = "Ours";
+  mt.category = "Theirs";
+  mo.nodes.splice(2, 1);
+  mo.nodes[0].children.splice(1, 1);
+  mt.nodes[2].name = "WaitTheirs";
+  const step = (n) => `node ${n.id} ${n.name} (guid ${n.guid})`;
+  const conflicts = [{ path: [step(base.nodes[2])] }, { path: ["category"] }];
+  const ask = async (prefer) => ({ document: structuredClone(prefer === "ours" ? mo : mt), conflicts });
+  // A small diff of the places these documents differ at: the category, whole nodes and
+  // their names, node 0's children by index.
+  const diff = async (a, b) => {
+    const out = [];
+    if (a.category !== b.category) out.push({ op: "changed", path: ["category"], old: a.category, new: b.category });
+    const ca = a.nodes[0].children, cb = b.nodes[0].children;
+    for (let k = 0; k < Math.max(ca.length, cb.length); k++) {
+      const path = [step(a.nodes[0]), `child ${k}`];
+      if (k >= cb.length) out.push({ op: "removed", path, old: ca[k], nodeA: 0, nodeB: 0 });
+      else if (k >= ca.length) out.push({ op: "added", path, new: cb[k], nodeA: 0, nodeB: 0 });
+      else if (ca[k].node !== cb[k].node) out.push({ op: "changed", path, old: ca[k], new: cb[k], nodeA: 0, nodeB: 0 });
+    }
+    for (const n of a.nodes) {
+      const m = b.nodes.find((x) => x.id === n.id);
+      if (!m) out.push({ op: "removed", path: [step(n)], old: n, nodeA: n.id });
+      else if (m.name !== n.name) out.push({ op: "changed", path: [step(n), "name"], old: n.name, new: m.name, nodeA: n.id, nodeB: m.id });
+    }
+    for (const m of b.nodes) if (!a.nodes.some((n) => n.id === m.id)) out.push({ op: "added", path: [step(m)], new: m, nodeB: m.id });
+    return { changes: out, renumbered: [] };
+  };
+  let d = await settle(conflicts, ["theirs", "ours"], ask, diff);
+  assert.equal(d.category, "Ours");
+  assert.deepEqual(d.nodes.map((n) => [n.id, n.name]), [[0, ""], [1, "Walk"], [2, "WaitTheirs"], [4, "Look"]]);
+  assert.deepEqual(d.nodes[0].children, base.nodes[0].children);
+  d = await settle(conflicts, ["ours", "theirs"], ask, diff);
+  assert.equal(d.category, "Theirs");
+  assert.deepEqual(d.nodes.map((n) => n.id), [0, 1, 4]);
+  assert.deepEqual(d.nodes[0].children, mo.nodes[0].children);
+  // Only the changes that give back links to the kept node (and the later children they move
+  // down): not the category's or the node's own, and none for node 1, whose child is in both.
+  const { changes } = await diff(mt, mo);
+  assert.deepEqual(relinks(changes, [2]).map((c) => c.path.join(" / ")), ["node 0  (guid g0) / child 1", "node 0  (guid g0) / child 2"]);
+  assert.deepEqual(relinks(changes, [1]), []);
 });
 
 test("replaceDocument is one edit whose undo restores the very document", () => {

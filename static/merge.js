@@ -7,6 +7,11 @@
 // merge preferring theirs (compare.js's takeBack, on a scratch copy). Then both merges are
 // diffed against the result: no change may remain at a place settled for that side, so every
 // choice is checked to hold before the result reaches the working copy.
+//
+// A node one side removed and the other changed is one conflict at the node; kept, the server
+// gives back the links the removing side dropped with it, at the places that link to it (a
+// parent's child, a source, ...). Those are changes outside the node's conflict, so taking
+// the node back "theirs" takes them back too (relinks), and no other change.
 
 import { takeBack, stepNode, shortValue, differing, pathOwner } from "./compare.js";
 import { createEdits } from "./edits.js";
@@ -38,17 +43,25 @@ export async function settle(conflicts, choices, ask, diff) {
   const scratch = createEdits(result);
   const reply = await diff(mt.document, result);
   const changes = reply.changes;
-  const taken = [];
+  const taken = [], kept = [];
   conflicts.forEach((k, i) => {
     if (choices[i] !== "theirs") return;
     const under = changes.filter((c) => within(c, k));
     if (!under.length) throw new Error(`conflict ${k.path.join(" / ")}: the two merges do not differ there`);
     taken.push(...under);
+    if (k.path.length === 1 && stepNode(k.path[0]) >= 0) kept.push(stepNode(k.path[0]));
   });
+  const links = relinks(changes, kept).filter((c) => !taken.includes(c));
   // From the last: taking an item of a list back leaves the places before it as they were.
-  for (const c of taken.reverse()) {
-    const res = takeBack(scratch, mt.document, c, reply);
+  // The links come last, after the nodes they lead to; a node taken back is paired with its
+  // id in the result so that a link to it is translated.
+  const pairs = { ...reply, renumbered: [...(reply.renumbered || [])] };
+  for (const c of [...links, ...taken].reverse()) {
+    const ids = new Set(result.nodes.map((n) => n.id));
+    const res = takeBack(scratch, mt.document, c, pairs);
     if (!res.ok) throw new Error(res.reason);
+    const back = result.nodes.find((n) => !ids.has(n.id));
+    if (back && c.path.length === 1 && c.op === "removed") pairs.renumbered.push([c.nodeA, back.id]);
   }
   const [fromOurs, fromTheirs] = await Promise.all([diff(mo.document, result), diff(mt.document, result)]);
   conflicts.forEach((k, i) => {
@@ -56,6 +69,36 @@ export async function settle(conflicts, choices, ask, diff) {
     if (left.length) throw new Error(`conflict ${k.path.join(" / ")}: ${choices[i]} could not be taken exactly (${left.length} difference${left.length === 1 ? "" : "s"} left)`);
   });
   return result;
+}
+
+// Places whose value links to nodes: children, jumps, queries, an input's source or sources,
+// the replacements and enum relocations.
+const LINK_PLACE = /^(child \d+|jump \d+|queries|source|sources|replacements|enumRelocations)$/;
+
+// Whether value v of a link place links to node id.
+function linksTo(v, id) {
+  if (Array.isArray(v)) return v.some((x) => x === id || linksTo(x, id));
+  return !!v && typeof v === "object" && (v.node === id || v.new === id || linksTo(v.target, id));
+}
+
+// The changes (of the theirs-preferring merge against the result, in their order) that give
+// back links to the nodes ids: those whose theirs-preferring value links to one while the
+// result's does not. Children and jumps are compared by index, so a link given back before
+// others moves the later ones down a place: the changes at those come along.
+export function relinks(changes, ids) {
+  const out = new Set(), from = new Map(); // node id and list -> the first index given back
+  const indexed = (c) => c.path.length === 2 && /^(child|jump) (\d+)$/.exec(c.path[1]);
+  for (const c of changes) {
+    if (!LINK_PLACE.test(c.path[c.path.length - 1]) || !ids.some((id) => linksTo(c.old, id) && !linksTo(c.new, id))) continue;
+    out.add(c);
+    const m = indexed(c);
+    if (m) from.set(`${c.nodeA} ${m[1]}`, Math.min(from.get(`${c.nodeA} ${m[1]}`) ?? Infinity, Number(m[2])));
+  }
+  for (const c of changes) {
+    const m = indexed(c);
+    if (m && Number(m[2]) >= (from.get(`${c.nodeA} ${m[1]}`) ?? Infinity)) out.add(c);
+  }
+  return changes.filter((c) => out.has(c));
 }
 
 // Makes the working copy (edits.doc) the document next, as one edit: every member of the
