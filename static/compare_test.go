@@ -435,6 +435,68 @@ func TestMerge(t *testing.T) {
 	}
 }
 
+// TestMergeKeptNode: the working copy deleted node 10 (Task08, the fifth child of node 0,
+// its child going with it) and set I10; theirs renamed node 10 and set I10 otherwise. Kept
+// by "theirs" while I10 stays ours, node 10 comes back where it was: node 0's children are
+// base's again, in order, with theirs' name.
+func TestMergeKeptNode(t *testing.T) {
+	p := newBrowser(t)
+	p.open(version(t, "kitchen_sink_v407.ainb", func(d *graph.Document) {
+		setProperty(t, d, 12, "I10", 55)
+		d.Nodes[0].Children = slices.Delete(d.Nodes[0].Children, 4, 5)
+		d.Nodes = slices.Delete(d.Nodes, 10, 11)
+	}))
+	theirs := version(t, "theirs.ainb", func(d *graph.Document) {
+		setProperty(t, d, 12, "I10", 66)
+		d.Nodes[10].Name = "Task08Theirs"
+	})
+	p.run(`document.querySelector("[data-action=merge]").click()`)
+	p.upload("#merge-base-input", corpusFile(t, kitchenSink))
+	p.upload("#merge-theirs-input", theirs)
+	p.waitFor(`!document.querySelector("[data-action=merge-run]").disabled`)
+	p.run(`document.querySelector("[data-action=merge-run]").click()`)
+	p.waitFor(`(ainbEditor.compare().merge || {conflicts: []}).conflicts.length > 0`)
+	rows := p.compareState().Merge.Conflicts
+	if len(rows) != 2 || !strings.Contains(rows[0], "Task08") || !strings.Contains(rows[1], "I10") {
+		t.Fatalf("conflicts %s, want node 10's and I10's", rowsJSON(rows))
+	}
+	for k, side := range []string{"theirs", "ours"} {
+		p.run(fmt.Sprintf(`document.querySelectorAll(".merge-row")[%d].querySelector("[data-choice=%s]").click()`, k, side))
+	}
+	p.waitFor(`!document.querySelector("[data-action=merge-apply]").disabled`)
+	p.run(`document.querySelector("[data-action=merge-apply]").click()`)
+	p.waitFor(`ainbEditor.history().undo.length === 1`)
+	// Node 0's children as (child name, node name) pairs, and I10.
+	got := eval[string](p, `(() => { const d = ainbEditor.document(), byId = new Map(d.nodes.map((n) => [n.id, n]));
+	  const root = d.nodes.find((n) => n.type === "Sequential");
+	  const task10 = d.nodes.find((n) => n.name === "Task10");
+	  return JSON.stringify({children: root.children.map((c) => [c.name, byId.get(c.node)?.name ?? null]),
+	    i10: task10.properties.find((q) => q.name === "I10").value}); })()`)
+	var want struct {
+		Children [][2]any `json:"children"`
+		I10      int      `json:"i10"`
+	}
+	want.I10 = 55
+	data, err := os.ReadFile(corpusFile(t, kitchenSink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := graph.Parse("base.ainb", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range base.Nodes[0].Children {
+		name := base.Nodes[c.Node].Name
+		if c.Node == 10 {
+			name = "Task08Theirs"
+		}
+		want.Children = append(want.Children, [2]any{c.Name, name})
+	}
+	if w, _ := json.Marshal(want); got != string(w) {
+		t.Errorf("merged: %s\nwant %s", got, w)
+	}
+}
+
 // BenchmarkCompareBig measures Compare with… on the 7,130-node file against a version with
 // every 500th node renamed, per comparison: reading the other file (upload and parse), the
 // diff request, and the time from having both documents to the first frame drawn with the
