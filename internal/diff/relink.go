@@ -73,19 +73,13 @@ func (mg *merger) relink(vb, vs *view, ms matching, removed, kept map[int]bool) 
 		}
 		sn := &vs.d.Nodes[j]
 		s := vs.translate(sn)
-		changed := false
-		restore := func(r bool) { changed = changed || r }
-		var r bool
-		s.Children, r = relinkPlace(b.Children, s.Children, removed, gone, unlinkChildren, childrenKey)
-		restore(r)
-		s.Jumps, r = relinkPlace(b.Jumps, s.Jumps, removed, gone, unlinkJumps, jumpsKey)
-		restore(r)
-		s.Queries, r = relinkPlace(b.Queries, s.Queries, removed, gone, unlinkQueries, listKey)
-		restore(r)
-		s.Inputs, r = relinkNamed(b.Inputs, s.Inputs, removed, gone, func(x *graph.Input) string { return x.Name }, unlinkInput,
+		var r [4]bool
+		s.Children, r[0] = relinkPlace(b.Children, s.Children, removed, gone, unlinkList(func(c graph.Child) int { return c.Node }), listJSON(graph.AppendChild))
+		s.Jumps, r[1] = relinkPlace(b.Jumps, s.Jumps, removed, gone, unlinkList(func(j graph.Jump) int { return j.Node }), listJSON(graph.AppendJump))
+		s.Queries, r[2] = relinkPlace(b.Queries, s.Queries, removed, gone, unlinkList(func(q int) int { return q }), listKey)
+		s.Inputs, r[3] = relinkNamed(b.Inputs, s.Inputs, removed, gone, func(x *graph.Input) string { return x.Name }, unlinkInput,
 			func(x graph.Input) []byte { return graph.AppendInput(nil, &x) })
-		restore(r)
-		if changed {
+		if slices.Contains(r[:], true) {
 			if vs.restored == nil {
 				vs.restored = map[int]graph.Node{}
 			}
@@ -160,28 +154,16 @@ func linksTo(n *graph.Node, set map[int]bool) bool {
 
 // The unlink functions drop the links to the nodes of set as the editor's delete does.
 
-func unlinkChildren(cs []graph.Child, set map[int]bool) []graph.Child {
-	out := slices.DeleteFunc(slices.Clone(cs), func(c graph.Child) bool { return set[c.Node] })
-	if len(out) == 0 {
-		return nil
+// unlinkList drops the items of a list (children, jumps, queries) that lead to a node of set;
+// a list left empty goes, as the editor prunes it.
+func unlinkList[T any](node func(T) int) func([]T, map[int]bool) []T {
+	return func(list []T, set map[int]bool) []T {
+		out := slices.DeleteFunc(slices.Clone(list), func(x T) bool { return set[node(x)] })
+		if len(out) == 0 {
+			return nil
+		}
+		return out
 	}
-	return out
-}
-
-func unlinkJumps(js []graph.Jump, set map[int]bool) []graph.Jump {
-	out := slices.DeleteFunc(slices.Clone(js), func(j graph.Jump) bool { return set[j.Node] })
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func unlinkQueries(qs []int, set map[int]bool) []int {
-	out := slices.DeleteFunc(slices.Clone(qs), func(q int) bool { return set[q] })
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }
 
 func linked(s *graph.Source, set map[int]bool) bool { return s != nil && s.Node != nil && set[*s.Node] }
@@ -247,18 +229,13 @@ func unlinkRelocations(rs []graph.EnumRelocation, set map[int]bool) []graph.Enum
 	})
 }
 
-func childrenKey(cs []graph.Child) []byte {
-	var b []byte
-	for k := range cs {
-		b = graph.AppendChild(b, &cs[k])
+// listJSON makes a key of a list from its items' JSON.
+func listJSON[T any](item func([]byte, *T) []byte) func([]T) []byte {
+	return func(list []T) []byte {
+		var b []byte
+		for k := range list {
+			b = item(b, &list[k])
+		}
+		return b
 	}
-	return b
-}
-
-func jumpsKey(js []graph.Jump) []byte {
-	var b []byte
-	for k := range js {
-		b = graph.AppendJump(b, &js[k])
-	}
-	return b
 }
