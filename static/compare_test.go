@@ -77,8 +77,8 @@ func edited(t *testing.T) string {
 	})
 }
 
-// helperNode is node 28 of the kitchen sink (Helper.module) as the document's JSON has it.
-func helperNode(t *testing.T) []byte {
+// kitchenSinkDoc is the kitchen sink as read.
+func kitchenSinkDoc(t *testing.T) *graph.Document {
 	t.Helper()
 	data, err := os.ReadFile(corpusFile(t, kitchenSink))
 	if err != nil {
@@ -88,7 +88,13 @@ func helperNode(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return graph.AppendNode(nil, &d.Nodes[28])
+	return d
+}
+
+// helperNode is node 28 of the kitchen sink (Helper.module) as the document's JSON has it.
+func helperNode(t *testing.T) []byte {
+	t.Helper()
+	return graph.AppendNode(nil, &kitchenSinkDoc(t).Nodes[28])
 }
 
 type compareState struct {
@@ -321,6 +327,19 @@ func rowsJSON(rows []string) string {
 	return string(b)
 }
 
+// mergeConflicts merges theirs into the working copy against the kitchen sink and returns
+// the state once conflicts are listed.
+func (p *page) mergeConflicts(theirs string) compareState {
+	p.t.Helper()
+	p.run(`document.querySelector("[data-action=merge]").click()`)
+	p.upload("#merge-base-input", corpusFile(p.t, kitchenSink))
+	p.upload("#merge-theirs-input", theirs)
+	p.waitFor(`!document.querySelector("[data-action=merge-run]").disabled`)
+	p.run(`document.querySelector("[data-action=merge-run]").click()`)
+	p.waitFor(`(ainbEditor.compare().merge || {conflicts: []}).conflicts.length > 0`)
+	return p.compareState()
+}
+
 // TestMerge merges another version into the working copy against the original: the edit
 // only theirs made combines, the two conflicts are listed with their three values and
 // settled one each way, twice (each choice the other way round the second time); the merged
@@ -339,13 +358,7 @@ func TestMerge(t *testing.T) {
 		setProperty(t, d, 3, "I1", -1)
 	})
 	for round, choice := range [][2]string{{"ours", "theirs"}, {"theirs", "ours"}} {
-		p.run(`document.querySelector("[data-action=merge]").click()`)
-		p.upload("#merge-base-input", corpusFile(t, kitchenSink))
-		p.upload("#merge-theirs-input", theirs)
-		p.waitFor(`!document.querySelector("[data-action=merge-run]").disabled`)
-		p.run(`document.querySelector("[data-action=merge-run]").click()`)
-		p.waitFor(`(ainbEditor.compare().merge || {conflicts: []}).conflicts.length > 0`)
-		s := p.compareState()
+		s := p.mergeConflicts(theirs)
 		want := []string{
 			`#9 Task07 · property I7: value: base 1, ours 99, theirs 77`,
 			`#12 Task10 · property I10: value: base 10, ours 55, theirs 66`,
@@ -450,13 +463,7 @@ func TestMergeKeptNode(t *testing.T) {
 		setProperty(t, d, 12, "I10", 66)
 		d.Nodes[10].Name = "Task08Theirs"
 	})
-	p.run(`document.querySelector("[data-action=merge]").click()`)
-	p.upload("#merge-base-input", corpusFile(t, kitchenSink))
-	p.upload("#merge-theirs-input", theirs)
-	p.waitFor(`!document.querySelector("[data-action=merge-run]").disabled`)
-	p.run(`document.querySelector("[data-action=merge-run]").click()`)
-	p.waitFor(`(ainbEditor.compare().merge || {conflicts: []}).conflicts.length > 0`)
-	rows := p.compareState().Merge.Conflicts
+	rows := p.mergeConflicts(theirs).Merge.Conflicts
 	if len(rows) != 2 || !strings.Contains(rows[0], "Task08") || !strings.Contains(rows[1], "I10") {
 		t.Fatalf("conflicts %s, want node 10's and I10's", rowsJSON(rows))
 	}
@@ -477,14 +484,7 @@ func TestMergeKeptNode(t *testing.T) {
 		I10      int      `json:"i10"`
 	}
 	want.I10 = 55
-	data, err := os.ReadFile(corpusFile(t, kitchenSink))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := graph.Parse("base.ainb", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := kitchenSinkDoc(t)
 	for _, c := range base.Nodes[0].Children {
 		name := base.Nodes[c.Node].Name
 		if c.Node == 10 {
