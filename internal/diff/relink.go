@@ -9,14 +9,16 @@ import (
 )
 
 // A merge that keeps a node one side removed (the other side changed it and the preference
-// settles that conflict for the other side) keeps it where it was: the editor's delete drops
+// settles that conflict for the other side) keeps it where it was. The editor's delete drops
 // every link to the node it removes (children, jumps, queries, input sources, replacements,
-// enum relocations; a property takes no node's output in a file), and those dropped links would leave the kept node orphaned. Where the removing
-// side did nothing at a place but that drop, the place is taken as base's (without the links
-// to nodes that do go), so the three-way merge there gives the other side's version or base's,
-// with the link. Where the side changed the place in other ways too, its version stays: which
-// of its edits the link would go back among cannot be told, and the merge then has the node
-// unlinked there, as a merge without this step would.
+// enum relocations; a property takes no node's output in a file), and those dropped links
+// would leave the kept node orphaned. Where the removing side did nothing at a place but that
+// drop, the place is taken as base's (without the links to nodes that do go), so the
+// three-way merge there gives the other side's version or base's, with the link. Where the
+// side changed the place in other ways too, its version stays: which of its edits the link
+// would go back among cannot be told, and the merge then has the node unlinked there, as a
+// merge without this step would. The places are compared and restored in the merged
+// numbering (the side's own ids may have moved up when it saved without the node).
 
 // removedNodes returns the base ids of the nodes side s removed (s: ours with ms, other its
 // counterpart) and of those among them the merge keeps: the other side changed them, and the
