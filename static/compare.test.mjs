@@ -231,6 +231,11 @@ test("settle: a node kept against its removal comes back with the links to it", 
   const { changes } = await diff(mt, mo);
   assert.deepEqual(relinks(changes, [2]).map((c) => c.path.join(" / ")), ["node 0  (guid g0) / child 1", "node 0  (guid g0) / child 2"]);
   assert.deepEqual(relinks(changes, [1]), []);
+  // A replacement of node 0's last child: the theirs-preferring merge has its index as in
+  // base, the result one less; it comes back with node 0's children, and not without them.
+  const reps = { op: "changed", path: ["replacements"], old: [{ type: "removeChild", node: 0, index: 2 }], new: [{ type: "removeChild", node: 0, index: 1 }] };
+  assert.deepEqual(relinks([...changes, reps], [2]).map((c) => c.path.join(" / ")), ["node 0  (guid g0) / child 1", "node 0  (guid g0) / child 2", "replacements"]);
+  assert.deepEqual(relinks([...changes, reps], [1]), []);
 });
 
 test("replaceDocument is one edit whose undo restores the very document", () => {

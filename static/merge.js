@@ -84,7 +84,8 @@ function linksTo(v, id) {
 // The changes (of the theirs-preferring merge against the result, in their order) that give
 // back links to the nodes ids: those whose theirs-preferring value links to one while the
 // result's does not. Children and jumps are compared by index, so a link given back before
-// others moves the later ones down a place: the changes at those come along.
+// others moves the later ones down a place: the changes at those come along, and so does the
+// replacements' change when they name a child of a parent whose children come back.
 export function relinks(changes, ids) {
   const out = new Set(), from = new Map(); // node id and list -> the first index given back
   const indexed = (c) => c.path.length === 2 && /^(child|jump) (\d+)$/.exec(c.path[1]);
@@ -97,6 +98,9 @@ export function relinks(changes, ids) {
   for (const c of changes) {
     const m = indexed(c);
     if (m && Number(m[2]) >= (from.get(`${c.nodeA} ${m[1]}`) ?? Infinity)) out.add(c);
+    // A replacement names a child by its index: the replacements of a parent whose children
+    // come back come back with them, or they would name the child next to theirs.
+    if (c.path.length === 1 && c.path[0] === "replacements" && (c.old || []).some((r) => r.type !== "removeAttachment" && from.has(`${r.node} child`))) out.add(c);
   }
   return changes.filter((c) => out.has(c));
 }

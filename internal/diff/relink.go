@@ -64,6 +64,24 @@ func (mg *merger) relink(vb, vs *view, ms matching, removed, kept map[int]bool) 
 			gone[id] = true
 		}
 	}
+	// A replacement names a child by its index, so a parent's children and the replacements
+	// are given back together or not at all: either alone would leave the replacements of
+	// that parent pointing one child off (the side's delete moved them down).
+	unlinkReps := func(x []graph.Replacement, set map[int]bool) []graph.Replacement {
+		return unlinkReplacements(x, set, removedChildren(vb, set))
+	}
+	repsKey := func(x []graph.Replacement) []byte { return replacements(&view{d: &graph.Document{Replacements: x}}) }
+	rs, repsBack := relinkPlace(vb.replacementList(), vs.replacementList(), removed, gone, unlinkReps, repsKey)
+	// Whether the side did nothing to the replacements but its delete's cascade (then they
+	// follow the children back, or need nothing given back).
+	repsCascade := bytes.Equal(repsKey(unlinkReps(vb.replacementList(), removed)), repsKey(vs.replacementList()))
+	replaced := map[int]bool{} // parents with a replacement of a child in base
+	for _, r := range vb.replacementList() {
+		if r.Type != "removeAttachment" {
+			replaced[r.Node] = true
+		}
+	}
+	restored := map[int]graph.Node{} // the side's node index -> the node with links given back
 	for i := range mg.base.Nodes {
 		j := ms.ab[i]
 		if j < 0 {
@@ -81,21 +99,31 @@ func (mg *merger) relink(vb, vs *view, ms matching, removed, kept map[int]bool) 
 		s.Queries, r[2] = relinkPlace(b.Queries, s.Queries, removed, gone, unlinkList(func(q int) int { return q }), listKey)
 		s.Inputs, r[3] = relinkNamed(b.Inputs, s.Inputs, removed, gone, func(x *graph.Input) string { return x.Name }, unlinkInput,
 			func(x graph.Input) []byte { return graph.AppendInput(nil, &x) })
-		if slices.Contains(r[:], true) {
-			if vs.restored == nil {
-				vs.restored = map[int]graph.Node{}
-			}
-			vs.restored[sn.ID] = s
+		if replaced[b.ID] && !r[0] && linksToChild(&b, kept) {
+			repsBack, repsCascade = false, false
 		}
+		if slices.Contains(r[:], true) {
+			restored[j] = s
+		}
+	}
+	if !repsCascade {
+		// The replacements stay the side's, and so do the children of the parents they name.
+		for j, n := range restored {
+			if replaced[n.ID] {
+				n.Children = vs.translate(&vs.d.Nodes[j]).Children
+				restored[j] = n
+			}
+		}
+	}
+	for j, n := range restored {
+		if vs.restored == nil {
+			vs.restored = map[int]graph.Node{}
+		}
+		vs.restored[vs.d.Nodes[j].ID] = n
 	}
 	// The document's lists are compared in the merged numbering: a view of a document
 	// holding them so translated reads them as they are.
-	rs, r := relinkPlace(vb.replacementList(), vs.replacementList(), removed, gone,
-		func(x []graph.Replacement, set map[int]bool) []graph.Replacement {
-			return unlinkReplacements(x, set, removedChildren(vb, set))
-		},
-		func(x []graph.Replacement) []byte { return replacements(&view{d: &graph.Document{Replacements: x}}) })
-	if r {
+	if repsBack {
 		reps = &view{d: &graph.Document{Replacements: rs}}
 	}
 	ls, r := relinkPlace(vb.relocationList(), vs.relocationList(), removed, gone, unlinkRelocations,
@@ -145,6 +173,11 @@ func relinkNamed[T any](b, s []T, removed, gone map[int]bool, name func(*T) stri
 		return s, false
 	}
 	return out, true
+}
+
+// linksToChild says whether a child of n leads to a node of set.
+func linksToChild(n *graph.Node, set map[int]bool) bool {
+	return slices.ContainsFunc(n.Children, func(c graph.Child) bool { return set[c.Node] })
 }
 
 // linksTo says whether n links to a node of set.

@@ -276,3 +276,50 @@ func TestMergeKeptNodeParentEdited(t *testing.T) {
 		build(t, "merged", out)
 	}
 }
+
+// A replacement names a child by its index, so a parent's children and the replacements come
+// back together or not at all. Base has p's child 1 (x) and a replacement of p's last child.
+// The side that deletes x also edits either p's children or the replacements otherwise, so
+// that place stays its own: the other place must stay its own too, or the replacement would
+// name the child next to the one it named. Either way it names the same child as in base.
+func TestMergeKeptNodeReplacementsAgree(t *testing.T) {
+	selector := map[graph.NodeType]bool{"S32Selector": true, "F32Selector": true, "StringSelector": true}
+	c := madeLink(t, func(d *graph.Document, p, x *graph.Node) bool {
+		if len(p.Children) < 3 || p.Children[1].Node != x.ID || selector[p.Type] || len(d.Replacements) > 0 ||
+			slices.ContainsFunc(p.Children, func(c graph.Child) bool { return c.Node == p.ID }) {
+			return false
+		}
+		d.Replacements = []graph.Replacement{{Type: "removeChild", Node: p.ID, Index: len(p.Children) - 1}}
+		return true
+	})
+	t.Logf("%s: node %d, child 1 is node %d", c.name, c.p, c.x)
+	for _, edit := range []string{"children", "replacements"} {
+		base, _, theirs := c.sides(t)
+		bp := node(base, c.p)
+		last, first := bp.Children[len(bp.Children)-1].Node, bp.Children[0].Node
+		ours := parse(t, c.name, c.data)
+		deleteNode(ours, c.x)
+		switch edit {
+		case "children":
+			node(ours, c.p).Children[0].Name += "Renamed"
+		case "replacements":
+			ours.Replacements = append(ours.Replacements, graph.Replacement{Type: "removeChild", Node: c.p, Index: 0})
+		}
+		ours = parse(t, c.name, build(t, "ours", ours))
+		out, _ := merged(t, "prefer theirs", base, ours, theirs, change.Theirs)
+		p := node(out, c.p)
+		names := func(r graph.Replacement, child int) bool {
+			return r.Node == c.p && r.Type == "removeChild" && r.Index < len(p.Children) && p.Children[r.Index].Node == child
+		}
+		if !slices.ContainsFunc(out.Replacements, func(r graph.Replacement) bool { return names(r, last) }) {
+			t.Errorf("%s edited too: no replacement names node %d (p's last child in base): replacements %v, p's children %v", edit, last, out.Replacements, p.Children)
+		}
+		if edit == "replacements" && !slices.ContainsFunc(out.Replacements, func(r graph.Replacement) bool { return names(r, first) }) {
+			t.Errorf("%s edited too: ours' new replacement no longer names node %d: replacements %v, p's children %v", edit, first, out.Replacements, p.Children)
+		}
+		if n := node(out, c.x); n.Name != node(theirs, c.x).Name {
+			t.Errorf("%s edited too: kept node named %q, want theirs' %q", edit, n.Name, node(theirs, c.x).Name)
+		}
+		build(t, "merged", out)
+	}
+}
