@@ -43,12 +43,17 @@ type decoder struct {
 	be    bool
 	keys  *table
 	strs  *table
-	// nodes holds the node read at each offset: a second reference to an offset gets the
+	// seen says what was read at each offset: a second reference to an offset gets the
 	// same *Node, which is how the model records sharing and why shared subtrees cost no
-	// extra work. A container being read is there as nil, so a reference back to one of
-	// them (a cycle) is an error instead of endless recursion (one map, not a second one
-	// marking the open containers: a map operation fewer per container).
-	nodes map[uint32]*Node
+	// extra work. For each 4-aligned offset it holds the number of the offset's slot plus
+	// 1, or openMark while the container there is being read, so that a reference back to
+	// one (a cycle) is an error instead of endless recursion. Pages are made only where
+	// something was read: a file of a few large containers (a hostile chain of 60 MB that
+	// zstd sends in a few KB) needs a few pages, a file of many small ones at most as many
+	// bytes as itself. Indexing is cheaper than a map, and the pages have no pointers for the
+	// collector to scan. The rare offsets that are not a multiple of 4 go to odd.
+	seen  []*seenPage
+	odd   map[uint32]uint32
 	slots []slot
 	// weight is the document weight (see checkExpansion) of what has been read, counted as
 	// it is read: a second walk over the tree with a map of the nodes seen was a sixth of
@@ -59,6 +64,48 @@ type decoder struct {
 }
 
 const slabSize = 256
+
+// openMark is seen's value for a container being read.
+const openMark = ^uint32(0)
+
+// A seenPage covers 1024 aligned offsets, 4 KB of input.
+const pageBits = 10
+
+type seenPage [1 << pageBits]uint32
+
+// page returns the number of the page holding the aligned offset off.
+func page(off uint32) uint32 { return off >> (pageBits + 2) }
+
+// at returns seen's value for off: 0 when nothing has been read there.
+func (d *decoder) at(off uint32) uint32 {
+	if off%4 == 0 && page(off) < uint32(len(d.seen)) {
+		if p := d.seen[page(off)]; p != nil {
+			return p[off/4%(1<<pageBits)]
+		}
+		return 0
+	}
+	return d.odd[off]
+}
+
+// mark sets seen's value for off (0 forgets it).
+func (d *decoder) mark(off, v uint32) {
+	switch {
+	case off%4 == 0 && page(off) < uint32(len(d.seen)):
+		p := d.seen[page(off)]
+		if p == nil {
+			p = new(seenPage)
+			d.seen[page(off)] = p
+		}
+		p[off/4%(1<<pageBits)] = v
+	case v == 0:
+		delete(d.odd, off)
+	default:
+		if d.odd == nil {
+			d.odd = map[uint32]uint32{}
+		}
+		d.odd[off] = v
+	}
+}
 
 // node returns a new zero node.
 func (d *decoder) node() *Node {
@@ -107,7 +154,7 @@ func read(data []byte) (*Document, int64, error) {
 	if uint64(len(data)) > 0xFFFFFFFF {
 		return nil, 0, &FormatError{What: "header", Offset: 0, Msg: "file is larger than 32-bit offsets can address"}
 	}
-	d := &decoder{b: data, nodes: map[uint32]*Node{}}
+	d := &decoder{b: data, seen: make([]*seenPage, (len(data)+1<<(pageBits+2)-1)>>(pageBits+2))}
 	if !d.readMagic() {
 		return nil, 0, d.errorf("header", 0, "magic is %q, want \"BY\" or \"YB\"", data[:2])
 	}
@@ -208,10 +255,11 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 		}
 	}
 	off := raw
-	if n, ok := d.nodes[off]; ok {
-		if n == nil {
+	if v := d.at(off); v != 0 {
+		if v == openMark {
 			return nil, d.errorf(what, off, "%s contains itself (cycle)", k)
 		}
+		n := d.slots[v-1].node
 		if n.Kind != k {
 			return nil, d.errorf(what, off, "node is referenced as %s and as %s", n.Kind, k)
 		}
@@ -250,15 +298,15 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 		if depth >= maxDepth {
 			return nil, d.errorf(what, off, "containers nest deeper than %d levels", maxDepth)
 		}
-		d.nodes[off] = nil // open
+		d.mark(off, openMark)
 		n, size, err = d.readContainer(k, off, depth+1)
 		if err != nil {
-			delete(d.nodes, off)
+			d.mark(off, 0)
 			return nil, err
 		}
 	}
-	d.nodes[off] = n
 	d.slots = append(d.slots, slot{node: n, off: off, size: size})
+	d.mark(off, uint32(len(d.slots)))
 	d.weight += 1 + int64(len(n.Data)) // its items and entries counted themselves
 	return n, nil
 }
@@ -415,9 +463,9 @@ func (d *decoder) readOrphans() {
 	budget := 2*int64(len(d.b)) + 4096
 	for _, g := range gaps {
 		for off := align4(g.lo); uint64(off)+4 <= uint64(g.hi) && budget > 0; {
-			if n, ok := d.nodes[off]; ok {
+			if v := d.at(off); v != 0 {
 				// Read as a child of an orphan before: step over it.
-				off = align4(off + size(n))
+				off = align4(off + d.slots[v-1].size)
 				continue
 			}
 			if d.u32(off) == 0 {
@@ -435,7 +483,7 @@ func (d *decoder) readOrphans() {
 			}
 			if err != nil {
 				for _, s := range d.slots[mark:] {
-					delete(d.nodes, s.off)
+					d.mark(s.off, 0)
 				}
 				d.slots = d.slots[:mark]
 				break
