@@ -61,6 +61,38 @@ type decoder struct {
 	weight int64
 	// slab hands out nodes from blocks: one allocation per block instead of per node.
 	slab []Node
+	// entries and items hand out the containers' members the same way: one allocation per
+	// container cost more than the members' bytes (the allocator sets each one's type for
+	// the collector and clears it).
+	entries members[Entry]
+	items   members[*Node]
+}
+
+// members hands out slices of Ts cut from blocks that grow from 64 to 4096 Ts, so that a
+// small file makes small blocks. A slice that does not fit in what is left of the block
+// starts a new one (what was left is less than the slice: at most half of the memory is
+// left unused); one too big for a block gets its own allocation.
+type members[T any] struct {
+	free  []T
+	block int
+}
+
+// take returns n zero Ts. Their capacity is n: an append moves them out instead of
+// overwriting the next container's.
+func (m *members[T]) take(n uint32) []T {
+	if n == 0 {
+		return make([]T, 0) // empty, not nil, as a container made any other way
+	}
+	if n > uint32(len(m.free)) {
+		m.block = min(max(2*m.block, 64), 4096)
+		if n >= uint32(m.block) {
+			return make([]T, n)
+		}
+		m.free = make([]T, m.block)
+	}
+	s := m.free[:n:n]
+	m.free = m.free[n:]
+	return s
 }
 
 const slabSize = 256
@@ -364,7 +396,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 	}
 	switch k {
 	case Array:
-		node.Items = make([]*Node, n)
+		node.Items = d.items.take(n)
 		vals := off + 4 + align4(n)
 		for i := uint32(0); i < n; i++ {
 			c, err := child(d.b[off+4+i], vals+4*i)
@@ -374,7 +406,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 			node.Items[i] = c
 		}
 	case Hash:
-		node.Entries = make([]Entry, n)
+		node.Entries = d.entries.take(n)
 		for i := uint32(0); i < n; i++ {
 			e := off + 4 + 8*i
 			ki := d.u24(e)
@@ -400,7 +432,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 			w = 12
 		}
 		types := off + 4 + w*n
-		node.Entries = make([]Entry, n)
+		node.Entries = d.entries.take(n)
 		for i := uint32(0); i < n; i++ {
 			e := off + 4 + w*i
 			var h uint64
