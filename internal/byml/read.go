@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // FormatError reports malformed input: what was being read and at which file offset.
@@ -256,12 +257,19 @@ func (d *decoder) readTable(what string, off uint32) (*table, error) {
 		if end > uint64(len(d.b)) {
 			return nil, d.errorf(what, off+4+4*i, "string %d runs to 0x%x, past the end of the %d-byte file", i, end, len(d.b))
 		}
-		s := d.b[start:end]
-		z := slices.Index(s, 0)
-		if z < 0 {
+		if slices.Index(d.b[start:end], 0) < 0 {
 			return nil, d.errorf(what, uint32(start), "string %d has no NUL before the next string", i)
 		}
-		t.strs[i] = string(s[:z])
+	}
+	if n == 0 {
+		return t, nil
+	}
+	// The strings are cut from one copy of the table's text: a string each was a third of
+	// Read's allocations, each one more object for the collector to find.
+	text := string(d.b[uint64(off)+uint64(t.rel[0]) : uint64(off)+uint64(t.rel[n])])
+	for i := uint32(0); i < n; i++ {
+		s := text[t.rel[i]-t.rel[0] : t.rel[i+1]-t.rel[0]]
+		t.strs[i] = s[:strings.IndexByte(s, 0)]
 	}
 	return t, nil
 }
