@@ -127,6 +127,35 @@ func TestReadOddOffsets(t *testing.T) {
 	}
 }
 
+// TestReadMembersApart grows containers that Read gave their members from one block: each
+// keeps its own, and an append to one leaves the next container as it was.
+func TestReadMembersApart(t *testing.T) {
+	data := raw("YB\x02\x00", 0x10, 0, 0x24,
+		0x2C2, 0x10, 0x12, 0x14, "a\x00b\x00", // 0x10: keys "a", "b"
+		0x4C0, 0xC0C0C1C1, 0x3C, 0x48, 0x54, 0x60, // 0x24: root array of 4
+		0x1C1, 0xD1000000, 1, // 0x3C: {a: 1}
+		0x1C1, 0xD1000001, 2, // 0x48: {b: 2}
+		0x1C0, 0xD1, 1, // 0x54: [1]
+		0x1C0, 0xD1, 2, // 0x60: [2]
+	)
+	doc, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, h2, a1, a2 := doc.Root.Items[0], doc.Root.Items[1], doc.Root.Items[2], doc.Root.Items[3]
+	h1.Set("c", NewInt(3))
+	a1.Items = append(a1.Items, NewInt(9))
+	if len(h2.Entries) != 1 || h2.Entries[0].Key != "b" || h2.Entries[0].Value.IntValue() != 2 {
+		t.Errorf("the second hash is %v after a Set on the first", h2.Entries)
+	}
+	if len(a2.Items) != 1 || a2.Items[0].IntValue() != 2 {
+		t.Errorf("the second array is %v after an append to the first", a2.Items)
+	}
+	if h1.Get("a").IntValue() != 1 || h1.Get("c").IntValue() != 3 || len(a1.Items) != 2 || a1.Items[0].IntValue() != 1 {
+		t.Errorf("the grown containers are %v and %v", h1.Entries, a1.Items)
+	}
+}
+
 // TestReadExpansionBomb builds arrays that each refer twice to the next: 40 levels are 2^40
 // nodes once expanded. The text forms refer to shared nodes instead of repeating them, so
 // the document is small, reads, and its JSON and YAML stay small and read back shared.
