@@ -223,8 +223,11 @@ func read(data []byte) (*Document, int64, error) {
 		}
 	}
 	reached := len(d.slots)
-	d.readOrphans()
-	doc.layout = d.recordLayout(keyOff, strOff, rootOff, reached)
+	sorted := d.sortedSlots()
+	if d.readOrphans(sorted); len(d.slots) > reached {
+		sorted = d.sortedSlots()
+	}
+	doc.layout = d.recordLayout(keyOff, strOff, rootOff, reached, sorted)
 	return doc, weight, nil
 }
 
@@ -477,26 +480,15 @@ func align4(n uint32) uint32 { return (n + 3) &^ 3 }
 // scanned at its first word that does not read as a container; the gap's bytes then do
 // not come back and Bytes's output differs there. A failed attempt leaves no trace, and
 // all attempts together read at most about twice the file, so hostile gaps cost linear time.
-func (d *decoder) readOrphans() {
-	type span struct{ lo, hi uint32 }
-	spans := []span{{0, headerSize}}
-	for _, t := range []*table{d.keys, d.strs} {
-		if t != nil {
-			spans = append(spans, span{t.off, t.end()})
-		}
-	}
-	for _, s := range d.slots {
-		spans = append(spans, span{s.off, s.off + s.size})
-	}
-	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+func (d *decoder) readOrphans(sorted []slot) {
 	var gaps []span
 	end := uint32(0)
-	for _, s := range spans {
+	d.pieces(sorted, func(s span) {
 		if s.lo > end {
 			gaps = append(gaps, span{end, s.lo})
 		}
 		end = max(end, s.hi)
-	}
+	})
 	if uint64(end) < uint64(len(d.b)) {
 		gaps = append(gaps, span{end, uint32(len(d.b))})
 	}
@@ -530,6 +522,54 @@ func (d *decoder) readOrphans() {
 			}
 			off = align4(off + size(n))
 		}
+	}
+}
+
+// span is the bytes from lo up to hi.
+type span struct{ lo, hi uint32 }
+
+// sortedSlots returns the slots in offset order. Walking seen's pages, which are in that
+// order already, costs less than sorting (a twentieth of Read's time went to sorting).
+func (d *decoder) sortedSlots() []slot {
+	sorted := make([]slot, 0, len(d.slots))
+	for _, p := range d.seen {
+		if p == nil {
+			continue
+		}
+		for _, v := range p {
+			if v != 0 {
+				sorted = append(sorted, d.slots[v-1])
+			}
+		}
+	}
+	if len(sorted) < len(d.slots) { // some at offsets that are not a multiple of 4
+		for _, v := range d.odd {
+			sorted = append(sorted, d.slots[v-1])
+		}
+		slices.SortFunc(sorted, func(a, b slot) int { return cmp.Compare(a.off, b.off) })
+	}
+	return sorted
+}
+
+// pieces calls fn with each piece of the file in offset order: the header, the string
+// tables and the out-of-line nodes of sorted (slots in offset order).
+func (d *decoder) pieces(sorted []slot, fn func(span)) {
+	fixed := []span{{0, headerSize}}
+	for _, t := range []*table{d.keys, d.strs} {
+		if t != nil {
+			fixed = append(fixed, span{t.off, t.end()})
+		}
+	}
+	slices.SortFunc(fixed, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	for _, s := range sorted {
+		for len(fixed) > 0 && fixed[0].lo <= s.off {
+			fn(fixed[0])
+			fixed = fixed[1:]
+		}
+		fn(span{s.off, s.off + s.size})
+	}
+	for _, f := range fixed {
+		fn(f)
 	}
 }
 
