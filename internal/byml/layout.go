@@ -1,9 +1,5 @@
 package byml
 
-import (
-	"slices"
-)
-
 // table is a string table node (0xC2) as laid out: where it is, its strings in table order
 // and each string's offset from the node start (count+1 of them, the last one the end).
 type table struct {
@@ -68,29 +64,23 @@ type layout struct {
 
 // recordLayout keeps what Read saw. It gives up (nil: the writer will lay the document out
 // canonically) when pieces overlap, which a writer could not reproduce from the model.
-func (d *decoder) recordLayout(keyOff, strOff, rootOff uint32, reached int) *layout {
+func (d *decoder) recordLayout(keyOff, strOff, rootOff uint32, reached int, sorted []slot) *layout {
 	l := &layout{size: uint32(len(d.b)), keyOff: keyOff, strOff: strOff, rootOff: rootOff, keys: d.keys, strs: d.strs, reached: reached}
 	d.keys.buildIndex()
 	d.strs.buildIndex()
-	l.slots = d.slots
-	slices.SortFunc(l.slots, func(a, b slot) int { return int(int64(a.off) - int64(b.off)) })
-	type span struct{ lo, hi uint32 }
-	spans := []span{{0, headerSize}}
-	for _, t := range []*table{d.keys, d.strs} {
-		if t != nil {
-			spans = append(spans, span{t.off, t.end()})
-		}
-	}
+	l.slots = sorted
 	l.at = make(map[*Node]uint32, len(l.slots))
 	for _, s := range l.slots {
-		spans = append(spans, span{s.off, s.off + s.size})
 		l.at[s.node] = s.off
 	}
-	slices.SortFunc(spans, func(a, b span) int { return int(int64(a.lo) - int64(b.lo)) })
-	for i := 1; i < len(spans); i++ {
-		if spans[i].lo < spans[i-1].hi {
-			return nil
-		}
+	overlap := false
+	prev := span{}
+	d.pieces(sorted, func(s span) {
+		overlap = overlap || s.lo < prev.hi
+		prev = s
+	})
+	if overlap {
+		return nil
 	}
 	return l
 }

@@ -121,12 +121,14 @@ func (k Kind) outOfLine() bool {
 type Node struct {
 	Kind      Kind
 	KeepOrder bool
-	Bits      uint64
-	Str       string
-	Data      []byte
-	Align     uint32
-	Items     []*Node
-	Entries   []Entry
+	// Align shares the first word with Kind and KeepOrder: a Node is a word shorter, and
+	// most of what Read allocates is nodes.
+	Align   uint32
+	Bits    uint64
+	Str     string
+	Data    []byte
+	Items   []*Node
+	Entries []Entry
 }
 
 // Entry is one member of a Hash (Key) or of a HashMap32/64 (Hash).

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // FormatError reports malformed input: what was being read and at which file offset.
@@ -43,12 +44,17 @@ type decoder struct {
 	be    bool
 	keys  *table
 	strs  *table
-	// nodes holds the node read at each offset: a second reference to an offset gets the
+	// seen says what was read at each offset: a second reference to an offset gets the
 	// same *Node, which is how the model records sharing and why shared subtrees cost no
-	// extra work. A container being read is there as nil, so a reference back to one of
-	// them (a cycle) is an error instead of endless recursion (one map, not a second one
-	// marking the open containers: a map operation fewer per container).
-	nodes map[uint32]*Node
+	// extra work. For each 4-aligned offset it holds the number of the offset's slot plus
+	// 1, or openMark while the container there is being read, so that a reference back to
+	// one (a cycle) is an error instead of endless recursion. Pages are made only where
+	// something was read: a file of a few large containers (a hostile chain of 60 MB that
+	// zstd sends in a few KB) needs a few pages, a file of many small ones at most as many
+	// bytes as itself. Indexing is cheaper than a map, and the pages have no pointers for the
+	// collector to scan. The rare offsets that are not a multiple of 4 go to odd.
+	seen  []*seenPage
+	odd   map[uint32]uint32
 	slots []slot
 	// weight is the document weight (see checkExpansion) of what has been read, counted as
 	// it is read: a second walk over the tree with a map of the nodes seen was a sixth of
@@ -56,9 +62,83 @@ type decoder struct {
 	weight int64
 	// slab hands out nodes from blocks: one allocation per block instead of per node.
 	slab []Node
+	// entries and items hand out the containers' members the same way: one allocation per
+	// container cost more than the members' bytes (the allocator sets each one's type for
+	// the collector and clears it).
+	entries members[Entry]
+	items   members[*Node]
+}
+
+// members hands out slices of Ts cut from blocks that grow from 64 to 4096 Ts, so that a
+// small file makes small blocks. A slice that does not fit in what is left of the block
+// starts a new one (what was left is less than the slice: at most half of the memory is
+// left unused); one too big for a block gets its own allocation.
+type members[T any] struct {
+	free  []T
+	block int
+}
+
+// take returns n zero Ts. Their capacity is n: an append moves them out instead of
+// overwriting the next container's.
+func (m *members[T]) take(n uint32) []T {
+	if n == 0 {
+		return make([]T, 0) // empty, not nil, as a container made any other way
+	}
+	if n > uint32(len(m.free)) {
+		m.block = min(max(2*m.block, 64), 4096)
+		if n >= uint32(m.block) {
+			return make([]T, n)
+		}
+		m.free = make([]T, m.block)
+	}
+	s := m.free[:n:n]
+	m.free = m.free[n:]
+	return s
 }
 
 const slabSize = 256
+
+// openMark is seen's value for a container being read.
+const openMark = ^uint32(0)
+
+// A seenPage covers 1024 aligned offsets, 4 KB of input.
+const pageBits = 10
+
+type seenPage [1 << pageBits]uint32
+
+// page returns the number of the page holding the aligned offset off.
+func page(off uint32) uint32 { return off >> (pageBits + 2) }
+
+// at returns seen's value for off: 0 when nothing has been read there.
+func (d *decoder) at(off uint32) uint32 {
+	if off%4 == 0 && page(off) < uint32(len(d.seen)) {
+		if p := d.seen[page(off)]; p != nil {
+			return p[off/4%(1<<pageBits)]
+		}
+		return 0
+	}
+	return d.odd[off]
+}
+
+// mark sets seen's value for off (0 forgets it).
+func (d *decoder) mark(off, v uint32) {
+	switch {
+	case off%4 == 0 && page(off) < uint32(len(d.seen)):
+		p := d.seen[page(off)]
+		if p == nil {
+			p = new(seenPage)
+			d.seen[page(off)] = p
+		}
+		p[off/4%(1<<pageBits)] = v
+	case v == 0:
+		delete(d.odd, off)
+	default:
+		if d.odd == nil {
+			d.odd = map[uint32]uint32{}
+		}
+		d.odd[off] = v
+	}
+}
 
 // node returns a new zero node.
 func (d *decoder) node() *Node {
@@ -107,7 +187,7 @@ func read(data []byte) (*Document, int64, error) {
 	if uint64(len(data)) > 0xFFFFFFFF {
 		return nil, 0, &FormatError{What: "header", Offset: 0, Msg: "file is larger than 32-bit offsets can address"}
 	}
-	d := &decoder{b: data, nodes: map[uint32]*Node{}}
+	d := &decoder{b: data, seen: make([]*seenPage, (len(data)+1<<(pageBits+2)-1)>>(pageBits+2))}
 	if !d.readMagic() {
 		return nil, 0, d.errorf("header", 0, "magic is %q, want \"BY\" or \"YB\"", data[:2])
 	}
@@ -143,8 +223,11 @@ func read(data []byte) (*Document, int64, error) {
 		}
 	}
 	reached := len(d.slots)
-	d.readOrphans()
-	doc.layout = d.recordLayout(keyOff, strOff, rootOff, reached)
+	sorted := d.sortedSlots()
+	if d.readOrphans(sorted); len(d.slots) > reached {
+		sorted = d.sortedSlots()
+	}
+	doc.layout = d.recordLayout(keyOff, strOff, rootOff, reached, sorted)
 	return doc, weight, nil
 }
 
@@ -177,12 +260,19 @@ func (d *decoder) readTable(what string, off uint32) (*table, error) {
 		if end > uint64(len(d.b)) {
 			return nil, d.errorf(what, off+4+4*i, "string %d runs to 0x%x, past the end of the %d-byte file", i, end, len(d.b))
 		}
-		s := d.b[start:end]
-		z := slices.Index(s, 0)
-		if z < 0 {
+		if slices.Index(d.b[start:end], 0) < 0 {
 			return nil, d.errorf(what, uint32(start), "string %d has no NUL before the next string", i)
 		}
-		t.strs[i] = string(s[:z])
+	}
+	if n == 0 {
+		return t, nil
+	}
+	// The strings are cut from one copy of the table's text: a string each was a third of
+	// Read's allocations, each one more object for the collector to find.
+	text := string(d.b[uint64(off)+uint64(t.rel[0]) : uint64(off)+uint64(t.rel[n])])
+	for i := uint32(0); i < n; i++ {
+		s := text[t.rel[i]-t.rel[0] : t.rel[i+1]-t.rel[0]]
+		t.strs[i] = s[:strings.IndexByte(s, 0)]
 	}
 	return t, nil
 }
@@ -208,10 +298,11 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 		}
 	}
 	off := raw
-	if n, ok := d.nodes[off]; ok {
-		if n == nil {
+	if v := d.at(off); v != 0 {
+		if v == openMark {
 			return nil, d.errorf(what, off, "%s contains itself (cycle)", k)
 		}
+		n := d.slots[v-1].node
 		if n.Kind != k {
 			return nil, d.errorf(what, off, "node is referenced as %s and as %s", n.Kind, k)
 		}
@@ -250,15 +341,15 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 		if depth >= maxDepth {
 			return nil, d.errorf(what, off, "containers nest deeper than %d levels", maxDepth)
 		}
-		d.nodes[off] = nil // open
+		d.mark(off, openMark)
 		n, size, err = d.readContainer(k, off, depth+1)
 		if err != nil {
-			delete(d.nodes, off)
+			d.mark(off, 0)
 			return nil, err
 		}
 	}
-	d.nodes[off] = n
 	d.slots = append(d.slots, slot{node: n, off: off, size: size})
+	d.mark(off, uint32(len(d.slots)))
 	d.weight += 1 + int64(len(n.Data)) // its items and entries counted themselves
 	return n, nil
 }
@@ -316,7 +407,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 	}
 	switch k {
 	case Array:
-		node.Items = make([]*Node, n)
+		node.Items = d.items.take(n)
 		vals := off + 4 + align4(n)
 		for i := uint32(0); i < n; i++ {
 			c, err := child(d.b[off+4+i], vals+4*i)
@@ -326,7 +417,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 			node.Items[i] = c
 		}
 	case Hash:
-		node.Entries = make([]Entry, n)
+		node.Entries = d.entries.take(n)
 		for i := uint32(0); i < n; i++ {
 			e := off + 4 + 8*i
 			ki := d.u24(e)
@@ -352,7 +443,7 @@ func (d *decoder) readContainer(k Kind, off uint32, depth int) (*Node, uint32, e
 			w = 12
 		}
 		types := off + 4 + w*n
-		node.Entries = make([]Entry, n)
+		node.Entries = d.entries.take(n)
 		for i := uint32(0); i < n; i++ {
 			e := off + 4 + w*i
 			var h uint64
@@ -389,35 +480,24 @@ func align4(n uint32) uint32 { return (n + 3) &^ 3 }
 // scanned at its first word that does not read as a container; the gap's bytes then do
 // not come back and Bytes's output differs there. A failed attempt leaves no trace, and
 // all attempts together read at most about twice the file, so hostile gaps cost linear time.
-func (d *decoder) readOrphans() {
-	type span struct{ lo, hi uint32 }
-	spans := []span{{0, headerSize}}
-	for _, t := range []*table{d.keys, d.strs} {
-		if t != nil {
-			spans = append(spans, span{t.off, t.end()})
-		}
-	}
-	for _, s := range d.slots {
-		spans = append(spans, span{s.off, s.off + s.size})
-	}
-	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+func (d *decoder) readOrphans(sorted []slot) {
 	var gaps []span
 	end := uint32(0)
-	for _, s := range spans {
+	d.pieces(sorted, func(s span) {
 		if s.lo > end {
 			gaps = append(gaps, span{end, s.lo})
 		}
 		end = max(end, s.hi)
-	}
+	})
 	if uint64(end) < uint64(len(d.b)) {
 		gaps = append(gaps, span{end, uint32(len(d.b))})
 	}
 	budget := 2*int64(len(d.b)) + 4096
 	for _, g := range gaps {
 		for off := align4(g.lo); uint64(off)+4 <= uint64(g.hi) && budget > 0; {
-			if n, ok := d.nodes[off]; ok {
+			if v := d.at(off); v != 0 {
 				// Read as a child of an orphan before: step over it.
-				off = align4(off + size(n))
+				off = align4(off + d.slots[v-1].size)
 				continue
 			}
 			if d.u32(off) == 0 {
@@ -435,13 +515,61 @@ func (d *decoder) readOrphans() {
 			}
 			if err != nil {
 				for _, s := range d.slots[mark:] {
-					delete(d.nodes, s.off)
+					d.mark(s.off, 0)
 				}
 				d.slots = d.slots[:mark]
 				break
 			}
 			off = align4(off + size(n))
 		}
+	}
+}
+
+// span is the bytes from lo up to hi.
+type span struct{ lo, hi uint32 }
+
+// sortedSlots returns the slots in offset order. Walking seen's pages, which are in that
+// order already, costs less than sorting (a twentieth of Read's time went to sorting).
+func (d *decoder) sortedSlots() []slot {
+	sorted := make([]slot, 0, len(d.slots))
+	for _, p := range d.seen {
+		if p == nil {
+			continue
+		}
+		for _, v := range p {
+			if v != 0 {
+				sorted = append(sorted, d.slots[v-1])
+			}
+		}
+	}
+	if len(sorted) < len(d.slots) { // some at offsets that are not a multiple of 4
+		for _, v := range d.odd {
+			sorted = append(sorted, d.slots[v-1])
+		}
+		slices.SortFunc(sorted, func(a, b slot) int { return cmp.Compare(a.off, b.off) })
+	}
+	return sorted
+}
+
+// pieces calls fn with each piece of the file in offset order: the header, the string
+// tables and the out-of-line nodes of sorted (slots in offset order).
+func (d *decoder) pieces(sorted []slot, fn func(span)) {
+	fixed := []span{{0, headerSize}}
+	for _, t := range []*table{d.keys, d.strs} {
+		if t != nil {
+			fixed = append(fixed, span{t.off, t.end()})
+		}
+	}
+	slices.SortFunc(fixed, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	for _, s := range sorted {
+		for len(fixed) > 0 && fixed[0].lo <= s.off {
+			fn(fixed[0])
+			fixed = fixed[1:]
+		}
+		fn(span{s.off, s.off + s.size})
+	}
+	for _, f := range fixed {
+		fn(f)
 	}
 }
 

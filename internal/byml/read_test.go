@@ -100,6 +100,62 @@ func TestReadSharing(t *testing.T) {
 	}
 }
 
+// TestReadOddOffsets reads containers at offsets that are not a multiple of 4, which the
+// reader keeps apart from the aligned ones: two references to one still give one *Node that
+// Bytes writes back in its place, and a container holding itself is still a cycle.
+func TestReadOddOffsets(t *testing.T) {
+	// 0x10: root array of 2, both the array at 0x21; 0x20: a zero byte; 0x21: array [int 7].
+	data := raw("YB\x02\x00", 0, 0, 0x10, 0x2C0, 0xC0C0, 0x21, 0x21, "\x00", 0x1C0, 0xD1, 7)
+	doc, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Root.Items) != 2 || doc.Root.Items[0] != doc.Root.Items[1] {
+		t.Fatalf("shared array at 0x21 read as %v", doc.Root.Items)
+	}
+	if got := doc.Root.Items[0].Items[0].IntValue(); got != 7 {
+		t.Fatalf("shared array holds %d, want 7", got)
+	}
+	if out, err := doc.Bytes(); err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("Bytes = % x, %v; want % x", out, err, data)
+	}
+	// 0x10: root array [the array at 0x1D]; 0x1C: a zero byte; 0x1D: an array holding itself.
+	cycle := raw("YB\x02\x00", 0, 0, 0x10, 0x1C0, 0xC0, 0x1D, "\x00", 0x1C0, 0xC0, 0x1D)
+	_, err = Read(cycle)
+	if want := "byml: array at 0x1d: array contains itself (cycle)"; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
+
+// TestReadMembersApart grows containers that Read gave their members from one block: each
+// keeps its own, and an append to one leaves the next container as it was.
+func TestReadMembersApart(t *testing.T) {
+	data := raw("YB\x02\x00", 0x10, 0, 0x24,
+		0x2C2, 0x10, 0x12, 0x14, "a\x00b\x00", // 0x10: keys "a", "b"
+		0x4C0, 0xC0C0C1C1, 0x3C, 0x48, 0x54, 0x60, // 0x24: root array of 4
+		0x1C1, 0xD1000000, 1, // 0x3C: {a: 1}
+		0x1C1, 0xD1000001, 2, // 0x48: {b: 2}
+		0x1C0, 0xD1, 1, // 0x54: [1]
+		0x1C0, 0xD1, 2, // 0x60: [2]
+	)
+	doc, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, h2, a1, a2 := doc.Root.Items[0], doc.Root.Items[1], doc.Root.Items[2], doc.Root.Items[3]
+	h1.Set("c", NewInt(3))
+	a1.Items = append(a1.Items, NewInt(9))
+	if len(h2.Entries) != 1 || h2.Entries[0].Key != "b" || h2.Entries[0].Value.IntValue() != 2 {
+		t.Errorf("the second hash is %v after a Set on the first", h2.Entries)
+	}
+	if len(a2.Items) != 1 || a2.Items[0].IntValue() != 2 {
+		t.Errorf("the second array is %v after an append to the first", a2.Items)
+	}
+	if h1.Get("a").IntValue() != 1 || h1.Get("c").IntValue() != 3 || len(a1.Items) != 2 || a1.Items[0].IntValue() != 1 {
+		t.Errorf("the grown containers are %v and %v", h1.Entries, a1.Items)
+	}
+}
+
 // TestReadExpansionBomb builds arrays that each refer twice to the next: 40 levels are 2^40
 // nodes once expanded. The text forms refer to shared nodes instead of repeating them, so
 // the document is small, reads, and its JSON and YAML stay small and read back shared.
