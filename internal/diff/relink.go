@@ -71,12 +71,13 @@ func (mg *merger) relink(vb, vs *view, ms matching, removed, kept map[int]bool) 
 		return unlinkReplacements(x, set, removedChildren(vb, set))
 	}
 	repsKey := func(x []graph.Replacement) []byte { return replacements(&view{d: &graph.Document{Replacements: x}}) }
-	rs, repsBack := relinkPlace(vb.replacementList(), vs.replacementList(), removed, gone, unlinkReps, repsKey)
+	bReps, sReps := vb.replacementList(), vs.replacementList()
+	rs, repsBack := relinkPlace(bReps, sReps, removed, gone, unlinkReps, repsKey)
 	// Whether the side did nothing to the replacements but its delete's cascade (then they
 	// follow the children back, or need nothing given back).
-	repsCascade := bytes.Equal(repsKey(unlinkReps(vb.replacementList(), removed)), repsKey(vs.replacementList()))
+	repsCascade := bytes.Equal(repsKey(unlinkReps(bReps, removed)), repsKey(sReps))
 	replaced := map[int]bool{} // parents with a replacement of a child in base
-	for _, r := range vb.replacementList() {
+	for _, r := range bReps {
 		if r.Type != "removeAttachment" {
 			replaced[r.Node] = true
 		}
@@ -115,11 +116,11 @@ func (mg *merger) relink(vb, vs *view, ms matching, removed, kept map[int]bool) 
 			}
 		}
 	}
-	for j, n := range restored {
-		if vs.restored == nil {
-			vs.restored = map[int]graph.Node{}
+	if len(restored) > 0 {
+		vs.restored = make(map[int]graph.Node, len(restored))
+		for j, n := range restored {
+			vs.restored[vs.d.Nodes[j].ID] = n
 		}
-		vs.restored[vs.d.Nodes[j].ID] = n
 	}
 	// The document's lists are compared in the merged numbering: a view of a document
 	// holding them so translated reads them as they are.
