@@ -7,6 +7,8 @@
 // binary-searches it), the SFNT (file names, NUL-terminated, each padded to 4 bytes), then
 // the file data, each file aligned as its type requires.
 //
+// Open gives a View: a read-only look that checks only the headers up front and each entry
+// when it is read, allocating nothing, for callers that take a few files out of an archive.
 // Read turns the bytes into an Archive and records the layout facts the bytes show: each
 // file's hash, its alignment (or, where no alignment explains it, its exact padding) and the
 // data section's alignment. Bytes lays the archive out from the model alone: an unedited

@@ -166,14 +166,19 @@ func LoadZsDic(packZs []byte) (*Codec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("zs: %s: %w", ZsDicName, err)
 	}
-	a, err := sarc.Read(raw)
+	// Only three files are wanted out of the pack: a view finds them the way the game does,
+	// without reading the rest.
+	a, err := sarc.Open(raw)
 	if err != nil {
 		return nil, fmt.Errorf("zs: %s: %w", ZsDicName, err)
 	}
 	var dicts []Dict
 	for _, id := range []uint32{DictZs, DictBcettByml, DictPack} {
 		name := DictNames[id]
-		data, ok := a.Lookup(name)
+		data, ok, err := a.Lookup(name)
+		if err != nil {
+			return nil, fmt.Errorf("zs: %s: %w", ZsDicName, err)
+		}
 		if !ok {
 			return nil, fmt.Errorf("zs: %s has no %s", ZsDicName, name)
 		}
