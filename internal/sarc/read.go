@@ -221,12 +221,12 @@ func (a *Archive) readNames(table []byte, names int, dataOffset uint32, placed [
 		}
 		end := bytes.IndexByte(table[start:limit], 0)
 		if end < 0 {
-			// What the name ran into is worded only here, on the error path.
-			what := fmt.Sprintf("the data at 0x%x", dataOffset)
+			e := entries + i*sfatEntrySize
 			if k+1 < n {
-				what = fmt.Sprintf("entry %d's name at 0x%x", named(k+1), names+off(named(k+1)))
+				next := named(k + 1)
+				return errUnterminatedBefore(e, i, names+start, fmt.Sprintf("entry %d's name at 0x%x", next, names+off(next)))
 			}
-			return errUnterminated(entries+i*sfatEntrySize, i, names+start, what)
+			return errUnterminated(e, i, names+start, dataOffset)
 		}
 		last = start + end
 	}

@@ -146,7 +146,7 @@ func (v *View) entry(i int) (e int, hash, attr, begin, end uint32) {
 // not found there, and Read refuses it.
 func (v *View) Entry(i int) (name, data []byte, err error) {
 	if uint(i) >= uint(v.count) {
-		return nil, nil, fmt.Errorf("sarc: entry %d of %d", i, v.count)
+		return nil, nil, errIndex(i, v.count)
 	}
 	e, _, attr, begin, end := v.entry(i)
 	if attr != 0 {
@@ -157,7 +157,7 @@ func (v *View) Entry(i int) (name, data []byte, err error) {
 		}
 		n := bytes.IndexByte(table[start:], 0)
 		if n < 0 {
-			return nil, nil, errUnterminated(e, i, v.names()+start, fmt.Sprintf("the data at 0x%x", v.dataOffset))
+			return nil, nil, errUnterminated(e, i, v.names()+start, v.dataOffset)
 		}
 		name = table[start : start+n : start+n]
 	}
@@ -223,12 +223,19 @@ func checkHash(e, i int, mult, hash uint32, name string) error {
 // reading it.
 
 //go:noinline
+func errIndex(i, count int) error { return fmt.Errorf("sarc: entry %d of %d", i, count) }
+
+//go:noinline
 func errNameOutside(e, i, start, tableLen, names int) error {
 	return errAt(e+4, "SFAT entry %d: name offset 0x%x outside the name table (0x%x bytes at 0x%x)", i, start, tableLen, names)
 }
 
 //go:noinline
-func errUnterminated(e, i, at int, before string) error {
+func errUnterminated(e, i, at int, dataOffset uint32) error {
+	return errUnterminatedBefore(e, i, at, fmt.Sprintf("the data at 0x%x", dataOffset))
+}
+
+func errUnterminatedBefore(e, i, at int, before string) error {
 	return errAt(e+4, "SFAT entry %d: name at 0x%x has no terminator before %s", i, at, before)
 }
 
