@@ -61,16 +61,9 @@ func Open(data []byte) (View, error) {
 		return v, errAt(0x8, "file size %d, input has %d bytes (cut short)", fileSize, len(data))
 	}
 
-	// SFAT
 	off := headerSize
-	if len(data) < off+sfatHeadSize {
-		return v, errAt(off, "SFAT header needs %d bytes, input ends at 0x%x", sfatHeadSize, len(data))
-	}
-	if string(data[off:off+4]) != "SFAT" {
-		return v, errAt(off, "magic %q, want \"SFAT\"", data[off:off+4])
-	}
-	if hs := v.u16(off + 4); hs != sfatHeadSize {
-		return v, errAt(off+4, "SFAT header size 0x%x, want 0x%x", hs, sfatHeadSize)
+	if err := v.section(off, "SFAT", sfatHeadSize); err != nil {
+		return v, err
 	}
 	v.count = int(v.u16(off + 6))
 	v.mult = v.u32(off + 8)
@@ -81,21 +74,27 @@ func Open(data []byte) (View, error) {
 		return v, errAt(off+6, "SFAT count %d needs %d bytes of entries, %d remain", v.count, v.count*sfatEntrySize, rest)
 	}
 
-	// SFNT
-	off = entries + v.count*sfatEntrySize
-	if len(data) < off+sfntHeadSize {
-		return v, errAt(off, "SFNT header needs %d bytes, input ends at 0x%x", sfntHeadSize, len(data))
-	}
-	if string(data[off:off+4]) != "SFNT" {
-		return v, errAt(off, "magic %q, want \"SFNT\"", data[off:off+4])
-	}
-	if hs := v.u16(off + 4); hs != sfntHeadSize {
-		return v, errAt(off+4, "SFNT header size 0x%x, want 0x%x", hs, sfntHeadSize)
+	if err := v.section(entries+v.count*sfatEntrySize, "SFNT", sfntHeadSize); err != nil {
+		return v, err
 	}
 	if names := v.names(); uint64(v.dataOffset) < uint64(names) || uint64(v.dataOffset) > uint64(len(data)) {
 		return v, errAt(0xc, "data offset 0x%x outside 0x%x..0x%x (after the SFNT header, within the file)", v.dataOffset, names, len(data))
 	}
 	return v, nil
+}
+
+// section checks the header of the section at off: that it fits, its magic and its size.
+func (v *View) section(off int, magic string, size int) error {
+	if len(v.data) < off+size {
+		return errAt(off, "%s header needs %d bytes, input ends at 0x%x", magic, size, len(v.data))
+	}
+	if string(v.data[off:off+4]) != magic {
+		return errAt(off, "magic %q, want %q", v.data[off:off+4], magic)
+	}
+	if hs := v.u16(off + 4); int(hs) != size {
+		return errAt(off+4, "%s header size 0x%x, want 0x%x", magic, hs, size)
+	}
+	return nil
 }
 
 func (v *View) u16(off int) uint16 {
