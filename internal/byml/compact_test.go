@@ -348,6 +348,7 @@ func FuzzCompactFile(f *testing.F) {
 	}
 	f.Add(file(hdr(0x10, 0, 0x20), 0x2C2, 0x10, 0x12, 0x14, "b\x00a\x00", 0x2C1, 0xD1000000, 1, 0xD1000001, 2))
 	f.Add(file(hdr(0, 0, 0x10), 0x2C0, 0xC0C0, 0x20, 0x20, 0x2C0, 0xC0C0, 0x30, 0x30, 0xC0))
+	f.Add(file(hdr(0, 0, 0x10), 0x1C0, 0xA2, 0x1C, 0, 448)) // an alignment Read refuses
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkCompactFile(t, "input", data, jsontext.NoLimit)
 		checkCompactFile(t, "input", data, 4*len(data))

@@ -144,7 +144,11 @@ func (w *fileCompact) value(b []byte, k Kind, raw uint32, depth int) ([]byte, bo
 				return nil, false
 			}
 			start = off + 8
-			b = append(strconv.AppendUint(append(b, '['), uint64(d.u32(off+4)), 10), ',')
+			a := d.u32(off + 4)
+			if a&(a-1) != 0 { // Read refuses it
+				return nil, false
+			}
+			b = append(strconv.AppendUint(append(b, '['), uint64(a), 10), ',')
 		}
 		if uint64(start)+uint64(l) > uint64(len(d.b)) {
 			return nil, false

@@ -336,6 +336,9 @@ func (d *decoder) readRef(k Kind, slotOff, raw uint32, what string, depth int) (
 		if uint64(off)+8+uint64(l) > uint64(len(d.b)) {
 			return nil, d.errorf(what, off, "file data of %d bytes runs past the end of the %d-byte file", l, len(d.b))
 		}
+		if a&(a-1) != 0 { // the writers (and the JSON and YAML readers) refuse it too
+			return nil, d.errorf(what, off+4, "file alignment %d is not a power of two", a)
+		}
 		n, size = &Node{Kind: File, Align: a, Data: slices.Clone(d.b[off+8 : off+8+l])}, 8+l
 	default:
 		if depth >= maxDepth {

@@ -56,6 +56,7 @@ func TestReadRejects(t *testing.T) {
 		{"int64 truncated", file(hdr(0, 0, 0x10), 0x1C0, 0xD4, 0x1C, 0), "runs past the end"},
 		{"binary too long", file(hdr(0, 0, 0x10), 0x1C0, 0xA1, 0x1C, 0x7FFFFFFF), "binary of 2147483647 bytes"},
 		{"file data too long", file(hdr(0, 0, 0x10), 0x1C0, 0xA2, 0x1C, 100, 4), "file data of 100 bytes"},
+		{"file alignment", file(hdr(0, 0, 0x10), 0x1C0, 0xA2, 0x1C, 0, 448), "at 0x20: file alignment 448 is not a power of two"},
 		{"type byte mismatch", file(hdr(0, 0, 0x10), 0x1C0, 0xC1, 0x1C, 0x0C0), "parent says 0xc1"},
 		{"kind mismatch", file(hdr(0, 0, 0x10), 0x2C0, 0xD5D4, 0x1C, 0x1C, 0, 0), "referenced as int64 and as uint64"},
 	} {
