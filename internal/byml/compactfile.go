@@ -34,12 +34,8 @@ func AppendCompactFile(b, data []byte, limit int) (out []byte, ok bool) {
 	}
 	// The form lists each key and string once, by content; a table's indices stand for that
 	// only when no two hold the same string, as in tables sorted as the format wants.
-	for _, t := range []*table{d.keys, d.strs} {
-		for i := 1; i < t.len(); i++ {
-			if t.strs[i-1] >= t.strs[i] {
-				return nil, false
-			}
-		}
+	if !d.keys.ascending() || !d.strs.ascending() {
+		return nil, false
 	}
 	w := &fileCompact{d: d, ids: map[uint32]fileID{}, known: map[string]knownShape{}, listedAs: make([]int32, d.strs.len()), keyAs: make([]int32, d.keys.len()), weightLimit: int64(len(data))*maxExpansion + 4096}
 	w.limit = limit

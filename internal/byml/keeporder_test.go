@@ -105,3 +105,32 @@ func TestKeepOrderMarkAndAccess(t *testing.T) {
 		t.Fatalf("Delete(b) removed another entry: %+v", h.Entries)
 	}
 }
+
+// A key table out of order or with a key twice (the format wants it sorted and unique) still
+// reads each hash's order by its keys, not by their indices in the table: entries in key order
+// are sorted whatever their indices, and entries out of key order, or repeating a key, keep
+// their order.
+func TestKeepOrderUnsortedKeyTable(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keep bool
+		data []byte
+	}{
+		// (The writer names a key by its first index, so the third file is not written back
+		// byte for byte; its reading is what is tested.)
+		{"keys in order, indices not", false, file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "b\x00a\x00", 0x2C1, 0xD1000001, 1, 0xD1000000, 2)},
+		{"indices in order, keys not", true, file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "b\x00a\x00", 0x2C1, 0xD1000000, 1, 0xD1000001, 2)},
+		{"one key at two indices", true, file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "a\x00a\x00", 0x2C1, 0xD1000000, 1, 0xD1000001, 2)},
+	} {
+		doc, err := Read(tc.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if doc.Root.KeepOrder != tc.keep {
+			t.Errorf("%s: KeepOrder %v, want %v", tc.name, doc.Root.KeepOrder, tc.keep)
+		}
+		if out, err := doc.Bytes(); tc.name != "one key at two indices" && (err != nil || !bytes.Equal(out, tc.data)) {
+			t.Errorf("%s: Bytes: %v, %s", tc.name, err, firstDiff(out, tc.data))
+		}
+	}
+}

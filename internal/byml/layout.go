@@ -21,6 +21,17 @@ func (t *table) buildIndex() {
 	}
 }
 
+// ascending reports whether each string sorts after the one before, as the format wants (so
+// no string is there twice). A nil table is.
+func (t *table) ascending() bool {
+	for i := 1; i < t.len(); i++ {
+		if t.strs[i-1] >= t.strs[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func (t *table) len() int {
 	if t == nil {
 		return 0
