@@ -245,6 +245,15 @@ func (a *Archive) readNames(table []byte, names int, dataOffset uint32, placed [
 	return nil
 }
 
+// checkHash checks entry i's stored hash (the entry at e) against its name, read either as
+// sead reads it (signed bytes) or as ARM compilers do (unsigned).
+func checkHash(e, i int, mult, hash uint32, name string) error {
+	if h := hashName(mult, name); h != hash && hashNameUnsigned(mult, name) != hash {
+		return errAt(e, "SFAT entry %d: name hash 0x%08x, name %q hashes to 0x%08x", i, hash, name, h)
+	}
+	return nil
+}
+
 // hashName is the SFAT name hash: each byte, as a signed char the way sead reads it, added to
 // the running hash times the multiplier.
 func hashName(mult uint32, name string) uint32 { return hashWith(mult, name, 0x80) }

@@ -208,15 +208,6 @@ func (v *View) lookup(name string, h uint32) ([]byte, bool, error) {
 	return nil, false, nil
 }
 
-// checkHash checks entry i's stored hash (the entry at e) against its name, read either as
-// sead reads it (signed bytes) or as ARM compilers do (unsigned).
-func checkHash(e, i int, mult, hash uint32, name string) error {
-	if h := hashName(mult, name); h != hash && hashNameUnsigned(mult, name) != hash {
-		return errAt(e, "SFAT entry %d: name hash 0x%08x, name %q hashes to 0x%08x", i, hash, name, h)
-	}
-	return nil
-}
-
 // The errors of entry i (at e), shared by Read and View. They are built out of line: their
 // arguments, inlined, made Entry's frame so large that returning an entry cost more than
 // reading it.
