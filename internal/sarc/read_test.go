@@ -148,7 +148,9 @@ func TestUnnamedEntryRoundTrip(t *testing.T) {
 	}
 }
 
-func FuzzSARCRead(f *testing.F) {
+// addSeeds gives a SARC fuzz target the corpus's archives up to 64 KiB, the small and
+// tool-written archives, and an empty one.
+func addSeeds(f *testing.F) {
 	for _, c := range corpusArchives(f) {
 		if len(c.data) <= 64<<10 {
 			f.Add(c.data)
@@ -157,6 +159,10 @@ func FuzzSARCRead(f *testing.F) {
 	f.Add(small(f))
 	f.Add(toolWritten(f))
 	f.Add([]byte("SARC\x14\x00\xff\xfe\x28\x00\x00\x00\x28\x00\x00\x00\x00\x01\x00\x00SFAT\x0c\x00\x00\x00\x65\x00\x00\x00SFNT\x08\x00\x00\x00"))
+}
+
+func FuzzSARCRead(f *testing.F) {
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var (
 			a   *Archive

@@ -208,13 +208,7 @@ func TestViewLookupHashes(t *testing.T) {
 }
 
 func FuzzView(f *testing.F) {
-	for _, c := range corpusArchives(f) {
-		if len(c.data) <= 64<<10 {
-			f.Add(c.data)
-		}
-	}
-	f.Add(small(f))
-	f.Add(toolWritten(f))
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		v, err := Open(in)
 		if err != nil {
