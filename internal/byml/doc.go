@@ -15,7 +15,8 @@
 // game loads them (its binary search then misses keys), so Read takes them: such a hash is
 // marked KeepOrder and keeps its entries as they are, repeats included, through every writer
 // and text form (YAML tags !unsorted, !h-unsorted, !h64-unsorted; JSON "unsorted": true).
-// Warnings lists them, for the editor to show.
+// Warnings lists them, for the editor to show, and a key table out of order or holding a key
+// twice, which Read also takes (a hash's order is then read from its keys, not their indices).
 //
 // Node types 0x20 and 0x21 (version 7) are hash maps whose keys are 32-bit and 64-bit hashes:
 // count, then (hash, value) pairs of 8 or 12 bytes, then one type byte per entry, as

@@ -2,6 +2,8 @@ package byml
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,16 +113,24 @@ func TestKeepOrderMarkAndAccess(t *testing.T) {
 // are sorted whatever their indices, and entries out of key order, or repeating a key, keep
 // their order.
 func TestKeepOrderUnsortedKeyTable(t *testing.T) {
+	const saving = ": the game binary-searches it and may not find some keys. Saving keeps it while the edits keep the file's layout " +
+		"(values changed in place, no container grown or shrunk, no key or string the file lacks); otherwise the table is written sorted."
 	for _, tc := range []struct {
-		name string
-		keep bool
-		data []byte
+		name     string
+		keep     bool
+		data     []byte
+		warnings []string
 	}{
 		// (The writer names a key by its first index, so the third file is not written back
 		// byte for byte; its reading is what is tested.)
-		{"keys in order, indices not", false, file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "b\x00a\x00", 0x2C1, 0xD1000001, 1, 0xD1000000, 2)},
-		{"indices in order, keys not", true, file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "b\x00a\x00", 0x2C1, 0xD1000000, 1, 0xD1000001, 2)},
-		{"one key at two indices", true, file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "a\x00a\x00", 0x2C1, 0xD1000000, 1, 0xD1000001, 2)},
+		{"keys in order, indices not", false, file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "b\x00a\x00", 0x2C1, 0xD1000001, 1, 0xD1000000, 2),
+			[]string{`16: the key table is not sorted ("a" comes after "b")` + saving}},
+		{"indices in order, keys not", true, file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "b\x00a\x00", 0x2C1, 0xD1000000, 1, 0xD1000001, 2),
+			[]string{`16: the key table is not sorted ("a" comes after "b")` + saving,
+				`36: keys are not sorted ("a" comes after "b"): the game binary-searches keys and may not find some entries. Saving keeps the entries as they are.`}},
+		{"one key at two indices", true, file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "a\x00a\x00", 0x2C1, 0xD1000000, 1, 0xD1000001, 2),
+			[]string{`16: the key table is not sorted (key "a" is in it twice)` + saving,
+				`36: key "a" appears 2 times: the game binary-searches keys and may not find some entries. Saving keeps the entries as they are.`}},
 	} {
 		doc, err := Read(tc.data)
 		if err != nil {
@@ -129,8 +139,40 @@ func TestKeepOrderUnsortedKeyTable(t *testing.T) {
 		if doc.Root.KeepOrder != tc.keep {
 			t.Errorf("%s: KeepOrder %v, want %v", tc.name, doc.Root.KeepOrder, tc.keep)
 		}
+		var ws []string
+		for _, w := range doc.Warnings() {
+			ws = append(ws, fmt.Sprintf("%d: %s", w.Offset, w.Message))
+		}
+		if !slices.Equal(ws, tc.warnings) {
+			t.Errorf("%s: warnings\n%s\nwant\n%s", tc.name, strings.Join(ws, "\n"), strings.Join(tc.warnings, "\n"))
+		}
 		if out, err := doc.Bytes(); tc.name != "one key at two indices" && (err != nil || !bytes.Equal(out, tc.data)) {
 			t.Errorf("%s: Bytes: %v, %s", tc.name, err, firstDiff(out, tc.data))
 		}
+	}
+}
+
+// What the key table's warning says saving does: a value changed in place keeps the table as
+// it is, a key added writes it sorted.
+func TestUnsortedKeyTableSaved(t *testing.T) {
+	data := file(hdr(0x10, 0, 0x24), 0x2C2, 0x10, 0x12, 0x14, "b\x00a\x00", 0x2C1, 0xD1000001, 1, 0xD1000000, 2)
+	doc, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.Root.Entries[0].Value = &Node{Kind: Int, Bits: 5} // "a": 1 becomes 5, in place
+	out, err := doc.Bytes()
+	want := slices.Clone(data)
+	want[0x2C] = 5
+	if err != nil || !bytes.Equal(out, want) {
+		t.Fatalf("value edited in place: %v, %s", err, firstDiff(out, want))
+	}
+	doc.Root.Set("c", &Node{Kind: Int, Bits: 7})
+	if out, err = doc.Bytes(); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(out)
+	if err != nil || !back.layout.keys.ascending() || strings.Join(back.layout.keys.strs, " ") != "a b c" || back.Warnings() != nil {
+		t.Fatalf("key added: table %q, warnings %v, %v", back.layout.keys.strs, back.Warnings(), err)
 	}
 }

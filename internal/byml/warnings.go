@@ -7,7 +7,8 @@ import (
 )
 
 // Warning is something about a document that the format allows to be read but that the game
-// or other tools may not take as meant: a hash whose keys are not sorted or repeat.
+// or other tools may not take as meant: a hash whose keys are not sorted or repeat, a key
+// table out of order.
 type Warning struct {
 	Path    string // the container, as a JSON Pointer from the root: "/Actors/12"; "" for the root
 	Offset  int64  // where the file holds it, or -1 when the document has no file layout
@@ -24,13 +25,19 @@ const maxRepeatedNamed = 10
 // above it, so a deep file of long keys would make each path megabytes.
 const maxWarningPaths = 1 << 20
 
-// Warnings lists the hashes marked KeepOrder whose entries break the format's order, each
-// once however many parents share it, in document order: at most maxWarnings of them, and
-// while their paths take at most maxWarningPaths bytes.
+// Warnings lists a key table out of order (for a document Read made), then the hashes marked
+// KeepOrder whose entries break the format's order, each once however many parents share it,
+// in document order: at most maxWarnings of them, and while their paths take at most
+// maxWarningPaths bytes.
 func (d *Document) Warnings() []Warning {
 	var out []Warning
 	if d.Root == nil {
 		return out
+	}
+	if d.layout != nil {
+		if msg := tableOrderProblem(d.layout.keys); msg != "" {
+			out = append(out, Warning{Offset: int64(d.layout.keyOff), Message: msg})
+		}
 	}
 	seen := map[*Node]bool{}
 	// The path is the steps from the root, made into a string only for a warning: built
@@ -120,6 +127,27 @@ func orderProblem(n *Node) string {
 		return ""
 	}
 	return strings.Join(parts, "; ") + ": the game binary-searches keys and may not find some entries. Saving keeps the entries as they are."
+}
+
+// tableOrderProblem says what is wrong with a key table's order, or "" when it is ascending:
+// the first key repeated or out of order. The game looks a key up in the table by binary
+// search before it looks up its index in a hash.
+func tableOrderProblem(t *table) string {
+	if t.ascending() {
+		return ""
+	}
+	what := ""
+	for i := 1; i < t.len() && what == ""; i++ {
+		switch a, b := t.strs[i-1], t.strs[i]; {
+		case a == b:
+			what = fmt.Sprintf("key %s is in it twice", strconv.Quote(b))
+		case a > b:
+			what = fmt.Sprintf("%s comes after %s", strconv.Quote(b), strconv.Quote(a))
+		}
+	}
+	return "the key table is not sorted (" + what + "): the game binary-searches it and may not find some keys. " +
+		"Saving keeps it while the edits keep the file's layout (values changed in place, no container grown or shrunk, " +
+		"no key or string the file lacks); otherwise the table is written sorted."
 }
 
 func quoteKey(n *Node, e Entry) string {
