@@ -51,6 +51,9 @@ func Read(data []byte) (*Archive, error) {
 	for i := range placed {
 		_, hash, attr, begin, _ := v.entry(i)
 		placed[i] = placement{hash: hash, attr: attr, begin: begin}
+		if i > 0 && hash < placed[i-1].hash && a.layout.unsortedAt == 0 {
+			a.layout.unsortedAt, a.layout.unsortedHash, a.layout.prev = i, hash, placed[i-1].hash
+		}
 	}
 	if err := a.readNames(v.nameTable(), names, dataOffset, placed); err != nil {
 		return nil, err

@@ -306,3 +306,38 @@ func TestReadOutOfOrder(t *testing.T) {
 		t.Fatalf("rewritten archive reads back as %v, %v", r, err)
 	}
 }
+
+// TestUnsortedTableWarning: a file table out of hash order (the game binary-searches it) reads
+// with a warning at the first entry out of order, and is written sorted, without one.
+func TestUnsortedTableWarning(t *testing.T) {
+	b := small(t)
+	// Swap the two SFAT entries: b.txt (0x62bd5098) before a.txt (0x5c897aa7).
+	var e0 [sfatEntrySize]byte
+	copy(e0[:], b[0x20:0x30])
+	copy(b[0x20:0x30], b[0x30:0x40])
+	copy(b[0x30:0x40], e0[:])
+	a, err := Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "sarc: at 0x30: SFAT entry 1 has name hash 0x5c897aa7, below entry 0's 0x62bd5098: the game binary-searches the table by hash and may not find some files; written sorted by hash"
+	if got := warningStrings(a); len(got) != 1 || got[0] != want {
+		t.Fatalf("warnings %q\nwant %q", got, want)
+	}
+	if a.Files[0].Name != "b.txt" {
+		t.Fatalf("read in the order %q, %q", a.Files[0].Name, a.Files[1].Name)
+	}
+	out, err := a.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (b.txt's data, read before a.txt's in SFAT order but after it in the file, is placed
+	// anew: see TestReadOutOfOrder.)
+	r, err := Read(out)
+	if err != nil || r.Warnings() != nil {
+		t.Fatalf("the sorted archive: %v, %v", r.Warnings(), err)
+	}
+	if r.Files[0].Name != "a.txt" || string(r.Files[0].Data) != "AAAA" || r.Files[1].Name != "b.txt" || string(r.Files[1].Data) != "BBBBBBBB" {
+		t.Fatalf("written as %q %q, %q %q", r.Files[0].Name, r.Files[0].Data, r.Files[1].Name, r.Files[1].Data)
+	}
+}

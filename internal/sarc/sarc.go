@@ -79,6 +79,11 @@ type archiveLayout struct {
 	sizeShort uint32 // archive length minus the header's file size
 	tail      []byte
 	tailAt    uint32 // where the tail starts, for warnings
+
+	// The first SFAT entry whose hash is below the one before (0: none), which the game's
+	// binary search may miss; Bytes writes the table sorted.
+	unsortedAt         int
+	unsortedHash, prev uint32
 }
 
 // placement holds one file's facts as Read saw them. They apply while the file keeps the
@@ -214,10 +219,12 @@ type Warning struct {
 
 func (w Warning) String() string { return fmt.Sprintf("sarc: at 0x%x: %s", w.Offset, w.Text) }
 
-// Warnings lists what looks wrong in the archive as read, and what Bytes does about it: while
-// the archive is unedited (the files Read found, each with its name and data) Bytes keeps it,
-// so the archive comes back byte for byte; once a file is added, removed, renamed or replaced
-// Bytes corrects it (and so for an archive whose layout Bytes does not reproduce). Nil for an archive that breaks no rule, or was not made by Read.
+// Warnings lists what looks wrong in the archive as read, and what Bytes does about it. A
+// file table out of hash order is always written sorted. A wrong file size and bytes after
+// the data are kept while the archive is unedited (the files Read found, each with its name
+// and data), so the archive comes back byte for byte; once a file is added, removed, renamed
+// or replaced Bytes corrects them (and so for an archive whose layout Bytes does not
+// reproduce). Nil for an archive that breaks no rule, or was not made by Read.
 func (a *Archive) Warnings() []Warning {
 	l := a.layout
 	if l == nil {
@@ -231,6 +238,11 @@ func (a *Archive) Warnings() []Warning {
 		}
 	}
 	var ws []Warning
+	if i := l.unsortedAt; i != 0 {
+		ws = append(ws, Warning{Offset: int64(entries + i*sfatEntrySize), Text: fmt.Sprintf(
+			"SFAT entry %d has name hash 0x%08x, below entry %d's 0x%08x: the game binary-searches the table by hash and may not find some files; written sorted by hash",
+			i, l.unsortedHash, i-1, l.prev)})
+	}
 	length := uint64(l.tailAt) + uint64(len(l.tail))
 	if l.sizeShort != 0 {
 		w := Warning{Offset: 8, Text: fmt.Sprintf("file size %d, but the archive is %d bytes (%d more; a modding tool's mistake, the game loads it)",
