@@ -46,7 +46,7 @@ type decoder struct {
 	strs  *table
 	// keysAscending is set when the key table is in order (table.ascending): then a hash's
 	// keys are in order exactly when their indices are, and comparing indices costs less
-	// than comparing the strings (a twentieth of Read).
+	// than comparing the strings (6 % of the instructions of Read).
 	keysAscending bool
 	// seen says what was read at each offset: a second reference to an offset gets the
 	// same *Node, which is how the model records sharing and why shared subtrees cost no
