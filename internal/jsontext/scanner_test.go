@@ -1,8 +1,10 @@
 package jsontext
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -319,5 +321,48 @@ func TestValidUTF8(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPosition compares Position with lines counted from the start, for offsets asked in
+// increasing order, in decreasing order and back and forth, and checks that it allocates
+// nothing, even on a text of blank lines.
+func TestPosition(t *testing.T) {
+	text := []byte("{\n  \"a\": 1,\n\n\"b\"\r\n:[\n]}\n\n")
+	want := func(off int) (int, int) {
+		line, start := 1, 0
+		for i := 0; i < off && i < len(text); i++ {
+			if text[i] == '\n' {
+				line, start = line+1, i+1
+			}
+		}
+		return line, off - start + 1
+	}
+	var orders [][]int
+	up := make([]int, len(text)+1)
+	for i := range up {
+		up[i] = i
+	}
+	down := slices.Clone(up)
+	slices.Reverse(down)
+	orders = append(orders, up, down, []int{20, 3, 25, 0, 11, 11, 12, 1, len(text)})
+	for _, order := range orders {
+		s := NewScanner(text)
+		for _, off := range order {
+			line, col := s.Position(off)
+			if wl, wc := want(off); line != wl || col != wc {
+				t.Fatalf("order %v: Position(%d) = %d:%d, want %d:%d", order, off, line, col, wl, wc)
+			}
+		}
+	}
+	blank := bytes.Repeat([]byte("\n"), 100_000)
+	if n := testing.AllocsPerRun(5, func() {
+		s := Scanner{Data: blank}
+		if line, col := s.Position(100_000); line != 100_001 || col != 1 {
+			t.Fatalf("end of 100,000 newlines at %d:%d", line, col)
+		}
+		s.Position(0)
+	}); n != 0 {
+		t.Fatalf("Position allocated %v times", n)
 	}
 }
