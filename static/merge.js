@@ -57,11 +57,12 @@ export async function settle(conflicts, choices, ask, diff) {
   // id in the result so that a link to it is translated.
   const pairs = { ...reply, renumbered: [...(reply.renumbered || [])] };
   for (const c of [...links, ...taken].reverse()) {
-    const ids = new Set(result.nodes.map((n) => n.id));
+    const nodeBack = c.path.length === 1 && c.op === "removed";
+    const ids = nodeBack && new Set(result.nodes.map((n) => n.id));
     const res = takeBack(scratch, mt.document, c, pairs);
     if (!res.ok) throw new Error(res.reason);
-    const back = result.nodes.find((n) => !ids.has(n.id));
-    if (back && c.path.length === 1 && c.op === "removed") pairs.renumbered.push([c.nodeA, back.id]);
+    const back = nodeBack && result.nodes.find((n) => !ids.has(n.id));
+    if (back) pairs.renumbered.push([c.nodeA, back.id]);
   }
   const [fromOurs, fromTheirs] = await Promise.all([diff(mo.document, result), diff(mt.document, result)]);
   conflicts.forEach((k, i) => {

@@ -133,21 +133,21 @@ func orderProblem(n *Node) string {
 // the first key repeated or out of order. The game looks a key up in the table by binary
 // search before it looks up its index in a hash.
 func tableOrderProblem(t *table) string {
-	if t.ascending() {
-		return ""
-	}
-	what := ""
-	for i := 1; i < t.len() && what == ""; i++ {
+	for i := 1; i < t.len(); i++ {
+		what := ""
 		switch a, b := t.strs[i-1], t.strs[i]; {
 		case a == b:
 			what = fmt.Sprintf("key %s is in it twice", strconv.Quote(b))
 		case a > b:
 			what = fmt.Sprintf("%s comes after %s", strconv.Quote(b), strconv.Quote(a))
+		default:
+			continue
 		}
+		return "the key table is not sorted (" + what + "): the game binary-searches it and may not find some keys. " +
+			"Saving keeps it while the edits keep the file's layout (values changed in place, no container grown or shrunk, " +
+			"no key or string the file lacks); otherwise the table is written sorted."
 	}
-	return "the key table is not sorted (" + what + "): the game binary-searches it and may not find some keys. " +
-		"Saving keeps it while the edits keep the file's layout (values changed in place, no container grown or shrunk, " +
-		"no key or string the file lacks); otherwise the table is written sorted."
+	return ""
 }
 
 func quoteKey(n *Node, e Entry) string {

@@ -52,7 +52,7 @@ func Read(data []byte) (*Archive, error) {
 		_, hash, attr, begin, _ := v.entry(i)
 		placed[i] = placement{hash: hash, attr: attr, begin: begin}
 		if i > 0 && hash < placed[i-1].hash && a.layout.unsortedAt == 0 {
-			a.layout.unsortedAt, a.layout.unsortedHash, a.layout.prev = i, hash, placed[i-1].hash
+			a.layout.unsortedAt, a.layout.unsortedHash, a.layout.unsortedPrev = i, hash, placed[i-1].hash
 		}
 	}
 	if err := a.readNames(v.nameTable(), names, dataOffset, placed); err != nil {

@@ -82,8 +82,8 @@ type archiveLayout struct {
 
 	// The first SFAT entry whose hash is below the one before (0: none), which the game's
 	// binary search may miss; Bytes writes the table sorted.
-	unsortedAt         int
-	unsortedHash, prev uint32
+	unsortedAt                 int
+	unsortedHash, unsortedPrev uint32 // its hash, the one before
 }
 
 // placement holds one file's facts as Read saw them. They apply while the file keeps the
@@ -241,7 +241,7 @@ func (a *Archive) Warnings() []Warning {
 	if i := l.unsortedAt; i != 0 {
 		ws = append(ws, Warning{Offset: int64(entries + i*sfatEntrySize), Text: fmt.Sprintf(
 			"SFAT entry %d has name hash 0x%08x, below entry %d's 0x%08x: the game binary-searches the table by hash and may not find some files; written sorted by hash",
-			i, l.unsortedHash, i-1, l.prev)})
+			i, l.unsortedHash, i-1, l.unsortedPrev)})
 	}
 	length := uint64(l.tailAt) + uint64(len(l.tail))
 	if l.sizeShort != 0 {

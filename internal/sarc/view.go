@@ -160,7 +160,7 @@ func (v *View) Entry(i int) (name, data []byte, err error) {
 		}
 		name = table[start : start+n : start+n]
 	}
-	body := v.data[v.dataOffset:]
+	body := v.body()
 	if begin > end || uint64(end) > uint64(len(body)) {
 		return nil, nil, errDataRange(e, i, begin, end, v.dataOffset, len(body))
 	}
