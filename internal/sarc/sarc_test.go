@@ -132,6 +132,18 @@ func TestCorpusRoundTrip(t *testing.T) {
 			if &app[0] != &dirty[:1][0] {
 				t.Fatal("AppendBinary did not write into the buffer it was given, which had room")
 			}
+			// Without room, the prefix moves into one new buffer of exactly the size needed.
+			short := append([]byte(nil), prefix...)
+			app, err = a.AppendBinary(short[:len(short):len(short)])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(app[:len(prefix)], prefix) || !bytes.Equal(app[len(prefix):], c.data) {
+				t.Fatalf("rewrite appended to a full buffer differs at 0x%x", firstDiff(app[len(prefix):], c.data))
+			}
+			if cap(app) != len(prefix)+len(c.data) {
+				t.Fatalf("grown buffer has capacity %d, want %d", cap(app), len(prefix)+len(c.data))
+			}
 		})
 	}
 }

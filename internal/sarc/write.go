@@ -1,7 +1,6 @@
 package sarc
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/binary"
 	"fmt"
@@ -13,17 +12,7 @@ import (
 // Bytes lays the archive out: header, SFAT sorted by hash, SFNT in SFAT order with each name
 // padded to 4 bytes, then the data in SFAT order. Files Read recorded and nobody changed keep
 // their recorded alignment or padding; other files get the public tools' alignment.
-//
-// The output is put together from its pieces by bytes.Join, which leaves the new buffer
-// uncleared before it copies: clearing it first was a second pass over megabytes.
-func (a *Archive) Bytes() ([]byte, error) {
-	p, tail, err := a.prepare()
-	if err != nil {
-		return nil, err
-	}
-	head := a.appendHead(make([]byte, 0, p.namesEnd), p)
-	return bytes.Join(append([][]byte{head}, p.body(uint64(len(head)), tail)...), nil), nil
-}
+func (a *Archive) Bytes() ([]byte, error) { return a.AppendBinary(nil) }
 
 // AppendBinary appends the archive as Bytes lays it out to dst (encoding.BinaryAppender).
 // A caller that writes archives repeatedly passes a buffer it reuses: a fresh buffer the size
@@ -34,13 +23,36 @@ func (a *Archive) AppendBinary(dst []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cap(dst)-len(dst) < int(p.total) {
+		// make, unlike slices.Grow, clears a large buffer in steps the scheduler can
+		// preempt (see appendPiece).
+		grown := make([]byte, len(dst), len(dst)+int(p.total))
+		dst = grown[:copy(grown, dst)]
+	}
 	base := len(dst)
-	out := a.appendHead(slices.Grow(dst, int(p.total)), p)
+	out := a.appendHead(dst, p)
 	for _, piece := range p.body(uint64(len(out)-base), tail) {
-		out = append(out, piece...)
+		for len(piece) > copyStep {
+			out = appendPiece(out, piece[:copyStep])
+			piece = piece[copyStep:]
+		}
+		out = appendPiece(out, piece)
 	}
 	return out, nil
 }
+
+// copyStep is the most appendPiece copies at once: the runtime clears large objects in
+// steps of this size for the same reason.
+const copyStep = 256 << 10
+
+// appendPiece appends piece to out, which has room for it. It is a call of its own, never
+// inlined, because its prologue is where a goroutine may be preempted: a file of megabytes
+// copied by one memmove cannot be stopped, and the collector, waiting to scan this
+// goroutine's stack, spins and signals it until the copy ends. Into fresh memory, whose
+// page faults each took the signal, that was two thirds of a fresh archive's write.
+//
+//go:noinline
+func appendPiece(out, piece []byte) []byte { return append(out, piece...) }
 
 var zeros [0x2000]byte
 
