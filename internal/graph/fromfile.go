@@ -886,7 +886,9 @@ func elementsWith(es []ainb.Element) (props, inputs, outputs []int32) {
 	return props, inputs, outputs
 }
 
-// file uses the strings in the order (*ainb.File).Bytes writes them.
+// file uses the strings in the order (*ainb.File).Bytes writes them. It stops after the
+// part where the order first breaks: a game file's pool is seldom in first-use order, and
+// walking the rest of the model to no purpose was a twentieth of a parse.
 func (p *poolWalk) file(f *ainb.File) {
 	p.use(f.Filename)
 	p.use(f.Category)
@@ -895,6 +897,9 @@ func (p *poolWalk) file(f *ainb.File) {
 	}
 	for i := range f.Elements {
 		p.use(f.Elements[i].Name)
+	}
+	if p.bad {
+		return
 	}
 	slots := []ainb.BlackboardType{ainb.BBString, ainb.BBS32, ainb.BBU32, ainb.BBF32, ainb.BBBool, ainb.BBVec3f, ainb.BBPointer}
 	if f.Version < ainb.Version408 {
@@ -916,6 +921,9 @@ func (p *poolWalk) file(f *ainb.File) {
 			}
 		}
 	}
+	if p.bad {
+		return
+	}
 	for i := range f.Elements {
 		e := &f.Elements[i]
 		for k := range ainb.PlugKind(ainb.NumPlugKinds) {
@@ -935,6 +943,9 @@ func (p *poolWalk) file(f *ainb.File) {
 			}
 		}
 	}
+	if p.bad {
+		return
+	}
 	for i := range f.Attachments {
 		p.use(f.Attachments[i].Name)
 	}
@@ -953,6 +964,9 @@ func (p *poolWalk) file(f *ainb.File) {
 			param(t, list[j].Name, list[j].ClassName, &list[j].Value)
 		}
 	}
+	if p.bad {
+		return
+	}
 	withProps, withInputs, withOutputs := elementsWith(f.Elements)
 	for t := range ainb.NumParamTypes {
 		for _, i := range withProps {
@@ -961,6 +975,9 @@ func (p *poolWalk) file(f *ainb.File) {
 		for i := range f.Attachments {
 			props(t, f.Attachments[i].Properties.Of(t))
 		}
+	}
+	if p.bad {
+		return
 	}
 	for t := range ainb.NumParamTypes {
 		for _, i := range withInputs {
@@ -978,6 +995,9 @@ func (p *poolWalk) file(f *ainb.File) {
 				}
 			}
 		}
+	}
+	if p.bad {
+		return
 	}
 	for i := range f.Elements {
 		for _, pl := range f.Elements[i].Plugs.Of(ainb.PlugJump) {
