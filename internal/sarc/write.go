@@ -144,7 +144,6 @@ type plan struct {
 	dataOffset uint64
 	begins     []uint64
 	end        uint64 // the last file's data end (the data offset without data)
-	namesEnd   uint64
 	// set by prepare: the archive's length with the tail kept, and how much less than that
 	// the header's file size says
 	total, sizeShort uint32
@@ -237,7 +236,7 @@ func (a *Archive) plan() (*plan, error) {
 		}
 	}
 
-	return &plan{files: files, hashes: hashes, attrs: attrs, names: names, dataOffset: dataOffset, begins: begins, end: end, namesEnd: namesEnd}, nil
+	return &plan{files: files, hashes: hashes, attrs: attrs, names: names, dataOffset: dataOffset, begins: begins, end: end}, nil
 }
 
 // keepsQuirks reports whether Bytes keeps the recorded file size and tail: the archive is
