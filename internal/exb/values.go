@@ -5,8 +5,9 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"ainbeditor/internal/shelf"
 )
 
 // This file is the value level between instructions and text: an
@@ -842,14 +843,14 @@ func (m *Module) CanonicalReproduces() bool {
 	if err1 != nil || err2 != nil || s1.total != s2.total {
 		return false // different sizes are different bytes
 	}
-	bp, _ := imagePool.Get().(*[]byte)
+	bp := images.Get()
 	if bp == nil {
 		bp = new([]byte)
 	}
 	buf := slices.Grow((*bp)[:0], 2*s1.total) // room for both images
-	if cap(buf) <= 8<<20 {
+	if cap(buf) <= maxImages {
 		*bp = buf
-		defer imagePool.Put(bp)
+		defer images.Put(bp)
 	}
 	a, err := again.AppendBinary(buf)
 	if err != nil {
@@ -859,5 +860,8 @@ func (m *Module) CanonicalReproduces() bool {
 	return err == nil && string(a) == string(b)
 }
 
-// imagePool holds the buffers CanonicalReproduces writes its two images into.
-var imagePool sync.Pool
+// images holds the buffers CanonicalReproduces writes its two images into, each at most
+// maxImages bytes (a game module's two images take kilobytes).
+var images shelf.Of[[]byte]
+
+const maxImages = 1 << 20

@@ -3,8 +3,9 @@ package graph
 import (
 	"math"
 	"slices"
-	"sync"
 	"unicode/utf8"
+
+	"ainbeditor/internal/shelf"
 )
 
 // Node boxes. The browser draws nodes with the same metrics, so boxes placed here never
@@ -125,8 +126,11 @@ func LayoutAspect(d *Document, aspect float64) {
 	if !(aspect >= 0.01 && aspect <= 100) {
 		aspect = DefaultAspect
 	}
-	sc := layoutScratchPool.Get().(*layoutScratch)
-	defer layoutScratchPool.Put(sc)
+	sc := layoutScratches.Get()
+	if sc == nil {
+		sc = new(layoutScratch)
+	}
+	defer sc.release()
 	l := newLayouter(d, sc)
 	defer func() { sc.order, sc.blocks, sc.sizes = l.order, l.blocks, l.sizes }()
 	l.pack(aspect)
@@ -200,7 +204,18 @@ type layoutScratch struct {
 	cols   []float64 // the column index's sums
 }
 
-var layoutScratchPool = sync.Pool{New: func() any { return new(layoutScratch) }}
+var layoutScratches shelf.Of[layoutScratch]
+
+// maxShelvedNodes is the most nodes whose arrays are kept for the next layout, for good
+// (see shelf): about 1.5 MB.
+const maxShelvedNodes = 16384
+
+// release puts s back on the shelf unless its arrays are larger than worth keeping.
+func (s *layoutScratch) release() {
+	if cap(s.floats) <= 6*maxShelvedNodes && cap(s.ints) <= 5*maxShelvedNodes && cap(s.blocks) <= maxShelvedNodes {
+		layoutScratches.Put(s)
+	}
+}
 
 // take returns six float, five int and two bool arrays of n elements each, all zero.
 func (s *layoutScratch) take(n int) ([]float64, []int32, []bool) {
