@@ -76,14 +76,14 @@ var scratches shelf.Of[decompileScratch]
 // The largest buffers kept for the next module, for good (see shelf): a block of 4,096
 // statements takes about 750 KB, more than any game function.
 const (
-	maxPooledLeaves = 256 << 10
-	maxPooledStmts  = 1 << 12
+	maxShelvedText  = 256 << 10
+	maxShelvedStmts = 1 << 12
 )
 
 // release puts sc back on the shelf unless it holds a buffer too large to keep, and drops
 // the references to the module's strings its slices still hold.
 func (sc *decompileScratch) release() {
-	if cap(sc.leaves) > maxPooledLeaves || cap(sc.lines) > maxPooledLeaves || cap(sc.ss) > maxPooledStmts || cap(sc.compile.code) > maxPooledStmts {
+	if cap(sc.leaves) > maxShelvedText || cap(sc.lines) > maxShelvedText || cap(sc.ss) > maxShelvedStmts || cap(sc.compile.code) > maxShelvedStmts {
 		return
 	}
 	clear(sc.ss[:cap(sc.ss)])
