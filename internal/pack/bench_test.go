@@ -3,6 +3,7 @@ package pack
 import (
 	"ainbeditor/internal/testcorpus"
 	"ainbeditor/internal/zs"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -104,4 +105,33 @@ func BenchmarkOpenSaveLargest(b *testing.B) {
 			b.ReportMetric(float64(len(out)), "out-bytes")
 		})
 	}
+}
+
+// A bare archive's save (test.sarc, 2.4 MB), as /api/pack/build writes it: into a buffer
+// kept from the last save, against a fresh buffer per save.
+func BenchmarkSaveBare(b *testing.B) {
+	in := read(b, "sarc/test.sarc")
+	p, err := Open(in, nil, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("fresh", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := p.Save(nil, zs.Fast); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("kept", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		var buf []byte
+		for b.Loop() {
+			if buf, err = p.SaveInto(context.Background(), buf, nil, zs.Fast); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

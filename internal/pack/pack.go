@@ -138,8 +138,16 @@ func (p *Pack) Save(codec *zs.Codec, level zs.Level) ([]byte, error) {
 // SaveContext is Save that stops, returning ctx's error, once ctx is done: compressing a
 // large Yaz0 pack takes seconds.
 func (p *Pack) SaveContext(ctx context.Context, codec *zs.Codec, level zs.Level) ([]byte, error) {
+	return p.SaveInto(ctx, nil, codec, level)
+}
+
+// SaveInto is SaveContext writing into dst's memory when it has room: an unwrapped pack is
+// the archive itself, and a fresh buffer of megabytes per save cost three times the writing
+// (the collector's cycle, clearing, page faults). The result may alias dst; a wrapped pack's
+// is always new.
+func (p *Pack) SaveInto(ctx context.Context, dst []byte, codec *zs.Codec, level zs.Level) ([]byte, error) {
 	if p.Wrapping.Kind == wrap.None {
-		return p.Archive.Bytes() // the archive is the reply: it needs a buffer of its own
+		return p.Archive.AppendBinary(dst[:0])
 	}
 	// The archive is only the compressor's input: written into a buffer saves reuse, a
 	// fresh one of the archive's size per save was most of the archive writer's cost.

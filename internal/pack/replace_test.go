@@ -86,3 +86,40 @@ func BenchmarkReplaceAll(b *testing.B) {
 		}
 	}
 }
+
+// An unwrapped pack is written into the buffer given when it has room, and into a new one
+// when not; a wrapped pack's compressed bytes never alias it. Either way the bytes are the
+// file read.
+func TestSaveInto(t *testing.T) {
+	in := hostile.LongNamesPack(t, 50, 10)
+	p, err := Open(in, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roomy := make([]byte, 3, len(in)+100) // the length is stale content, which must go
+	out, err := p.SaveInto(context.Background(), roomy, nil, zs.Fast)
+	if err != nil || !bytes.Equal(out, in) {
+		t.Fatalf("save into room: %v, same bytes %v", err, bytes.Equal(out, in))
+	}
+	if &out[0] != &roomy[:1][0] {
+		t.Error("an unwrapped pack with room was not written into the buffer given")
+	}
+	small := make([]byte, 0, 16)
+	if out, err = p.SaveInto(context.Background(), small, nil, zs.Fast); err != nil || !bytes.Equal(out, in) {
+		t.Fatalf("save into a small buffer: %v, same bytes %v", err, bytes.Equal(out, in))
+	}
+	wrapped, err := yaz0.Compress(in, 0x80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = Open(wrapped, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	roomy = make([]byte, 0, 2*len(wrapped))
+	if out, err = p.SaveInto(context.Background(), roomy, nil, zs.Fast); err != nil || !bytes.Equal(out, wrapped) {
+		t.Fatalf("wrapped save: %v, same bytes %v", err, bytes.Equal(out, wrapped))
+	}
+	if &out[0] == &roomy[:1][0] {
+		t.Error("a wrapped pack's bytes alias the buffer given")
+	}
+}

@@ -183,10 +183,14 @@ func (s *Server) handleBuildPack(w http.ResponseWriter, r *http.Request) error {
 		if err := p.ReplaceAll(req.members); err != nil {
 			return codecError(err)
 		}
-		out, err := p.SaveContext(r.Context(), codec, zs.Fast)
+		// An unwrapped pack is written into a kept buffer, as a built file is.
+		bp := replyBuffers.Get().(*[]byte)
+		defer putReplyBuffer(bp)
+		out, err := p.SaveInto(r.Context(), *bp, codec, zs.Fast)
 		if err != nil {
 			return codecError(err)
 		}
+		*bp = out
 		name := req.name
 		if name == "" {
 			name = "file.pack"

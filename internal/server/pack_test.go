@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -209,4 +210,43 @@ func TestPackErrors(t *testing.T) {
 	req := httptestRequest("POST", "/api/pack", ct, body)
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
 	wantError(t, serve(s, req), http.StatusForbidden)
+}
+
+// Bare archives are written into kept buffers: builds one after another, edited and not,
+// each answer with their own bytes.
+func TestPackBareBuildsInTurn(t *testing.T) {
+	s := newTestServer(t, noRateLimits)
+	in := corpusAt(t, "sarc/ActorObserverByActorTagTag.sarc")
+	p, err := pack.Open(in, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := p.Archive.Files[0].Name
+	for i := range 4 {
+		form := []packPart{{"file", "x.sarc", in}}
+		if i%2 == 1 {
+			form = append(form, packPart{"member", first, []byte{'e', byte(i)}})
+		}
+		ct, body := packForm(t, form...)
+		rec := do(s, "POST", "/api/pack/build", ct, body)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("build %d: %d %s", i, rec.Code, cut(rec.Body.Bytes()))
+		}
+		if i%2 == 0 {
+			if !bytes.Equal(rec.Body.Bytes(), in) {
+				t.Fatalf("unedited build %d differs from the file", i)
+			}
+			continue
+		}
+		q, err := pack.Open(rec.Body.Bytes(), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.Archive.Files[0].Data; !bytes.Equal(got, []byte{'e', byte(i)}) {
+			t.Fatalf("build %d: member %s holds %q", i, first, got)
+		}
+		if n := rec.Header().Get("Content-Length"); n != strconv.Itoa(rec.Body.Len()) {
+			t.Errorf("build %d: Content-Length %s for %d bytes", i, n, rec.Body.Len())
+		}
+	}
 }
