@@ -12,6 +12,7 @@ import (
 
 	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/pack"
+	"ainbeditor/internal/wrap"
 	"ainbeditor/internal/zs"
 )
 
@@ -123,13 +124,8 @@ func appendPackJSON(b []byte, name string, p *pack.Pack, limit int) ([]byte, err
 	b = jsontext.AppendString(b, PackFormat)
 	b = append(b, `,"name":`...)
 	b = jsontext.AppendString(b, name)
-	b = append(b, `,"wrapping":{"kind":`...)
-	b = jsontext.AppendString(b, p.Wrapping.Kind)
-	b = append(b, `,"dictionary":`...)
-	b = strconv.AppendUint(b, uint64(p.Wrapping.Dictionary), 10)
-	b = append(b, `,"yaz0Alignment":`...)
-	b = strconv.AppendUint(b, uint64(p.Wrapping.Yaz0Alignment), 10)
-	b = append(b, `},"warnings":`...)
+	b = appendWrapping(append(b, `,"wrapping":`...), p.Wrapping)
+	b = append(b, `,"warnings":`...)
 	b = appendStrings(b, p.Warnings())
 	b = append(b, `,"files":[`...)
 	for i, m := range p.Members() {
@@ -170,6 +166,17 @@ func appendStrings(b []byte, ss []string) []byte {
 		b = jsontext.AppendString(b, s)
 	}
 	return append(b, ']')
+}
+
+// appendWrapping writes the JSON object of a wrapping, as /api/pack and /api/tree answer it.
+func appendWrapping(b []byte, w wrap.Wrapping) []byte {
+	b = append(b, `{"kind":`...)
+	b = jsontext.AppendString(b, w.Kind)
+	b = append(b, `,"dictionary":`...)
+	b = strconv.AppendUint(b, uint64(w.Dictionary), 10)
+	b = append(b, `,"yaz0Alignment":`...)
+	b = strconv.AppendUint(b, uint64(w.Yaz0Alignment), 10)
+	return append(b, '}')
 }
 
 // packWarningsHeader carries, on a saved pack, the JSON array of what the pack breaks of its
