@@ -1,11 +1,14 @@
 package graph
 
 import (
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/testcorpus"
 )
 
 const (
@@ -15,8 +18,7 @@ const (
 
 // benchParse measures what /api/parse does: read the binary, make the document, lay it out
 // and encode it (no compression).
-func benchParse(b *testing.B, name string) {
-	data := readCorpus(b, name)
+func benchParse(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var reply []byte // the server keeps its document buffers from one parse to the next
@@ -48,9 +50,9 @@ func reportCPU(b *testing.B, start time.Duration) {
 }
 
 // benchDoc is the document of a corpus file, parsed as the benchmarks parse it.
-func benchDoc(b *testing.B, name string) *Document {
+func benchDoc(b *testing.B, data []byte) *Document {
 	b.Helper()
-	d, err := Parse("x.ainb", readCorpus(b, name))
+	d, err := Parse("x.ainb", data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -59,8 +61,8 @@ func benchDoc(b *testing.B, name string) *Document {
 
 // benchBuild measures what /api/build does: decode the JSON text (the body, as the server
 // reads it) and write the binary.
-func benchBuild(b *testing.B, name string) {
-	js := string(benchDoc(b, name).Encode())
+func benchBuild(b *testing.B, data []byte) {
+	js := string(benchDoc(b, data).Encode())
 	b.SetBytes(int64(len(js)))
 	b.ReportAllocs()
 	var out []byte // the server keeps its output buffers from one build to the next
@@ -78,8 +80,7 @@ func benchBuild(b *testing.B, name string) {
 }
 
 // benchRead measures the codec alone on the same file, the yardstick a parse is held to.
-func benchRead(b *testing.B, name string) {
-	data := readCorpus(b, name)
+func benchRead(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	cpu := processCPU()
@@ -93,8 +94,8 @@ func benchRead(b *testing.B, name string) {
 
 // benchBytes measures the codec's writer alone on the same file, the yardstick a build is
 // held to.
-func benchBytes(b *testing.B, name string) {
-	f, err := ainb.Read(readCorpus(b, name))
+func benchBytes(b *testing.B, data []byte) {
+	f, err := ainb.Read(data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -108,18 +109,42 @@ func benchBytes(b *testing.B, name string) {
 	reportCPU(b, cpu)
 }
 
-func BenchmarkParseBig(b *testing.B) { benchParse(b, bigFile) }
-func BenchmarkBuildBig(b *testing.B) { benchBuild(b, bigFile) }
-func BenchmarkParseMid(b *testing.B) { benchParse(b, midFile) }
-func BenchmarkBuildMid(b *testing.B) { benchBuild(b, midFile) }
-func BenchmarkReadBig(b *testing.B)  { benchRead(b, bigFile) }
-func BenchmarkBytesBig(b *testing.B) { benchBytes(b, bigFile) }
-func BenchmarkReadMid(b *testing.B)  { benchRead(b, midFile) }
-func BenchmarkBytesMid(b *testing.B) { benchBytes(b, midFile) }
+func BenchmarkParseBig(b *testing.B) { benchParse(b, readCorpus(b, bigFile)) }
+func BenchmarkBuildBig(b *testing.B) { benchBuild(b, readCorpus(b, bigFile)) }
+func BenchmarkParseMid(b *testing.B) { benchParse(b, readCorpus(b, midFile)) }
+func BenchmarkBuildMid(b *testing.B) { benchBuild(b, readCorpus(b, midFile)) }
+func BenchmarkReadBig(b *testing.B)  { benchRead(b, readCorpus(b, bigFile)) }
+func BenchmarkBytesBig(b *testing.B) { benchBytes(b, readCorpus(b, bigFile)) }
+func BenchmarkReadMid(b *testing.B)  { benchRead(b, readCorpus(b, midFile)) }
+func BenchmarkBytesMid(b *testing.B) { benchBytes(b, readCorpus(b, midFile)) }
+
+// The largest game files, TotK's and SMBW's: what modders open, with the games' own string
+// pools and expressions, where the fixtures above are a reference writer's.
+const (
+	gameTotK = "TotK__GanondorfMiasma_RangeKeepMove.actionseq.root.ainb__399d7261dc.ainb" // 96 KB
+	gameSMBW = "SMBW__BlockMarioBrosItem.root.ainb__16ee2680f7.ainb"                      // 120 KB
+)
+
+func readGame(b *testing.B, name string) []byte {
+	data, err := os.ReadFile(filepath.Join(testcorpus.GameDir(b, "ainb"), name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+func BenchmarkParseGameTotK(b *testing.B) { benchParse(b, readGame(b, gameTotK)) }
+func BenchmarkBuildGameTotK(b *testing.B) { benchBuild(b, readGame(b, gameTotK)) }
+func BenchmarkReadGameTotK(b *testing.B)  { benchRead(b, readGame(b, gameTotK)) }
+func BenchmarkBytesGameTotK(b *testing.B) { benchBytes(b, readGame(b, gameTotK)) }
+func BenchmarkParseGameSMBW(b *testing.B) { benchParse(b, readGame(b, gameSMBW)) }
+func BenchmarkBuildGameSMBW(b *testing.B) { benchBuild(b, readGame(b, gameSMBW)) }
+func BenchmarkReadGameSMBW(b *testing.B)  { benchRead(b, readGame(b, gameSMBW)) }
+func BenchmarkBytesGameSMBW(b *testing.B) { benchBytes(b, readGame(b, gameSMBW)) }
 
 // The steps on their own, for the big file.
 func BenchmarkEncodeBig(b *testing.B) {
-	d := benchDoc(b, bigFile)
+	d := benchDoc(b, readCorpus(b, bigFile))
 	b.ReportAllocs()
 	for b.Loop() {
 		d.Encode()
@@ -127,7 +152,7 @@ func BenchmarkEncodeBig(b *testing.B) {
 }
 
 func BenchmarkDecodeBig(b *testing.B) {
-	js := benchDoc(b, bigFile).Encode()
+	js := benchDoc(b, readCorpus(b, bigFile)).Encode()
 	b.SetBytes(int64(len(js)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -138,7 +163,7 @@ func BenchmarkDecodeBig(b *testing.B) {
 }
 
 func BenchmarkDecodeMid(b *testing.B) {
-	js := benchDoc(b, midFile).Encode()
+	js := benchDoc(b, readCorpus(b, midFile)).Encode()
 	b.SetBytes(int64(len(js)))
 	b.ReportAllocs()
 	for b.Loop() {

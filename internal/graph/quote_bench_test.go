@@ -9,7 +9,7 @@ import (
 // BenchmarkQuoteMidExpressions quotes the mid file's expression texts as the document encoder
 // does: code that mixes ASCII with Japanese string literals, the costliest strings it quotes.
 func BenchmarkQuoteMidExpressions(b *testing.B) {
-	d := benchDoc(b, midFile)
+	d := benchDoc(b, readCorpus(b, midFile))
 	if d.Expressions == nil || len(d.Expressions.Functions) == 0 {
 		b.Fatal("the mid file has no expressions")
 	}
