@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ainbeditor/internal/ainb"
+	"ainbeditor/internal/jsontext"
 	"ainbeditor/internal/testcorpus"
 )
 
@@ -172,3 +173,64 @@ func BenchmarkDecodeMid(b *testing.B) {
 		}
 	}
 }
+
+// The floors under the ratios above: work a parse or a build cannot skip, each on its own.
+// A build reads the whole text with the one tokenizer every JSON reader shares (benchScan)
+// and writes the file (benchBytes); a parse reads the file (benchRead), decompiles and
+// checks every expression (benchExpressions) and writes the document (benchEncode).
+
+// benchScan reads the document's JSON and keeps nothing: the tokenizer alone.
+func benchScan(b *testing.B, data []byte) {
+	js := benchDoc(b, data).Encode()
+	b.SetBytes(int64(len(js)))
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		s := jsontext.NewScanner(js)
+		if s.Skip(); s.Err != nil {
+			b.Fatal(s.Err)
+		}
+	}
+	reportCPU(b, cpu)
+}
+
+// benchExpressions decompiles the file's expressions and checks that the texts compile back
+// to the very instructions, as a parse does.
+func benchExpressions(b *testing.B, data []byte) {
+	f, err := ainb.Read(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if f.Expressions == nil {
+		b.Fatal("the file has no expressions")
+	}
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		if _, _, _, err := expressions(f.Expressions); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu)
+}
+
+// benchEncode writes a parsed document's JSON into a kept buffer, as /api/parse does.
+func benchEncode(b *testing.B, data []byte) {
+	d := benchDoc(b, data)
+	b.ReportAllocs()
+	var out []byte
+	cpu := processCPU()
+	for b.Loop() {
+		out = d.AppendJSON(out[:0])
+	}
+	reportCPU(b, cpu)
+	b.SetBytes(int64(len(out)))
+}
+
+func BenchmarkScanMid(b *testing.B)             { benchScan(b, readCorpus(b, midFile)) }
+func BenchmarkScanGameTotK(b *testing.B)        { benchScan(b, readGame(b, gameTotK)) }
+func BenchmarkScanGameSMBW(b *testing.B)        { benchScan(b, readGame(b, gameSMBW)) }
+func BenchmarkExpressionsMid(b *testing.B)      { benchExpressions(b, readCorpus(b, midFile)) }
+func BenchmarkExpressionsGameTotK(b *testing.B) { benchExpressions(b, readGame(b, gameTotK)) }
+func BenchmarkEncodeMid(b *testing.B)           { benchEncode(b, readCorpus(b, midFile)) }
+func BenchmarkEncodeGameTotK(b *testing.B)      { benchEncode(b, readGame(b, gameTotK)) }
