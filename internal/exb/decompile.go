@@ -67,6 +67,7 @@ type decompileScratch struct {
 	// destination's text.
 	pre, post []string
 	dst       []byte
+	pieces    []piece // the lines of the block being written
 }
 
 // scratches keeps scratches from one module to the next: grown to a module's longest
@@ -89,6 +90,7 @@ func (sc *decompileScratch) release() {
 	clear(sc.ss[:cap(sc.ss)])
 	clear(sc.pre[:cap(sc.pre)])
 	clear(sc.post[:cap(sc.post)])
+	clear(sc.pieces[:cap(sc.pieces)])
 	clear(sc.compile.code[:cap(sc.compile.code)])
 	clear(sc.compile.lines[:cap(sc.compile.lines)])
 	clear(sc.compile.toks[:cap(sc.compile.toks)])
@@ -115,11 +117,15 @@ const (
 // 516 MB for a 24 KB file.
 const renderRatio = 8
 
-// piece is one rendered unit of a block: readable lines, or listing lines
-// that belong in an asm block.
+// piece is one line of a block's text: a readable line, or a listing line that belongs in
+// an asm block. depth is how many ifs it is inside. A block's pieces are one flat list, the
+// bodies of its ifs in place, so that the lines of nested ifs are neither copied into their
+// outer if's text nor split out of it again (each level did both, and in a function of
+// nested ifs that was a fifth of its decompile).
 type piece struct {
 	asm   bool
-	lines []string
+	depth int32
+	text  string
 }
 
 // FunctionSource decompiles function i into the readable language. The text
@@ -268,25 +274,29 @@ func (d *decompiler) writeBlock(b *strings.Builder, ins []Instruction, indent st
 	if n := len(ins); n > 0 && !d.ss[n-1].raw && d.ss[n-1].op == OpTerminator {
 		body, noend = n-1, false
 	}
-	var ps []piece
+	d.sc.pieces = d.sc.pieces[:0]
+	done := false
 	if level == 0 {
-		var ok bool
-		if ps, ok = d.region(0, body, 0); !ok {
+		if done = d.region(0, body, 0); !done {
 			d.folded = false
-			if ps, ok = d.gotoForm(body); !ok {
-				ps = nil
+			d.sc.pieces = d.sc.pieces[:0]
+			if done = d.gotoForm(body); !done {
+				d.sc.pieces = d.sc.pieces[:0]
 			}
 		}
 	}
-	if ps == nil && body > 0 {
+	if !done && body > 0 {
 		d.folded = false
-		ps = []piece{d.asmLines(0, body)}
+		d.asmLines(0, body)
 	}
 	if noend {
-		ps = append(ps, piece{lines: []string{"noend"}})
+		d.line("noend")
 	}
-	writePieces(b, ps, indent)
+	writePieces(b, d.sc.pieces, indent, 0)
 }
+
+// line adds a readable line at the top level of the block.
+func (d *decompiler) line(text string) { d.sc.pieces = append(d.sc.pieces, piece{text: text}) }
 
 // leastText is a bound below the text any form of ss takes: every string operand and
 // called signature is written at least once, and every instruction but END takes at least
@@ -308,52 +318,54 @@ func leastText(ss []stmt) int {
 	return n
 }
 
-func writePieces(b *strings.Builder, ps []piece, indent string) {
+// writePieces writes lines, each on its own line after indent and one indentUnit per level
+// of depth past base; a run of listing lines at one depth goes in an asm block of its own.
+func writePieces(b *strings.Builder, ps []piece, indent string, base int32) {
 	// The builder grows once: lines may hold long strings, and each doubling copies them.
 	n := 0
 	for i := range ps {
-		for _, l := range ps[i].lines {
-			n += len(indent) + len(indentUnit) + len(l) + 1
+		n += len(indent) + int(ps[i].depth-base+1)*len(indentUnit) + len(ps[i].text) + 1
+		if ps[i].asm {
+			n += 2 * (len(indent) + int(ps[i].depth-base)*len(indentUnit) + len("asm {\n"))
 		}
-		n += 2 * (len(indent) + len("asm {\n"))
 	}
 	b.Grow(n)
-	line := func(parts ...string) {
-		for _, p := range parts {
-			b.WriteString(p)
+	line := func(depth int32, text string) {
+		b.WriteString(indent)
+		for range depth - base {
+			b.WriteString(indentUnit)
 		}
+		b.WriteString(text)
 		b.WriteByte('\n')
 	}
 	for i := 0; i < len(ps); i++ {
-		if !ps[i].asm {
-			for _, l := range ps[i].lines {
-				line(indent, l)
-			}
+		p := &ps[i]
+		if !p.asm {
+			line(p.depth, p.text)
 			continue
 		}
-		line(indent, "asm {")
-		for ; i < len(ps) && ps[i].asm; i++ {
-			for _, l := range ps[i].lines {
-				line(indent, indentUnit, l)
-			}
+		line(p.depth, "asm {")
+		for ; i < len(ps) && ps[i].asm && ps[i].depth == p.depth; i++ {
+			line(p.depth+1, ps[i].text)
 		}
-		line(indent, "}")
+		line(p.depth, "}")
 		i--
 	}
 }
 
 // asmLines renders instructions [lo, hi) in the listing's syntax, each
 // checked (listingLine) and written as .raw bytes where the syntax fails.
-func (d *decompiler) asmLines(lo, hi int) piece {
-	p := piece{asm: true}
+func (d *decompiler) asmLines(lo, hi int) { d.asmLinesAt(lo, hi, 0) }
+
+// asmLinesAt is asmLines inside depth ifs.
+func (d *decompiler) asmLinesAt(lo, hi int, depth int32) {
 	for j := lo; j < hi; j++ {
 		line, err := listingLine(d.c, d.lk, &d.ins[j], d.version)
 		if err != nil { // an instruction that cannot be encoded at all; Parse refuses those
 			line = ".raw 0000000000000000"
 		}
-		p.lines = append(p.lines, string(appendAddr(nil, j*8))+"  "+line)
+		d.sc.pieces = append(d.sc.pieces, piece{asm: true, depth: depth, text: string(appendAddr(nil, j*8)) + "  " + line})
 	}
-	return p
 }
 
 // checks compiles a fragment at block index lo and compares it with
@@ -369,48 +381,45 @@ func (d *decompiler) checks(text string, lo, hi int) bool {
 	return err == nil && encodesTo(ss, d.ins[lo:hi], d.version, d.lk)
 }
 
-// region renders instructions [lo, hi) as structured code; false when a
-// jump does not nest as an if or if/else.
-func (d *decompiler) region(lo, hi, depth int) ([]piece, bool) {
+// region renders instructions [lo, hi) as structured code inside depth ifs, adding its
+// lines to the block's; false when a jump does not nest as an if or if/else (the lines it
+// added are then the caller's to drop).
+func (d *decompiler) region(lo, hi, depth int) bool {
 	if depth > maxIfDepth {
-		return nil, false
+		return false
 	}
-	var ps []piece
 	for i := lo; i < hi; {
 		s := &d.ss[i]
 		switch {
 		case s.raw:
 			d.folded = false
-			ps = append(ps, d.asmLines(i, i+1))
+			d.asmLinesAt(i, i+1, int32(depth))
 			i++
 		case s.op == OpJump:
-			return nil, false
+			return false
 		case s.op == OpJumpIfZero:
-			p, next, ok := d.ifElse(i, hi, depth)
+			next, ok := d.ifElse(i, hi, depth)
 			if !ok {
-				return nil, false
+				return false
 			}
-			ps = append(ps, p...)
 			i = next
 		default:
-			p, next := d.simple(i, hi)
-			ps = append(ps, p)
-			i = next
+			i = d.simple(i, hi, int32(depth))
 		}
 	}
-	return ps, true
+	return true
 }
 
 // ifElse renders the branch at i as if or if/else and returns the index
 // after it.
-func (d *decompiler) ifElse(i, hi, depth int) ([]piece, int, bool) {
+func (d *decompiler) ifElse(i, hi, depth int) (int, bool) {
 	t := int(d.ss[i].target)
 	if t <= i || t > hi {
-		return nil, 0, false
+		return 0, false
 	}
 	cond, ok := d.condText(&d.ss[i])
 	if !ok {
-		return nil, 0, false
+		return 0, false
 	}
 	thenHi, elseLo, end := t, -1, t
 	if j := t - 1; j > i && !d.ss[j].raw && d.ss[j].op == OpJump {
@@ -418,43 +427,45 @@ func (d *decompiler) ifElse(i, hi, depth int) ([]piece, int, bool) {
 			thenHi, elseLo, end = j, t, e
 		}
 	}
-	thenPs, ok := d.region(i+1, thenHi, depth+1)
-	if !ok {
-		return nil, 0, false
+	at, level := len(d.sc.pieces), int32(depth)
+	d.sc.pieces = append(d.sc.pieces, piece{depth: level, text: "if (" + cond + ") {"})
+	if !d.region(i+1, thenHi, depth+1) {
+		return 0, false
 	}
-	var b strings.Builder
-	b.WriteString("if (" + cond + ") {\n")
-	writePieces(&b, thenPs, indentUnit)
 	if elseLo >= 0 {
-		elsePs, ok := d.region(elseLo, end, depth+1)
-		if !ok {
-			return nil, 0, false
+		d.sc.pieces = append(d.sc.pieces, piece{depth: level, text: "} else {"})
+		if !d.region(elseLo, end, depth+1) {
+			return 0, false
 		}
-		b.WriteString("} else {\n")
-		writePieces(&b, elsePs, indentUnit)
 	}
-	b.WriteString("}")
-	text := b.String()
-	if !d.checks(text, i, end) {
-		return nil, 0, false
+	d.sc.pieces = append(d.sc.pieces, piece{depth: level, text: "}"})
+	if !d.optimistic {
+		var b strings.Builder
+		writePieces(&b, d.sc.pieces[at:], "", level)
+		if !d.checks(strings.TrimSuffix(b.String(), "\n"), i, end) {
+			return 0, false
+		}
 	}
-	return []piece{{lines: strings.Split(text, "\n")}}, end, true
+	return end, true
 }
 
 // simple renders what starts at i that is not a branch: an assignment
 // (folding as many instructions as compile back), a call or a return.
-func (d *decompiler) simple(i, hi int) (piece, int) {
+func (d *decompiler) simple(i, hi int, depth int32) int {
 	s := &d.ss[i]
+	add := func(text string) { d.sc.pieces = append(d.sc.pieces, piece{depth: depth, text: text}) }
 	switch s.op {
 	case OpTerminator:
 		if d.checks("return", i, i+1) {
-			return piece{lines: []string{"return"}}, i + 1
+			add("return")
+			return i + 1
 		}
 	case OpUserFunction:
 		t := s.text(d.version)
 		line := "call " + strings.TrimPrefix(t, "CFN ")
 		if d.checks(line, i, i+1) {
-			return piece{lines: []string{line}}, i + 1
+			add(line)
+			return i + 1
 		}
 	default:
 		end := d.chainEnd(i, hi)
@@ -463,12 +474,14 @@ func (d *decompiler) simple(i, hi int) (piece, int) {
 				if j < end {
 					d.folded = false
 				}
-				return piece{lines: []string{line}}, j
+				add(line)
+				return j
 			}
 		}
 	}
 	d.folded = false
-	return d.asmLines(i, i+1), i + 1
+	d.asmLinesAt(i, i+1, depth)
+	return i + 1
 }
 
 // chainEnd is where the assignment starting at i can end at most: the
@@ -757,7 +770,7 @@ func (d *decompiler) assignText(i, j int) (string, bool) {
 
 // gotoForm renders a block whose jumps do not nest: labels where jumps
 // land and goto statements for the jumps, with assignments between.
-func (d *decompiler) gotoForm(body int) ([]piece, bool) {
+func (d *decompiler) gotoForm(body int) bool {
 	labels := map[int]string{}
 	var order []int
 	for j := 0; j < body; j++ {
@@ -776,10 +789,9 @@ func (d *decompiler) gotoForm(body int) ([]piece, bool) {
 	for k, t := range order {
 		labels[t] = "L" + strconv.Itoa(k+1)
 	}
-	var ps []piece
 	for i := 0; i <= body; {
 		if l, ok := labels[i]; ok {
-			ps = append(ps, piece{lines: []string{l + ":"}})
+			d.line(l + ":")
 		}
 		if i == body {
 			break
@@ -787,7 +799,7 @@ func (d *decompiler) gotoForm(body int) ([]piece, bool) {
 		s := &d.ss[i]
 		switch {
 		case s.raw:
-			ps = append(ps, d.asmLines(i, i+1))
+			d.asmLines(i, i+1)
 			i++
 			continue
 		case s.op == OpJump || s.op == OpJumpIfZero:
@@ -799,9 +811,9 @@ func (d *decompiler) gotoForm(body int) ([]piece, bool) {
 				line += " unless " + c
 			}
 			if ok {
-				ps = append(ps, piece{lines: []string{line}})
+				d.line(line)
 			} else {
-				ps = append(ps, d.asmLines(i, i+1))
+				d.asmLines(i, i+1)
 			}
 			i++
 			continue
@@ -819,15 +831,13 @@ func (d *decompiler) gotoForm(body int) ([]piece, bool) {
 				break
 			}
 		}
-		p, next := d.simple(i, hi)
-		ps = append(ps, p)
-		i = next
+		i = d.simple(i, hi, 0)
 	}
 	// The gotos can only be checked with their labels: check the block.
-	var b strings.Builder
-	writePieces(&b, ps, "")
-	if !d.checks(b.String(), 0, body) {
-		return nil, false
+	if d.optimistic {
+		return true
 	}
-	return ps, true
+	var b strings.Builder
+	writePieces(&b, d.sc.pieces, "", 0)
+	return d.checks(b.String(), 0, body)
 }
