@@ -84,7 +84,7 @@ const (
 // release puts sc back on the shelf unless it holds a buffer too large to keep, and drops
 // the references to the module's strings its slices still hold.
 func (sc *decompileScratch) release() {
-	if cap(sc.leaves) > maxShelvedText || cap(sc.lines) > maxShelvedText || cap(sc.ss) > maxShelvedStmts || cap(sc.compile.code) > maxShelvedStmts {
+	if cap(sc.leaves) > maxShelvedText || cap(sc.lines) > maxShelvedText || cap(sc.ss) > maxShelvedStmts || cap(sc.pieces) > maxShelvedStmts || cap(sc.compile.code) > maxShelvedStmts {
 		return
 	}
 	clear(sc.ss[:cap(sc.ss)])
@@ -325,7 +325,7 @@ func writePieces(b *strings.Builder, ps []piece, indent string, base int32) {
 	n := 0
 	for i := range ps {
 		n += len(indent) + int(ps[i].depth-base+1)*len(indentUnit) + len(ps[i].text) + 1
-		if ps[i].asm {
+		if ps[i].asm && (i == 0 || !ps[i-1].asm || ps[i-1].depth != ps[i].depth) {
 			n += 2 * (len(indent) + int(ps[i].depth-base)*len(indentUnit) + len("asm {\n"))
 		}
 	}

@@ -165,6 +165,31 @@ if (LMem32[0x4]) {
     LMem32[0x0] = 4
 }
 Out = LMem32[0x0]`, true},
+	// Listing lines inside ifs: each run in an asm block of its own, at its if's depth.
+	{"asm inside nested ifs", 3, `
+STR bool LMem32[0x4], bool In[0x0]
+JZE bool LMem32[0x4], 0x38
+JZE GMem[0xc], 0x28
+.raw 0100000000000001
+.raw 0100000000000001
+STR int LMem32[0x0], int 1
+.raw 0100000000000001
+STR int Out[0x0], int LMem32[0x0]
+END`, `
+LMem32[0x4] = bool In
+if (LMem32[0x4]) {
+    if (none GMem[0xc]) {
+        asm {
+            0x0018  .raw 0100000000000001 ; END
+            0x0020  .raw 0100000000000001 ; END
+        }
+    }
+    LMem32[0x0] = 1
+    asm {
+        0x0030  .raw 0100000000000001 ; END
+    }
+}
+Out = LMem32[0x0]`, false},
 	{"statement fallback", 3, `
 STR int LMem32[0x0], int LMem32[0x0]
 ADD int LMem32[0x0], int 1
