@@ -120,8 +120,8 @@ const renderRatio = 8
 // piece is one line of a block's text: a readable line, or a listing line that belongs in
 // an asm block. depth is how many ifs it is inside. A block's pieces are one flat list, the
 // bodies of its ifs in place, so that the lines of nested ifs are neither copied into their
-// outer if's text nor split out of it again (each level did both, and in a function of
-// nested ifs that was a fifth of its decompile).
+// outer if's text nor split out of it again (each level did both: a sixth of the work of a
+// game file's expressions of nested ifs, decompiling and checking them).
 type piece struct {
 	asm   bool
 	depth int32
