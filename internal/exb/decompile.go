@@ -287,7 +287,7 @@ func (d *decompiler) writeBlock(b *strings.Builder, ins []Instruction, indent st
 	}
 	if !done && body > 0 {
 		d.folded = false
-		d.asmLines(0, body)
+		d.asmLines(0, body, 0)
 	}
 	if noend {
 		d.line("noend")
@@ -353,12 +353,9 @@ func writePieces(b *strings.Builder, ps []piece, indent string, base int32) {
 	}
 }
 
-// asmLines renders instructions [lo, hi) in the listing's syntax, each
+// asmLines renders instructions [lo, hi), inside depth ifs, in the listing's syntax, each
 // checked (listingLine) and written as .raw bytes where the syntax fails.
-func (d *decompiler) asmLines(lo, hi int) { d.asmLinesAt(lo, hi, 0) }
-
-// asmLinesAt is asmLines inside depth ifs.
-func (d *decompiler) asmLinesAt(lo, hi int, depth int32) {
+func (d *decompiler) asmLines(lo, hi int, depth int32) {
 	for j := lo; j < hi; j++ {
 		line, err := listingLine(d.c, d.lk, &d.ins[j], d.version)
 		if err != nil { // an instruction that cannot be encoded at all; Parse refuses those
@@ -393,7 +390,7 @@ func (d *decompiler) region(lo, hi, depth int) bool {
 		switch {
 		case s.raw:
 			d.folded = false
-			d.asmLinesAt(i, i+1, int32(depth))
+			d.asmLines(i, i+1, int32(depth))
 			i++
 		case s.op == OpJump:
 			return false
@@ -480,7 +477,7 @@ func (d *decompiler) simple(i, hi int, depth int32) int {
 		}
 	}
 	d.folded = false
-	d.asmLinesAt(i, i+1, depth)
+	d.asmLines(i, i+1, depth)
 	return i + 1
 }
 
@@ -799,7 +796,7 @@ func (d *decompiler) gotoForm(body int) bool {
 		s := &d.ss[i]
 		switch {
 		case s.raw:
-			d.asmLines(i, i+1)
+			d.asmLines(i, i+1, 0)
 			i++
 			continue
 		case s.op == OpJump || s.op == OpJumpIfZero:
@@ -813,7 +810,7 @@ func (d *decompiler) gotoForm(body int) bool {
 			if ok {
 				d.line(line)
 			} else {
-				d.asmLines(i, i+1)
+				d.asmLines(i, i+1, 0)
 			}
 			i++
 			continue

@@ -178,15 +178,10 @@ func (c *fromCtx) document(name string) (*Document, error) {
 	// parse of the game's largest files 15 % slower and cost a quarter more CPU (a fresh
 	// goroutine's stack grew through the decompiler's recursion, and the two halves woke and
 	// waited on each other), and on the 210 KB fixture it saved no time.
-	var exprs struct {
-		x       *Expressions
-		listing string
-		texts   uint64
-		err     error
-	}
+	var exprsErr error
 	if m := f.Expressions; m != nil {
 		c.nExpr = len(m.Functions)
-		exprs.x, exprs.listing, exprs.texts, exprs.err = expressions(m)
+		d.Expressions, c.facts.exbListing, c.facts.exbTexts, exprsErr = expressions(m)
 	}
 
 	d.Commands = make([]Command, len(f.Commands))
@@ -287,10 +282,9 @@ func (c *fromCtx) document(name string) (*Document, error) {
 	if f.Layout != nil {
 		c.facts.queryOrder = f.Layout.QueryOrder // node ids are element indices at parse
 	}
-	if exprs.err != nil {
-		return nil, exprs.err
+	if exprsErr != nil {
+		return nil, exprsErr
 	}
-	d.Expressions, c.facts.exbListing, c.facts.exbTexts = exprs.x, exprs.listing, exprs.texts
 	d.Layout = encodeLayout(c.facts)
 	return d, nil
 }
